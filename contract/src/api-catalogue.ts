@@ -1,0 +1,101 @@
+import { z } from 'zod';
+import {
+  accountInfoResponseSchema,
+  accountsCheckRequestSchema,
+  accountsCountRequestSchema,
+  accountsDistinctRequestSchema,
+  getAccountsRequestSchema,
+  getAccountsResponseSchema,
+} from './accounts/schemas.ts';
+import { failureSchema } from './common/envelope.ts';
+import { buildInfoResponseSchema, clientConfigSchema, lastUpdatedResponseSchema } from './platform/schemas.ts';
+import { prefsResponseSchema, savePrefsRequestSchema } from './prefs/schemas.ts';
+import { countResponseSchema, distinctResponseSchema } from './query/schemas.ts';
+import { userDetailsResponseSchema } from './user/schemas.ts';
+
+export interface Operation {
+  method: 'get' | 'post' | 'delete';
+  path: string;
+  summary: string;
+  public?: boolean;
+  body?: z.ZodType;
+  response?: z.ZodType;
+}
+
+const ok = z.object({ status: z.literal('SUCCESS') });
+
+/** Every call the server answers, with its contract schemas; the OpenAPI document at /api/docs is built from it. */
+export const apiCatalogue: Operation[] = [
+  { method: 'get', path: '/api/config', summary: 'Client configuration loaded at start', public: true, response: clientConfigSchema },
+  { method: 'get', path: '/api/environment', summary: 'Environment: dev, uat or prod (text)', public: true },
+  { method: 'get', path: '/api/auth/login', summary: 'Starts the OpenID Connect sign-in (redirect)', public: true },
+  { method: 'get', path: '/api/auth/callback', summary: 'OpenID Connect redirect target (redirect)', public: true },
+  { method: 'post', path: '/api/auth/logout', summary: 'Ends the session; answers the IdP sign-out URL' },
+  { method: 'get', path: '/api/getUserDetails', summary: 'The signed-in user', response: userDetailsResponseSchema },
+  { method: 'get', path: '/api/getBuildInfo', summary: 'Build information text', response: buildInfoResponseSchema },
+  { method: 'get', path: '/api/lastupdatedon', summary: 'Last received usage transaction', response: lastUpdatedResponseSchema },
+  {
+    method: 'post',
+    path: '/api/getaccounts',
+    summary: 'Accounts the user may select',
+    body: getAccountsRequestSchema,
+    response: getAccountsResponseSchema,
+  },
+  { method: 'post', path: '/api/getaccounts/count', summary: 'Count of accounts', body: accountsCountRequestSchema, response: countResponseSchema },
+  {
+    method: 'post',
+    path: '/api/getaccounts/distinct',
+    summary: 'Distinct account ids or names',
+    body: accountsDistinctRequestSchema,
+    response: distinctResponseSchema,
+  },
+  {
+    method: 'post',
+    path: '/api/getCustomerAccounts',
+    summary: 'Accounts, optionally of one customer e-mail',
+    body: getAccountsRequestSchema,
+    response: getAccountsResponseSchema,
+  },
+  { method: 'post', path: '/api/accounts', summary: 'Single-account check', body: accountsCheckRequestSchema },
+  {
+    method: 'get',
+    path: '/api/getaccountinfo/{customerNumber}',
+    summary: 'Account info flags',
+    response: accountInfoResponseSchema,
+  },
+  { method: 'get', path: '/api/featureflag/pref', summary: 'Saved table views of the user', response: prefsResponseSchema },
+  { method: 'post', path: '/api/featureflag/pref', summary: 'Save or reset table views', body: savePrefsRequestSchema, response: ok },
+];
+
+export function openApiDocument(version: string) {
+  const paths: Record<string, Record<string, unknown>> = {};
+  const failure = { content: { 'application/json': { schema: z.toJSONSchema(failureSchema) } } };
+  for (const op of apiCatalogue) {
+    paths[op.path] ??= {};
+    paths[op.path][op.method] = {
+      summary: op.summary,
+      security: op.public ? [] : [{ session: [] }, { bearer: [] }],
+      ...(op.body && {
+        requestBody: { required: true, content: { 'application/json': { schema: z.toJSONSchema(op.body, { io: 'input' }) } } },
+      }),
+      responses: {
+        200: op.response
+          ? { description: 'SUCCESS', content: { 'application/json': { schema: z.toJSONSchema(op.response, { unrepresentable: 'any' }) } } }
+          : { description: 'SUCCESS' },
+        400: { description: 'Bad input', ...failure },
+        ...(op.public ? {} : { 401: { description: 'Not signed in', ...failure }, 403: { description: 'Not allowed', ...failure } }),
+      },
+    };
+  }
+  return {
+    openapi: '3.1.0',
+    info: { title: 'Licensing Portal API', version },
+    components: {
+      securitySchemes: {
+        session: { type: 'apiKey', in: 'cookie', name: 'lp_session' },
+        bearer: { type: 'http', scheme: 'bearer' },
+      },
+    },
+    paths,
+  };
+}

@@ -1,0 +1,38 @@
+/**
+ * The one error catalogue: each code has its HTTP status. The server throws AppError(code, message);
+ * the single error handler answers {status: 'FAILURE', err: message, code} with this status.
+ */
+export const errorCatalogue = {
+  BAD_REQUEST: 400,
+  UNAUTHENTICATED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  UNPROCESSABLE: 422,
+  RATE_LIMITED: 429,
+  INTERNAL: 500,
+  UNAVAILABLE: 503,
+} as const;
+
+export type ErrorCode = keyof typeof errorCatalogue;
+
+/** Texts the spec gives verbatim, kept in one place so server and client say the same thing. */
+export const messages = {
+  notSignedIn: 'Unauthorised',
+  noPermission: 'You do not have enough permissions for such operation.',
+  noPermissionPage: 'You do not have enough permissions to view this page.',
+  exportDenied: 'Access to this customer is denied per Export Compliance restrictions.',
+  invalidAccountFilter: 'Invalid filter text. Filter by account ID or name.',
+  noAccountFound: 'No account found.',
+  tooManyAccounts: 'Too many accounts found. Filter by account ID or name.',
+  exceedsMaxLength: 'total number of records exceeds maximum allowed length',
+  tokenNotSupported: 'fetch by continuation token is not supported',
+  tooManyDistinct: 'Too many distinct values',
+  dataTimeout: 'data request timeout',
+  fetchFailed: (attempts: number) => `unable to fetch data after ${attempts} attempts`,
+  internal: 'Internal server error',
+  notFound: 'Not found',
+  csrf: 'Missing anti-CSRF header',
+} as const;

@@ -1,0 +1,23 @@
+import { z } from 'zod';
+
+/** GET /api/config: what the browser needs before it renders (spec 000 §3 "Configuration loaded at start"). */
+export const clientConfigSchema = z.object({
+  apiUrl: z.string(),
+  editprofileurl: z.string(),
+  supportRequesturl: z.string(),
+  documentationUrl: z.string(),
+  privacyUrl: z.string(),
+  production: z.boolean(),
+  productName: z.string(),
+  providerName: z.string(),
+  loginUrl: z.string(),
+  logoutUrl: z.string(),
+});
+export type ClientConfig = z.infer<typeof clientConfigSchema>;
+
+export const environmentValues = ['dev', 'uat', 'prod'] as const;
+
+export const buildInfoResponseSchema = z.object({ status: z.literal('SUCCESS'), err: z.string().nullable(), data: z.string() });
+
+export const lastUpdatedQuerySchema = z.object({ accountId: z.string().min(1).max(64).optional() });
+export const lastUpdatedResponseSchema = z.object({ status: z.literal('SUCCESS'), lastUpdatedOn: z.string().nullable() });

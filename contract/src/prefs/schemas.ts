@@ -1,0 +1,62 @@
+import { z } from 'zod';
+
+/** Table names used across the product (spec 000 §3). */
+export const tableNames = [
+  'emailList',
+  'activeEntitlements',
+  'inActiveEntitlements',
+  'UsageTransactions',
+  'elasticTransaction',
+  'leaseAndPerpetualsActive',
+  'leaseAndPerpetualsInactive',
+  'manageActivationsActive',
+  'manageActivationsInActive',
+  'fsaHistory',
+  'fsaActiveEntitlements',
+  'fsaInActiveEntitlements',
+  'notificationsResolved',
+] as const;
+export type TableName = (typeof tableNames)[number];
+
+const colId = z.string().min(1).max(100);
+const sortDir = z.enum(['asc', 'desc']).nullable().optional();
+
+export const sortModelSchema = z.array(z.object({ colId, sort: z.enum(['asc', 'desc']), sortIndex: z.number().int().min(0).nullable().optional() })).max(50);
+
+/** AG Grid column state; only the fields the view compares and restores. */
+export const columnStateSchema = z.object({
+  colId,
+  sort: sortDir,
+  sortIndex: z.number().int().min(0).nullable().optional(),
+  hide: z.boolean().nullable().optional(),
+  width: z.number().min(0).max(5000).optional(),
+  pinned: z.enum(['left', 'right']).nullable().optional(),
+  flex: z.number().nullable().optional(),
+});
+export type ColumnState = z.infer<typeof columnStateSchema>;
+
+/** AG Grid filter model: per column a filter description; bounded so a preference cannot grow without limit. */
+const jsonValue: z.ZodType<unknown> = z.lazy(() =>
+  z.union([z.string().max(2000), z.number(), z.boolean(), z.null(), z.array(jsonValue).max(1000), z.record(z.string().max(100), jsonValue)]),
+);
+export const filterModelSchema = z.record(colId, z.record(z.string().max(100), jsonValue)).refine((m) => Object.keys(m).length <= 100, {
+  message: 'too many filtered columns',
+});
+
+const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}([ T]\d{2}:\d{2}(:\d{2})?)?/, 'expected YYYY-MM-DD');
+
+export const tablePrefSchema = z.object({
+  customerNumber: z.string().min(1).max(64),
+  tableName: z.enum(tableNames),
+  filterModel: filterModelSchema.nullable().optional(),
+  sortModel: sortModelSchema.nullable().optional(),
+  columnOrder: z.array(columnStateSchema).max(200).nullable().optional(),
+  dateRange: z.string().max(40).nullable().optional(),
+  startDate: isoDate.nullable().optional(),
+  endDate: isoDate.nullable().optional(),
+  activeOnly: z.boolean().nullable().optional(),
+});
+export type TablePref = z.infer<typeof tablePrefSchema>;
+
+export const savePrefsRequestSchema = z.object({ tables: z.array(tablePrefSchema).min(1).max(50) });
+export const prefsResponseSchema = z.object({ status: z.literal('SUCCESS'), data: z.array(tablePrefSchema) });

@@ -1,0 +1,77 @@
+import { z } from 'zod';
+
+/** Filter methods of the generic filter rule (spec 000 §3). */
+export const filterMethods = [
+  'CONTAINS',
+  'STARTSWITH',
+  'ENDSWITH',
+  'ARRAY_CONTAINS',
+  'EQUALS',
+  'NOT EQUAL',
+  '>',
+  '<',
+  '>=',
+  '<=',
+  'INRANGE',
+  'ISDEFINED',
+  'BEFORE',
+  'AFTER',
+  'DATERANGE',
+  'BEFOREDAY',
+  'AFTERDAY',
+  'DAYRANGE',
+  'RANGE',
+] as const;
+export type FilterMethod = (typeof filterMethods)[number];
+
+const scalar = z.union([z.string().max(1000), z.number(), z.boolean(), z.null()]);
+
+export const criterionSchema = z.object({
+  name: z.string().min(1).max(100),
+  method: z.enum(filterMethods),
+  value: z.union([scalar, z.array(scalar).max(1000)]).optional(),
+  not: z.boolean().optional(),
+  casefold: z.boolean().optional(),
+  tostring: z.boolean().optional(),
+});
+export type Criterion = z.infer<typeof criterionSchema>;
+
+export const filterRuleSchema = z.object({
+  condition: z.enum(['ANY', 'ALL', 'any', 'all']).default('ALL'),
+  criteria: z.array(criterionSchema).max(100).default([]),
+});
+export type FilterRule = z.infer<typeof filterRuleSchema>;
+
+export const sortRuleSchema = z.object({
+  name: z.string().min(1).max(100),
+  direction: z.enum(['asc', 'desc', 'ASC', 'DESC']).default('asc'),
+});
+export type SortRule = z.infer<typeof sortRuleSchema>;
+
+/** Sorting may be sent as one rule or a list of rules. */
+export const sortingSchema = z
+  .union([sortRuleSchema, z.array(sortRuleSchema).max(10)])
+  .transform((s) => (Array.isArray(s) ? s : [s]));
+
+export const pageRequestSchema = z.object({
+  filter: filterRuleSchema.optional(),
+  sorting: sortingSchema.optional(),
+  offset: z.number().int().min(0).max(10_000_000).optional(),
+  token: z.string().max(2000).nullable().optional(),
+  limit: z.number().int().min(1).max(30_000).optional(),
+});
+export type PageRequest = z.input<typeof pageRequestSchema>;
+
+export const countRequestSchema = z.object({ filter: filterRuleSchema.optional() });
+
+export const distinctRequestSchema = z.object({
+  filter: filterRuleSchema.optional(),
+  key: z.string().min(1).max(100),
+  limit: z.number().int().min(1).max(10_000).optional(),
+});
+
+export const countResponseSchema = z.object({ status: z.literal('SUCCESS'), data: z.number().int() });
+export const distinctResponseSchema = z.object({
+  status: z.literal('SUCCESS'),
+  data: z.array(z.union([z.string(), z.number(), z.boolean(), z.null()])),
+});

@@ -1,0 +1,154 @@
+import { UTCDate } from '@date-fns/utc';
+import {
+  addDays,
+  differenceInCalendarDays,
+  endOfDay,
+  endOfMonth,
+  endOfQuarter,
+  endOfWeek,
+  endOfYear,
+  format,
+  isValid,
+  parse,
+  startOfDay,
+  startOfMonth,
+  startOfQuarter,
+  startOfWeek,
+  startOfYear,
+  subDays,
+  subMonths,
+  subQuarters,
+  subWeeks,
+  subYears,
+} from 'date-fns';
+
+/**
+ * The one date module (spec 000 §3, §9): formats, days remaining and range presets. Every computation is in
+ * UTC so the server and every browser agree whatever their time zone.
+ */
+export const DATE_TIME_FORMAT = 'yyyy-MM-dd HH:mm:ss';
+export const DATE_FORMAT = 'yyyy-MM-dd';
+export const TIME_FORMAT = 'HH:mm:ss';
+export const MONTH_YEAR_FORMAT = 'MMM yyyy';
+
+const utc = (d: Date | string | number) => new UTCDate(typeof d === 'string' ? Date.parse(d) : d);
+
+export const formatDateTime = (d: Date | string | number) => format(utc(d), DATE_TIME_FORMAT);
+export const formatDate = (d: Date | string | number) => format(utc(d), DATE_FORMAT);
+export const formatMonthYear = (d: Date | string | number) => format(utc(d), MONTH_YEAR_FORMAT);
+
+/** Parses a real calendar date 'YYYY-MM-DD' (rejects 2024-02-30); null when invalid. */
+export function parseDay(text: string): Date | null {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return null;
+  const d = parse(text, DATE_FORMAT, new UTCDate(0));
+  return isValid(d) && formatDate(d) === text ? new Date(d.getTime()) : null;
+}
+
+/** Days remaining until `endDay` counted inclusive of the last day (ends today = 1, ended yesterday = 0). */
+export function daysRemaining(endDay: string | null, now: Date = new Date()): number | null {
+  if (endDay === null) return null;
+  const end = parseDay(endDay);
+  if (!end) return null;
+  return Math.max(0, differenceInCalendarDays(utc(end), utc(now)) + 1);
+}
+
+export const datePresets = [
+  '1 Day',
+  '5 Days',
+  '1 Month',
+  '3 Months',
+  '6 Months',
+  'YTD',
+  '1 Year',
+  '2 Years',
+  '5 Years',
+  'Max',
+  'Last month',
+  'This month',
+  'Last week',
+  'This week',
+  'Last quarter',
+  'This quarter',
+  'Last year',
+  'This year',
+  'Today',
+  'Yesterday',
+  'Last two weeks',
+] as const;
+export type DatePreset = (typeof datePresets)[number];
+
+export interface DateRange {
+  from: Date;
+  to: Date;
+}
+
+const MAX_START = new UTCDate(2018, 0, 1);
+
+/** The [from, to] instant range of a preset, relative to `now` (to is the end of the covered period). */
+export function presetRange(preset: DatePreset, now: Date = new Date()): DateRange {
+  const n = utc(now);
+  const range = (from: Date, to: Date): DateRange => ({ from: new Date(from.getTime()), to: new Date(to.getTime()) });
+  switch (preset) {
+    case '1 Day':
+      return range(subDays(n, 1), n);
+    case '5 Days':
+      return range(subDays(n, 5), n);
+    case '1 Month':
+      return range(subMonths(n, 1), n);
+    case '3 Months':
+      return range(subMonths(n, 3), n);
+    case '6 Months':
+      return range(subMonths(n, 6), n);
+    case 'YTD':
+      return range(startOfYear(n), n);
+    case '1 Year':
+      return range(subYears(n, 1), n);
+    case '2 Years':
+      return range(subYears(n, 2), n);
+    case '5 Years':
+      return range(subYears(n, 5), n);
+    case 'Max':
+      return range(MAX_START, n);
+    case 'Last month': {
+      const m = subMonths(n, 1);
+      return range(startOfMonth(m), endOfMonth(m));
+    }
+    case 'This month':
+      return range(startOfMonth(n), endOfMonth(n));
+    case 'Last week': {
+      const w = subWeeks(n, 1);
+      return range(startOfWeek(w), endOfWeek(w));
+    }
+    case 'This week':
+      return range(startOfWeek(n), endOfWeek(n));
+    case 'Last quarter': {
+      const q = subQuarters(n, 1);
+      return range(startOfQuarter(q), endOfQuarter(q));
+    }
+    case 'This quarter':
+      return range(startOfQuarter(n), endOfQuarter(n));
+    case 'Last year': {
+      const y = subYears(n, 1);
+      return range(startOfYear(y), endOfYear(y));
+    }
+    case 'This year':
+      return range(startOfYear(n), endOfYear(n));
+    case 'Today':
+      return range(startOfDay(n), endOfDay(n));
+    case 'Yesterday': {
+      const y = subDays(n, 1);
+      return range(startOfDay(y), endOfDay(y));
+    }
+    case 'Last two weeks':
+      return range(startOfDay(subDays(n, 13)), endOfDay(n));
+  }
+}
+
+/** Whole-day range for a 'YYYY-MM-DD' text (start of day to end of day, UTC). */
+export function dayRange(day: string): DateRange | null {
+  const d = parseDay(day);
+  if (!d) return null;
+  return { from: new Date(startOfDay(utc(d)).getTime()), to: new Date(endOfDay(utc(d)).getTime()) };
+}
+
+export const addDaysUtc = (d: Date, days: number) => new Date(addDays(utc(d), days).getTime());

@@ -1,0 +1,79 @@
+import type { AccountInfo } from '@lp/contract/accounts/schemas';
+import type { UserRole } from '@lp/contract/user/schemas';
+
+/** Spec 000 §4.2: non-empty and not "approved" (any case) blocks every data call for the account. */
+export function isExportBlocked(status: string | null | undefined): boolean {
+  const s = (status ?? '').trim();
+  return s !== '' && s.toLowerCase() !== 'approved';
+}
+
+const has = (roles: readonly string[], role: UserRole) => roles.includes(role);
+/** Vendor admin is treated as business operations (see docs/decisions/006-roles.md). */
+const isBusops = (roles: readonly string[]) => has(roles, 'busops') || has(roles, 'admin');
+
+export const isVendorStaff = (roles: readonly string[]) =>
+  isBusops(roles) || has(roles, 'support') || has(roles, 'sales') || has(roles, 'salesaccess');
+
+export interface Permissions {
+  viewOnly: boolean;
+  sslAllowed: boolean;
+  selfServe: boolean;
+  activationsAllowed: boolean;
+  fsaActivation: boolean;
+  elasticAllowed: boolean;
+  customerTypeAllowed: boolean;
+  emailsAllowed: boolean;
+  exportBlocked: boolean;
+}
+
+/** The permission model of spec 000 §6 and 002 §6, as pure functions of roles and account info. */
+export function permissionsFor(roles: readonly string[], info: AccountInfo): Permissions {
+  const busops = isBusops(roles);
+  const viewOnly = !(busops || info.isAsc || info.isPortalEdit || info.isFNPLicenseGenerator);
+  const sslAllowed =
+    (!info.isAccessDisabled && !info.isFNPLicenseGenerator) ||
+    (info.isAccessDisabled && info.isFNPLicenseGenerator && !info.isAsc && !info.isPortalEdit);
+  const selfServe = busops || has(roles, 'support') || has(roles, 'sales') || has(roles, 'salesaccess') || sslAllowed;
+  return {
+    viewOnly,
+    sslAllowed,
+    selfServe,
+    activationsAllowed: selfServe && info.hasSSL > 0,
+    fsaActivation: selfServe,
+    elasticAllowed: true,
+    customerTypeAllowed: info.orgType === 'Channel' || info.orgType === 'Direct' || info.orgType === 'Indirect',
+    emailsAllowed: info.orgType === 'Channel' || info.orgType === 'Direct',
+    exportBlocked: isExportBlocked(info.exportControlStatus),
+  };
+}
+
+/** The role label of the user menu (spec 000 §6); `productName` fills "{product} Support Coordinator". */
+export function roleLabel(roles: readonly string[], info: AccountInfo | null | undefined, productName: string): string {
+  if (isBusops(roles)) return 'Business Operations Role';
+  if (has(roles, 'support') && !info?.isFNPLicenseGenerator) return 'Support Role';
+  if (!info) return '';
+  if (info.isAsc) return `(${productName} Support Coordinator)`;
+  if (info.isPortalEdit) return '(Portal Administrator Role)';
+  if (info.isFNPLicenseGenerator) return '(FNP License Generator)';
+  if (info.isPortalView) return '(Portal Viewer Role)';
+  if (info.isSales) return '(Sales Role)';
+  if (info.isSalesAccess) return '(Sales Access Role)';
+  return '';
+}
+
+/** Portal-access contact roles (spec 000 §6). The coordinator role is never selectable in the form. */
+export const contactRoles = {
+  admin: 'Licensing Portal Administrator',
+  viewer: 'Licensing Portal Viewer',
+  coordinator: 'Support Coordinator (Administrator)',
+} as const;
+export type ContactRole = (typeof contactRoles)[keyof typeof contactRoles];
+
+/** Flags a contact role gives its holder on that account. */
+export function contactFlags(role: string | null | undefined) {
+  return {
+    isPortalEdit: role === contactRoles.admin,
+    isPortalView: role === contactRoles.viewer,
+    isAsc: role === contactRoles.coordinator,
+  };
+}

@@ -1,0 +1,3 @@
+import { ensureInstalled } from './lib.mjs';
+
+ensureInstalled();

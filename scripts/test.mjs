@@ -1,0 +1,83 @@
+// `npm test`: every layer — lint, typecheck, unit, API integration on PGlite and PostgreSQL, browser tests.
+// Installs what is missing first (npm packages, Debian chromium). Ends with one "N passed, N failed" line.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { ensureInstalled, ensureWebBuilt, root, run } from './lib.mjs';
+
+const started = Date.now();
+ensureInstalled();
+
+function ensureChromium() {
+  if (fs.existsSync('/usr/bin/chromium')) return;
+  console.log('Installing Debian chromium for the browser tests...');
+  const sudo = process.getuid?.() === 0 ? [] : ['sudo'];
+  const apt = (args) => spawnSync(sudo[0] ?? 'apt-get', [...(sudo.length ? ['apt-get'] : []), ...args], { stdio: 'inherit' });
+  apt(['update', '-qq']);
+  const r = apt(['install', '-y', '-qq', 'chromium']);
+  if (r.status !== 0 || !fs.existsSync('/usr/bin/chromium')) {
+    console.error('Could not install chromium (apt-get install -y chromium); browser tests cannot run.');
+    process.exit(1);
+  }
+}
+
+/** Uses TEST_DATABASE_URL, or the local PostgreSQL of this machine kind when it answers. */
+function postgresUrl() {
+  if (process.env.TEST_DATABASE_URL) return process.env.TEST_DATABASE_URL;
+  const probe = 'postgres://postgres@127.0.0.1:5432/test';
+  const r = spawnSync(
+    process.execPath,
+    ['-e', `const pg=require('pg');const c=new pg.Client(${JSON.stringify(probe)});c.connect().then(()=>c.end()).then(()=>process.exit(0),()=>process.exit(1))`],
+    { cwd: path.join(root, 'server'), timeout: 10_000 },
+  );
+  return r.status === 0 ? probe : undefined;
+}
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'lp-test-'));
+const totals = { passed: 0, failed: 0, skipped: 0 };
+
+console.log('\n== lint (biome) ==');
+run('npx', ['biome', 'check', '.']);
+console.log('\n== typecheck (tsc) ==');
+run('npx', ['tsc', '-p', '.']);
+
+const pgUrl = postgresUrl();
+console.log('\n== unit and API integration tests (vitest) ==');
+const vitestJson = path.join(tmp, 'vitest.json');
+const vitestStatus = run(
+  'npx',
+  ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`],
+  { env: { ...process.env, ...(pgUrl ? { TEST_DATABASE_URL: pgUrl } : {}) }, allowFailure: true },
+);
+if (fs.existsSync(vitestJson)) {
+  const r = JSON.parse(fs.readFileSync(vitestJson, 'utf8'));
+  totals.passed += r.numPassedTests;
+  totals.failed += r.numFailedTests;
+  totals.skipped += r.numPendingTests + r.numTodoTests;
+} else if (vitestStatus !== 0) totals.failed += 1;
+
+ensureChromium();
+ensureWebBuilt();
+console.log('\n== browser tests (playwright, chromium) ==');
+const pwJson = path.join(tmp, 'playwright.json');
+const pwStatus = run('npx', ['playwright', 'test', '--config', 'e2e/playwright.config.ts', '--reporter=list,json'], {
+  env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: pwJson },
+  allowFailure: true,
+});
+if (fs.existsSync(pwJson)) {
+  const s = JSON.parse(fs.readFileSync(pwJson, 'utf8')).stats;
+  totals.passed += s.expected + s.flaky;
+  totals.failed += s.unexpected;
+  totals.skipped += s.skipped;
+} else if (pwStatus !== 0) totals.failed += 1;
+
+console.log(`\nTook ${Math.round((Date.now() - started) / 1000)} s.`);
+if (!pgUrl) {
+  console.log('\n' + '!'.repeat(78));
+  console.log('!! PostgreSQL integration suite NOT RUN: no TEST_DATABASE_URL and no server on 127.0.0.1:5432.');
+  console.log('!! Only the PGlite engine was tested. Set TEST_DATABASE_URL to run the PostgreSQL suite.');
+  console.log('!'.repeat(78));
+}
+console.log(`\n${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}`);
+process.exit(totals.failed > 0 || vitestStatus !== 0 || pwStatus !== 0 ? 1 : 0);

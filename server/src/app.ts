@@ -1,0 +1,111 @@
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import cookie from '@fastify/cookie';
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { Database } from './db/database.ts';
+import { registerAccountRoutes } from './features/accounts/routes.ts';
+import { registerAuth } from './features/auth/routes.ts';
+import { registerPlatformRoutes } from './features/platform/routes.ts';
+import { registerPrefsRoutes } from './features/prefs/routes.ts';
+import { registerUserRoutes } from './features/user/routes.ts';
+import type { Config } from './platform/config.ts';
+import type { AppContext } from './platform/context.ts';
+import { installErrorHandler } from './platform/errors.ts';
+import { loadOrCreateSecret } from './platform/secrets.ts';
+
+const defaultWebDist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
+
+export async function buildApp(config: Config, database: Database): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: {
+      level: config.LOG_LEVEL,
+      // Cookies, tokens and passwords never reach the logs.
+      redact: {
+        paths: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]', '*.password'],
+        censor: '[redacted]',
+      },
+    },
+    bodyLimit: config.BODY_LIMIT_BYTES,
+    trustProxy: true,
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && /^[\w-]{1,64}$/.test(given) ? given : randomUUID();
+    },
+    requestIdHeader: false,
+    return503OnClosing: true,
+  });
+
+  const ctx: AppContext = {
+    config,
+    database,
+    db: database.db,
+    secret: await loadOrCreateSecret(database.db, 'app-secret'),
+    log: app.log,
+  };
+
+  installErrorHandler(app);
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        // Mantine and AG Grid inject style elements at run time.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:'],
+        fontSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"],
+        // The sign-in form posts to the built-in provider, which redirects back to the app.
+        formAction: ["'self'", ...(config.OIDC_ISSUER ? [new URL(config.OIDC_ISSUER).origin] : [])],
+        frameAncestors: ["'none'"],
+        frameSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+      },
+    },
+    strictTransportSecurity: config.cookieSecure,
+    crossOriginEmbedderPolicy: false,
+  });
+  await app.register(cookie);
+  await app.register(rateLimit, { global: false });
+
+  app.get('/healthz', async () => ({ status: 'ok' }));
+  app.get('/readyz', async (_request, reply) => {
+    try {
+      await database.ping();
+      return { status: 'ok', database: database.engine };
+    } catch {
+      return reply.status(503).send({ status: 'unavailable', database: database.engine });
+    }
+  });
+
+  await registerAuth(app, ctx);
+  registerPlatformRoutes(app, ctx);
+  registerUserRoutes(app, ctx);
+  registerAccountRoutes(app, ctx);
+  registerPrefsRoutes(app, ctx);
+
+  const webDist = config.WEB_DIST ?? defaultWebDist;
+  if (fs.existsSync(path.join(webDist, 'index.html'))) {
+    await app.register(fastifyStatic, { root: webDist, wildcard: false, index: false });
+    const indexHtml = fs.readFileSync(path.join(webDist, 'index.html'));
+    // Client-side routes: any GET that is not an API, IdP or file path gets the app's page.
+    app.setNotFoundHandler((request, reply) => {
+      const url = request.url.split('?')[0];
+      if (request.method === 'GET' && !/^\/(api|oidc|cls)(\/|$)/.test(url) && !path.extname(url)) {
+        return reply.type('text/html').header('cache-control', 'no-cache').send(indexHtml);
+      }
+      return reply.status(404).send({ status: 'FAILURE', err: 'Not found', code: 'NOT_FOUND' });
+    });
+  }
+  return app;
+}

@@ -1,0 +1,312 @@
+import { sql } from 'drizzle-orm';
+import {
+  type AnyPgColumn,
+  bigint,
+  bigserial,
+  boolean,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uuid,
+} from 'drizzle-orm/pg-core';
+
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+
+/** Portal users: created or refreshed from ID-token claims at each sign-in. */
+export const users = pgTable('users', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  email: text('email').notNull().unique(),
+  name: text('name').notNull().default(''),
+  vendorRoles: text('vendor_roles').array().notNull().default(sql`'{}'::text[]`),
+  createdAt: ts('created_at').notNull().defaultNow(),
+  lastLoginAt: ts('last_login_at'),
+});
+
+/** Server-side sessions named by an opaque cookie; the id is stored as a SHA-256 hash. */
+export const sessions = pgTable(
+  'sessions',
+  {
+    idHash: text('id_hash').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    idToken: text('id_token'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    lastSeenAt: ts('last_seen_at').notNull().defaultNow(),
+    expiresAt: ts('expires_at').notNull(),
+  },
+  (t) => [index('sessions_user_idx').on(t.userId)],
+);
+
+/** Pending sign-ins: PKCE verifier, state and nonce between /login and /callback. */
+export const loginStates = pgTable('login_states', {
+  state: text('state').primaryKey(),
+  codeVerifier: text('code_verifier').notNull(),
+  nonce: text('nonce').notNull(),
+  returnTo: text('return_to').notNull().default('/'),
+  expiresAt: ts('expires_at').notNull(),
+});
+
+export const apiTokens = pgTable('api_tokens', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  userId: uuid('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  tokenHash: text('token_hash').notNull().unique(),
+  createdAt: ts('created_at').notNull().defaultNow(),
+  expiresAt: ts('expires_at'),
+  revokedAt: ts('revoked_at'),
+});
+
+/** Directory of the built-in OpenID provider (the default IdP); not used with an external IdP. */
+export const idpAccounts = pgTable('idp_accounts', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  email: text('email').notNull().unique(),
+  name: text('name').notNull(),
+  roles: text('roles').array().notNull().default(sql`'{}'::text[]`),
+  passwordHash: text('password_hash').notNull(),
+});
+
+/** oidc-provider adapter storage (sessions, grants, codes, ...) and its signing keys. */
+export const oidcStore = pgTable(
+  'oidc_store',
+  {
+    model: text('model').notNull(),
+    id: text('id').notNull(),
+    payload: jsonb('payload').notNull(),
+    grantId: text('grant_id'),
+    uid: text('uid'),
+    userCode: text('user_code'),
+    expiresAt: ts('expires_at'),
+    consumedAt: ts('consumed_at'),
+  },
+  (t) => [primaryKey({ columns: [t.model, t.id] }), index('oidc_store_grant_idx').on(t.grantId), index('oidc_store_uid_idx').on(t.uid)],
+);
+
+export const appSettings = pgTable('app_settings', {
+  key: text('key').primaryKey(),
+  value: jsonb('value').notNull(),
+});
+
+export const accounts = pgTable(
+  'accounts',
+  {
+    customerNumber: text('customer_number').primaryKey(),
+    name: text('name').notNull(),
+    orgType: text('org_type').notNull().default('Undefined'),
+    exportControlStatus: text('export_control_status').notNull().default(''),
+    supportEmail: text('support_email').notNull().default(''),
+    isAccessDisabled: boolean('is_access_disabled').notNull().default(false),
+    isFnpLicenseGenerator: boolean('is_fnp_license_generator').notNull().default(false),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [index('accounts_name_idx').on(sql`lower(${t.name})`)],
+);
+
+/** Portal-access contacts: the authorization data for customer users. */
+export const portalContacts = pgTable(
+  'portal_contacts',
+  {
+    customerNumber: text('customer_number')
+      .notNull()
+      .references(() => accounts.customerNumber, { onDelete: 'cascade' }),
+    email: text('email').notNull(),
+    role: text('role').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.customerNumber, t.email] }), index('portal_contacts_email_idx').on(t.email)],
+);
+
+export const products = pgTable('products', {
+  partNumber: text('part_number').primaryKey(),
+  name: text('name').notNull(),
+  family: text('family').notNull(),
+  daemon: text('daemon').notNull(),
+  featureName: text('feature_name').notNull(),
+});
+
+export const entitlements = pgTable(
+  'entitlements',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    customerNumber: text('customer_number')
+      .notNull()
+      .references(() => accounts.customerNumber, { onDelete: 'cascade' }),
+    activationId: text('activation_id').notNull().unique(),
+    /** SSL (lease/perpetual), ELASTIC or FSA */
+    kind: text('kind').notNull(),
+    licenseModel: text('license_model').notNull(),
+    /** shared, named or server (plain floating) */
+    licenseType: text('license_type').notNull().default('server'),
+    state: text('state').notNull().default('Deployed'),
+    partNumber: text('part_number').references(() => products.partNumber),
+    quantity: doublePrecision('quantity').notNull(),
+    startDate: text('start_date').notNull(),
+    /** null = permanent */
+    endDate: text('end_date'),
+    isEvaluation: boolean('is_evaluation').notNull().default(false),
+    poNumber: text('po_number'),
+    rateTableVersion: text('rate_table_version'),
+    currency: text('currency'),
+    /** FSA contract: budget; FSA order line: its cost */
+    price: doublePrecision('price'),
+    /** Perpetuals: end of maintenance ("Maintenance ends on {date}"); 'YYYY-MM-DD' */
+    versionDate: text('version_date'),
+    /** Shown instead of the catalogue name (FSA manual-entry lines) */
+    productName: text('product_name'),
+    /** FSA order lines: the FSA contract (an entitlement of kind FSA) the line was ordered against */
+    fsaContractId: bigint('fsa_contract_id', { mode: 'number' }).references((): AnyPgColumn => entitlements.id, {
+      onDelete: 'set null',
+    }),
+    orderedAt: ts('ordered_at'),
+    orderedBy: text('ordered_by'),
+  },
+  (t) => [
+    index('entitlements_customer_kind_idx').on(t.customerNumber, t.kind),
+    index('entitlements_fsa_contract_idx').on(t.fsaContractId),
+  ],
+);
+
+/** FSA price tables: what a contract may order, with a price per billing period (null = not offered). */
+export const fsaPrices = pgTable(
+  'fsa_prices',
+  {
+    contractId: bigint('contract_id', { mode: 'number' })
+      .notNull()
+      .references(() => entitlements.id, { onDelete: 'cascade' }),
+    partNumber: text('part_number')
+      .notNull()
+      .references(() => products.partNumber),
+    price7Days: doublePrecision('price_7_days'),
+    price30Days: doublePrecision('price_30_days'),
+    price60Days: doublePrecision('price_60_days'),
+    price90Days: doublePrecision('price_90_days'),
+    price180Days: doublePrecision('price_180_days'),
+    price1Year: doublePrecision('price_1_year'),
+  },
+  (t) => [primaryKey({ columns: [t.contractId, t.partNumber] })],
+);
+
+export const licenseServers = pgTable(
+  'license_servers',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    customerNumber: text('customer_number')
+      .notNull()
+      .references(() => accounts.customerNumber, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    hostId: text('host_id').notNull(),
+    hostIdType: text('host_id_type').notNull(),
+    /** single, triad or elastic (a cloud license server) */
+    kind: text('kind').notNull(),
+    alias: text('alias'),
+    state: text('state').notNull().default('ACTIVE'),
+  },
+  (t) => [index('license_servers_customer_idx').on(t.customerNumber)],
+);
+
+export const fulfillments = pgTable(
+  'fulfillments',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    serverId: bigint('server_id', { mode: 'number' })
+      .notNull()
+      .references(() => licenseServers.id, { onDelete: 'cascade' }),
+    entitlementId: bigint('entitlement_id', { mode: 'number' })
+      .notNull()
+      .references(() => entitlements.id, { onDelete: 'cascade' }),
+    count: integer('count').notNull(),
+    action: text('action').notNull(),
+    time: ts('time').notNull(),
+    modifiedBy: text('modified_by').notNull(),
+  },
+  (t) => [index('fulfillments_server_idx').on(t.serverId)],
+);
+
+export const usageSessions = pgTable(
+  'usage_sessions',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    customerNumber: text('customer_number').notNull(),
+    entitlementId: bigint('entitlement_id', { mode: 'number' }),
+    sessionId: text('session_id').notNull(),
+    startTime: ts('start_time').notNull(),
+    endTime: ts('end_time'),
+    product: text('product').notNull(),
+    productVersion: text('product_version').notNull().default(''),
+    productCount: integer('product_count').notNull(),
+    hours: doublePrecision('hours').notNull(),
+    charge: doublePrecision('charge').notNull(),
+    currency: text('currency').notNull(),
+    username: text('username').notNull(),
+    host: text('host').notNull(),
+    project: text('project').notNull().default(''),
+    sessionStatus: text('session_status').notNull(),
+    refererIp: text('referer_ip').notNull().default(''),
+    cloudJobId: text('cloud_job_id'),
+    serverId: text('server_id').notNull(),
+  },
+  (t) => [
+    index('usage_sessions_customer_start_idx').on(t.customerNumber, t.startTime, t.id),
+    index('usage_sessions_customer_user_idx').on(t.customerNumber, t.username, t.id),
+  ],
+);
+
+export const emails = pgTable(
+  'emails',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    customerNumber: text('customer_number')
+      .notNull()
+      .references(() => accounts.customerNumber, { onDelete: 'cascade' }),
+    to: text('to_address').notNull(),
+    subject: text('subject').notNull(),
+    body: text('body').notNull(),
+    date: ts('date').notNull().defaultNow(),
+  },
+  (t) => [index('emails_customer_date_idx').on(t.customerNumber, t.date)],
+);
+
+export const alerts = pgTable('alerts', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  category: text('category').notNull(),
+  status: text('status').notNull(),
+  date: ts('date').notNull(),
+  expires: ts('expires'),
+  services: text('services').array().notNull(),
+  description: text('description').notNull(),
+  links: jsonb('links').notNull().default(sql`'{}'::jsonb`),
+});
+
+export const features = pgTable('features', {
+  name: text('name').primaryKey(),
+  description: text('description').notNull(),
+  enabled: boolean('enabled').notNull().default(true),
+  conflicts: text('conflicts').array().notNull().default(sql`'{}'::text[]`),
+});
+
+export const userFeatures = pgTable('user_features', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  enabled: text('enabled').array().notNull(),
+});
+
+/** Saved table views, per user, customer and table. */
+export const tablePrefs = pgTable(
+  'table_prefs',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    customerNumber: text('customer_number').notNull(),
+    tableName: text('table_name').notNull(),
+    payload: jsonb('payload').notNull(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.customerNumber, t.tableName] })],
+);

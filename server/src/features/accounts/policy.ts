@@ -1,0 +1,79 @@
+import type { AccountInfo, Customer } from '@lp/contract/accounts/schemas';
+import { messages } from '@lp/contract/common/errors';
+import { contactFlags, isVendorStaff, type Permissions, permissionsFor } from '@lp/domain/policy';
+import type { AppContext } from '../../platform/context.ts';
+import { AppError, forbidden } from '../../platform/errors.ts';
+import type { Principal } from '../../platform/principal.ts';
+import { entitlementCounts, findAccount, findContactRole } from './repository.ts';
+
+/**
+ * What a route wants to do with an account. Every account-scoped route asks `authorizeAccount` with one
+ * of these; the rules themselves live in @lp/domain/policy so the browser mirrors the same answers.
+ */
+export type AccountAction =
+  | 'info' // see the account's info flags (needed to show the export-compliance notice)
+  | 'read' // any data call
+  | 'edit' // any write (view-only users are refused)
+  | 'emails'
+  | 'ssl'
+  | 'activate'
+  | 'fsaOrder';
+
+export interface AccountAccess {
+  customer: Customer;
+  permissions: Permissions;
+}
+
+/** Loads the account as `principal` sees it; outsiders and unknown numbers get the same 403. */
+export async function loadAccountAccess(ctx: AppContext, principal: Principal, customerNumber: string): Promise<AccountAccess> {
+  const account = await findAccount(ctx.db, customerNumber);
+  const staff = isVendorStaff(principal.vendorRoles);
+  const role = staff ? undefined : await findContactRole(ctx.db, customerNumber, principal.email);
+  if (!account || (!staff && !role)) {
+    // Same answer whether the account does not exist or belongs to someone else.
+    throw forbidden(messages.noPermissionPage);
+  }
+  const counts = await entitlementCounts(ctx.db, customerNumber);
+  const info: AccountInfo = {
+    ...contactFlags(role),
+    isFNPLicenseGenerator: account.isFnpLicenseGenerator,
+    isAccessDisabled: account.isAccessDisabled,
+    isSales: principal.vendorRoles.includes('sales'),
+    isSalesAccess: principal.vendorRoles.includes('salesaccess'),
+    hasSSL: counts.ssl,
+    hasSharedLicense: counts.shared,
+    hasNamedLicense: counts.named,
+    hasFSA: counts.fsa,
+    hasElastic: counts.elastic,
+    orgType: (['Direct', 'Channel', 'Indirect'].includes(account.orgType) ? account.orgType : 'Undefined') as AccountInfo['orgType'],
+    supportEmail: account.supportEmail,
+    exportControlStatus: account.exportControlStatus,
+  };
+  return {
+    customer: { customerNumber: account.customerNumber, customerName: account.name, info },
+    permissions: permissionsFor(principal.vendorRoles, info),
+  };
+}
+
+/** The one gate for account-scoped calls: returns the access or throws 403 with the spec's words. */
+export async function authorizeAccount(
+  ctx: AppContext,
+  principal: Principal,
+  customerNumber: string,
+  action: AccountAction,
+): Promise<AccountAccess> {
+  const access = await loadAccountAccess(ctx, principal, customerNumber);
+  if (action === 'info') return access;
+  const p = access.permissions;
+  if (p.exportBlocked) throw forbidden(messages.exportDenied);
+  const allowed: Record<Exclude<AccountAction, 'info'>, boolean> = {
+    read: true,
+    edit: !p.viewOnly,
+    emails: p.emailsAllowed,
+    ssl: p.customerTypeAllowed && p.sslAllowed,
+    activate: !p.viewOnly && p.activationsAllowed,
+    fsaOrder: !p.viewOnly && p.fsaActivation,
+  };
+  if (!allowed[action]) throw new AppError('FORBIDDEN', messages.noPermission);
+  return access;
+}

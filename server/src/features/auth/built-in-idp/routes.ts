@@ -1,0 +1,201 @@
+import type { IncomingMessage } from 'node:http';
+import { asc, count, desc, eq, sql } from 'drizzle-orm';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { z } from 'zod';
+import { idpAccounts } from '../../../db/schema.ts';
+import { loadConfig } from '../../../platform/config.ts';
+import type { AppContext } from '../../../platform/context.ts';
+import { AppError } from '../../../platform/errors.ts';
+import { verifyPassword } from '../password.ts';
+import {
+  loginPage,
+  messagePage,
+  type LoginPageOptions,
+  tooManyAttemptsMessage,
+  wrongCredentialsMessage,
+} from './pages.ts';
+import { type BuiltInIdp, builtInIssuerPath } from './provider.ts';
+
+const demoUsersShown = 100;
+
+/** Compared against when the email is unknown, so both failures take as long (no account probing). */
+const dummyHash = 'scrypt$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=';
+
+const defaultDemoPassword = (() => {
+  try {
+    return loadConfig({}).DEMO_PASSWORD;
+  } catch {
+    return undefined;
+  }
+})();
+
+const loginBody = z.object({ email: z.string().max(320).default(''), password: z.string().max(1024).default('') });
+
+/**
+ * Mounts the built-in IdP under /oidc in this Fastify server: our own routes render the interaction
+ * (login) pages, and a catch-all hands every other /oidc request to oidc-provider's Koa app.
+ */
+export async function mountBuiltInIdp(app: FastifyInstance, ctx: AppContext, idp: BuiltInIdp): Promise<void> {
+  const { provider } = idp;
+  const callback = provider.callback();
+
+  await app.register(async (oidc) => {
+    // oidc-provider reads request bodies itself: leave the stream untouched for every content type.
+    oidc.removeAllContentTypeParsers();
+    oidc.addContentTypeParser('*', (_request, _payload, done) => done(null));
+    oidc.all(`${builtInIssuerPath}/*`, (request, reply) => {
+      reply.hijack();
+      const raw = request.raw as IncomingMessage & { originalUrl?: string };
+      // oidc-provider routes on the path below its mount point and derives the mount point from
+      // originalUrl, like Express's app.use('/oidc', provider.callback()).
+      raw.originalUrl = raw.url;
+      raw.url = (raw.url ?? '/').slice(builtInIssuerPath.length) || '/';
+      callback(raw, reply.raw);
+    });
+  });
+
+  await app.register(async (pages) => {
+    pages.addContentTypeParser(
+      'application/x-www-form-urlencoded',
+      { parseAs: 'string', bodyLimit: 16_384 },
+      (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))),
+    );
+    pages.setErrorHandler((error: Error & { statusCode?: number }, request, reply) => {
+      const status = error instanceof AppError ? error.httpStatus : (error.statusCode ?? 500);
+      if (status === 429) {
+        return sendHtml(reply, 429, messagePage('Licensing Portal', tooManyAttemptsMessage));
+      }
+      if (status >= 500) request.log.error({ err: error }, 'sign-in page failed');
+      else request.log.info({ err: error }, 'sign-in page rejected a request');
+      return sendHtml(
+        reply,
+        status,
+        messagePage('Sign-in problem', 'This sign-in request is no longer valid.', {
+          href: '/api/auth/login',
+          text: 'Start again',
+        }),
+      );
+    });
+
+    const renderLogin = async (reply: FastifyReply, uid: string, extra: Partial<LoginPageOptions> = {}) => {
+      const options: LoginPageOptions = { action: `${builtInIssuerPath}/interaction/${uid}/login`, ...extra };
+      if (!ctx.config.production) options.demo = await demoUsers(ctx);
+      return sendHtml(reply, 200, loginPage(options));
+    };
+
+    pages.get<{ Params: { uid: string } }>(`${builtInIssuerPath}/interaction/:uid`, async (request, reply) => {
+      const details = await interactionOrExpired(idp, request.raw, reply, request.params.uid);
+      if (!details) return reply;
+      if (details.prompt.name === 'login') return renderLogin(reply, details.uid);
+      if (details.prompt.name === 'consent') {
+        // The portal is our own first-party client: consent is implied, never asked.
+        const grantId = await grantEverythingAsked(idp, details);
+        const returnTo = await provider.interactionResult(request.raw, reply.raw, { consent: { grantId } });
+        return reply.redirect(returnTo, 303);
+      }
+      request.log.warn({ prompt: details.prompt.name }, 'unsupported interaction prompt');
+      const returnTo = await provider.interactionResult(request.raw, reply.raw, {
+        error: 'access_denied',
+        error_description: 'Unsupported interaction',
+      });
+      return reply.redirect(returnTo, 303);
+    });
+
+    pages.post<{ Params: { uid: string } }>(
+      `${builtInIssuerPath}/interaction/:uid/login`,
+      {
+        config: {
+          rateLimit: {
+            max: ctx.config.LOGIN_RATE_LIMIT_PER_MINUTE,
+            timeWindow: 60_000,
+            errorResponseBuilder: () => new AppError('RATE_LIMITED', tooManyAttemptsMessage),
+          },
+        },
+      },
+      async (request, reply) => {
+        const details = await interactionOrExpired(idp, request.raw, reply, request.params.uid);
+        if (!details) return reply;
+        if (details.prompt.name !== 'login') return reply.redirect(details.returnTo, 303);
+        const parsed = loginBody.safeParse(request.body ?? {});
+        const email = parsed.success ? parsed.data.email.trim().toLowerCase() : '';
+        const password = parsed.success ? parsed.data.password : '';
+        const [account] = email ? await ctx.db.select().from(idpAccounts).where(eq(idpAccounts.email, email)) : [];
+        const ok = await verifyPassword(password, account?.passwordHash ?? dummyHash);
+        if (!account || !ok || !password) {
+          request.log.info({ email }, 'built-in IdP: wrong email or password');
+          return renderLogin(reply, details.uid, { email, error: wrongCredentialsMessage });
+        }
+        const returnTo = await provider.interactionResult(
+          request.raw,
+          reply.raw,
+          { login: { accountId: account.id } },
+          { mergeWithLastSubmission: false },
+        );
+        return reply.redirect(returnTo, 303);
+      },
+    );
+  });
+}
+
+type Interaction = Awaited<ReturnType<BuiltInIdp['provider']['interactionDetails']>>;
+
+/** The pending interaction named by the cookie, or null after answering with an "expired" page. */
+async function interactionOrExpired(
+  idp: BuiltInIdp,
+  raw: IncomingMessage,
+  reply: FastifyReply,
+  uid: string,
+): Promise<Interaction | null> {
+  try {
+    const details = await idp.provider.interactionDetails(raw, reply.raw);
+    if (details.uid === uid) return details;
+  } catch {
+    // No or expired interaction cookie: handled below.
+  }
+  sendHtml(
+    reply,
+    400,
+    messagePage('Sign-in expired', 'This sign-in page has expired or was opened in another browser.', {
+      href: '/api/auth/login',
+      text: 'Start again',
+    }),
+  );
+  return null;
+}
+
+async function grantEverythingAsked(idp: BuiltInIdp, details: Interaction): Promise<string> {
+  const { provider } = idp;
+  const accountId = details.session?.accountId;
+  const clientId = String(details.params.client_id);
+  const grant =
+    (details.grantId ? await provider.Grant.find(details.grantId) : undefined) ??
+    new provider.Grant({ accountId, clientId });
+  const asked = details.prompt.details as {
+    missingOIDCScope?: string[];
+    missingOIDCClaims?: string[];
+    missingResourceScopes?: Record<string, string[]>;
+  };
+  if (asked.missingOIDCScope) grant.addOIDCScope(asked.missingOIDCScope.join(' '));
+  if (asked.missingOIDCClaims) grant.addOIDCClaims(asked.missingOIDCClaims);
+  for (const [resource, scopes] of Object.entries(asked.missingResourceScopes ?? {})) {
+    grant.addResourceScope(resource, scopes.join(' '));
+  }
+  return grant.save();
+}
+
+async function demoUsers(ctx: AppContext): Promise<NonNullable<LoginPageOptions['demo']>> {
+  const [users, [{ total }]] = await Promise.all([
+    ctx.db
+      .select({ email: idpAccounts.email, name: idpAccounts.name, roles: idpAccounts.roles })
+      .from(idpAccounts)
+      .orderBy(desc(sql`cardinality(${idpAccounts.roles})`), asc(idpAccounts.email))
+      .limit(demoUsersShown),
+    ctx.db.select({ total: count() }).from(idpAccounts),
+  ]);
+  const password = ctx.config.DEMO_PASSWORD === defaultDemoPassword ? ctx.config.DEMO_PASSWORD : null;
+  return { users, total, password };
+}
+
+function sendHtml(reply: FastifyReply, status: number, html: string) {
+  return reply.status(status).type('text/html; charset=utf-8').header('cache-control', 'no-store').send(html);
+}

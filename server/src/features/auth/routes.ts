@@ -1,0 +1,205 @@
+import { csrfHeader, loginQuerySchema } from '@lp/contract/auth/schemas';
+import { messages } from '@lp/contract/common/errors';
+import { eq, lt } from 'drizzle-orm';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import * as client from 'openid-client';
+import { loginStates } from '../../db/schema.ts';
+import type { AppContext } from '../../platform/context.ts';
+import { AppError, unauthenticated } from '../../platform/errors.ts';
+import type { Principal } from '../../platform/principal.ts';
+import { findUserByApiToken } from './api-tokens.ts';
+import { autoSubmitScript, autoSubmitScriptPath } from './built-in-idp/pages.ts';
+import { builtInIssuer, createBuiltInIdp } from './built-in-idp/provider.ts';
+import { mountBuiltInIdp } from './built-in-idp/routes.ts';
+import { safeReturnTo, userFromClaims } from './claims.ts';
+import { RelyingParty } from './oidc-client.ts';
+import {
+  createSession,
+  deleteSession,
+  purgeExpiredSessions,
+  resolveSession,
+  type SessionTimeouts,
+  sessionCookieName,
+  toVendorRoles,
+} from './sessions.ts';
+import { upsertUser } from './users.ts';
+
+const loginStateTtlMs = 10 * 60_000;
+const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS']);
+const publicApiPrefixes = ['/api/auth/', '/api/docs'];
+const publicApiPaths = new Set(['/api/config', '/api/environment']);
+
+function isPublicApiPath(path: string): boolean {
+  return publicApiPaths.has(path) || publicApiPrefixes.some((p) => path.startsWith(p));
+}
+
+/**
+ * Sign-in for the whole server: resolves request.principal from the session cookie or a bearer
+ * token, guards /api/*, serves /api/auth/{login,callback,logout,session} and, without an external
+ * IdP, mounts the built-in OpenID provider under /oidc.
+ */
+export async function registerAuth(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const { config, db } = ctx;
+  const timeouts: SessionTimeouts = {
+    idleMinutes: config.SESSION_IDLE_MINUTES,
+    absoluteHours: config.SESSION_ABSOLUTE_HOURS,
+  };
+  const cookieOptions = {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax' as const,
+    secure: config.cookieSecure,
+  };
+
+  let rp: RelyingParty;
+  if (config.builtInIdp) {
+    const idp = await createBuiltInIdp(ctx);
+    await mountBuiltInIdp(app, ctx, idp);
+    rp = new RelyingParty(config, {
+      issuer: builtInIssuer(config.publicUrl),
+      clientId: idp.clientId,
+      clientSecret: idp.clientSecret,
+      viaLocalServer: app,
+    });
+  } else {
+    rp = new RelyingParty(config, {
+      issuer: config.OIDC_ISSUER!,
+      clientId: config.OIDC_CLIENT_ID!,
+      clientSecret: config.OIDC_CLIENT_SECRET!,
+    });
+  }
+
+  app.decorateRequest('principal', null);
+
+  async function principalOf(request: FastifyRequest, reply: FastifyReply): Promise<Principal | null> {
+    const authorization = request.headers.authorization;
+    if (authorization !== undefined) {
+      // A bearer token is never combined with the cookie: a bad token means no principal.
+      const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+      const user = match ? await findUserByApiToken(db, match[1]) : null;
+      if (!user) return null;
+      return {
+        userId: user.id,
+        email: user.email,
+        name: user.name,
+        vendorRoles: toVendorRoles(user.vendorRoles),
+        via: 'token',
+      };
+    }
+    const sessionId = request.cookies[sessionCookieName];
+    if (!sessionId) return null;
+    const principal = await resolveSession(db, sessionId, timeouts);
+    if (!principal) reply.clearCookie(sessionCookieName, cookieOptions);
+    return principal;
+  }
+
+  app.addHook('onRequest', async (request, reply) => {
+    const path = request.url.split('?')[0];
+    // oidc-provider requests carry no portal identity.
+    if (path.startsWith('/oidc/')) return;
+    request.principal = await principalOf(request, reply);
+    const route = request.routeOptions.url ?? path;
+    const isApi = path.startsWith('/api/') || route.startsWith('/api/');
+    if (!isApi) return;
+    if (!request.principal && !(isPublicApiPath(path) && isPublicApiPath(route))) throw unauthenticated();
+    // CSRF: the session cookie is SameSite=Lax, so browsers already omit it on cross-site POSTs
+    // from other sites; Lax still sends it on top-level cross-site GET navigations, which is why
+    // no GET changes state. As a second line (older browsers, same-site sibling domains), every
+    // cookie-authenticated write must carry a custom header: a page on another origin cannot add
+    // one without a CORS preflight, which this server never grants. Bearer-token requests are
+    // exempt: browsers never attach that header on their own.
+    if (request.principal?.via === 'session' && !safeMethods.has(request.method)) {
+      if (request.headers[csrfHeader] !== '1') throw new AppError('FORBIDDEN', messages.csrf);
+    }
+  });
+
+  app.get(autoSubmitScriptPath, async (_request, reply) =>
+    reply.type('text/javascript; charset=utf-8').header('cache-control', 'public, max-age=3600').send(autoSubmitScript),
+  );
+
+  app.get('/api/auth/login', async (request, reply) => {
+    const parsed = loginQuerySchema.safeParse(request.query);
+    const returnTo = safeReturnTo(parsed.success ? parsed.data.returnTo : undefined);
+    const publicUrl = new URL(config.publicUrl);
+    if (request.host !== publicUrl.host) {
+      // The session cookie must be set on the public origin (where the IdP sends the browser back).
+      return reply.redirect(`${config.publicUrl}/api/auth/login?${new URLSearchParams({ returnTo })}`, 302);
+    }
+    try {
+      const checks = {
+        state: client.randomState(),
+        nonce: client.randomNonce(),
+        codeVerifier: client.randomPKCECodeVerifier(),
+      };
+      await db.delete(loginStates).where(lt(loginStates.expiresAt, new Date()));
+      const url = await rp.authorizationUrl(checks);
+      await db.insert(loginStates).values({
+        state: checks.state,
+        nonce: checks.nonce,
+        codeVerifier: checks.codeVerifier,
+        returnTo,
+        expiresAt: new Date(Date.now() + loginStateTtlMs),
+      });
+      return reply.header('cache-control', 'no-store').redirect(url.href, 302);
+    } catch (err) {
+      request.log.error({ err }, 'sign-in could not start (IdP unreachable or misconfigured?)');
+      return reply.redirect('/?signin=failed', 302);
+    }
+  });
+
+  app.get('/api/auth/callback', async (request, reply) => {
+    const query = request.query as Record<string, unknown>;
+    const state = typeof query.state === 'string' ? query.state : '';
+    const failed = (why: string, err?: unknown) => {
+      request.log.warn({ err, why }, 'sign-in failed');
+      return reply.header('cache-control', 'no-store').redirect('/?signin=failed', 302);
+    };
+    // The state row is single-use: deleted before anything else can go wrong.
+    const [pending] = state ? await db.delete(loginStates).where(eq(loginStates.state, state)).returning() : [];
+    if (!pending) return failed('unknown or already used state');
+    if (pending.expiresAt.getTime() <= Date.now()) return failed('sign-in took longer than 10 minutes');
+    if (typeof query.error === 'string') return failed(`IdP answered ${query.error}: ${query.error_description ?? ''}`);
+    try {
+      const callbackUrl = new URL(`${rp.redirectUri}?${request.url.split('?')[1] ?? ''}`);
+      const { idToken, claims } = await rp.completeSignIn(
+        callbackUrl,
+        { state: pending.state, nonce: pending.nonce, codeVerifier: pending.codeVerifier },
+        config.OIDC_ROLES_CLAIM,
+      );
+      const user = userFromClaims(claims, config.OIDC_ROLES_CLAIM);
+      if (!user) return failed('the IdP gave no email for the user');
+      const { id } = await upsertUser(db, user);
+      const sessionId = await createSession(db, id, { idToken, absoluteHours: timeouts.absoluteHours });
+      request.log.info({ userId: id, vendorRoles: user.vendorRoles }, 'signed in');
+      return reply
+        .setCookie(sessionCookieName, sessionId, cookieOptions)
+        .header('cache-control', 'no-store')
+        .redirect(pending.returnTo, 302);
+    } catch (err) {
+      return failed('code exchange or ID token validation failed', err);
+    }
+  });
+
+  app.post('/api/auth/logout', async (request, reply) => {
+    const sessionId = request.cookies[sessionCookieName];
+    const ended = sessionId ? await deleteSession(db, sessionId) : null;
+    reply.clearCookie(sessionCookieName, cookieOptions);
+    let redirect = '/';
+    if (ended) {
+      try {
+        redirect = (await rp.endSessionUrl(ended.idToken, `${config.publicUrl}/`)) ?? '/';
+      } catch (err) {
+        request.log.warn({ err }, 'IdP sign-out URL unavailable; signing out of the portal only');
+      }
+    }
+    await purgeExpiredSessions(db, timeouts);
+    return { status: 'SUCCESS', data: { redirect } };
+  });
+
+  app.get('/api/auth/session', async (request) => {
+    const principal = request.principal;
+    if (!principal) throw unauthenticated();
+    const { email, name, vendorRoles, via } = principal;
+    return { status: 'SUCCESS', data: { email, name, vendorRoles, via } };
+  });
+}

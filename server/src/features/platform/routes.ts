@@ -1,0 +1,44 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { openApiDocument } from '@lp/contract/api-catalogue';
+import type { ClientConfig } from '@lp/contract/platform/schemas';
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../platform/context.ts';
+
+const rootPackage = new URL('../../../../package.json', import.meta.url);
+
+/** Build text for the menu footer: BUILD_INFO when set, else version and commit of this checkout. */
+function buildInfo(configured: string | undefined): string {
+  if (configured) return configured;
+  const { version } = JSON.parse(readFileSync(rootPackage, 'utf8')) as { version: string };
+  let commit = '';
+  try {
+    commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
+  } catch {
+    // Not a git checkout (e.g. a packaged install): the version alone is shown.
+  }
+  return `Licensing Portal ${version}${commit ? ` (${commit})` : ''}`;
+}
+
+export function registerPlatformRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const { config } = ctx;
+  const clientConfig: ClientConfig = {
+    apiUrl: '/api',
+    editprofileurl: config.EDIT_PROFILE_URL,
+    supportRequesturl: config.SUPPORT_REQUEST_URL,
+    documentationUrl: config.DOCUMENTATION_URL,
+    privacyUrl: config.PRIVACY_URL,
+    production: config.production,
+    productName: config.PRODUCT_NAME,
+    providerName: config.PROVIDER_NAME,
+    loginUrl: '/api/auth/login',
+    logoutUrl: '/api/auth/logout',
+  };
+  const info = buildInfo(config.BUILD_INFO);
+  const docs = openApiDocument(JSON.parse(readFileSync(rootPackage, 'utf8')).version);
+
+  app.get('/api/config', async () => clientConfig);
+  app.get('/api/environment', async (_request, reply) => reply.type('text/plain').send(config.APP_ENVIRONMENT));
+  app.get('/api/getBuildInfo', async () => ({ status: 'SUCCESS', err: null, data: info }));
+  app.get('/api/docs', async () => docs);
+}

@@ -1,0 +1,13 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Database, Db } from '../db/database.ts';
+import type { Config } from './config.ts';
+
+/** What every feature's service needs, built once per process and passed down explicitly. */
+export interface AppContext {
+  config: Config;
+  database: Database;
+  db: Db;
+  /** HMAC key shared by every API node (stored in the database) for cursors and other signed values. */
+  secret: Buffer;
+  log: FastifyBaseLogger;
+}

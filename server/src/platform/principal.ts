@@ -1,0 +1,25 @@
+import type { FastifyRequest } from 'fastify';
+import { unauthenticated } from './errors.ts';
+
+export const vendorRoles = ['busops', 'support', 'sales', 'salesaccess', 'admin'] as const;
+export type VendorRole = (typeof vendorRoles)[number];
+
+/** The signed-in user behind a request (cookie session or personal API token). */
+export interface Principal {
+  userId: string;
+  email: string;
+  name: string;
+  vendorRoles: VendorRole[];
+  via: 'session' | 'token';
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    principal: Principal | null;
+  }
+}
+
+export function requirePrincipal(request: FastifyRequest): Principal {
+  if (!request.principal) throw unauthenticated();
+  return request.principal;
+}

@@ -1,0 +1,35 @@
+import { randomInt } from 'node:crypto';
+import type { Db } from '../db/database.ts';
+import { accounts, entitlements, portalContacts } from '../db/schema.ts';
+
+type AccountInsert = typeof accounts.$inferInsert;
+type EntitlementInsert = typeof entitlements.$inferInsert;
+
+export async function buildAccount(db: Db, over: Partial<AccountInsert> = {}) {
+  const [row] = await db
+    .insert(accounts)
+    .values({ customerNumber: String(randomInt(1_000_000, 9_999_999)), name: 'Test Account', orgType: 'Direct', ...over })
+    .returning();
+  return row;
+}
+
+export async function addContact(db: Db, customerNumber: string, email: string, role: string) {
+  await db.insert(portalContacts).values({ customerNumber, email, role });
+}
+
+export async function buildEntitlement(db: Db, customerNumber: string, over: Partial<EntitlementInsert> = {}) {
+  const [row] = await db
+    .insert(entitlements)
+    .values({
+      customerNumber,
+      activationId: `ACT-${randomInt(1e9)}`,
+      kind: 'SSL',
+      licenseModel: 'Lease',
+      quantity: 1,
+      startDate: '2026-01-01',
+      endDate: '2027-01-01',
+      ...over,
+    })
+    .returning();
+  return row;
+}

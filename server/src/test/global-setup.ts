@@ -1,0 +1,52 @@
+import fs from 'node:fs';
+import { sql } from 'drizzle-orm';
+import os from 'node:os';
+import path from 'node:path';
+import type { TestProject } from 'vitest/node';
+import { migrateDatabase, openPglite, openPostgres } from '../db/database.ts';
+
+/**
+ * Builds one migrated template per run (initdb and migrations cost seconds) that every test file
+ * clones: a PGlite data-dir dump, or a PostgreSQL template database.
+ */
+export default async function setup(project: TestProject) {
+  const engine = process.env.TEST_ENGINE ?? 'pglite';
+  const runId = `${process.pid}_${Date.now()}`;
+  if (engine === 'pglite') {
+    const file = path.join(os.tmpdir(), `lp-template-${runId}.tar.gz`);
+    const database = await openPglite(undefined);
+    await migrateDatabase(database);
+    const dump = await (database as unknown as { pglite: { dumpDataDir(c: 'gzip'): Promise<Blob> } }).pglite.dumpDataDir('gzip');
+    fs.writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
+    await database.close();
+    project.provide('pgliteTemplate', file);
+    return () => fs.rmSync(file, { force: true });
+  }
+  const url = process.env.TEST_DATABASE_URL;
+  if (!url) throw new Error('TEST_DATABASE_URL is required for the postgres engine');
+  const template = `lp_tpl_${runId}`;
+  const admin = await openPostgres(url, 1);
+  await admin.db.execute(sql.raw(`create database ${template}`));
+  const templateUrl = withDatabase(url, template);
+  const tpl = await openPostgres(templateUrl, 1);
+  await migrateDatabase(tpl, templateUrl);
+  await tpl.close();
+  project.provide('postgresTemplate', template);
+  return async () => {
+    await admin.db.execute(sql.raw(`drop database if exists ${template} with (force)`));
+    await admin.close();
+  };
+}
+
+export function withDatabase(url: string, name: string): string {
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  return u.toString();
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    pgliteTemplate: string;
+    postgresTemplate: string;
+  }
+}

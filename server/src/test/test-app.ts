@@ -1,0 +1,18 @@
+import os from 'node:os';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../app.ts';
+import type { Database } from '../db/database.ts';
+import { loadConfig } from '../platform/config.ts';
+
+/** The real app on a test database, for `app.inject` (no socket) or `app.listen` when a test needs HTTP. */
+export async function createTestApp(database: Database, env: Record<string, string> = {}): Promise<FastifyInstance> {
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    DATA_DIR: os.tmpdir(),
+    SEED_ON_EMPTY: 'false',
+    WEB_DIST: '/nonexistent',
+    ...env,
+  });
+  return buildApp(config, database);
+}

@@ -1,0 +1,34 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import { sql } from 'drizzle-orm';
+import { inject } from 'vitest';
+import { type Database, openPglite, openPostgres } from '../db/database.ts';
+import { withDatabase } from './global-setup.ts';
+
+export interface TestDatabase extends Database {
+  url?: string;
+}
+
+/** A fresh, migrated database for one test file, on the engine the project runs (TEST_ENGINE). */
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const engine = process.env.TEST_ENGINE ?? 'pglite';
+  if (engine === 'pglite') {
+    const dump = fs.readFileSync(inject('pgliteTemplate'));
+    return openPglite(undefined, { loadDataDir: new Blob([dump], { type: 'application/x-gzip' }) });
+  }
+  const base = process.env.TEST_DATABASE_URL!;
+  const name = `lp_t_${randomBytes(6).toString('hex')}`;
+  const admin = await openPostgres(base, 1);
+  await admin.db.execute(sql.raw(`create database ${name} template ${inject('postgresTemplate')}`));
+  const url = withDatabase(base, name);
+  const database = await openPostgres(url, 5);
+  return {
+    ...database,
+    url,
+    async close() {
+      await database.close();
+      await admin.db.execute(sql.raw(`drop database if exists ${name} with (force)`));
+      await admin.close();
+    },
+  };
+}

@@ -1,0 +1,31 @@
+import { defineConfig } from 'vitest/config';
+
+const apiFiles = ['server/src/**/*.api.test.ts', 'tools/src/**/*.api.test.ts'];
+const engines = ['pglite', ...(process.env.TEST_DATABASE_URL ? ['postgres'] : [])];
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          include: ['contract/src/**/*.test.ts', 'domain/src/**/*.test.ts', 'server/src/**/*.test.ts', 'web/src/**/*.test.ts', 'tools/src/**/*.test.ts'],
+          exclude: apiFiles,
+          environment: 'node',
+        },
+      },
+      ...engines.map((engine) => ({
+        test: {
+          name: `api-${engine}`,
+          include: apiFiles,
+          env: { TEST_ENGINE: engine },
+          globalSetup: ['server/src/test/global-setup.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          // Two cores: one file per core keeps PGlite instances and the Postgres server from starving.
+          maxWorkers: 2,
+        },
+      })),
+    ],
+  },
+});

@@ -1,0 +1,138 @@
+import type { Criterion } from '@lp/contract/query/schemas';
+import type { TableName } from '@lp/contract/prefs/schemas';
+import { Alert, Button, Group, Stack } from '@mantine/core';
+import type { ColDef, ColumnMovedEvent, GridApi, IDatasource, IGetRowsParams } from 'ag-grid-community';
+import { AgGridReact } from 'ag-grid-react';
+import { useCallback, useMemo, useRef, useState } from 'react';
+import type { DataService } from '../../lib/data-service.ts';
+import type { Row } from '../../lib/filter-rules.ts';
+import { Spinner } from '../spinner.tsx';
+import { gridTheme } from './ag-grid-setup.ts';
+import { filterModelToRule, sortModelToRules } from './grid-filter.ts';
+import { useSavedView } from './use-saved-view.ts';
+import type { ExtraViewConditions, GridFilterModel } from './view-rules.ts';
+
+export interface SavedViewGridProps<T extends Row> {
+  customerNumber: string;
+  tableName: TableName;
+  columnDefs: ColDef<T>[];
+  dataService: DataService<T>;
+  /** Table criteria ANDed with the column filters (e.g. a date range). */
+  extraCriteria?: Criterion[];
+  /** The table's own Clear filters / Reset view conditions. */
+  extraConditions?: ExtraViewConditions;
+  /** Column id to server field name when they differ. */
+  fieldOf?: (colId: string) => string;
+  /** Also clears the table's own filter state (e.g. the date range). */
+  onClearFilters?: () => void;
+  onResetView?: () => void;
+  toolbar?: React.ReactNode;
+  height?: number | string;
+  blockSize?: number;
+  ariaLabel: string;
+}
+
+/**
+ * The one server-side table of the product: AG Grid's infinite row model fed by the data service,
+ * with the user's saved view for (customer, table). Filters accept one condition (spec 000 §2.7).
+ */
+export function SavedViewGrid<T extends Row>(props: SavedViewGridProps<T>) {
+  const { dataService, extraCriteria, fieldOf } = props;
+  const [loadFailed, setLoadFailed] = useState<string | null>(null);
+  const criteriaRef = useRef(extraCriteria);
+  criteriaRef.current = extraCriteria;
+
+  const datasource = useMemo<IDatasource>(
+    () => ({
+      getRows: (params: IGetRowsParams) => {
+        let rule: ReturnType<typeof filterModelToRule>;
+        try {
+          rule = filterModelToRule(params.filterModel as GridFilterModel, { fieldOf, extra: criteriaRef.current });
+        } catch (e) {
+          setLoadFailed(e instanceof Error ? e.message : String(e));
+          params.failCallback();
+          return;
+        }
+        dataService
+          .getBlock({ filter: rule, sorting: sortModelToRules(params.sortModel, fieldOf), startRow: params.startRow, endRow: params.endRow })
+          .then((block) => {
+            setLoadFailed(null);
+            params.successCallback(block.rows, block.lastRow);
+          })
+          .catch((e: unknown) => {
+            setLoadFailed(e instanceof Error ? e.message : String(e));
+            params.failCallback();
+          });
+      },
+    }),
+    [dataService, fieldOf],
+  );
+
+  const onViewApplied = useCallback((api: GridApi) => api.setGridOption('datasource', datasource), [datasource]);
+  const view = useSavedView({ customerNumber: props.customerNumber, tableName: props.tableName, extra: props.extraConditions, onViewApplied });
+
+  const defaultColDef = useMemo<ColDef<T>>(
+    () => ({ sortable: true, resizable: true, filter: true, filterParams: { maxNumConditions: 1 }, flex: 1, minWidth: 100 }),
+    [],
+  );
+
+  const onColumnMoved = useCallback(
+    (e: ColumnMovedEvent) => {
+      if (e.finished) view.onViewChanged();
+    },
+    [view.onViewChanged],
+  );
+
+  return (
+    <Stack gap="xs">
+      <Group justify="space-between">
+        <Group gap="xs">{props.toolbar}</Group>
+        <Group gap="xs">
+          <Button
+            variant="default"
+            size="xs"
+            disabled={!view.buttons.clearFilters}
+            onClick={() => {
+              view.clearFilters();
+              props.onClearFilters?.();
+            }}
+          >
+            Clear filters
+          </Button>
+          <Button
+            variant="default"
+            size="xs"
+            disabled={!view.buttons.resetView}
+            onClick={() => {
+              void view.resetView();
+              props.onResetView?.();
+            }}
+          >
+            Reset view
+          </Button>
+        </Group>
+      </Group>
+      {view.loadError ? (
+        <Alert color="red" title="Could not load the saved view">
+          {view.loadError.message}
+        </Alert>
+      ) : null}
+      {loadFailed ? <Alert color="red">{loadFailed}</Alert> : null}
+      <section aria-label={props.ariaLabel} style={{ position: 'relative', height: props.height ?? 520 }}>
+        {view.busy ? <Spinner text={view.busy} overlay /> : null}
+        <AgGridReact<T>
+          theme={gridTheme}
+          rowModelType="infinite"
+          cacheBlockSize={props.blockSize ?? 100}
+          columnDefs={props.columnDefs}
+          defaultColDef={defaultColDef}
+          onGridReady={(e) => view.onGridReady(e.api)}
+          onFilterChanged={view.onViewChanged}
+          onSortChanged={view.onViewChanged}
+          onColumnVisible={view.onViewChanged}
+          onColumnMoved={onColumnMoved}
+        />
+      </section>
+    </Stack>
+  );
+}

@@ -1,0 +1,136 @@
+import type { ColumnState, TableName, TablePref } from '@lp/contract/prefs/schemas';
+import { useDebouncedCallback } from '@mantine/hooks';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import type { GridApi } from 'ag-grid-community';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { mergeSavedPref, saveTablePrefs, tablePrefsQuery } from '../../features/prefs/api/table-prefs.ts';
+import {
+  columnStateFromPref,
+  type ExtraViewConditions,
+  findPref,
+  type GridFilterModel,
+  isResetPref,
+  prefFor,
+  type ViewState,
+  viewButtons,
+} from './view-rules.ts';
+
+/** Spec 000 §4.4 / §9: preference saves are debounced 500 ms. */
+export const PREF_SAVE_DEBOUNCE_MS = 500;
+export const PREFS_SPINNER = 'Getting/Setting Preferences...';
+export const RESET_SPINNER = 'Resetting View...';
+
+export interface SavedViewOptions {
+  customerNumber: string;
+  tableName: TableName;
+  extra?: ExtraViewConditions;
+  /** Called once the saved view is on the grid, so the table starts fetching rows with it. */
+  onViewApplied?: (api: GridApi) => void;
+}
+
+const readView = (api: GridApi): ViewState => ({
+  filterModel: api.getFilterModel() as GridFilterModel,
+  columnState: api.getColumnState() as ColumnState[],
+});
+
+/**
+ * Loads the saved view of (customer, table), applies it to the grid, saves every filter, sort, move or
+ * visibility change (debounced) and drives the Clear filters / Reset view buttons.
+ */
+export function useSavedView({ customerNumber, tableName, extra, onViewApplied }: SavedViewOptions) {
+  const queryClient = useQueryClient();
+  const prefs = useQuery(tablePrefsQuery());
+  const [api, setApi] = useState<GridApi | null>(null);
+  const initial = useRef<ColumnState[]>([]);
+  const lastSaved = useRef<string | null>(null);
+  const [view, setView] = useState<ViewState>({ filterModel: null, columnState: [] });
+  const [applied, setApplied] = useState(false);
+  const [busy, setBusy] = useState<string | null>(PREFS_SPINNER);
+
+  const onGridReady = useCallback((gridApi: GridApi) => {
+    initial.current = gridApi.getColumnState() as ColumnState[];
+    setApi(gridApi);
+  }, []);
+
+  // Apply the saved view once both the grid and the preferences are there.
+  useEffect(() => {
+    if (!api || applied) return;
+    if (prefs.isError) {
+      setBusy(null);
+      setApplied(true);
+      api.showNoRowsOverlay();
+      return;
+    }
+    if (!prefs.data) return;
+    const pref = findPref(prefs.data, customerNumber, tableName);
+    if (pref && !isResetPref(pref)) {
+      api.applyColumnState({ state: columnStateFromPref(pref, initial.current), applyOrder: true, defaultState: { sort: null } });
+      api.setFilterModel(pref.filterModel ?? null);
+    } else {
+      // No saved view: clear the filter and show the initial columns.
+      api.setFilterModel(null);
+      api.applyColumnState({ state: initial.current, applyOrder: true, defaultState: { sort: null } });
+    }
+    const current = readView(api);
+    lastSaved.current = JSON.stringify(prefFor(customerNumber, tableName, current, initial.current));
+    setView(current);
+    setApplied(true);
+    setBusy(null);
+    onViewApplied?.(api);
+  }, [api, applied, prefs.data, prefs.isError, customerNumber, tableName, onViewApplied]);
+
+  const save = useCallback(
+    async (pref: TablePref) => {
+      const key = JSON.stringify(pref);
+      if (key === lastSaved.current) return;
+      lastSaved.current = key;
+      try {
+        await saveTablePrefs([pref]);
+        queryClient.setQueryData(tablePrefsQuery().queryKey, (list) => mergeSavedPref(list, pref));
+      } catch (e) {
+        // Spec 000 §4.4: a failed save is only logged.
+        console.warn('Error', e);
+      }
+    },
+    [queryClient],
+  );
+
+  const debouncedSave = useDebouncedCallback(() => {
+    if (!api) return;
+    void save(prefFor(customerNumber, tableName, readView(api), initial.current));
+  }, PREF_SAVE_DEBOUNCE_MS);
+
+  /** Wire to the grid's filterChanged, sortChanged, columnMoved (finished) and columnVisible events. */
+  const onViewChanged = useCallback(() => {
+    if (!api || !applied) return;
+    setView(readView(api));
+    debouncedSave();
+  }, [api, applied, debouncedSave]);
+
+  const clearFilters = useCallback(() => {
+    api?.setFilterModel(null);
+  }, [api]);
+
+  const resetView = useCallback(async () => {
+    if (!api) return;
+    setBusy(RESET_SPINNER);
+    api.setFilterModel(null);
+    api.applyColumnState({ state: initial.current, applyOrder: true, defaultState: { sort: null } });
+    setView(readView(api));
+    await save({ customerNumber, tableName });
+    setBusy(null);
+  }, [api, save, customerNumber, tableName]);
+
+  const buttons = useMemo(() => viewButtons(view, initial.current, extra), [view, extra]);
+
+  return {
+    onGridReady,
+    onViewChanged,
+    clearFilters,
+    resetView,
+    buttons,
+    busy,
+    applied,
+    loadError: prefs.isError ? prefs.error : null,
+  };
+}

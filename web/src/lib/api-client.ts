@@ -1,0 +1,121 @@
+import { messages } from '@lp/contract/common/errors';
+
+/** A call answered FAILURE (or a transport failure after all retries): HTTP status (0 = no answer) and the spec's text. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly err: string,
+    readonly code?: string,
+  ) {
+    super(err);
+    this.name = 'ApiError';
+  }
+}
+
+export interface ApiClientOptions {
+  fetch?: typeof fetch;
+  sleep?: (ms: number) => Promise<void>;
+  /** Called on any 401; the default clears local storage and sends the browser to sign-in. */
+  onUnauthenticated?: () => void;
+  attempts?: number;
+  backoffMs?: number;
+}
+
+export interface RequestOptions {
+  method?: 'GET' | 'POST' | 'DELETE' | 'PUT';
+  body?: unknown;
+  /** 'text' for the plain-text endpoints (GET /api/environment). */
+  as?: 'json' | 'text';
+  signal?: AbortSignal;
+}
+
+/** Spec 000 §7/§9: up to 5 attempts, waiting 100 ms x attempt number between them, no retry on 4xx. */
+export const FETCH_ATTEMPTS = 5;
+export const FETCH_BACKOFF_MS = 100;
+
+const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+let loginUrl = '/api/auth/login';
+/** The app sets the IdP entry point from GET /api/config once it is known. */
+export function setLoginUrl(url: string) {
+  loginUrl = url;
+}
+
+export function signInUrl(returnTo: string): string {
+  return `${loginUrl}?returnTo=${encodeURIComponent(returnTo)}`;
+}
+
+export function currentPath(): string {
+  const { pathname, search, hash } = window.location;
+  return `${pathname}${search}${hash}`;
+}
+
+/** Spec 000 §4.1: a 401 from any call clears local storage and goes to sign-in, returning to where the user was. */
+export function redirectToSignIn() {
+  localStorage.clear();
+  window.location.assign(signInUrl(currentPath()));
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+async function readBody(res: Response): Promise<unknown> {
+  const text = await res.text();
+  if (!text) return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+export type ApiClient = <T>(path: string, options?: RequestOptions) => Promise<T>;
+
+export function createApiClient(options: ApiClientOptions = {}): ApiClient {
+  const doFetch = options.fetch ?? ((input, init) => fetch(input, init));
+  const sleep = options.sleep ?? defaultSleep;
+  const onUnauthenticated = options.onUnauthenticated ?? redirectToSignIn;
+  const attempts = options.attempts ?? FETCH_ATTEMPTS;
+  const backoffMs = options.backoffMs ?? FETCH_BACKOFF_MS;
+
+  return async function request<T>(path: string, req: RequestOptions = {}): Promise<T> {
+    const method = req.method ?? (req.body === undefined ? 'GET' : 'POST');
+    const headers: Record<string, string> = { 'x-lp-csrf': '1', accept: req.as === 'text' ? 'text/plain' : 'application/json' };
+    if (req.body !== undefined) headers['content-type'] = 'application/json';
+    let lastError: ApiError | null = null;
+    for (let attempt = 1; attempt <= attempts; attempt++) {
+      if (attempt > 1) await sleep(backoffMs * (attempt - 1));
+      if (req.signal?.aborted) throw req.signal.reason ?? new ApiError(0, messages.dataTimeout);
+      let res: Response;
+      try {
+        res = await doFetch(path, {
+          method,
+          headers,
+          credentials: 'same-origin',
+          body: req.body === undefined ? undefined : JSON.stringify(req.body),
+          signal: req.signal,
+        });
+      } catch (e) {
+        if (req.signal?.aborted) throw req.signal.reason ?? e;
+        lastError = new ApiError(0, e instanceof Error ? e.message : String(e));
+        continue;
+      }
+      const body = await readBody(res);
+      if (res.status === 401) {
+        onUnauthenticated();
+        throw new ApiError(401, isRecord(body) && typeof body.err === 'string' ? body.err : messages.notSignedIn, 'UNAUTHENTICATED');
+      }
+      const failed = !res.ok || (isRecord(body) && body.status === 'FAILURE');
+      if (!failed) return (req.as === 'text' && typeof body !== 'string' ? String(body ?? '') : body) as T;
+      const err = isRecord(body) && typeof body.err === 'string' ? body.err : `HTTP ${res.status}`;
+      const code = isRecord(body) && typeof body.code === 'string' ? body.code : undefined;
+      const error = new ApiError(res.status, err, code);
+      // A FAILURE answered with 2xx or any 4xx is the server's verdict: retrying cannot change it.
+      if (res.status < 500) throw error;
+      lastError = error;
+    }
+    throw new ApiError(lastError?.status ?? 0, messages.fetchFailed(attempts), lastError?.code);
+  };
+}
+
+/** The one client every feature uses. */
+export const api: ApiClient = createApiClient();
