@@ -85,7 +85,11 @@ export const oidcStore = pgTable(
     expiresAt: ts('expires_at'),
     consumedAt: ts('consumed_at'),
   },
-  (t) => [primaryKey({ columns: [t.model, t.id] }), index('oidc_store_grant_idx').on(t.grantId), index('oidc_store_uid_idx').on(t.uid)],
+  (t) => [
+    primaryKey({ columns: [t.model, t.id] }),
+    index('oidc_store_grant_idx').on(t.grantId),
+    index('oidc_store_uid_idx').on(t.uid),
+  ],
 );
 
 export const appSettings = pgTable('app_settings', {
@@ -118,7 +122,10 @@ export const portalContacts = pgTable(
     email: text('email').notNull(),
     role: text('role').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.customerNumber, t.email] }), index('portal_contacts_email_idx').on(t.email)],
+  (t) => [
+    primaryKey({ columns: [t.customerNumber, t.email] }),
+    index('portal_contacts_email_idx').on(t.email),
+  ],
 );
 
 export const products = pgTable('products', {
@@ -159,9 +166,12 @@ export const entitlements = pgTable(
     /** Shown instead of the catalogue name (FSA manual-entry lines) */
     productName: text('product_name'),
     /** FSA order lines: the FSA contract (an entitlement of kind FSA) the line was ordered against */
-    fsaContractId: bigint('fsa_contract_id', { mode: 'number' }).references((): AnyPgColumn => entitlements.id, {
-      onDelete: 'set null',
-    }),
+    fsaContractId: bigint('fsa_contract_id', { mode: 'number' }).references(
+      (): AnyPgColumn => entitlements.id,
+      {
+        onDelete: 'set null',
+      },
+    ),
     orderedAt: ts('ordered_at'),
     orderedBy: text('ordered_by'),
   },

@@ -10,7 +10,8 @@ import { migrateDatabase, openPglite, openPostgres } from '../db/database.ts';
  * clones: a PGlite data-dir dump, or a PostgreSQL template database.
  */
 export default async function setup(project: TestProject) {
-  const engine = process.env.TEST_ENGINE ?? 'pglite';
+  // Project env applies to test workers only; global setup runs in the main process and reads it here.
+  const engine = project.config.env?.TEST_ENGINE ?? 'pglite';
   const runId = `${process.pid}_${Date.now()}`;
   if (engine === 'pglite') {
     const file = path.join(os.tmpdir(), `lp-template-${runId}.tar.gz`);

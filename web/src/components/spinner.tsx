@@ -1,7 +1,15 @@
 import { Center, Loader, Stack, Text } from '@mantine/core';
 
 /** The product's spinner with its spec text ("Loading...", "Getting/Setting Preferences...", ...). */
-export function Spinner({ text, overlay, fullScreen }: { text: string; overlay?: boolean; fullScreen?: boolean }) {
+export function Spinner({
+  text,
+  overlay,
+  fullScreen,
+}: {
+  text: string;
+  overlay?: boolean;
+  fullScreen?: boolean;
+}) {
   const style: React.CSSProperties | undefined = fullScreen
     ? { position: 'fixed', inset: 0, zIndex: 1000, background: 'var(--mantine-color-body)' }
     : overlay

@@ -27,7 +27,10 @@ function setup(responses: Array<Response | Error>) {
 describe('api client', () => {
   it('sends the anti-CSRF header, same-origin credentials and a JSON body', async () => {
     const { client, calls } = setup([json(200, { status: 'SUCCESS', data: 3 })]);
-    await expect(client('/api/getaccounts/count', { body: { filter: null } })).resolves.toEqual({ status: 'SUCCESS', data: 3 });
+    await expect(client('/api/getaccounts/count', { body: { filter: null } })).resolves.toEqual({
+      status: 'SUCCESS',
+      data: 3,
+    });
     const headers = calls[0].init.headers as Record<string, string>;
     expect(headers['x-lp-csrf']).toBe('1');
     expect(calls[0].init.credentials).toBe('same-origin');
@@ -36,7 +39,12 @@ describe('api client', () => {
   });
 
   it('retries 5xx and network failures with 100 ms x attempt backoff, then succeeds', async () => {
-    const { client, calls, waits } = setup([json(503, {}), new TypeError('network'), json(500, { status: 'FAILURE', err: 'x' }), json(200, { status: 'SUCCESS' })]);
+    const { client, calls, waits } = setup([
+      json(503, {}),
+      new TypeError('network'),
+      json(500, { status: 'FAILURE', err: 'x' }),
+      json(200, { status: 'SUCCESS' }),
+    ]);
     await client('/api/x');
     expect(calls).toHaveLength(4);
     expect(waits).toEqual([100, 200, 300]);
@@ -49,10 +57,20 @@ describe('api client', () => {
   });
 
   it('does not retry a 4xx and throws ApiError(status, err)', async () => {
-    const { client, calls } = setup([json(403, { status: 'FAILURE', err: 'You do not have enough permissions for such operation.', code: 'FORBIDDEN' })]);
+    const { client, calls } = setup([
+      json(403, {
+        status: 'FAILURE',
+        err: 'You do not have enough permissions for such operation.',
+        code: 'FORBIDDEN',
+      }),
+    ]);
     const error = await client('/api/x').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
-    expect(error).toMatchObject({ status: 403, err: 'You do not have enough permissions for such operation.', code: 'FORBIDDEN' });
+    expect(error).toMatchObject({
+      status: 403,
+      err: 'You do not have enough permissions for such operation.',
+      code: 'FORBIDDEN',
+    });
     expect(calls).toHaveLength(1);
   });
 
@@ -63,7 +81,9 @@ describe('api client', () => {
   });
 
   it('hands a 401 to the sign-in handler once', async () => {
-    const { client, onUnauthenticated, calls } = setup([json(401, { status: 'FAILURE', err: 'Unauthorised' })]);
+    const { client, onUnauthenticated, calls } = setup([
+      json(401, { status: 'FAILURE', err: 'Unauthorised' }),
+    ]);
     await expect(client('/api/getUserDetails')).rejects.toMatchObject({ status: 401 });
     expect(onUnauthenticated).toHaveBeenCalledTimes(1);
     expect(calls).toHaveLength(1);

@@ -56,7 +56,8 @@ export function redirectToSignIn() {
   window.location.assign(signInUrl(currentPath()));
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 async function readBody(res: Response): Promise<unknown> {
   const text = await res.text();
@@ -79,7 +80,10 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
 
   return async function request<T>(path: string, req: RequestOptions = {}): Promise<T> {
     const method = req.method ?? (req.body === undefined ? 'GET' : 'POST');
-    const headers: Record<string, string> = { 'x-lp-csrf': '1', accept: req.as === 'text' ? 'text/plain' : 'application/json' };
+    const headers: Record<string, string> = {
+      'x-lp-csrf': '1',
+      accept: req.as === 'text' ? 'text/plain' : 'application/json',
+    };
     if (req.body !== undefined) headers['content-type'] = 'application/json';
     let lastError: ApiError | null = null;
     for (let attempt = 1; attempt <= attempts; attempt++) {
@@ -102,7 +106,11 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
       const body = await readBody(res);
       if (res.status === 401) {
         onUnauthenticated();
-        throw new ApiError(401, isRecord(body) && typeof body.err === 'string' ? body.err : messages.notSignedIn, 'UNAUTHENTICATED');
+        throw new ApiError(
+          401,
+          isRecord(body) && typeof body.err === 'string' ? body.err : messages.notSignedIn,
+          'UNAUTHENTICATED',
+        );
       }
       const failed = !res.ok || (isRecord(body) && body.status === 'FAILURE');
       if (!failed) return (req.as === 'text' && typeof body !== 'string' ? String(body ?? '') : body) as T;

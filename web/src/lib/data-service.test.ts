@@ -4,7 +4,10 @@ import { createApiClient } from './api-client.ts';
 import { createDataService } from './data-service.ts';
 import { matchesRule, type Row } from './filter-rules.ts';
 
-const table: Row[] = Array.from({ length: 42 }, (_, i) => ({ id: i, name: `item ${i} ${i % 3 === 0 ? 'red' : 'blue'}` }));
+const table: Row[] = Array.from({ length: 42 }, (_, i) => ({
+  id: i,
+  name: `item ${i} ${i % 3 === 0 ? 'red' : 'blue'}`,
+}));
 
 /** A fake server with the same filter semantics, recording which calls reached it. */
 function fakeServer(options: { failFirst?: number; hang?: boolean } = {}) {
@@ -13,7 +16,11 @@ function fakeServer(options: { failFirst?: number; hang?: boolean } = {}) {
   const client = createApiClient({
     sleep: async () => {},
     fetch: async (url, init) => {
-      const body = JSON.parse(String(init?.body ?? '{}')) as { filter?: FilterRule; offset?: number; limit?: number };
+      const body = JSON.parse(String(init?.body ?? '{}')) as {
+        filter?: FilterRule;
+        offset?: number;
+        limit?: number;
+      };
       calls.push({ url: String(url), body });
       if (options.hang) return new Promise<Response>(() => {});
       if (failures > 0) {
@@ -23,21 +30,36 @@ function fakeServer(options: { failFirst?: number; hang?: boolean } = {}) {
       const rows = table.filter((r) => matchesRule(r, body.filter));
       const answer = String(url).endsWith('/count')
         ? { status: 'SUCCESS', data: rows.length }
-        : { status: 'SUCCESS', data: rows.slice(body.offset ?? 0, (body.offset ?? 0) + (body.limit ?? 100)), token: null };
+        : {
+            status: 'SUCCESS',
+            data: rows.slice(body.offset ?? 0, (body.offset ?? 0) + (body.limit ?? 100)),
+            token: null,
+          };
       return new Response(JSON.stringify(answer), { status: 200 });
     },
   });
   return { client, calls };
 }
 
-const contains = (value: string): FilterRule => ({ condition: 'ALL', criteria: [{ name: 'name', method: 'CONTAINS', value, casefold: true }] });
+const contains = (value: string): FilterRule => ({
+  condition: 'ALL',
+  criteria: [{ name: 'name', method: 'CONTAINS', value, casefold: true }],
+});
 
 describe('data service', () => {
   it('posts filter, sorting, offset and limit to the base path', async () => {
     const { client, calls } = fakeServer();
     const service = createDataService({ base: '/api/things', client });
-    const block = await service.getBlock({ filter: contains('red'), sorting: [{ name: 'id', direction: 'asc' }], startRow: 0, endRow: 10 });
-    expect(calls[0]).toEqual({ url: '/api/things', body: { filter: contains('red'), sorting: [{ name: 'id', direction: 'asc' }], offset: 0, limit: 10 } });
+    const block = await service.getBlock({
+      filter: contains('red'),
+      sorting: [{ name: 'id', direction: 'asc' }],
+      startRow: 0,
+      endRow: 10,
+    });
+    expect(calls[0]).toEqual({
+      url: '/api/things',
+      body: { filter: contains('red'), sorting: [{ name: 'id', direction: 'asc' }], offset: 0, limit: 10 },
+    });
     expect(block.rows).toHaveLength(10);
     expect(block.lastRow).toBeUndefined();
   });
@@ -77,13 +99,17 @@ describe('data service', () => {
   it('reports "unable to fetch data after 5 attempts" when the server keeps failing', async () => {
     const { client, calls } = fakeServer({ failFirst: 10 });
     const service = createDataService({ base: '/api/things', client });
-    await expect(service.count(contains('x'))).rejects.toMatchObject({ message: 'unable to fetch data after 5 attempts' });
+    await expect(service.count(contains('x'))).rejects.toMatchObject({
+      message: 'unable to fetch data after 5 attempts',
+    });
     expect(calls.map((c) => c.url)).toEqual(Array(5).fill('/api/things/count'));
   });
 
   it('fails a slice that outlives the timeout with "data request timeout"', async () => {
     const { client } = fakeServer({ hang: true });
     const service = createDataService({ base: '/api/things', client, timeoutMs: 20 });
-    await expect(service.getBlock({ startRow: 0, endRow: 10 })).rejects.toMatchObject({ message: 'data request timeout' });
+    await expect(service.getBlock({ startRow: 0, endRow: 10 })).rejects.toMatchObject({
+      message: 'data request timeout',
+    });
   });
 });

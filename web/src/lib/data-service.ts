@@ -39,7 +39,9 @@ interface PageAnswer<T> {
 }
 
 const ruleKey = (filter: FilterRule | null | undefined) =>
-  JSON.stringify(filter && filter.criteria.length > 0 ? { c: filter.condition.toUpperCase(), r: filter.criteria } : null);
+  JSON.stringify(
+    filter && filter.criteria.length > 0 ? { c: filter.condition.toUpperCase(), r: filter.criteria } : null,
+  );
 const sortKey = (sorting: SortRule[] | undefined) =>
   JSON.stringify((sorting ?? []).map((s) => [s.name, s.direction.toLowerCase()]));
 
@@ -51,7 +53,9 @@ async function withTimeout<T>(timeoutMs: number, run: (signal: AbortSignal) => P
   try {
     return await Promise.race([
       run(controller.signal),
-      new Promise<never>((_, reject) => controller.signal.addEventListener('abort', () => reject(timeoutError), { once: true })),
+      new Promise<never>((_, reject) =>
+        controller.signal.addEventListener('abort', () => reject(timeoutError), { once: true }),
+      ),
     ]);
   } finally {
     clearTimeout(timer);
@@ -97,7 +101,7 @@ export class DataService<T extends Row> {
 
   async getBlock(req: BlockRequest): Promise<Block<T>> {
     const key = `${sortKey(req.sorting)}|${ruleKey(req.filter)}`;
-    const sameSort = this.serverKey !== null && this.serverKey.startsWith(`${sortKey(req.sorting)}|`);
+    const sameSort = this.serverKey?.startsWith(`${sortKey(req.sorting)}|`);
     if (this.serverKey === key) {
       this.narrowed = null;
     } else if (sameSort && this.allRowsCached && narrows(this.serverFilter, req.filter)) {
@@ -118,8 +122,10 @@ export class DataService<T extends Row> {
   private async fetchServerBlock(req: BlockRequest): Promise<Block<T>> {
     const limit = req.endRow - req.startRow;
     const cached = this.rows.slice(req.startRow, req.endRow);
-    const complete = cached.length === limit || (this.total !== undefined && req.startRow + cached.length >= this.total);
-    if (cached.length > 0 && complete && Array.from(cached).every((row) => row !== undefined)) return { rows: cached, lastRow: this.total, source: 'server' };
+    const complete =
+      cached.length === limit || (this.total !== undefined && req.startRow + cached.length >= this.total);
+    if (cached.length > 0 && complete && Array.from(cached).every((row) => row !== undefined))
+      return { rows: cached, lastRow: this.total, source: 'server' };
     const useToken = this.nextToken && this.nextToken.at === req.startRow ? this.nextToken.token : null;
     const bodyFor = (token: string | null) => ({
       filter: req.filter ?? undefined,
@@ -128,7 +134,9 @@ export class DataService<T extends Row> {
       ...(token ? { token } : { offset: req.startRow }),
     });
     const post = (token: string | null) =>
-      this.slice((signal) => this.client<PageAnswer<T>>(this.base, { method: 'POST', body: bodyFor(token), signal }));
+      this.slice((signal) =>
+        this.client<PageAnswer<T>>(this.base, { method: 'POST', body: bodyFor(token), signal }),
+      );
     let answer: PageAnswer<T>;
     try {
       answer = await post(useToken);
@@ -148,12 +156,20 @@ export class DataService<T extends Row> {
 
   async count(filter?: FilterRule | null): Promise<number> {
     const answer = await this.slice((signal) =>
-      this.client<{ data: number }>(`${this.base}/count`, { method: 'POST', body: { filter: filter ?? undefined }, signal }),
+      this.client<{ data: number }>(`${this.base}/count`, {
+        method: 'POST',
+        body: { filter: filter ?? undefined },
+        signal,
+      }),
     );
     return answer.data;
   }
 
-  async distinct(key: string, filter?: FilterRule | null, limit?: number): Promise<Array<string | number | boolean | null>> {
+  async distinct(
+    key: string,
+    filter?: FilterRule | null,
+    limit?: number,
+  ): Promise<Array<string | number | boolean | null>> {
     const answer = await this.slice((signal) =>
       this.client<{ data: Array<string | number | boolean | null> }>(`${this.base}/distinct`, {
         method: 'POST',

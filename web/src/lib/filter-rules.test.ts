@@ -50,8 +50,14 @@ describe('narrows', () => {
     // Derivations that must be recognised: typing more text, adding a criterion to ALL, tightening a bound.
     const derived = fc.oneof(
       fc.tuple(word, word, fc.boolean()).map(([v, more, casefold]) => ({
-        old: { condition: 'ALL' as const, criteria: [{ name: 'name', method: 'CONTAINS' as const, value: v, casefold }] },
-        next: { condition: 'ALL' as const, criteria: [{ name: 'name', method: 'CONTAINS' as const, value: v + more, casefold }] },
+        old: {
+          condition: 'ALL' as const,
+          criteria: [{ name: 'name', method: 'CONTAINS' as const, value: v, casefold }],
+        },
+        next: {
+          condition: 'ALL' as const,
+          criteria: [{ name: 'name', method: 'CONTAINS' as const, value: v + more, casefold }],
+        },
       })),
       fc.tuple(textCriterion, numberCriterion).map(([a, b]) => ({
         old: { condition: 'ALL' as const, criteria: [a] },
@@ -71,12 +77,25 @@ describe('narrows', () => {
   });
 
   it('says no when the new filter widens or replaces the old one', () => {
-    const contains = (value: string): FilterRule => ({ condition: 'ALL', criteria: [{ name: 'name', method: 'CONTAINS', value, casefold: true }] });
+    const contains = (value: string): FilterRule => ({
+      condition: 'ALL',
+      criteria: [{ name: 'name', method: 'CONTAINS', value, casefold: true }],
+    });
     expect(narrows(contains('abc'), contains('ab'))).toBe(false);
     expect(narrows(contains('ab'), { condition: 'ALL', criteria: [] })).toBe(false);
-    expect(narrows(contains('ab'), { condition: 'ALL', criteria: [{ name: 'other', method: 'CONTAINS', value: 'ab' }] })).toBe(false);
+    expect(
+      narrows(contains('ab'), {
+        condition: 'ALL',
+        criteria: [{ name: 'other', method: 'CONTAINS', value: 'ab' }],
+      }),
+    ).toBe(false);
     // Case-insensitive matches more rows than case-sensitive.
-    expect(narrows({ condition: 'ALL', criteria: [{ name: 'name', method: 'CONTAINS', value: 'a' }] }, contains('ab'))).toBe(false);
+    expect(
+      narrows(
+        { condition: 'ALL', criteria: [{ name: 'name', method: 'CONTAINS', value: 'a' }] },
+        contains('ab'),
+      ),
+    ).toBe(false);
     expect(narrows(undefined, contains('x'))).toBe(true);
   });
 });
@@ -88,10 +107,24 @@ describe('matchesRule', () => {
   ];
   it('applies ANY/ALL, casefold, not and null semantics', () => {
     const ids = (rule: FilterRule) => rows.filter((r) => matchesRule(r, rule)).map((r) => r.AccountID);
-    expect(ids({ condition: 'ANY', criteria: [{ name: 'AccountName', method: 'CONTAINS', value: 'acme', casefold: true }, { name: 'AccountID', method: 'EQUALS', value: '1002' }] })).toEqual(['1001', '1002']);
-    expect(ids({ condition: 'ALL', criteria: [{ name: 'AccountName', method: 'CONTAINS', value: 'acme' }] })).toEqual([]);
-    expect(ids({ condition: 'ALL', criteria: [{ name: 'n', method: '>', value: 1, not: true }] })).toEqual([]);
-    expect(ids({ condition: 'ALL', criteria: [{ name: 'n', method: 'ISDEFINED', not: true }] })).toEqual(['1002']);
+    expect(
+      ids({
+        condition: 'ANY',
+        criteria: [
+          { name: 'AccountName', method: 'CONTAINS', value: 'acme', casefold: true },
+          { name: 'AccountID', method: 'EQUALS', value: '1002' },
+        ],
+      }),
+    ).toEqual(['1001', '1002']);
+    expect(
+      ids({ condition: 'ALL', criteria: [{ name: 'AccountName', method: 'CONTAINS', value: 'acme' }] }),
+    ).toEqual([]);
+    expect(ids({ condition: 'ALL', criteria: [{ name: 'n', method: '>', value: 1, not: true }] })).toEqual(
+      [],
+    );
+    expect(ids({ condition: 'ALL', criteria: [{ name: 'n', method: 'ISDEFINED', not: true }] })).toEqual([
+      '1002',
+    ]);
     expect(ids({ condition: 'ALL', criteria: [] })).toEqual(['1001', '1002']);
   });
 });

@@ -28,7 +28,8 @@ function compare(a: unknown, b: unknown): number {
 }
 
 function scalarEquals(field: unknown, value: unknown, c: Criterion): boolean {
-  if (typeof field === 'string' || typeof value === 'string' || c.tostring) return text(field, c.casefold) === text(value, c.casefold);
+  if (typeof field === 'string' || typeof value === 'string' || c.tostring)
+    return text(field, c.casefold) === text(value, c.casefold);
   return field === value;
 }
 
@@ -93,14 +94,21 @@ export function matchesCriterion(row: Row, c: Criterion): boolean {
 /** An absent rule or one without criteria matches every row. */
 export function matchesRule(row: Row, rule: FilterRule | null | undefined): boolean {
   if (!rule || isEmptyRule(rule)) return true;
-  return isAll(rule) ? rule.criteria.every((c) => matchesCriterion(row, c)) : rule.criteria.some((c) => matchesCriterion(row, c));
+  return isAll(rule)
+    ? rule.criteria.every((c) => matchesCriterion(row, c))
+    : rule.criteria.some((c) => matchesCriterion(row, c));
 }
 
 const sameShape = (a: Criterion, b: Criterion) =>
   a.name === b.name && !!a.not === !!b.not && !!a.tostring === !!b.tostring;
 
 function criteriaEqual(a: Criterion, b: Criterion): boolean {
-  return sameShape(a, b) && a.method === b.method && !!a.casefold === !!b.casefold && JSON.stringify(a.value) === JSON.stringify(b.value);
+  return (
+    sameShape(a, b) &&
+    a.method === b.method &&
+    !!a.casefold === !!b.casefold &&
+    JSON.stringify(a.value) === JSON.stringify(b.value)
+  );
 }
 
 /** Can the text test of `narrow` (d) only pass where the text test of `wide` (c) passes? */
@@ -150,7 +158,7 @@ function boundImplies(d: Criterion, c: Criterion): boolean {
 function rangeImplies(d: Criterion, c: Criterion): boolean {
   if (c.method !== 'INRANGE' && c.method !== 'RANGE') return false;
   const r = pair(c.value);
-  if (!r || !r.every((x) => typeof x === 'number')) return false;
+  if (!r?.every((x) => typeof x === 'number')) return false;
   const [lo, hi] = r as [number, number];
   if (d.method === 'EQUALS' && typeof d.value === 'number') return d.value >= lo && d.value <= hi;
   const s = pair(d.value);
@@ -172,7 +180,9 @@ export function criterionImplies(d: Criterion, c: Criterion): boolean {
 /** Every row matching `rule` matches criterion c. */
 function ruleImpliesCriterion(rule: FilterRule, c: Criterion): boolean {
   if (isEmptyRule(rule)) return false;
-  return isAll(rule) ? rule.criteria.some((d) => criterionImplies(d, c)) : rule.criteria.every((d) => criterionImplies(d, c));
+  return isAll(rule)
+    ? rule.criteria.some((d) => criterionImplies(d, c))
+    : rule.criteria.every((d) => criterionImplies(d, c));
 }
 
 /** Every row matching `rule` matches some criterion of `anyOf`. */
@@ -186,7 +196,10 @@ function ruleImpliesAny(rule: FilterRule, anyOf: Criterion[]): boolean {
  * Spec 000 §4.8: true when every row that `newRule` selects is also selected by `oldRule`, so the rows
  * cached for the old rule can answer the new one client-side. False whenever that cannot be proven.
  */
-export function narrows(oldRule: FilterRule | null | undefined, newRule: FilterRule | null | undefined): boolean {
+export function narrows(
+  oldRule: FilterRule | null | undefined,
+  newRule: FilterRule | null | undefined,
+): boolean {
   if (!oldRule || isEmptyRule(oldRule)) return true;
   if (!newRule || isEmptyRule(newRule)) return false;
   if (isAll(oldRule)) return oldRule.criteria.every((c) => ruleImpliesCriterion(newRule, c));

@@ -8,7 +8,11 @@ const PREFIX = 'lp_';
 export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
 /** Creates a personal API token; only its hash is stored, the token itself is returned once. */
-export async function createApiToken(db: Db, userId: string, expiresInDays?: number): Promise<{ id: string; token: string }> {
+export async function createApiToken(
+  db: Db,
+  userId: string,
+  expiresInDays?: number,
+): Promise<{ id: string; token: string }> {
   const token = PREFIX + randomBytes(32).toString('base64url');
   const expiresAt = expiresInDays ? new Date(Date.now() + expiresInDays * 86_400_000) : null;
   const [row] = await db

@@ -58,11 +58,15 @@ export class RelyingParty {
     if (!idClaims) throw new Error('no ID token in the token response');
     let claims: Record<string, unknown> = { ...idClaims };
     // Some IdPs put email or roles only in userinfo (OIDC "conform" mode).
-    if ((claims.email === undefined || claims[rolesClaim] === undefined) && configuration.serverMetadata().userinfo_endpoint) {
+    if (
+      (claims.email === undefined || claims[rolesClaim] === undefined) &&
+      configuration.serverMetadata().userinfo_endpoint
+    ) {
       try {
         const info = await client.fetchUserInfo(configuration, tokens.access_token, idClaims.sub);
         claims = { ...info, ...claims };
-        if (claims[rolesClaim] === undefined && info[rolesClaim] !== undefined) claims[rolesClaim] = info[rolesClaim];
+        if (claims[rolesClaim] === undefined && info[rolesClaim] !== undefined)
+          claims[rolesClaim] = info[rolesClaim];
       } catch {
         // userinfo is a best effort; the ID token alone may be enough.
       }
@@ -123,7 +127,11 @@ function localFetch(app: FastifyInstance, publicUrl: string): client.CustomFetch
           : address.family === 'IPv6'
             ? `[${address.address}]`
             : address.address;
-    const headers = { ...options.headers, 'x-forwarded-host': pub.host, 'x-forwarded-proto': pub.protocol.slice(0, -1) };
+    const headers = {
+      ...options.headers,
+      'x-forwarded-host': pub.host,
+      'x-forwarded-proto': pub.protocol.slice(0, -1),
+    };
     return fetch(`http://${host}:${address.port}${target.pathname}${target.search}`, { ...options, headers });
   };
 }

@@ -114,7 +114,10 @@ export async function registerAuth(app: FastifyInstance, ctx: AppContext): Promi
   });
 
   app.get(autoSubmitScriptPath, async (_request, reply) =>
-    reply.type('text/javascript; charset=utf-8').header('cache-control', 'public, max-age=3600').send(autoSubmitScript),
+    reply
+      .type('text/javascript; charset=utf-8')
+      .header('cache-control', 'public, max-age=3600')
+      .send(autoSubmitScript),
   );
 
   app.get('/api/auth/login', async (request, reply) => {
@@ -155,10 +158,13 @@ export async function registerAuth(app: FastifyInstance, ctx: AppContext): Promi
       return reply.header('cache-control', 'no-store').redirect('/?signin=failed', 302);
     };
     // The state row is single-use: deleted before anything else can go wrong.
-    const [pending] = state ? await db.delete(loginStates).where(eq(loginStates.state, state)).returning() : [];
+    const [pending] = state
+      ? await db.delete(loginStates).where(eq(loginStates.state, state)).returning()
+      : [];
     if (!pending) return failed('unknown or already used state');
     if (pending.expiresAt.getTime() <= Date.now()) return failed('sign-in took longer than 10 minutes');
-    if (typeof query.error === 'string') return failed(`IdP answered ${query.error}: ${query.error_description ?? ''}`);
+    if (typeof query.error === 'string')
+      return failed(`IdP answered ${query.error}: ${query.error_description ?? ''}`);
     try {
       const callbackUrl = new URL(`${rp.redirectUri}?${request.url.split('?')[1] ?? ''}`);
       const { idToken, claims } = await rp.completeSignIn(

@@ -2,7 +2,11 @@ import { createHash, randomBytes } from 'node:crypto';
 import { eq, lt, or } from 'drizzle-orm';
 import type { Db } from '../../db/database.ts';
 import { sessions, users } from '../../db/schema.ts';
-import { type Principal, type VendorRole, vendorRoles as knownVendorRoles } from '../../platform/principal.ts';
+import {
+  vendorRoles as knownVendorRoles,
+  type Principal,
+  type VendorRole,
+} from '../../platform/principal.ts';
 
 export const sessionCookieName = 'lp_session';
 
@@ -44,7 +48,11 @@ export async function createSession(
  * The principal a session cookie names, or null when the session is unknown, past its absolute
  * expiry or idle for too long (such sessions are deleted on sight).
  */
-export async function resolveSession(db: Db, id: string, timeouts: SessionTimeouts): Promise<Principal | null> {
+export async function resolveSession(
+  db: Db,
+  id: string,
+  timeouts: SessionTimeouts,
+): Promise<Principal | null> {
   const idHash = hashSessionId(id);
   const [row] = await db
     .select({ session: sessions, user: users })
@@ -59,7 +67,10 @@ export async function resolveSession(db: Db, id: string, timeouts: SessionTimeou
     return null;
   }
   if (now - row.session.lastSeenAt.getTime() >= touchIntervalMs) {
-    await db.update(sessions).set({ lastSeenAt: new Date(now) }).where(eq(sessions.idHash, idHash));
+    await db
+      .update(sessions)
+      .set({ lastSeenAt: new Date(now) })
+      .where(eq(sessions.idHash, idHash));
   }
   return {
     userId: row.user.id,
@@ -85,6 +96,9 @@ export async function purgeExpiredSessions(db: Db, timeouts: SessionTimeouts): P
   await db
     .delete(sessions)
     .where(
-      or(lt(sessions.expiresAt, new Date(now)), lt(sessions.lastSeenAt, new Date(now - timeouts.idleMinutes * 60_000))),
+      or(
+        lt(sessions.expiresAt, new Date(now)),
+        lt(sessions.lastSeenAt, new Date(now - timeouts.idleMinutes * 60_000)),
+      ),
     );
 }

@@ -20,7 +20,11 @@ export async function upsertUser(db: Db, user: SignedInUser): Promise<{ id: stri
     .values({ email, name: user.name, vendorRoles: user.vendorRoles, lastLoginAt: new Date() })
     .onConflictDoUpdate({
       target: users.email,
-      set: { name: sql`excluded.name`, vendorRoles: sql`excluded.vendor_roles`, lastLoginAt: sql`excluded.last_login_at` },
+      set: {
+        name: sql`excluded.name`,
+        vendorRoles: sql`excluded.vendor_roles`,
+        lastLoginAt: sql`excluded.last_login_at`,
+      },
     })
     .returning({ id: users.id });
   return row;

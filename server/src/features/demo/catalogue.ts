@@ -17,7 +17,13 @@ export interface CatalogueProduct {
 }
 
 /** Vendor daemon (main) and the four product-family daemons (see guides/flexlm-license-files.md: tag + "lmd"). */
-export const daemons = { Platform: 'simlmd', Fluids: 'cfdlmd', Structures: 'mechlmd', Electronics: 'emlmd', Optics: 'optlmd' };
+export const daemons = {
+  Platform: 'simlmd',
+  Fluids: 'cfdlmd',
+  Structures: 'mechlmd',
+  Electronics: 'emlmd',
+  Optics: 'optlmd',
+};
 
 const p = (
   partNumber: string,
@@ -25,7 +31,15 @@ const p = (
   family: CatalogueProduct['family'],
   featureName: string,
   extra: Partial<CatalogueProduct> = {},
-): CatalogueProduct => ({ partNumber, name, family, daemon: daemons[family], featureName, licenseType: 'server', ...extra });
+): CatalogueProduct => ({
+  partNumber,
+  name,
+  family,
+  daemon: daemons[family],
+  featureName,
+  licenseType: 'server',
+  ...extra,
+});
 
 export const ELASTIC_PART = 'ELA0060001';
 export const FSA_CONTRACT_PART = 'FSA0030100';
@@ -34,13 +48,23 @@ export const FSA_MANUAL_PART = 'FSA0030216';
 
 export const products: CatalogueProduct[] = [
   p('CFD0010101', 'Fluids Solver', 'Fluids', 'cfd_solver', { elasticRate: 2.0, annualPrice: 24_000 }),
-  p('CFD0010102', 'Fluids Solver Premium', 'Fluids', 'cfd_premium', { elasticRate: 3.5, annualPrice: 38_000 }),
+  p('CFD0010102', 'Fluids Solver Premium', 'Fluids', 'cfd_premium', {
+    elasticRate: 3.5,
+    annualPrice: 38_000,
+  }),
   p('CFD0010110', 'Fluids Pre/Post', 'Fluids', 'cfd_prepost', { elasticRate: 0.8, annualPrice: 9_500 }),
-  p('CFD0010120', 'Fluids HPC Pack', 'Fluids', 'cfd_hpc_pack', { elasticRate: 0.25, hpc: true, annualPrice: 6_000 }),
+  p('CFD0010120', 'Fluids HPC Pack', 'Fluids', 'cfd_hpc_pack', {
+    elasticRate: 0.25,
+    hpc: true,
+    annualPrice: 6_000,
+  }),
   p('CFD0010130', 'Fluids Combustion Add-on', 'Fluids', 'cfd_combustion', { annualPrice: 12_000 }),
   p('CFD0010140', 'Fluids Solver - Shared Web', 'Fluids', 'cfd_solver_web', { licenseType: 'shared' }),
   p('CFD0010150', 'Fluids Solver (Node)', 'Fluids', 'cfd_solver_node'),
-  p('STR0020101', 'Structures Mechanical Pro', 'Structures', 'mech_pro', { elasticRate: 1.5, annualPrice: 18_000 }),
+  p('STR0020101', 'Structures Mechanical Pro', 'Structures', 'mech_pro', {
+    elasticRate: 1.5,
+    annualPrice: 18_000,
+  }),
   p('STR0020102', 'Structures Mechanical Enterprise', 'Structures', 'mech_ent', {
     elasticRate: 2.8,
     annualPrice: 32_000,
@@ -49,21 +73,41 @@ export const products: CatalogueProduct[] = [
     elasticRate: 3.2,
     annualPrice: 27_000,
   }),
-  p('STR0020120', 'Structures HPC Pack', 'Structures', 'mech_hpc_pack', { elasticRate: 0.25, hpc: true, annualPrice: 6_000 }),
+  p('STR0020120', 'Structures HPC Pack', 'Structures', 'mech_hpc_pack', {
+    elasticRate: 0.25,
+    hpc: true,
+    annualPrice: 6_000,
+  }),
   p('STR0020130', 'Structures Fatigue Module', 'Structures', 'mech_fatigue', { annualPrice: 8_000 }),
-  p('STR0020140', 'Structures Mechanical - Named User', 'Structures', 'mech_pro_nu', { licenseType: 'named' }),
+  p('STR0020140', 'Structures Mechanical - Named User', 'Structures', 'mech_pro_nu', {
+    licenseType: 'named',
+  }),
   p('ELC0030101', 'Electronics HF Solver', 'Electronics', 'em_hf', { elasticRate: 4.0, annualPrice: 42_000 }),
-  p('ELC0030102', 'Electronics Signal Integrity', 'Electronics', 'em_si', { elasticRate: 2.2, annualPrice: 21_000 }),
-  p('ELC0030110', 'Electronics Thermal', 'Electronics', 'em_thermal', { elasticRate: 1.6, annualPrice: 15_000 }),
+  p('ELC0030102', 'Electronics Signal Integrity', 'Electronics', 'em_si', {
+    elasticRate: 2.2,
+    annualPrice: 21_000,
+  }),
+  p('ELC0030110', 'Electronics Thermal', 'Electronics', 'em_thermal', {
+    elasticRate: 1.6,
+    annualPrice: 15_000,
+  }),
   p('ELC0030120', 'Electronics Motor Design', 'Electronics', 'em_motor', { annualPrice: 16_500 }),
   p('ELC0030130', 'Electronics HPC Pack', 'Electronics', 'em_hpc_pack', { elasticRate: 0.25, hpc: true }),
-  p('ELC0030140', 'Electronics Circuit Designer - Named User', 'Electronics', 'em_circuit_nu', { licenseType: 'named' }),
+  p('ELC0030140', 'Electronics Circuit Designer - Named User', 'Electronics', 'em_circuit_nu', {
+    licenseType: 'named',
+  }),
   p('OPT0040101', 'Optics Lens Designer', 'Optics', 'opt_lens', { elasticRate: 1.2, annualPrice: 14_000 }),
   p('OPT0040102', 'Optics Illumination', 'Optics', 'opt_illum', { annualPrice: 13_000 }),
-  p('OPT0040110', 'Optics Photonics Solver', 'Optics', 'opt_photonics', { elasticRate: 2.6, annualPrice: 22_000 }),
+  p('OPT0040110', 'Optics Photonics Solver', 'Optics', 'opt_photonics', {
+    elasticRate: 2.6,
+    annualPrice: 22_000,
+  }),
   p('OPT0040120', 'Optics Lens Designer (Node)', 'Optics', 'opt_lens_node'),
   p('PLT0050101', 'Platform Workbench', 'Platform', 'wb_base', { elasticRate: 0.5, annualPrice: 4_000 }),
-  p('PLT0050102', 'Platform Geometry Interfaces', 'Platform', 'geom_if', { elasticRate: 0.3, annualPrice: 3_000 }),
+  p('PLT0050102', 'Platform Geometry Interfaces', 'Platform', 'geom_if', {
+    elasticRate: 0.3,
+    annualPrice: 3_000,
+  }),
   p('PLT0050110', 'Platform Optimization', 'Platform', 'optimize', { elasticRate: 1.0, annualPrice: 11_000 }),
   p('PLT0050120', 'Platform Data Manager - Shared Web', 'Platform', 'datamgr_web', { licenseType: 'shared' }),
   p(ELASTIC_PART, 'Elastic Units (AEU)', 'Platform', 'elastic_units'),

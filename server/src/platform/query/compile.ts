@@ -12,8 +12,9 @@
  *   treated as a text column. Text forms: text = itself; number = PostgreSQL's text output (`12.5`, `-3`);
  *   timestamp = 'YYYY-MM-DD HH:mm:ss' in UTC (the spec's date format); boolean = `true` / `false`;
  *   text[] = the elements joined with ',' (a NULL array stays NULL, an empty one is '').
- * - casefold: case-insensitive comparison of text (both sides go through SQL lower(), so the database's
- *   case mapping decides; ASCII behaves everywhere alike). Ignored for number, timestamp and boolean.
+ * - casefold: case-insensitive comparison of text: ILIKE for CONTAINS/STARTSWITH/ENDSWITH/EQUALS (ILIKE keeps
+ *   the planner's column statistics usable), SQL lower() on both sides otherwise; the database's case
+ *   mapping decides, ASCII behaves everywhere alike. Ignored for number, timestamp and boolean.
  * - not: negates the criterion. Two-valued logic: a criterion on a NULL value is false (except
  *   ISDEFINED), so its negation is true — `not` returns exactly the rows the plain criterion does not.
  *
@@ -64,7 +65,9 @@ function quoteName(name: unknown): string {
 }
 
 function columnOf(resource: Resource, name: unknown): ColumnDef | undefined {
-  return typeof name === 'string' && Object.hasOwn(resource.columns, name) ? resource.columns[name] : undefined;
+  return typeof name === 'string' && Object.hasOwn(resource.columns, name)
+    ? resource.columns[name]
+    : undefined;
 }
 
 export function compileFilter(resource: Resource, filter: FilterRule | undefined | null): SQL | undefined {
@@ -200,14 +203,16 @@ class CriterionContext {
   }
 
   private text(value: unknown): SQL {
-    if (typeof value === 'string') return this.fold(sql`${value}::text`);
-    if (typeof value === 'number' || typeof value === 'boolean') return this.fold(sql`${String(value)}::text`);
-    throw this.error('needs a single text value');
+    return this.fold(sql`${this.plainText(value)}::text`);
   }
 
   private number(value: unknown): SQL {
     if (typeof value === 'number' && Number.isFinite(value)) return sql`${value}::numeric`;
-    if (typeof value === 'string' && /^\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$/.test(value)) {
+    if (
+      typeof value === 'string' &&
+      /^\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$/.test(value) &&
+      Number.isFinite(Number(value))
+    ) {
       return sql`${value.trim()}::numeric`;
     }
     throw this.error('needs a number value');
@@ -215,7 +220,8 @@ class CriterionContext {
 
   private boolean(value: unknown): SQL {
     if (typeof value === 'boolean') return sql`${value}::boolean`;
-    if (typeof value === 'string' && /^(true|false)$/i.test(value)) return sql`${value.toLowerCase() === 'true'}::boolean`;
+    if (typeof value === 'string' && /^(true|false)$/i.test(value))
+      return sql`${value.toLowerCase() === 'true'}::boolean`;
     throw this.error('needs a boolean value (true or false)');
   }
 
@@ -251,34 +257,57 @@ class CriterionContext {
   }
 
   equals(value: unknown): SQL {
-    if (this.target.type === 'text[]') {
-      const bound = this.text(value);
-      return this.someElement((e) => sql`${this.fold(e)} = ${bound}`);
-    }
     if (Array.isArray(value) || value === null || value === undefined) {
       throw this.error('needs a single value (use ISDEFINED to test for empty values)');
     }
-    return sql`${this.target.type === 'text' ? this.fold(this.target.expr) : this.target.expr} = ${this.scalar(value)}`;
+    if ((this.target.type === 'text' || this.target.type === 'text[]') && this.casefold) {
+      // Case-insensitive equality as ILIKE without wildcards: the planner estimates it from the column's
+      // statistics, where lower(column) has none and would mislead it into scanning every row.
+      return this.textMatch(`${escapeLike(this.plainText(value))}`);
+    }
+    if (this.target.type === 'text[]') {
+      const bound = this.text(value);
+      return this.someElement((e) => sql`${e} = ${bound}`);
+    }
+    return sql`${this.target.expr} = ${this.scalar(value)}`;
+  }
+
+  private plainText(value: unknown): string {
+    if (typeof value === 'string') {
+      // PostgreSQL text cannot hold NUL; refuse it here rather than fail in the database.
+      if (value.includes('\u0000')) throw this.error('cannot contain NUL characters');
+      return value;
+    }
+    if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+    throw this.error('needs a single text value');
+  }
+
+  /** LIKE (ILIKE when casefold) of a ready pattern against the text target or some element of a list. */
+  private textMatch(pattern: string): SQL {
+    const op = sql.raw(this.casefold ? 'ilike' : 'like');
+    const bound = sql`${pattern}::text`;
+    if (this.target.type === 'text[]') return this.someElement((e) => sql`${e} ${op} ${bound}`);
+    return sql`${this.target.expr} ${op} ${bound}`;
   }
 
   like(value: unknown): SQL {
     if (this.target.type !== 'text' && this.target.type !== 'text[]') {
       throw this.error(`is not supported for a ${this.target.type} column (set tostring to match its text)`);
     }
-    if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') {
-      throw this.error('needs a single text value');
-    }
-    const escaped = escapeLike(String(value));
-    const pattern =
-      this.method === 'CONTAINS' ? `%${escaped}%` : this.method === 'STARTSWITH' ? `${escaped}%` : `%${escaped}`;
-    const bound = this.fold(sql`${pattern}::text`);
-    if (this.target.type === 'text[]') return this.someElement((e) => sql`${this.fold(e)} like ${bound}`);
-    return sql`${this.fold(this.target.expr)} like ${bound}`;
+    const escaped = escapeLike(this.plainText(value));
+    return this.textMatch(
+      this.method === 'CONTAINS'
+        ? `%${escaped}%`
+        : this.method === 'STARTSWITH'
+          ? `${escaped}%`
+          : `%${escaped}`,
+    );
   }
 
   /** A bound value for ordered comparisons; only text, number and timestamp are ordered. */
   orderedValue(value: unknown): SQL {
-    if (Array.isArray(value) || value === null || value === undefined) throw this.error('needs a single value');
+    if (Array.isArray(value) || value === null || value === undefined)
+      throw this.error('needs a single value');
     switch (this.target.type) {
       case 'text':
         return this.text(value);
@@ -293,7 +322,9 @@ class CriterionContext {
 
   compare(op: string, bound: SQL): SQL {
     const lhs =
-      this.target.type === 'text' ? sql`(${this.fold(this.target.expr)}) collate "C"` : sql`${this.target.expr}`;
+      this.target.type === 'text'
+        ? sql`(${this.fold(this.target.expr)}) collate "C"`
+        : sql`${this.target.expr}`;
     return sql`${lhs} ${comparisonOps[op]} ${bound}`;
   }
 
@@ -342,17 +373,24 @@ export function escapeLike(text: string): string {
 const INSTANT =
   /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?\s*(?:([Zz])|([+-])(\d{2}):?(\d{2})?)?$/;
 
+// Years 1..9999: what both JS ISO strings and PostgreSQL timestamps represent without surprises.
+const MIN_INSTANT = -62_135_596_800_000; // 0001-01-01T00:00:00Z
+const MAX_INSTANT = 253_402_300_799_999; // 9999-12-31T23:59:59.999Z
+
 /** Parses the date forms the filter accepts into epoch milliseconds; undefined when it is not a date. */
 export function parseInstant(value: unknown): number | undefined {
   if (typeof value === 'number') {
-    return Number.isFinite(value) && Math.abs(value) <= 8.64e15 && Number.isInteger(value) ? value : undefined;
+    return Number.isInteger(value) && value >= MIN_INSTANT && value <= MAX_INSTANT ? value : undefined;
   }
   if (typeof value !== 'string') return undefined;
   const m = INSTANT.exec(value.trim());
   if (!m) return undefined;
-  const [year, month, day, hour, minute, second] = [m[1], m[2], m[3], m[4], m[5], m[6]].map((p) => Number(p ?? 0));
+  const [year, month, day, hour, minute, second] = [m[1], m[2], m[3], m[4], m[5], m[6]].map((p) =>
+    Number(p ?? 0),
+  );
   const millis = m[7] ? Number(m[7].slice(0, 3).padEnd(3, '0')) : 0;
-  if (year < 1 || month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 59) return undefined;
+  if (year < 1 || month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 59)
+    return undefined;
   const date = new Date(0);
   date.setUTCFullYear(year, month - 1, day);
   date.setUTCHours(hour, minute, second, millis);
@@ -364,7 +402,8 @@ export function parseInstant(value: unknown): number | undefined {
     if (oh > 14 || om > 59) return undefined;
     offsetMinutes = (m[9] === '-' ? -1 : 1) * (oh * 60 + om);
   }
-  return date.getTime() - offsetMinutes * 60_000;
+  const ms = date.getTime() - offsetMinutes * 60_000;
+  return ms >= MIN_INSTANT && ms <= MAX_INSTANT ? ms : undefined;
 }
 
 function startOfUtcDay(ms: number): number {
@@ -381,7 +420,10 @@ export interface SortKey {
   type: ColumnType;
 }
 
-export function compileSort(resource: Resource, sorting: SortRule[] | SortRule | undefined | null): SortKey[] {
+export function compileSort(
+  resource: Resource,
+  sorting: SortRule[] | SortRule | undefined | null,
+): SortKey[] {
   const rules = sorting === undefined || sorting === null ? [] : Array.isArray(sorting) ? sorting : [sorting];
   const requested = rules.length > 0 ? rules : resource.defaultSort;
   const keys: SortKey[] = [];
@@ -443,7 +485,9 @@ export function keysetPredicate(keys: SortKey[], values: unknown[]): SQL {
   const rhs = (r: (typeof runs)[number]) => row(r.values.map((v) => sql`${v}`));
   const strict = (r: (typeof runs)[number]) => sql`${lhs(r)} ${sql.raw(r.desc ? '<' : '>')} ${rhs(r)}`;
   const chain = (i: number): SQL =>
-    i === runs.length - 1 ? strict(runs[i]) : sql`(${strict(runs[i])} or (${lhs(runs[i])} = ${rhs(runs[i])} and ${chain(i + 1)}))`;
+    i === runs.length - 1
+      ? strict(runs[i])
+      : sql`(${strict(runs[i])} or (${lhs(runs[i])} = ${rhs(runs[i])} and ${chain(i + 1)}))`;
   if (runs.length === 1) return strict(runs[0]);
   const first = runs[0];
   return sql`${lhs(first)} ${sql.raw(first.desc ? '<=' : '>=')} ${rhs(first)} and ${chain(0)}`;

@@ -5,7 +5,14 @@ import { type SQL, sql } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/database.ts';
 import { badRequest } from '../errors.ts';
-import { compileFilter, compileSort, keysetPredicate, orderBy, type SortKey, sortSignature } from './compile.ts';
+import {
+  compileFilter,
+  compileSort,
+  keysetPredicate,
+  orderBy,
+  type SortKey,
+  sortSignature,
+} from './compile.ts';
 import {
   type ColumnType,
   DEFAULT_MAX_DISTINCT,
@@ -72,7 +79,10 @@ function positiveInt(value: unknown, what: string, min: number, max: number): nu
 
 /** PostgreSQL's timestamp text ('2024-05-01 10:00:00.123456+02') into a Date; drivers here return text. */
 export function parseDbTimestamp(value: string): Date {
-  const m = /^(\d{4,}-\d{2}-\d{2})[ T](\d{2}:\d{2}:\d{2})(\.\d+)?([+-]\d{2})?(?::?(\d{2}))?(?::?(\d{2}))?$/.exec(value);
+  const m =
+    /^(\d{4,}-\d{2}-\d{2})[ T](\d{2}:\d{2}:\d{2})(\.\d+)?([+-]\d{2})?(?::?(\d{2}))?(?::?(\d{2}))?$/.exec(
+      value,
+    );
   if (!m) return new Date(value);
   const fraction = m[3] ? m[3].slice(0, 4).padEnd(4, '0') : '.000';
   const offset = m[4] ? `${m[4]}:${m[5] ?? '00'}` : 'Z';
@@ -104,7 +114,7 @@ export interface CompiledPage {
 }
 
 /** Builds the page query without running it (queryPage runs it; the benchmark runs it raw). */
-export function compilePageQuery(resource: Resource, opts: Omit<PageOptions, 'request'> & { request: PageRequest }): CompiledPage {
+export function compilePageQuery(resource: Resource, opts: PageOptions): CompiledPage {
   const { request } = opts;
   const maxLimit = resource.maxLimit ?? DEFAULT_MAX_LIMIT;
   const limit =
@@ -112,7 +122,9 @@ export function compilePageQuery(resource: Resource, opts: Omit<PageOptions, 're
       ? Math.min(DEFAULT_PAGE_SIZE, maxLimit)
       : positiveInt(request.limit, 'limit', 1, maxLimit);
   const offset =
-    request.offset === undefined || request.offset === null ? undefined : positiveInt(request.offset, 'offset', 0, 1e9);
+    request.offset === undefined || request.offset === null
+      ? undefined
+      : positiveInt(request.offset, 'offset', 0, 1e9);
   const tokenGiven = typeof request.token === 'string' && request.token !== '';
   if (tokenGiven && offset) throw badRequest('offset and token cannot be combined');
   // A string token continues; an explicit null token without offset starts token paging.
@@ -154,7 +166,8 @@ export async function queryPage(db: Db, resource: Resource, opts: PageOptions): 
   if (more && compiled.keys.every((k) => k.keysetSafe)) {
     const last = pageRows[pageRows.length - 1];
     const values = compiled.keys.map((k) => cursorValue(last[k.name ?? ID_ALIAS]));
-    if (values.every((v) => v !== null)) token = signCursor(compiled.binding, values as KeyValue[], opts.secret);
+    if (values.every((v) => v !== null))
+      token = signCursor(compiled.binding, values as KeyValue[], opts.secret);
     else if (compiled.keyset) throw badRequest(messages.tokenNotSupported);
   }
   return { rows, token };
@@ -193,7 +206,9 @@ export interface DistinctOptions {
 
 function distinctPlan(resource: Resource, opts: DistinctOptions) {
   const column =
-    typeof opts.key === 'string' && Object.hasOwn(resource.columns, opts.key) ? resource.columns[opts.key] : undefined;
+    typeof opts.key === 'string' && Object.hasOwn(resource.columns, opts.key)
+      ? resource.columns[opts.key]
+      : undefined;
   if (!column) throw badRequest(`Unknown column '${String(opts.key).slice(0, 60)}'`);
   const max = resource.maxDistinct ?? DEFAULT_MAX_DISTINCT;
   const limit = opts.limit === undefined ? max : Math.min(positiveInt(opts.limit, 'limit', 1, 1e6), max);

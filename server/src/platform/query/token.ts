@@ -37,7 +37,12 @@ export function signCursor(binding: CursorBinding, keys: KeyValue[], secret: Buf
 }
 
 /** Returns the key values of a valid token for this binding; anything else is a 400. */
-export function verifyCursor(token: unknown, binding: CursorBinding, secret: Buffer, keyCount: number): KeyValue[] {
+export function verifyCursor(
+  token: unknown,
+  binding: CursorBinding,
+  secret: Buffer,
+  keyCount: number,
+): KeyValue[] {
   const invalid = () => badRequest(INVALID_TOKEN);
   if (typeof token !== 'string' || token.length > MAX_TOKEN_LENGTH) throw invalid();
   const parts = token.split('.');

@@ -9,7 +9,13 @@ import {
 } from 'ag-grid-community';
 
 // Only the modules the saved-view tables use: this file loads with the first page that shows a table.
-ModuleRegistry.registerModules([InfiniteRowModelModule, TextFilterModule, NumberFilterModule, DateFilterModule, ColumnApiModule]);
+ModuleRegistry.registerModules([
+  InfiniteRowModelModule,
+  TextFilterModule,
+  NumberFilterModule,
+  DateFilterModule,
+  ColumnApiModule,
+]);
 
 /** One grid look for the whole product, close to Mantine's defaults. */
 export const gridTheme = themeQuartz.withParams({

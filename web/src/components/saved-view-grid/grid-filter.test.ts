@@ -22,16 +22,47 @@ describe('AG Grid model to filter rule', () => {
   it('adds table criteria, maps field names, and has no rule without filters', () => {
     expect(filterModelToRule(null)).toBeUndefined();
     expect(
-      filterModelToRule({ s: { filterType: 'text', type: 'equals', filter: 'x' } }, { fieldOf: (id) => `f_${id}`, extra: [{ name: 'active', method: 'EQUALS', value: true }] }),
-    ).toEqual({ condition: 'ALL', criteria: [{ name: 'active', method: 'EQUALS', value: true }, { name: 'f_s', method: 'EQUALS', value: 'x', casefold: true }] });
+      filterModelToRule(
+        { s: { filterType: 'text', type: 'equals', filter: 'x' } },
+        { fieldOf: (id) => `f_${id}`, extra: [{ name: 'active', method: 'EQUALS', value: true }] },
+      ),
+    ).toEqual({
+      condition: 'ALL',
+      criteria: [
+        { name: 'active', method: 'EQUALS', value: true },
+        { name: 'f_s', method: 'EQUALS', value: 'x', casefold: true },
+      ],
+    });
   });
   it('turns a lone OR column into ANY and refuses OR next to other filters', () => {
-    const or = { operator: 'OR', conditions: [{ filterType: 'text', type: 'contains', filter: 'a' }, { filterType: 'text', type: 'blank' }] };
-    expect(filterModelToRule({ s: or })).toEqual({ condition: 'ANY', criteria: [{ name: 's', method: 'CONTAINS', value: 'a', casefold: true }, { name: 's', method: 'ISDEFINED', not: true }] });
-    expect(() => filterModelToRule({ s: or, t: { filterType: 'text', type: 'contains', filter: 'b' } })).toThrow(UnsupportedFilterError);
+    const or = {
+      operator: 'OR',
+      conditions: [
+        { filterType: 'text', type: 'contains', filter: 'a' },
+        { filterType: 'text', type: 'blank' },
+      ],
+    };
+    expect(filterModelToRule({ s: or })).toEqual({
+      condition: 'ANY',
+      criteria: [
+        { name: 's', method: 'CONTAINS', value: 'a', casefold: true },
+        { name: 's', method: 'ISDEFINED', not: true },
+      ],
+    });
+    expect(() =>
+      filterModelToRule({ s: or, t: { filterType: 'text', type: 'contains', filter: 'b' } }),
+    ).toThrow(UnsupportedFilterError);
     expect(() => filterModelToRule({ s: { filterType: 'set', values: [] } })).toThrow(UnsupportedFilterError);
   });
   it('maps the sort model in order', () => {
-    expect(sortModelToRules([{ colId: 'b', sort: 'desc' }, { colId: 'a', sort: 'asc' }])).toEqual([{ name: 'b', direction: 'desc' }, { name: 'a', direction: 'asc' }]);
+    expect(
+      sortModelToRules([
+        { colId: 'b', sort: 'desc' },
+        { colId: 'a', sort: 'asc' },
+      ]),
+    ).toEqual([
+      { name: 'b', direction: 'desc' },
+      { name: 'a', direction: 'asc' },
+    ]);
   });
 });

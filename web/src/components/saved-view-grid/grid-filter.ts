@@ -41,7 +41,8 @@ function conditionToCriterion(name: string, m: Simple): Criterion {
     }
     case 'number': {
       if (typeof m.filter !== 'number') break;
-      if (type === 'inRange' && typeof m.filterTo === 'number') return { name, method: 'INRANGE', value: [m.filter, m.filterTo] };
+      if (type === 'inRange' && typeof m.filterTo === 'number')
+        return { name, method: 'INRANGE', value: [m.filter, m.filterTo] };
       const method = numberMethods[type];
       if (method) return { name, method, value: m.filter };
       break;
@@ -80,7 +81,8 @@ export function filterModelToRule(
       continue;
     }
     if (m.operator === 'OR') {
-      if (entries.length > 1 || criteria.length > 0) throw new UnsupportedFilterError(`OR filter on ${colId} cannot combine with other filters`);
+      if (entries.length > 1 || criteria.length > 0)
+        throw new UnsupportedFilterError(`OR filter on ${colId} cannot combine with other filters`);
       return { condition: 'ANY', criteria: conditions.map((c) => conditionToCriterion(name, c)) };
     }
     for (const c of conditions) criteria.push(conditionToCriterion(name, c));

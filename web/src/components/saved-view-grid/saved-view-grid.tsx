@@ -1,5 +1,5 @@
-import type { Criterion } from '@lp/contract/query/schemas';
 import type { TableName } from '@lp/contract/prefs/schemas';
+import type { Criterion } from '@lp/contract/query/schemas';
 import { Alert, Button, Group, Stack } from '@mantine/core';
 import type { ColDef, ColumnMovedEvent, GridApi, IDatasource, IGetRowsParams } from 'ag-grid-community';
 import { AgGridReact } from 'ag-grid-react';
@@ -47,14 +47,22 @@ export function SavedViewGrid<T extends Row>(props: SavedViewGridProps<T>) {
       getRows: (params: IGetRowsParams) => {
         let rule: ReturnType<typeof filterModelToRule>;
         try {
-          rule = filterModelToRule(params.filterModel as GridFilterModel, { fieldOf, extra: criteriaRef.current });
+          rule = filterModelToRule(params.filterModel as GridFilterModel, {
+            fieldOf,
+            extra: criteriaRef.current,
+          });
         } catch (e) {
           setLoadFailed(e instanceof Error ? e.message : String(e));
           params.failCallback();
           return;
         }
         dataService
-          .getBlock({ filter: rule, sorting: sortModelToRules(params.sortModel, fieldOf), startRow: params.startRow, endRow: params.endRow })
+          .getBlock({
+            filter: rule,
+            sorting: sortModelToRules(params.sortModel, fieldOf),
+            startRow: params.startRow,
+            endRow: params.endRow,
+          })
           .then((block) => {
             setLoadFailed(null);
             params.successCallback(block.rows, block.lastRow);
@@ -68,11 +76,26 @@ export function SavedViewGrid<T extends Row>(props: SavedViewGridProps<T>) {
     [dataService, fieldOf],
   );
 
-  const onViewApplied = useCallback((api: GridApi) => api.setGridOption('datasource', datasource), [datasource]);
-  const view = useSavedView({ customerNumber: props.customerNumber, tableName: props.tableName, extra: props.extraConditions, onViewApplied });
+  const onViewApplied = useCallback(
+    (api: GridApi) => api.setGridOption('datasource', datasource),
+    [datasource],
+  );
+  const view = useSavedView({
+    customerNumber: props.customerNumber,
+    tableName: props.tableName,
+    extra: props.extraConditions,
+    onViewApplied,
+  });
 
   const defaultColDef = useMemo<ColDef<T>>(
-    () => ({ sortable: true, resizable: true, filter: true, filterParams: { maxNumConditions: 1 }, flex: 1, minWidth: 100 }),
+    () => ({
+      sortable: true,
+      resizable: true,
+      filter: true,
+      filterParams: { maxNumConditions: 1 },
+      flex: 1,
+      minWidth: 100,
+    }),
     [],
   );
 

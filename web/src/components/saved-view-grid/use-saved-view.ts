@@ -64,7 +64,11 @@ export function useSavedView({ customerNumber, tableName, extra, onViewApplied }
     if (!prefs.data) return;
     const pref = findPref(prefs.data, customerNumber, tableName);
     if (pref && !isResetPref(pref)) {
-      api.applyColumnState({ state: columnStateFromPref(pref, initial.current), applyOrder: true, defaultState: { sort: null } });
+      api.applyColumnState({
+        state: columnStateFromPref(pref, initial.current),
+        applyOrder: true,
+        defaultState: { sort: null },
+      });
       api.setFilterModel(pref.filterModel ?? null);
     } else {
       // No saved view: clear the filter and show the initial columns.

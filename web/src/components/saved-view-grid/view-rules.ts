@@ -16,11 +16,17 @@ export interface ExtraViewConditions {
   differsFromInitial?: boolean;
 }
 
-export const hasFilter = (model: GridFilterModel | null | undefined): boolean => !!model && Object.keys(model).length > 0;
+export const hasFilter = (model: GridFilterModel | null | undefined): boolean =>
+  !!model && Object.keys(model).length > 0;
 
 /** Only what the view is about: identity, order, sort and visibility (spec 000 §3 "Column state compared"). */
 export const comparedColumnState = (state: readonly ColumnState[]): ColumnState[] =>
-  state.map((c) => ({ colId: c.colId, sort: c.sort ?? null, sortIndex: c.sort ? (c.sortIndex ?? null) : null, hide: c.hide ?? false }));
+  state.map((c) => ({
+    colId: c.colId,
+    sort: c.sort ?? null,
+    sortIndex: c.sort ? (c.sortIndex ?? null) : null,
+    hide: c.hide ?? false,
+  }));
 
 /** Equal when the columns come in the same order with the same sort, sort index and visibility. */
 export function columnStatesEqual(a: readonly ColumnState[], b: readonly ColumnState[]): boolean {
@@ -39,7 +45,11 @@ export interface ViewButtons {
  * something to reset: the columns differ from the initial state or the table reports a non-default
  * extra condition. See docs/decisions for the reading.
  */
-export function viewButtons(view: ViewState, initial: readonly ColumnState[], extra: ExtraViewConditions = {}): ViewButtons {
+export function viewButtons(
+  view: ViewState,
+  initial: readonly ColumnState[],
+  extra: ExtraViewConditions = {},
+): ViewButtons {
   const filterPresent = hasFilter(view.filterModel) || !!extra.filterPresent;
   const atInitial = columnStatesEqual(view.columnState, initial) && !extra.differsFromInitial;
   return { clearFilters: filterPresent, resetView: !filterPresent && !atInitial };
@@ -57,9 +67,18 @@ export function sortModelOf(state: readonly ColumnState[]) {
  * The preference to save for a view. A view with no filter, no sort and the initial columns is saved
  * as the empty preference, which the server treats as "reset" (spec 000 §4.4).
  */
-export function prefFor(customerNumber: string, tableName: TableName, view: ViewState, initial: readonly ColumnState[]): TablePref {
+export function prefFor(
+  customerNumber: string,
+  tableName: TableName,
+  view: ViewState,
+  initial: readonly ColumnState[],
+): TablePref {
   const sortModel = sortModelOf(view.columnState);
-  if (!hasFilter(view.filterModel) && sortModel.length === 0 && columnStatesEqual(view.columnState, initial)) {
+  if (
+    !hasFilter(view.filterModel) &&
+    sortModel.length === 0 &&
+    columnStatesEqual(view.columnState, initial)
+  ) {
     return { customerNumber, tableName };
   }
   return {
@@ -74,8 +93,11 @@ export function prefFor(customerNumber: string, tableName: TableName, view: View
 export const isResetPref = (pref: TablePref | undefined): boolean =>
   !pref || (!hasFilter(pref.filterModel) && !pref.sortModel?.length && !pref.columnOrder?.length);
 
-export const findPref = (prefs: readonly TablePref[] | undefined, customerNumber: string, tableName: TableName) =>
-  prefs?.find((p) => p.customerNumber === customerNumber && p.tableName === tableName);
+export const findPref = (
+  prefs: readonly TablePref[] | undefined,
+  customerNumber: string,
+  tableName: TableName,
+) => prefs?.find((p) => p.customerNumber === customerNumber && p.tableName === tableName);
 
 /** Column state to apply for a saved preference; sort from sortModel when no column order was saved. */
 export function columnStateFromPref(pref: TablePref, initial: readonly ColumnState[]): ColumnState[] {
@@ -86,6 +108,12 @@ export function columnStateFromPref(pref: TablePref, initial: readonly ColumnSta
     const savedIds = new Set(saved.map((c) => c.colId));
     return [...saved, ...initial.filter((c) => !savedIds.has(c.colId))];
   }
-  const sorts = new Map((pref.sortModel ?? []).map((s, i) => [s.colId, { sort: s.sort, sortIndex: s.sortIndex ?? i }]));
-  return initial.map((c) => ({ ...c, sort: sorts.get(c.colId)?.sort ?? null, sortIndex: sorts.get(c.colId)?.sortIndex ?? null }));
+  const sorts = new Map(
+    (pref.sortModel ?? []).map((s, i) => [s.colId, { sort: s.sort, sortIndex: s.sortIndex ?? i }]),
+  );
+  return initial.map((c) => ({
+    ...c,
+    sort: sorts.get(c.colId)?.sort ?? null,
+    sortIndex: sorts.get(c.colId)?.sortIndex ?? null,
+  }));
 }

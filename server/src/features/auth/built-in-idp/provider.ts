@@ -115,5 +115,9 @@ export async function createBuiltInIdp(ctx: AppContext): Promise<BuiltInIdp> {
   // Same trust as Fastify's trustProxy: X-Forwarded-Proto/Host decide cookie security and URLs.
   provider.proxy = true;
   provider.on('server_error', (_koa, err) => ctx.log.error({ err }, 'built-in IdP server error'));
+  // Koa prints unhandled errors to stderr by default; route them to the structured log instead.
+  (provider as unknown as NodeJS.EventEmitter).on('error', (err: Error) =>
+    ctx.log.error({ err }, 'built-in IdP request failed'),
+  );
   return { provider, clientId: builtInClientId, clientSecret };
 }

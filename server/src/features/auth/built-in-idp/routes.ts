@@ -8,9 +8,9 @@ import type { AppContext } from '../../../platform/context.ts';
 import { AppError } from '../../../platform/errors.ts';
 import { verifyPassword } from '../password.ts';
 import {
+  type LoginPageOptions,
   loginPage,
   messagePage,
-  type LoginPageOptions,
   tooManyAttemptsMessage,
   wrongCredentialsMessage,
 } from './pages.ts';
@@ -29,7 +29,10 @@ const defaultDemoPassword = (() => {
   }
 })();
 
-const loginBody = z.object({ email: z.string().max(320).default(''), password: z.string().max(1024).default('') });
+const loginBody = z.object({
+  email: z.string().max(320).default(''),
+  password: z.string().max(1024).default(''),
+});
 
 /**
  * Mounts the built-in IdP under /oidc in this Fastify server: our own routes render the interaction
@@ -83,23 +86,26 @@ export async function mountBuiltInIdp(app: FastifyInstance, ctx: AppContext, idp
       return sendHtml(reply, 200, loginPage(options));
     };
 
-    pages.get<{ Params: { uid: string } }>(`${builtInIssuerPath}/interaction/:uid`, async (request, reply) => {
-      const details = await interactionOrExpired(idp, request.raw, reply, request.params.uid);
-      if (!details) return reply;
-      if (details.prompt.name === 'login') return renderLogin(reply, details.uid);
-      if (details.prompt.name === 'consent') {
-        // The portal is our own first-party client: consent is implied, never asked.
-        const grantId = await grantEverythingAsked(idp, details);
-        const returnTo = await provider.interactionResult(request.raw, reply.raw, { consent: { grantId } });
+    pages.get<{ Params: { uid: string } }>(
+      `${builtInIssuerPath}/interaction/:uid`,
+      async (request, reply) => {
+        const details = await interactionOrExpired(idp, request.raw, reply, request.params.uid);
+        if (!details) return reply;
+        if (details.prompt.name === 'login') return renderLogin(reply, details.uid);
+        if (details.prompt.name === 'consent') {
+          // The portal is our own first-party client: consent is implied, never asked.
+          const grantId = await grantEverythingAsked(idp, details);
+          const returnTo = await provider.interactionResult(request.raw, reply.raw, { consent: { grantId } });
+          return reply.redirect(returnTo, 303);
+        }
+        request.log.warn({ prompt: details.prompt.name }, 'unsupported interaction prompt');
+        const returnTo = await provider.interactionResult(request.raw, reply.raw, {
+          error: 'access_denied',
+          error_description: 'Unsupported interaction',
+        });
         return reply.redirect(returnTo, 303);
-      }
-      request.log.warn({ prompt: details.prompt.name }, 'unsupported interaction prompt');
-      const returnTo = await provider.interactionResult(request.raw, reply.raw, {
-        error: 'access_denied',
-        error_description: 'Unsupported interaction',
-      });
-      return reply.redirect(returnTo, 303);
-    });
+      },
+    );
 
     pages.post<{ Params: { uid: string } }>(
       `${builtInIssuerPath}/interaction/:uid/login`,
@@ -119,7 +125,9 @@ export async function mountBuiltInIdp(app: FastifyInstance, ctx: AppContext, idp
         const parsed = loginBody.safeParse(request.body ?? {});
         const email = parsed.success ? parsed.data.email.trim().toLowerCase() : '';
         const password = parsed.success ? parsed.data.password : '';
-        const [account] = email ? await ctx.db.select().from(idpAccounts).where(eq(idpAccounts.email, email)) : [];
+        const [account] = email
+          ? await ctx.db.select().from(idpAccounts).where(eq(idpAccounts.email, email))
+          : [];
         const ok = await verifyPassword(password, account?.passwordHash ?? dummyHash);
         if (!account || !ok || !password) {
           request.log.info({ email }, 'built-in IdP: wrong email or password');

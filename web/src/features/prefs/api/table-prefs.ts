@@ -14,10 +14,16 @@ export async function saveTablePrefs(tables: TablePref[]): Promise<void> {
 }
 
 export const tablePrefsQuery = () =>
-  queryOptions({ queryKey: ['table-prefs'] as const, queryFn: getTablePrefs, staleTime: Number.POSITIVE_INFINITY });
+  queryOptions({
+    queryKey: ['table-prefs'] as const,
+    queryFn: getTablePrefs,
+    staleTime: Number.POSITIVE_INFINITY,
+  });
 
 /** Keeps the cached list in step with what was just saved, so a remounted table shows the saved view. */
 export function mergeSavedPref(list: readonly TablePref[] | undefined, saved: TablePref): TablePref[] {
-  const rest = (list ?? []).filter((p) => !(p.customerNumber === saved.customerNumber && p.tableName === saved.tableName));
+  const rest = (list ?? []).filter(
+    (p) => !(p.customerNumber === saved.customerNumber && p.tableName === saved.tableName),
+  );
   return [...rest, saved];
 }

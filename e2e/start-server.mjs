@@ -1,0 +1,43 @@
+// Starts the real API + SPA server for the browser tests on a fresh database.
+// Needs the built web app (npm run build -w @lp/web); the server serves web/dist.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const port = process.env.PORT ?? '18777';
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lp-e2e-'));
+
+if (!fs.existsSync(path.join(root, 'web/dist/index.html'))) {
+  console.error('web/dist is missing: run `npm run build -w @lp/web` first');
+  process.exit(1);
+}
+
+// The browser tests always use embedded PGlite in a fresh folder, whatever the caller's shell says.
+const env = { ...process.env };
+delete env.DATABASE_URL;
+
+const child = spawn('npx', ['tsx', 'server/src/main.ts'], {
+  cwd: root,
+  stdio: 'inherit',
+  env: {
+    ...env,
+    PORT: port,
+    HOST: '127.0.0.1',
+    PUBLIC_URL: `http://localhost:${port}`,
+    DATA_DIR: dataDir,
+    SEED_SESSIONS: '2000',
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+  },
+});
+
+const cleanup = () => fs.rmSync(dataDir, { recursive: true, force: true });
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => child.kill(signal));
+}
+child.on('exit', (code) => {
+  cleanup();
+  process.exit(code ?? 0);
+});

@@ -1,0 +1,30 @@
+import { expect, type Page } from '@playwright/test';
+
+export const DEMO_PASSWORD = process.env.DEMO_PASSWORD ?? 'demo-password';
+
+/** Signs in through the built-in IdP's login page, starting from a guarded page. */
+export async function signIn(page: Page, email: string, startAt = '/elastic') {
+  await page.goto(startAt);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(DEMO_PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByPlaceholder('Search for Account ID or Name')).toBeVisible();
+}
+
+/** Types into the top-bar box and waits for the (debounced, 1 s) option list. */
+export async function searchAccount(page: Page, text: string) {
+  const box = page.getByPlaceholder('Search for Account ID or Name');
+  await box.click();
+  await box.fill(text);
+}
+
+export async function pickAccount(page: Page, text: string, optionName: RegExp) {
+  await searchAccount(page, text);
+  const option = page.getByRole('option', { name: optionName });
+  await expect(option).toBeVisible();
+  await option.click();
+}
+
+export async function openUserMenu(page: Page) {
+  await page.getByRole('button', { name: /^User menu/ }).click();
+}

@@ -1,0 +1,90 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test } from '@playwright/test';
+import { openUserMenu, pickAccount, searchAccount, signIn } from './helpers.ts';
+
+test('a signed-out visit to /elastic goes to sign-in', async ({ page }) => {
+  await page.goto('/elastic');
+  await expect(page.getByLabel('Email')).toBeVisible();
+  await expect(page.getByLabel('Password')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
+  expect(new URL(page.url()).pathname).not.toBe('/elastic');
+});
+
+test('vendor staff sign in, pick an account by typing, see the role label and sign out', async ({ page }) => {
+  await signIn(page, 'busops@demo.example');
+  await expect(page).toHaveURL(/\/elastic$/);
+  await expect(page.getByRole('heading', { name: 'Elastic Licensing' })).toBeVisible();
+  // The first account is selected automatically.
+  await expect(page.getByTestId('selected-customer')).toHaveText(/^\d+ \(.+\)$/);
+
+  await pickAccount(page, 'Northwind', /^\d+ \(Northwind Turbines Inc\.\)$/);
+  await expect(page.getByTestId('selected-customer')).toHaveText(/Northwind Turbines Inc\./);
+  await expect(page.getByPlaceholder('Search for Account ID or Name')).toHaveValue(/^\d+ \(Northwind Turbines Inc\.\)$/);
+
+  await openUserMenu(page);
+  await expect(page.getByText('busops@demo.example')).toBeVisible();
+  await expect(page.getByTestId('role-label')).toHaveText('Business Operations Role');
+  await page.getByRole('menuitem', { name: 'Sign Out' }).click();
+  await page.waitForURL((url) => !url.pathname.startsWith('/elastic'));
+  expect(await page.evaluate(() => localStorage.getItem('currentUser'))).toBeNull();
+
+  // The session is gone: the guarded page asks for sign-in again.
+  await page.goto('/elastic');
+  await expect(page.getByLabel('Email')).toBeVisible();
+});
+
+test('user initials drop the (External) tag', async ({ page }) => {
+  await signIn(page, 'jamie.rivera@proseware.example');
+  await openUserMenu(page);
+  await expect(page.getByRole('button', { name: /^User menu/ })).toHaveText('JR');
+  await expect(page.getByText('jamie.rivera@proseware.example')).toBeVisible();
+});
+
+test('choosing an export-blocked account leads to /noaccess', async ({ page }) => {
+  await signIn(page, 'busops@demo.example');
+  await pickAccount(page, 'Tailspin', /Tailspin Defense Systems Corp\./);
+  await expect(page).toHaveURL(/\/noaccess$/);
+  await expect(page.getByText('Access to this customer is denied per Export Compliance restrictions.')).toBeVisible();
+  // Choosing an approved account returns to the elastic page.
+  await pickAccount(page, 'Northwind', /Northwind Turbines Inc\./);
+  await expect(page).toHaveURL(/\/elastic$/);
+});
+
+test('a customer user sees only their own accounts and their portal role', async ({ page }) => {
+  await signIn(page, 'admin@acme.example');
+  await searchAccount(page, 'Northwind');
+  await expect(page.getByText('No account found.')).toBeVisible();
+
+  await searchAccount(page, 'Acme');
+  await expect(page.getByRole('option').first()).toBeVisible();
+  const names = await page.getByRole('option').allTextContents();
+  expect(names.length).toBeGreaterThan(1);
+  for (const name of names) expect(name).toMatch(/^\d+ \(Acme /);
+
+  await pickAccount(page, 'Aerospace', /Acme Aerospace Inc\./);
+  await openUserMenu(page);
+  await expect(page.getByTestId('role-label')).toHaveText('(Portal Administrator Role)');
+});
+
+test('text that is not an account is rejected', async ({ page }) => {
+  await signIn(page, 'busops@demo.example');
+  await searchAccount(page, '12 (unclosed');
+  await expect(page.getByText('Invalid filter text. Filter by account ID or name.')).toBeVisible();
+});
+
+test('unknown paths go to the 404 page and /home to the elastic page', async ({ page }) => {
+  await signIn(page, 'busops@demo.example');
+  await page.goto('/no/such/page');
+  await expect(page).toHaveURL(/\/error\/404$/);
+  await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible();
+  await page.goto('/home');
+  await expect(page).toHaveURL(/\/elastic$/);
+});
+
+test('the shell has no serious or critical accessibility violations', async ({ page }) => {
+  await signIn(page, 'busops@demo.example');
+  await expect(page.getByTestId('selected-customer')).toBeVisible();
+  const results = await new AxeBuilder({ page }).analyze();
+  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+});

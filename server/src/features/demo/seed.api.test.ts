@@ -1,0 +1,348 @@
+import { contactRoles } from '@lp/domain/policy';
+import { sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { loadConfig } from '../../platform/config.ts';
+import { createTestDatabase, type TestDatabase } from '../../test/test-db.ts';
+import { verifyPassword } from '../auth/password.ts';
+import { clearDemoWorld, rowsOf, seedDemoWorld } from './seed.ts';
+import { seedIfEmpty } from './seed-on-start.ts';
+
+const TODAY = '2026-03-15';
+const SESSIONS = 2000;
+const opts = { seed: 42, sessions: SESSIONS, demoPassword: 'demo-password', today: TODAY };
+const silentLog = { info() {}, warn() {}, error() {}, debug() {} } as unknown as FastifyBaseLogger;
+
+let database: TestDatabase;
+const q = async <T = Record<string, unknown>>(text: string) =>
+  rowsOf<T>(await database.db.execute(sql.raw(text)));
+const one = async (text: string) => Number(Object.values((await q(text))[0])[0]);
+const values = async (text: string) => (await q<{ v: string }>(text)).map((r) => r.v);
+
+/** A fingerprint of every seeded table (columns that are random by design, like password salts, left out). */
+async function fingerprint() {
+  const tables: [string, string, string][] = [
+    ['users', 'id, email, name, vendor_roles', 'email'],
+    ['idp_accounts', 'id, email, name, roles', 'email'],
+    ['accounts', '*', 'customer_number'],
+    ['portal_contacts', '*', 'customer_number, email'],
+    ['products', '*', 'part_number'],
+    ['entitlements', '*', 'id'],
+    ['fsa_prices', '*', 'contract_id, part_number'],
+    ['license_servers', '*', 'id'],
+    ['fulfillments', '*', 'id'],
+    ['usage_sessions', '*', 'id'],
+    ['emails', '*', 'id'],
+    ['alerts', '*', 'id'],
+    ['features', '*', 'name'],
+  ];
+  const out: Record<string, string> = {};
+  for (const [table, cols, key] of tables) {
+    out[table] = String(
+      (
+        await q<{ h: string }>(
+          `select md5(string_agg(r::text, '|' order by ${key})) as h from (select ${cols} from ${table}) r`,
+        )
+      )[0].h,
+    );
+  }
+  return out;
+}
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  await database.db.transaction((tx) => seedDemoWorld(tx, opts));
+});
+afterAll(async () => {
+  await database?.close();
+});
+
+describe('demo world in the database', () => {
+  it('has entitlements of every kind and state the screens show', async () => {
+    expect(await values(`select distinct kind as v from entitlements order by 1`)).toEqual([
+      'ELASTIC',
+      'FSA',
+      'SSL',
+    ]);
+    expect(
+      await values(`select distinct license_model as v from entitlements where kind = 'SSL' order by 1`),
+    ).toEqual(['Lease', 'Perpetual']);
+    expect(
+      await values(`select distinct license_type as v from entitlements where kind = 'SSL' order by 1`),
+    ).toEqual(['named', 'server', 'shared']);
+    const ssl = `from entitlements where kind = 'SSL'`;
+    expect(
+      await one(
+        `select count(*) ${ssl} and end_date is null and license_model = 'Perpetual' and version_date is not null`,
+      ),
+    ).toBeGreaterThan(0);
+    expect(await one(`select count(*) ${ssl} and is_evaluation`)).toBeGreaterThan(0);
+    expect(await one(`select count(*) ${ssl} and end_date < '${TODAY}'`)).toBeGreaterThan(0);
+    expect(await one(`select count(*) ${ssl} and start_date > '${TODAY}'`)).toBeGreaterThan(0);
+    expect(
+      await one(`select count(*) ${ssl} and start_date <= '${TODAY}' and end_date >= '${TODAY}'`),
+    ).toBeGreaterThan(0);
+    expect(await one(`select count(*) ${ssl} and fsa_contract_id is not null and price > 0`)).toBeGreaterThan(
+      0,
+    );
+    expect(
+      await one(`select count(*) ${ssl} and part_number = 'FSA0030216' and product_name is not null`),
+    ).toBeGreaterThan(0);
+    // Elastic-AEU: PO numbers, rate tables, currencies.
+    expect(
+      await one(`select count(*) from entitlements where kind = 'ELASTIC' and (license_model <> 'Elastic-AEU'
+        or po_number is null or rate_table_version !~ '^\\d{4}\\.\\d+\\.\\d+$' or currency not in ('USD', 'EUR'))`),
+    ).toBe(0);
+    expect(
+      await values(`select distinct currency as v from entitlements where kind = 'ELASTIC' order by 1`),
+    ).toEqual(['EUR', 'USD']);
+    // FSA contracts with a budget and a price table.
+    expect(
+      await one(`select count(*) from entitlements e where kind = 'FSA' and (license_model <> 'FSA' or price is null
+        or not exists (select 1 from fsa_prices p where p.contract_id = e.id))`),
+    ).toBe(0);
+    expect(await one(`select count(*) from fsa_prices where price_1_year is null`)).toBe(0);
+  });
+
+  it('has accounts of every org type, export status and access-flag combination', async () => {
+    expect(await values(`select distinct org_type as v from accounts order by 1`)).toEqual([
+      'Channel',
+      'Direct',
+      'Indirect',
+      'Undefined',
+    ]);
+    const statuses = await values(`select distinct export_control_status as v from accounts`);
+    for (const s of ['', 'Approved', 'approved', 'Pending', 'Denied']) expect(statuses).toContain(s);
+    expect(
+      await one(
+        `select count(*) from (select distinct is_access_disabled, is_fnp_license_generator from accounts) x`,
+      ),
+    ).toBe(4);
+    expect(await one(`select count(*) from accounts`)).toBe(50);
+  });
+
+  it('gives customer users their per-account contact roles, the first being a good demo account', async () => {
+    const contacts = async (email: string) =>
+      q<{ customer_number: string; role: string }>(
+        `select customer_number, role from portal_contacts where email = '${email}' order by customer_number`,
+      );
+    const acme = await contacts('admin@acme.example');
+    expect(acme.length).toBeGreaterThanOrEqual(3);
+    expect(await contacts('admin@northwind.example')).toHaveLength(1);
+    expect((await contacts('engineer@acme.example')).map((c) => c.role)).toEqual([contactRoles.viewer]);
+    expect((await contacts('coordinator@acme.example')).map((c) => c.role)).toContain(
+      contactRoles.coordinator,
+    );
+    expect(await contacts('newhire@acme.example')).toHaveLength(0);
+    expect(await one(`select count(*) from users where email = 'newhire@acme.example'`)).toBe(1);
+    for (const email of ['admin@acme.example', 'admin@northwind.example', 'coordinator@acme.example']) {
+      const [first] = await contacts(email);
+      const [info] = await q<{ org_type: string; x: string; kinds: string[] }>(
+        `select org_type, export_control_status as x, array(select distinct kind from entitlements e
+           where e.customer_number = a.customer_number order by 1) as kinds
+         from accounts a where customer_number = '${first.customer_number}'`,
+      );
+      expect(info.org_type).toBe('Direct');
+      expect(info.x.toLowerCase()).toBe('approved');
+      expect(info.kinds).toEqual(['ELASTIC', 'FSA', 'SSL']);
+    }
+  });
+
+  it('stores vendor staff with their roles and demo passwords that verify', async () => {
+    const staff = await q<{ email: string; roles: string[]; password_hash: string }>(
+      `select email, roles, password_hash from idp_accounts where email like '%@demo.example' order by email`,
+    );
+    expect(staff.map((s) => [s.email, s.roles])).toEqual([
+      ['admin@demo.example', ['admin']],
+      ['busops@demo.example', ['busops']],
+      ['sales@demo.example', ['sales']],
+      ['salesaccess@demo.example', ['salesaccess']],
+      ['support@demo.example', ['support']],
+    ]);
+    expect(await verifyPassword('demo-password', staff[0].password_hash)).toBe(true);
+    expect(await verifyPassword('wrong-password', staff[0].password_hash)).toBe(false);
+    expect(await one(`select count(*) from idp_accounts i join users u using (id, email)`)).toBe(
+      await one(`select count(*) from idp_accounts`),
+    );
+  });
+
+  it('generates usage sessions on elastic entitlements, some still active', async () => {
+    expect(await one(`select count(*) from usage_sessions`)).toBe(SESSIONS);
+    expect(
+      await one(`select count(*) from usage_sessions where end_time is null and session_status = 'Active'`),
+    ).toBeGreaterThan(0);
+    expect(
+      await one(
+        `select count(*) from usage_sessions where (end_time is null) <> (session_status = 'Active')`,
+      ),
+    ).toBe(0);
+    expect(
+      await one(
+        `select count(*) from usage_sessions where hours < 0.01 or charge < 0 or end_time < start_time`,
+      ),
+    ).toBe(0);
+    // Each session belongs to an elastic entitlement of its account that covers its day, in its currency.
+    expect(
+      await one(`select count(*) from usage_sessions s left join entitlements e on e.id = s.entitlement_id
+        where e.kind is distinct from 'ELASTIC' or e.customer_number <> s.customer_number or e.currency <> s.currency
+          or to_char(s.start_time at time zone 'UTC', 'YYYY-MM-DD') not between e.start_date and e.end_date`),
+    ).toBe(0);
+    const [range] = await q<{ first: string; last: string }>(
+      `select to_char(min(start_time) at time zone 'UTC', 'YYYY-MM-DD') as first,
+              to_char(max(coalesce(end_time, start_time)) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS') as last from usage_sessions`,
+    );
+    expect(range.first >= '2025-02-13').toBe(true); // 13 months back, roughly
+    expect(range.first <= '2025-03-31').toBe(true);
+    expect(range.last <= `${TODAY}T00:00:00`).toBe(true);
+    // Every elastic account's server is its elastic license server.
+    expect(
+      await one(`select count(*) from usage_sessions s where not exists (select 1 from license_servers l
+        where l.customer_number = s.customer_number and l.kind = 'elastic' and l.host_id = s.server_id)`),
+    ).toBe(0);
+    // Planned used percentages hold: one entitlement used up, others below their quantity.
+    const used = await q<{ pct: number }>(
+      `select round(100 * sum(s.charge) / e.quantity) as pct from entitlements e join usage_sessions s on s.entitlement_id = e.id
+       where e.kind = 'ELASTIC' group by e.id, e.quantity`,
+    );
+    expect(used.some((u) => Number(u.pct) >= 100)).toBe(true);
+    expect(used.some((u) => Number(u.pct) < 80)).toBe(true);
+  });
+
+  it('has license servers (single, triad, elastic) with a consistent fulfillment history', async () => {
+    expect(await values(`select distinct kind as v from license_servers order by 1`)).toEqual([
+      'elastic',
+      'single',
+      'triad',
+    ]);
+    expect(
+      await values(`select distinct host_id_type as v from license_servers where kind = 'single' order by 1`),
+    ).toEqual(['DISK_SERIAL_NUM', 'ETHERNET', 'FLEXID']);
+    expect(
+      await one(
+        `select count(*) from license_servers where kind = 'triad' and array_length(string_to_array(host_id, ','), 1) <> 3`,
+      ),
+    ).toBe(0);
+    expect(await one(`select count(*) from license_servers where kind = 'elastic' and alias is null`)).toBe(
+      0,
+    );
+    expect(
+      await one(
+        `select count(*) from (select host_id from license_servers group by host_id having count(*) > 1) x`,
+      ),
+    ).toBeGreaterThan(0);
+    expect(await values(`select distinct action as v from fulfillments order by 1`)).toEqual([
+      'ACTIVATE',
+      'RETURN',
+    ]);
+    expect(
+      await one(
+        `select count(*) from (select 1 from fulfillments group by server_id, entitlement_id having sum(count) < 0) x`,
+      ),
+    ).toBe(0);
+    expect(
+      await one(`select count(*) from (select e.id from fulfillments f join entitlements e on e.id = f.entitlement_id
+        group by e.id, e.quantity having sum(f.count) > e.quantity) x`),
+    ).toBe(0);
+    expect(
+      await one(
+        `select count(*) from license_servers s where state = 'INACTIVE' and exists (select 1 from fulfillments f where f.server_id = s.id)`,
+      ),
+    ).toBeGreaterThan(0);
+  });
+
+  it('has e-mails, alerts of every category and status, and route feature flags', async () => {
+    expect(
+      await one(
+        `select count(*) from emails where customer_number = (select min(customer_number) from accounts)`,
+      ),
+    ).toBeGreaterThan(20);
+    expect(await one(`select count(*) from emails where body not like '<p>%'`)).toBe(0);
+    expect(await values(`select distinct category as v from alerts order by 1`)).toEqual([
+      'CRITICAL',
+      'INFO',
+      'OK',
+      'WARNING',
+    ]);
+    expect(await values(`select distinct status as v from alerts order by 1`)).toEqual([
+      'ACTIVE',
+      'RESOLVED',
+    ]);
+    const anchor = `timestamptz '${TODAY} 00:00:00+00'`;
+    expect(
+      await one(
+        `select count(*) from alerts where category = 'INFO' and date > ${anchor} and date < ${anchor} + interval '5 days'`,
+      ),
+    ).toBeGreaterThan(0);
+    expect(
+      await one(`select count(*) from alerts where status = 'RESOLVED' and expires < ${anchor}`),
+    ).toBeGreaterThan(0);
+    expect(
+      await one(`select count(*) from alerts where status = 'ACTIVE' and expires < ${anchor}`),
+    ).toBeGreaterThan(0);
+    const flags = await q<{ name: string; enabled: boolean; conflicts: string[] }>(
+      `select * from features order by name`,
+    );
+    for (const route of [
+      'elastic',
+      'ssl',
+      'transactions',
+      'statementv2',
+      'emails',
+      'portalaccess',
+      'noaccess',
+    ]) {
+      expect(flags.find((f) => f.name === route)?.enabled).toBe(true);
+    }
+    const experiments = flags.filter((f) => f.conflicts.length > 0);
+    expect(experiments).toHaveLength(2);
+    expect(experiments[0].conflicts).toEqual([experiments[1].name]);
+    expect(experiments[1].conflicts).toEqual([experiments[0].name]);
+  });
+
+  it('is deterministic: clearing and seeding again with the same seed gives identical rows', async () => {
+    const before = await fingerprint();
+    await clearDemoWorld(database.db);
+    expect(await one(`select count(*) from accounts`)).toBe(0);
+    expect(await one(`select count(*) from usage_sessions`)).toBe(0);
+    await database.db.transaction((tx) => seedDemoWorld(tx, opts));
+    expect(await fingerprint()).toEqual(before);
+    // Another seed gives another world.
+    await database.db.transaction(async (tx) => {
+      await clearDemoWorld(tx);
+      await seedDemoWorld(tx, { ...opts, seed: 7 });
+    });
+    const other = await fingerprint();
+    expect(other.accounts).not.toBe(before.accounts);
+    expect(other.usage_sessions).not.toBe(before.usage_sessions);
+  });
+
+  it('seedIfEmpty leaves a seeded database alone and lists the demo users outside production', async () => {
+    const config = loadConfig({ SEED_SESSIONS: '100', DEMO_PASSWORD: 'secret-demo-pw' });
+    const log = vi.spyOn(console, 'log').mockImplementation(() => {});
+    try {
+      const before = await one(`select count(*) from usage_sessions`);
+      await seedIfEmpty(silentLog, database, config);
+      expect(await one(`select count(*) from usage_sessions`)).toBe(before);
+      const printed = log.mock.calls.map((c) => String(c[0])).join('\n');
+      expect(printed).toContain('Demo users (password: secret-demo-pw)');
+      expect(printed).toMatch(/busops@demo\.example\s+busops/);
+      expect(printed).toMatch(/admin@acme\.example\s+\d+: Licensing Portal Administrator/);
+      expect(printed).toMatch(/newhire@acme\.example\s+no account/);
+
+      log.mockClear();
+      await seedIfEmpty(silentLog, database, loadConfig({ APP_ENVIRONMENT: 'prod' }));
+      expect(log).not.toHaveBeenCalled();
+
+      // An empty database gets seeded (with today's anchor), then listed.
+      await clearDemoWorld(database.db);
+      await seedIfEmpty(silentLog, database, config);
+      expect(await one(`select count(*) from accounts`)).toBe(50);
+      expect(await one(`select count(*) from usage_sessions`)).toBe(100);
+      expect(log.mock.calls.map((c) => String(c[0])).join('\n')).toContain(
+        'Demo users (password: secret-demo-pw)',
+      );
+    } finally {
+      log.mockRestore();
+    }
+  });
+});

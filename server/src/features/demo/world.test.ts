@@ -1,0 +1,81 @@
+import { contactRoles } from '@lp/domain/policy';
+import { describe, expect, it } from 'vitest';
+import { mulberry32, Rng } from './prng.ts';
+import { buildWorld, customerUsers, utcToday } from './world.ts';
+
+const TODAY = '2026-03-15';
+
+describe('demo world generator', () => {
+  it('mulberry32 gives the same stream for the same seed and a different one otherwise', () => {
+    const take = (seed: number) => {
+      const next = mulberry32(seed);
+      return Array.from({ length: 5 }, next);
+    };
+    expect(take(42)).toEqual(take(42));
+    expect(take(42)).not.toEqual(take(43));
+    expect(take(42).every((x) => x >= 0 && x < 1)).toBe(true);
+    expect(new Rng(7).uuid()).toMatch(
+      /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+    );
+  });
+
+  it('is a pure function of seed and day', () => {
+    expect(buildWorld(42, TODAY)).toEqual(buildWorld(42, TODAY));
+    const other = buildWorld(43, TODAY);
+    expect(other.accounts.map((a) => a.name)).not.toEqual(buildWorld(42, TODAY).accounts.map((a) => a.name));
+    // Another day shifts dates but keeps the same shape.
+    const later = buildWorld(42, '2026-03-16');
+    expect(later.entitlements.length).toBe(buildWorld(42, TODAY).entitlements.length);
+    expect(later.entitlements[0].startDate).not.toBe(buildWorld(42, TODAY).entitlements[0].startDate);
+  });
+
+  it('rejects a malformed anchor day', () => {
+    expect(() => buildWorld(42, '15.03.2026')).toThrow(/YYYY-MM-DD/);
+    expect(utcToday(new Date('2026-03-15T23:59:59Z'))).toBe('2026-03-15');
+  });
+
+  it('keeps ids unique and references consistent', () => {
+    const w = buildWorld(42, TODAY);
+    const unique = (xs: unknown[]) => new Set(xs).size === xs.length;
+    expect(unique(w.accounts.map((a) => a.customerNumber))).toBe(true);
+    expect(unique(w.entitlements.map((e) => e.activationId))).toBe(true);
+    expect(unique(w.entitlements.map((e) => e.id))).toBe(true);
+    expect(unique(w.contacts.map((c) => `${c.customerNumber}/${c.email}`))).toBe(true);
+    const parts = new Set(w.products.map((p) => p.partNumber));
+    expect(w.entitlements.every((e) => parts.has(e.partNumber!))).toBe(true);
+    const numbers = w.accounts.map((a) => Number(a.customerNumber));
+    expect(numbers).toEqual([...numbers].sort((a, b) => a - b));
+    expect(w.accounts).toHaveLength(50);
+    expect(w.products.length).toBeGreaterThanOrEqual(30);
+  });
+
+  it('gives every customer user but one some accounts, with the portal contact role strings', () => {
+    const w = buildWorld(42, TODAY);
+    const roles = new Set<string>(Object.values(contactRoles));
+    expect(w.contacts.every((c) => roles.has(c.role))).toBe(true);
+    const accountsOf = (email: string) => w.contacts.filter((c) => c.email === email);
+    expect(accountsOf('admin@acme.example').length).toBeGreaterThanOrEqual(3);
+    expect(accountsOf('admin@northwind.example')).toHaveLength(1);
+    expect(accountsOf('engineer@acme.example').map((c) => c.role)).toEqual([contactRoles.viewer]);
+    expect(accountsOf('coordinator@acme.example').every((c) => c.role === contactRoles.coordinator)).toBe(
+      true,
+    );
+    expect(accountsOf('newhire@acme.example')).toHaveLength(0);
+    expect(customerUsers.filter((u) => accountsOf(u.email).length === 0).map((u) => u.email)).toEqual([
+      'newhire@acme.example',
+    ]);
+  });
+
+  it('plans usage periods that cover the 13 months of history without overlaps', () => {
+    const w = buildWorld(42, TODAY);
+    for (const account of w.sessionPlan.accounts) {
+      const periods = w.sessionPlan.periods
+        .filter((p) => p.customerNumber === account.customerNumber)
+        .sort((a, b) => b.fromDaysAgo - a.fromDaysAgo);
+      expect(periods[0].fromDaysAgo).toBeGreaterThanOrEqual(395);
+      expect(periods[periods.length - 1].toDaysAgo).toBeLessThanOrEqual(1);
+      for (let i = 1; i < periods.length; i++)
+        expect(periods[i].fromDaysAgo).toBe(periods[i - 1].toDaysAgo - 1);
+    }
+  });
+});

@@ -1,0 +1,716 @@
+import type { Criterion, FilterMethod, FilterRule, SortRule } from '@lp/contract/query/schemas';
+import { type SQL, sql } from 'drizzle-orm';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { usageSessionsResource } from '../../features/transactions/resource.ts';
+import { createTestDatabase, type TestDatabase } from '../../test/test-db.ts';
+import { AppError } from '../errors.ts';
+import { queryCount, queryDistinct, queryPage } from './engine.ts';
+import type { ColumnType, Resource } from './resource.ts';
+
+/*
+ * The engine against a scratch table on the real engine (PGlite or PostgreSQL): for random rules over
+ * random rows the SQL result equals an in-memory reference evaluator written from the semantics
+ * documented in compile.ts, and token paging returns exactly the full ordered result.
+ */
+
+interface Row {
+  id: number;
+  txt: string | null;
+  name: string;
+  num: number | null;
+  cnt: number;
+  score: number;
+  at: number | null;
+  created: number;
+  flag: boolean | null;
+  active: boolean;
+  tags: string[] | null;
+}
+
+type Field = Exclude<keyof Row, 'id'>;
+const columnsOf: Record<string, { field: Field; type: ColumnType; nullable: boolean }> = {
+  Txt: { field: 'txt', type: 'text', nullable: true },
+  Name: { field: 'name', type: 'text', nullable: false },
+  Num: { field: 'num', type: 'number', nullable: true },
+  Cnt: { field: 'cnt', type: 'number', nullable: false },
+  Score: { field: 'score', type: 'number', nullable: false },
+  At: { field: 'at', type: 'timestamp', nullable: true },
+  Created: { field: 'created', type: 'timestamp', nullable: false },
+  Flag: { field: 'flag', type: 'boolean', nullable: true },
+  Active: { field: 'active', type: 'boolean', nullable: false },
+  Tags: { field: 'tags', type: 'text[]', nullable: true },
+};
+
+const scratch: Resource = {
+  name: 'scratch',
+  from: sql`lp_scratch s`,
+  columns: {
+    Id: { expr: sql`s.id`, type: 'number' },
+    ...Object.fromEntries(
+      Object.entries(columnsOf).map(([name, c]) => [
+        name,
+        { expr: sql.raw(`s.${c.field}`), type: c.type, nullable: c.nullable },
+      ]),
+    ),
+  },
+  id: { expr: sql`s.id`, type: 'number' },
+  defaultSort: [{ name: 'Cnt', direction: 'asc' }],
+  maxLimit: 1000,
+  maxDistinct: 50,
+};
+const otherResource: Resource = { ...scratch, name: 'scratch-other' };
+const secret = Buffer.from('0123456789abcdef0123456789abcdef');
+const DAY = 86_400_000;
+const BASE = Date.UTC(2024, 2, 10, 0, 0, 0);
+
+// ---------- generators ----------
+const textArb = fc.string({
+  unit: fc.constantFrom('a', 'A', 'b', 'B', '%', '_', '\\', ' ', 'x'),
+  maxLength: 4,
+});
+const numArb = fc.integer({ min: -24, max: 24 }).map((k) => k / 4);
+const instantArb = fc.oneof(
+  // Midnights and the seconds next to them probe the day boundaries.
+  fc.constantFrom(
+    BASE,
+    BASE + 3_600_000,
+    BASE - DAY,
+    BASE + DAY,
+    BASE + 2 * DAY,
+    BASE - DAY + 1000,
+    BASE + 2 * DAY - 1000,
+  ),
+  fc.integer({ min: -3 * 24 * 60, max: 3 * 24 * 60 }).map((m) => BASE + m * 60_000),
+  fc.integer({ min: -259_200, max: 259_200 }).map((s) => BASE + s * 1000),
+);
+const rowArb = fc.record({
+  txt: fc.option(textArb, { nil: null }),
+  name: textArb,
+  num: fc.option(numArb, { nil: null }),
+  cnt: fc.integer({ min: -3, max: 3 }),
+  score: numArb,
+  at: fc.option(instantArb, { nil: null }),
+  created: instantArb,
+  flag: fc.option(fc.boolean(), { nil: null }),
+  active: fc.boolean(),
+  tags: fc.option(fc.array(textArb, { maxLength: 3 }), { nil: null }),
+});
+const rowsArb = fc
+  .array(rowArb, { maxLength: 24 })
+  .map((rows) => rows.map((r, i): Row => ({ id: i + 1, ...r })));
+
+/** A criterion value that the reference evaluator understands without parsing it. */
+interface Generated {
+  criterion: Criterion;
+  /** Values as the reference sees them: instants in ms, numbers as numbers, text as text. */
+  values: unknown[];
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+function formatInstant(ms: number, style: number): string | number {
+  switch (style) {
+    case 0:
+      return iso(ms);
+    case 1:
+      return iso(ms).slice(0, 19).replace('T', ' ');
+    case 2:
+      return ms;
+    default: {
+      // The same instant written in +02:00.
+      return `${iso(ms + 7_200_000).slice(0, 19)}+02:00`;
+    }
+  }
+}
+const instantValueArb = fc
+  .tuple(instantArb, fc.integer({ min: 0, max: 3 }))
+  .map(([ms, style]) => ({ raw: formatInstant(ms, style), ms }));
+const dayValueArb = fc.oneof(
+  instantValueArb,
+  instantArb.map((ms) => ({ raw: iso(ms).slice(0, 10), ms: Math.floor(ms / DAY) * DAY })),
+);
+const textValueArb = fc.oneof(
+  textArb,
+  fc.constantFrom('1', '.5', '-', '2024-03-1', '00:00', '10 0', 'true', 'fal', ',', 'a,', 'A%', '_b'),
+);
+
+const textMethods: FilterMethod[] = ['CONTAINS', 'STARTSWITH', 'ENDSWITH'];
+const orderedMethods: FilterMethod[] = ['>', '<', '>=', '<='];
+const methodsFor: Record<ColumnType, FilterMethod[]> = {
+  text: [
+    ...textMethods,
+    'EQUALS',
+    'NOT EQUAL',
+    ...orderedMethods,
+    'INRANGE',
+    'RANGE',
+    'ISDEFINED',
+    'ARRAY_CONTAINS',
+  ],
+  number: ['EQUALS', 'NOT EQUAL', ...orderedMethods, 'INRANGE', 'RANGE', 'ISDEFINED', 'ARRAY_CONTAINS'],
+  timestamp: [
+    'EQUALS',
+    'NOT EQUAL',
+    ...orderedMethods,
+    'INRANGE',
+    'RANGE',
+    'ISDEFINED',
+    'BEFORE',
+    'AFTER',
+    'DATERANGE',
+    'BEFOREDAY',
+    'AFTERDAY',
+    'DAYRANGE',
+    'ARRAY_CONTAINS',
+  ],
+  boolean: ['EQUALS', 'NOT EQUAL', 'ISDEFINED', 'ARRAY_CONTAINS'],
+  'text[]': [...textMethods, 'EQUALS', 'NOT EQUAL', 'ISDEFINED', 'ARRAY_CONTAINS'],
+};
+
+/** One value of the given (effective) type, as sent and as the reference reads it. */
+function scalarArb(type: ColumnType): fc.Arbitrary<{ raw: string | number | boolean; ref: unknown }> {
+  switch (type) {
+    case 'text':
+    case 'text[]':
+      return textValueArb.map((t) => ({ raw: t, ref: t }));
+    case 'number':
+      return fc.tuple(numArb, fc.boolean()).map(([n, asText]) => ({ raw: asText ? String(n) : n, ref: n }));
+    case 'timestamp':
+      return instantValueArb.map((v) => ({ raw: v.raw, ref: v.ms }));
+    case 'boolean':
+      return fc.boolean().map((b) => ({ raw: b, ref: b }));
+  }
+}
+
+const criterionArbFor = (names: string[]): fc.Arbitrary<Generated> =>
+  fc
+    .record({
+      name: fc.constantFrom(...names),
+      tostring: fc.boolean(),
+      casefold: fc.boolean(),
+      not: fc.boolean(),
+    })
+    .chain(({ name, tostring, casefold, not }) => {
+      const type: ColumnType = tostring ? 'text' : columnsOf[name].type;
+      return fc.constantFrom(...methodsFor[type]).chain((method): fc.Arbitrary<Generated> => {
+        const base = { name, method, tostring, casefold, not };
+        const single = (arb: fc.Arbitrary<{ raw: string | number | boolean; ref: unknown }>) =>
+          arb.map((v) => ({ criterion: { ...base, value: v.raw }, values: [v.ref] }));
+        const pair = (arb: fc.Arbitrary<{ raw: string | number | boolean; ref: unknown }>) =>
+          fc
+            .tuple(arb, arb)
+            .map(([a, b]) => ({ criterion: { ...base, value: [a.raw, b.raw] }, values: [a.ref, b.ref] }));
+        switch (method) {
+          case 'ISDEFINED':
+            return fc
+              .constantFrom(undefined, true, false)
+              .map((value) => ({ criterion: { ...base, value }, values: [value] }));
+          case 'INRANGE':
+          case 'RANGE':
+            return pair(scalarArb(type));
+          case 'DATERANGE':
+            return pair(instantValueArb.map((v) => ({ raw: v.raw, ref: v.ms })));
+          case 'BEFORE':
+          case 'AFTER':
+            return single(instantValueArb.map((v) => ({ raw: v.raw, ref: v.ms })));
+          case 'BEFOREDAY':
+          case 'AFTERDAY':
+            return single(dayValueArb.map((v) => ({ raw: v.raw, ref: v.ms })));
+          case 'DAYRANGE':
+            return pair(dayValueArb.map((v) => ({ raw: v.raw, ref: v.ms })));
+          case 'ARRAY_CONTAINS':
+            return fc.oneof(
+              single(scalarArb(type)),
+              fc.array(fc.option(scalarArb(type), { nil: null }), { maxLength: 3 }).map((list) => ({
+                criterion: { ...base, value: list.map((v) => (v === null ? null : v.raw)) },
+                values: [list.map((v) => (v === null ? null : v.ref))],
+              })),
+            );
+          default:
+            return single(scalarArb(type));
+        }
+      });
+    });
+
+const ruleArbFor = (names: string[]) =>
+  fc.record({
+    condition: fc.constantFrom('ANY', 'ALL', 'any', 'all'),
+    criteria: fc.array(criterionArbFor(names), { maxLength: 3 }),
+  });
+const ruleArb = ruleArbFor(Object.keys(columnsOf));
+
+// ---------- reference evaluator ----------
+function textFormOf(type: ColumnType, v: unknown): string | null {
+  if (v === null) return null;
+  switch (type) {
+    case 'text':
+      return v as string;
+    case 'number':
+    case 'boolean':
+      return String(v);
+    case 'timestamp':
+      return iso(v as number)
+        .slice(0, 19)
+        .replace('T', ' ');
+    case 'text[]':
+      return (v as string[]).join(',');
+  }
+}
+
+function evaluate(g: Generated, row: Row): boolean {
+  const c = g.criterion;
+  const col = columnsOf[c.name];
+  const type: ColumnType = c.tostring ? 'text' : col.type;
+  const v = c.tostring ? textFormOf(col.type, row[col.field]) : row[col.field];
+  const fold = (s: string) => (c.casefold && (type === 'text' || type === 'text[]') ? s.toLowerCase() : s);
+  const asText = (x: unknown) => fold(String(x));
+  const [a, b] = g.values;
+  const positive = (): boolean => {
+    if (c.method === 'ISDEFINED') return v !== null;
+    if (c.method === 'ARRAY_CONTAINS') {
+      const list = Array.isArray(a) ? a : [a];
+      if (v === null) return list.includes(null);
+      const wanted = list.filter((x) => x !== null);
+      if (type === 'text[]') return (v as string[]).some((e) => wanted.some((w) => fold(e) === asText(w)));
+      if (type === 'text') return wanted.some((w) => fold(v as string) === asText(w));
+      return wanted.some((w) => w === v);
+    }
+    if (v === null) return false;
+    const elements = type === 'text[]' ? (v as string[]) : [v];
+    switch (c.method) {
+      case 'CONTAINS':
+        return elements.some((e) => fold(e as string).includes(asText(a)));
+      case 'STARTSWITH':
+        return elements.some((e) => fold(e as string).startsWith(asText(a)));
+      case 'ENDSWITH':
+        return elements.some((e) => fold(e as string).endsWith(asText(a)));
+      case 'EQUALS':
+      case 'NOT EQUAL':
+        return type === 'text' || type === 'text[]'
+          ? elements.some((e) => fold(e as string) === asText(a))
+          : v === a;
+    }
+    const cmp = (x: unknown, y: unknown): number => {
+      if (type === 'text') {
+        const [p, q] = [fold(x as string), asText(y)];
+        return p < q ? -1 : p > q ? 1 : 0;
+      }
+      return (x as number) - (y as number);
+    };
+    const day = (ms: number) => Math.floor(ms / DAY) * DAY;
+    switch (c.method) {
+      case '>':
+        return cmp(v, a) > 0;
+      case '<':
+        return cmp(v, a) < 0;
+      case '>=':
+        return cmp(v, a) >= 0;
+      case '<=':
+        return cmp(v, a) <= 0;
+      case 'INRANGE':
+      case 'RANGE':
+      case 'DATERANGE':
+        return cmp(v, a) >= 0 && cmp(v, b) <= 0;
+      case 'BEFORE':
+        return (v as number) < (a as number);
+      case 'AFTER':
+        return (v as number) > (a as number);
+      case 'BEFOREDAY':
+        return (v as number) < day(a as number);
+      case 'AFTERDAY':
+        return (v as number) >= day(a as number) + DAY;
+      case 'DAYRANGE':
+        return (v as number) >= day(a as number) && (v as number) < day(b as number) + DAY;
+    }
+    throw new Error(`reference: unhandled ${c.method}`);
+  };
+  let result = positive();
+  if (c.method === 'NOT EQUAL') result = !result;
+  if (c.method === 'ISDEFINED' && a === false) result = !result;
+  return c.not ? !result : result;
+}
+
+function reference(
+  rule: { condition: string; criteria: Generated[] },
+  rows: Row[],
+  activeOnly: boolean,
+): number[] {
+  return rows
+    .filter((row) => !activeOnly || row.active)
+    .filter((row) => {
+      if (rule.criteria.length === 0) return true;
+      const results = rule.criteria.map((g) => evaluate(g, row));
+      return rule.condition.toUpperCase() === 'ANY' ? results.some(Boolean) : results.every(Boolean);
+    })
+    .map((r) => r.id);
+}
+
+// ---------- database ----------
+let database: TestDatabase;
+
+async function load(rows: Row[]) {
+  await database.db.execute(sql`delete from lp_scratch`);
+  if (rows.length === 0) return;
+  const ts = (ms: number | null) => (ms === null ? sql`null` : sql`${iso(ms)}::timestamptz`);
+  const values = rows.map(
+    (r) =>
+      sql`(${r.id}, ${r.txt}, ${r.name}, ${r.num}, ${r.cnt}, ${r.score}, ${ts(r.at)}, ${ts(r.created)}, ${r.flag}, ${r.active}, ${
+        r.tags === null
+          ? sql`null`
+          : sql`array[${sql.join(
+              r.tags.map((t) => sql`${t}::text`),
+              sql`, `,
+            )}]::text[]`
+      })`,
+  );
+  await database.db.execute(
+    sql`insert into lp_scratch (id, txt, name, num, cnt, score, at, created, flag, active, tags) values ${sql.join(values, sql`, `)}`,
+  );
+}
+
+async function expectAppError(promise: Promise<unknown>, message: string | RegExp) {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(AppError);
+  expect((error as AppError).code).toBe('BAD_REQUEST');
+  expect((error as AppError).message).toMatch(message);
+}
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  await database.db.execute(
+    sql`create table lp_scratch (id integer primary key, txt text, name text not null, num double precision,
+      cnt integer not null, score double precision not null, at timestamptz, created timestamptz not null,
+      flag boolean, active boolean not null, tags text[])`,
+  );
+});
+
+afterAll(async () => {
+  await database?.close();
+});
+
+describe('filter compilation against the reference evaluator', () => {
+  const check = async (
+    rows: Row[],
+    rule: { condition: string; criteria: Generated[] },
+    activeOnly: boolean,
+  ) => {
+    await load(rows);
+    const filter: FilterRule = {
+      condition: rule.condition as FilterRule['condition'],
+      criteria: rule.criteria.map((g) => g.criterion),
+    };
+    const scope: SQL | undefined = activeOnly ? sql`s.active` : undefined;
+    const page = await queryPage(database.db, scratch, { scope, request: { filter, limit: 1000 }, secret });
+    const expected = reference(rule, rows, activeOnly);
+    expect(page.rows.map((r) => r.Id).sort((x, y) => Number(x) - Number(y))).toEqual(expected);
+    expect(page.token).toBeNull();
+    expect(await queryCount(database.db, scratch, { scope, filter })).toBe(expected.length);
+  };
+
+  it('returns exactly the rows the reference selects, for random rules and rows', async () => {
+    await fc.assert(fc.asyncProperty(rowsArb, ruleArb, fc.boolean(), check), { numRuns: 500 });
+  });
+
+  it('agrees with the reference on timestamp rules at day and range boundaries', async () => {
+    await fc.assert(fc.asyncProperty(rowsArb, ruleArbFor(['Created', 'At']), fc.constant(false), check), {
+      numRuns: 300,
+    });
+  });
+});
+
+describe('continuation tokens', () => {
+  const sortArb = fc
+    .uniqueArray(fc.constantFrom('Name', 'Cnt', 'Score', 'Created', 'Active'), { minLength: 0, maxLength: 3 })
+    .chain((names) =>
+      fc.tuple(
+        ...names.map((name) =>
+          fc.constantFrom('asc', 'desc', 'ASC', 'DESC').map((direction) => ({ name, direction })),
+        ),
+      ),
+    )
+    .map((rules) => rules as SortRule[]);
+
+  it('paging through every page returns the full ordered result, without duplicates or gaps', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        rowsArb,
+        sortArb,
+        fc.integer({ min: 1, max: 7 }),
+        fc.option(ruleArb, { nil: undefined }),
+        async (rows, sorting, limit, rule) => {
+          await load(rows);
+          const filter = rule && {
+            condition: rule.condition as FilterRule['condition'],
+            criteria: rule.criteria.map((g) => g.criterion),
+          };
+          const full = await queryPage(database.db, scratch, {
+            request: { filter, sorting, limit: 1000 },
+            secret,
+          });
+          const fingerprint = (r: Record<string, unknown>) => JSON.stringify(r);
+          const paged: Record<string, unknown>[] = [];
+          let token: string | null = null;
+          for (let i = 0; ; i++) {
+            const page = await queryPage(database.db, scratch, {
+              request: { filter, sorting, limit, token },
+              secret,
+            });
+            paged.push(...page.rows);
+            if (page.token === null) break;
+            expect(page.rows.length).toBe(limit);
+            token = page.token;
+            expect(i).toBeLessThan(rows.length + 1);
+          }
+          expect(paged.map(fingerprint)).toEqual(full.rows.map(fingerprint));
+          // Offset paging agrees with token paging.
+          const second = await queryPage(database.db, scratch, {
+            request: { filter, sorting, limit, offset: limit },
+            secret,
+          });
+          expect(second.rows.map(fingerprint)).toEqual(full.rows.slice(limit, 2 * limit).map(fingerprint));
+        },
+      ),
+      { numRuns: 120 },
+    );
+  });
+
+  it('refuses tampered tokens and tokens of another resource, sort, filter or scope', async () => {
+    const rows = Array.from(
+      { length: 10 },
+      (_, i): Row => ({
+        id: i + 1,
+        txt: null,
+        name: `n${i}`,
+        num: null,
+        cnt: i % 3,
+        score: i,
+        at: null,
+        created: BASE + i * 1000,
+        flag: null,
+        active: i % 2 === 0,
+        tags: null,
+      }),
+    );
+    await load(rows);
+    const filter: FilterRule = { condition: 'ALL', criteria: [{ name: 'Score', method: '>=', value: 1 }] };
+    const first = await queryPage(database.db, scratch, {
+      request: { filter, limit: 3, token: null },
+      secret,
+    });
+    expect(first.rows.map((r) => r.Score)).toEqual([3, 6, 9]);
+    const token = first.token!;
+    expect(token).toEqual(expect.any(String));
+    const ok = await queryPage(database.db, scratch, { request: { filter, limit: 3, token }, secret });
+    expect(ok.rows.length).toBe(3);
+
+    const bad = 'Invalid continuation token';
+    const [body, mac] = token.split('.');
+    const forged = Buffer.from(
+      Buffer.from(body, 'base64url').toString().replace('"k":[0', '"k":[1'),
+    ).toString('base64url');
+    for (const t of [`${forged}.${mac}`, `${body}.${mac.slice(0, -2)}AA`, 'garbage', `${body}x.${mac}`]) {
+      await expectAppError(
+        queryPage(database.db, scratch, { request: { filter, limit: 3, token: t }, secret }),
+        bad,
+      );
+    }
+    await expectAppError(
+      queryPage(database.db, otherResource, { request: { filter, limit: 3, token }, secret }),
+      bad,
+    );
+    await expectAppError(
+      queryPage(database.db, scratch, {
+        request: { filter, limit: 3, token, sorting: [{ name: 'Cnt', direction: 'desc' }] },
+        secret,
+      }),
+      bad,
+    );
+    await expectAppError(queryPage(database.db, scratch, { request: { limit: 3, token }, secret }), bad);
+    await expectAppError(
+      queryPage(database.db, scratch, { scope: sql`s.active`, request: { filter, limit: 3, token }, secret }),
+      bad,
+    );
+    await expectAppError(
+      queryPage(database.db, scratch, {
+        request: { filter, limit: 3, token },
+        secret: Buffer.from('another secret'),
+      }),
+      bad,
+    );
+  });
+
+  it('refuses token paging on a nullable sort column but pages it by offset', async () => {
+    await load(
+      Array.from(
+        { length: 5 },
+        (_, i): Row => ({
+          id: i + 1,
+          txt: i % 2 ? null : `t${i}`,
+          name: 'n',
+          num: null,
+          cnt: 0,
+          score: 0,
+          at: null,
+          created: BASE,
+          flag: null,
+          active: true,
+          tags: null,
+        }),
+      ),
+    );
+    const sorting: SortRule[] = [{ name: 'Txt', direction: 'asc' }];
+    await expectAppError(
+      queryPage(database.db, scratch, { request: { sorting, limit: 2, token: null }, secret }),
+      'fetch by continuation token is not supported',
+    );
+    const page = await queryPage(database.db, scratch, { request: { sorting, limit: 2, offset: 2 }, secret });
+    expect(page.rows.map((r) => r.Txt)).toEqual(['t4', null]);
+    expect(page.token).toBeNull();
+  });
+});
+
+describe('count and distinct', () => {
+  const rows = Array.from(
+    { length: 12 },
+    (_, i): Row => ({
+      id: i + 1,
+      txt: i % 4 === 0 ? null : ['b', 'A', 'a'][i % 3],
+      name: `n${i % 5}`,
+      num: i % 2 ? i / 2 : null,
+      cnt: i,
+      score: 0,
+      at: i % 3 ? BASE + i * DAY : null,
+      created: BASE,
+      flag: i % 5 === 0 ? null : i % 2 === 0,
+      active: true,
+      tags: i % 3 === 0 ? null : [`t${i % 4}`, 'common'],
+    }),
+  );
+
+  it('counts with and without a cap, refusing above the cap', async () => {
+    await load(rows);
+    expect(await queryCount(database.db, scratch, {})).toBe(12);
+    expect(await queryCount(database.db, scratch, { cap: 12 })).toBe(12);
+    const filter: FilterRule = { condition: 'ALL', criteria: [{ name: 'Cnt', method: '<', value: 5 }] };
+    expect(await queryCount(database.db, scratch, { filter, cap: 5 })).toBe(5);
+    await expectAppError(
+      queryCount(database.db, scratch, { cap: 11 }),
+      'total number of records exceeds maximum allowed length',
+    );
+  });
+
+  it('returns sorted distinct values with raw types, nulls last, and refuses too many', async () => {
+    await load(rows);
+    expect(await queryDistinct(database.db, scratch, { key: 'Name' })).toEqual([
+      'n0',
+      'n1',
+      'n2',
+      'n3',
+      'n4',
+    ]);
+    expect(await queryDistinct(database.db, scratch, { key: 'Flag' })).toEqual([false, true, null]);
+    const nums = await queryDistinct(database.db, scratch, { key: 'Num' });
+    expect(nums).toEqual([0.5, 1.5, 2.5, 3.5, 4.5, 5.5, null]);
+    const at = await queryDistinct(database.db, scratch, {
+      key: 'At',
+      filter: { condition: 'ALL', criteria: [{ name: 'Cnt', method: 'INRANGE', value: [1, 2] }] },
+    });
+    expect(at).toEqual([new Date(BASE + DAY), new Date(BASE + 2 * DAY)]);
+    expect(await queryDistinct(database.db, scratch, { key: 'Tags' })).toEqual([
+      'common',
+      't0',
+      't1',
+      't2',
+      't3',
+    ]);
+    expect(await queryDistinct(database.db, scratch, { key: 'Name', limit: 5 })).toHaveLength(5);
+    await expectAppError(
+      queryDistinct(database.db, scratch, { key: 'Name', limit: 4 }),
+      'Too many distinct values',
+    );
+    // A larger requested limit is capped at the resource's maxDistinct.
+    await expectAppError(
+      queryDistinct(database.db, { ...scratch, maxDistinct: 4 }, { key: 'Name', limit: 100 }),
+      'Too many distinct values',
+    );
+    await expectAppError(queryDistinct(database.db, scratch, { key: 'nope' }), "Unknown column 'nope'");
+  });
+
+  it('returns rows keyed by API names with raw values', async () => {
+    await load(rows);
+    const page = await queryPage(database.db, scratch, {
+      request: { sorting: [{ name: 'Cnt', direction: 'DESC' }], limit: 1 },
+      secret,
+    });
+    expect(page.rows).toEqual([
+      {
+        Id: 12,
+        Txt: 'a',
+        Name: 'n1',
+        Num: 5.5,
+        Cnt: 11,
+        Score: 0,
+        At: new Date(BASE + 11 * DAY),
+        Created: new Date(BASE),
+        Flag: false,
+        Active: true,
+        Tags: ['t3', 'common'],
+      },
+    ]);
+    expect(page.token).toEqual(expect.any(String));
+  });
+});
+
+describe('usage sessions resource', () => {
+  it('pages one account by token with a filter, keyed by the spec attribute names', async () => {
+    const insert = (customer: string, i: number) =>
+      sql`(${customer}, ${`s${i}`}, ${iso(BASE + i * 60_000)}::timestamptz, ${i % 3 ? iso(BASE + i * 60_000 + 3_600_000) : null}::timestamptz,
+        'Fluent', 2, 1.5, 3.25, 'USD', ${`user${i % 2}`}, 'host', 'P', 'Closed', 'srv1')`;
+    const values = [
+      ...Array.from({ length: 7 }, (_, i) => insert('1001', i)),
+      ...Array.from({ length: 3 }, (_, i) => insert('2002', i)),
+    ];
+    await database.db.execute(sql`insert into usage_sessions (customer_number, session_id, start_time, end_time,
+      product, product_count, hours, charge, currency, username, host, project, session_status, server_id)
+      values ${sql.join(values, sql`, `)}`);
+    const scope = sql`u.customer_number = ${'1001'}`;
+    const filter: FilterRule = {
+      condition: 'ALL',
+      criteria: [{ name: 'User', method: 'EQUALS', value: 'USER0', casefold: true }],
+    };
+    const sorting: SortRule[] = [{ name: 'StartTime', direction: 'DESC' }];
+    const first = await queryPage(database.db, usageSessionsResource, {
+      scope,
+      request: { filter, sorting, limit: 3, token: null },
+      secret,
+    });
+    const next = await queryPage(database.db, usageSessionsResource, {
+      scope,
+      request: { filter, sorting, limit: 3, token: first.token },
+      secret,
+    });
+    expect(next.token).toBeNull();
+    const all = [...first.rows, ...next.rows];
+    expect(all.map((r) => r.DeviceID)).toEqual(['s6', 's4', 's2', 's0']);
+    expect(all[0]).toMatchObject({
+      StartTime: new Date(BASE + 6 * 60_000),
+      EndTime: null,
+      Active: true,
+      ProductCount: 2,
+      Hours: 1.5,
+      Charge: 3.25,
+      Currency: 'USD',
+      User: 'user0',
+      AccountID: '1001',
+      SessionStatus: 'Closed',
+    });
+    expect(await queryCount(database.db, usageSessionsResource, { scope })).toBe(7);
+    expect(await queryDistinct(database.db, usageSessionsResource, { scope, key: 'User' })).toEqual([
+      'user0',
+      'user1',
+    ]);
+  });
+});

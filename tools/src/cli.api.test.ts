@@ -1,0 +1,133 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { openPglite } from '@lp/server/db/database';
+import { createTestDatabase, type TestDatabase } from '@lp/server/test/test-db';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const tsx = path.join(root, 'node_modules/.bin/tsx');
+const engine = process.env.TEST_ENGINE ?? 'pglite';
+
+let dataDir: string;
+let pgDatabase: TestDatabase | undefined;
+
+/** Runs the CLI as an operator would, against the test's own database. */
+function cli(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    DEMO_PASSWORD: 'cli-demo-pw',
+  };
+  delete env.DATABASE_URL;
+  if (pgDatabase?.url) env.DATABASE_URL = pgDatabase.url;
+  return new Promise((resolve, reject) => {
+    const child = spawn(tsx, ['tools/src/cli.ts', ...args], { cwd: root, env });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => {
+      stdout += d;
+    });
+    child.stderr.on('data', (d) => {
+      stderr += d;
+    });
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+beforeAll(async () => {
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lp-cli-'));
+  if (engine === 'postgres') pgDatabase = await createTestDatabase();
+});
+afterAll(async () => {
+  await pgDatabase?.close();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe(`operator CLI (${engine})`, () => {
+  it('seeds a small demo world and prints a summary', async () => {
+    const r = await cli('seed', '--sessions', '300', '--seed', '42');
+    expect(r.stderr).not.toMatch(/Error/);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/usage_sessions\s+300\n/);
+    expect(r.stdout).toMatch(/accounts\s+50\n/);
+    expect(r.stdout).toContain('cli-demo-pw');
+  }, 120_000);
+
+  it('creates a token printing only the token, and revokes it', async () => {
+    const created = await cli('token', 'create', '--user', 'admin@acme.example', '--expires', '30');
+    expect(created.code).toBe(0);
+    expect(created.stdout).toMatch(/^lp_[A-Za-z0-9_-]{20,}\n$/);
+    const id = /Token ([0-9a-f-]{36})/.exec(created.stderr)?.[1];
+    expect(id).toBeDefined();
+
+    const revoked = await cli('token', 'revoke', '--id', id!);
+    expect(revoked.code).toBe(0);
+    expect(revoked.stdout).toContain(`Revoked token ${id}`);
+    const again = await cli('token', 'revoke', '--id', id!);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain('No active token');
+  }, 120_000);
+
+  it('fails clearly for an unknown user and for bad arguments', async () => {
+    const unknown = await cli('token', 'create', '--user', 'nobody@nowhere.example');
+    expect(unknown.code).toBe(1);
+    expect(unknown.stdout).toBe('');
+    expect(unknown.stderr).toContain('No user with e-mail nobody@nowhere.example');
+
+    for (const args of [
+      ['token', 'create'],
+      ['seed', '--sessions', 'many'],
+      ['users', 'list', '--bogus'],
+    ]) {
+      const bad = await cli(...args);
+      expect(bad.code, args.join(' ')).toBe(2);
+      expect(bad.stderr).toContain('Usage: npm run cli');
+      expect(bad.stdout).toBe('');
+    }
+  }, 120_000);
+
+  it('lists users with vendor roles and per-account contact roles as JSON', async () => {
+    const r = await cli('users', 'list', '--json');
+    expect(r.code).toBe(0);
+    const listing = JSON.parse(r.stdout) as {
+      email: string;
+      name: string;
+      vendorRoles: string[];
+      accounts: { customerNumber: string; customerName: string; role: string }[];
+    }[];
+    const byEmail = new Map(listing.map((u) => [u.email, u]));
+    expect(byEmail.get('busops@demo.example')?.vendorRoles).toEqual(['busops']);
+    expect(byEmail.get('busops@demo.example')?.accounts).toEqual([]);
+    expect(byEmail.get('newhire@acme.example')?.accounts).toEqual([]);
+    const acme = byEmail.get('admin@acme.example')!;
+    expect(acme.vendorRoles).toEqual([]);
+    expect(acme.accounts.length).toBeGreaterThanOrEqual(3);
+    expect(acme.accounts[0]).toMatchObject({
+      customerName: 'Acme Aerospace Inc.',
+      role: 'Licensing Portal Administrator',
+    });
+    expect(byEmail.get('engineer@acme.example')?.accounts.map((a) => a.role)).toEqual([
+      'Licensing Portal Viewer',
+    ]);
+  }, 120_000);
+
+  // Only PGlite has a data folder to lock; PostgreSQL serves many clients.
+  if (engine === 'pglite')
+    it('refuses clearly while another process holds the PGlite data folder', async () => {
+      const held = await openPglite(path.resolve(dataDir, 'pglite'));
+      try {
+        const r = await cli('users', 'list');
+        expect(r.code).toBe(1);
+        expect(r.stdout).toBe('');
+        expect(r.stderr).toContain('is in use by another process');
+        expect(r.stderr).toContain('stop the running server');
+      } finally {
+        await held.close();
+      }
+    }, 120_000);
+});

@@ -1,0 +1,140 @@
+/**
+ * Operator CLI: `npm run cli -- <command>`. Opens the database exactly like the server (same env, same migrations).
+ * Only the requested output goes to stdout (so `token create` can be captured by scripts); everything else,
+ * including library chatter, goes to stderr.
+ */
+import { parseArgs } from 'node:util';
+import { type Database, DataDirLockedError, openDatabase } from '@lp/server/db/database';
+import { ConfigError, loadConfig } from '@lp/server/platform/config';
+import { CommandError, UsageError } from './errors.ts';
+import { seed } from './seed.ts';
+import { tokens } from './tokens.ts';
+import { users } from './users.ts';
+
+const stdout = (text: string) => process.stdout.write(`${text}\n`);
+// Libraries (migrations, drivers) may log; keep stdout for the command's own output.
+console.log = console.error;
+console.info = console.error;
+
+export const USAGE = `Usage: npm run cli -- <command>
+
+Commands:
+  seed [--sessions N] [--seed S]              clear the database and seed the demo world (default seed 42,
+                                              sessions from SEED_SESSIONS, default 200000)
+  token create --user EMAIL [--expires DAYS]  create a personal API token; prints only the token
+  token revoke --user EMAIL | --id TOKEN_ID   revoke all tokens of a user, or one token
+  users list [--json]                         every user with vendor roles and per-account contact roles
+
+The database is the server's: DATABASE_URL (PostgreSQL) or the PGlite folder under DATA_DIR (default ./data).`;
+
+const options = {
+  sessions: { type: 'string' },
+  seed: { type: 'string' },
+  user: { type: 'string' },
+  expires: { type: 'string' },
+  id: { type: 'string' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+export function parseInteger(
+  name: string,
+  value: string | undefined,
+  min: number,
+  max: number,
+): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^-?\d+$/.test(value)) throw new UsageError(`--${name} must be an integer, got "${value}"`);
+  const n = Number(value);
+  if (n < min || n > max) throw new UsageError(`--${name} must be between ${min} and ${max}`);
+  return n;
+}
+
+async function main(argv: string[]): Promise<number> {
+  let parsed: ReturnType<typeof parseArgs<{ options: typeof options; allowPositionals: true }>>;
+  try {
+    parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    stdout(USAGE);
+    return 0;
+  }
+  const [command, sub, ...rest] = positionals;
+  if (rest.length) throw new UsageError(`unexpected argument "${rest[0]}"`);
+  const allowed = (...names: (keyof typeof options)[]) => {
+    for (const key of Object.keys(values) as (keyof typeof options)[]) {
+      if (!names.includes(key))
+        throw new UsageError(
+          `option --${key} does not apply to "${[command, sub].filter(Boolean).join(' ')}"`,
+        );
+    }
+  };
+
+  let run: (database: Database) => Promise<number>;
+  if (command === 'seed' && sub === undefined) {
+    allowed('sessions', 'seed');
+    const sessions = parseInteger('sessions', values.sessions, 0, 100_000_000);
+    const seedValue = parseInteger('seed', values.seed, -2_147_483_648, 2_147_483_647);
+    run = (database) => seed(database, { sessions, seed: seedValue }, stdout);
+  } else if (command === 'token' && sub === 'create') {
+    allowed('user', 'expires');
+    if (!values.user) throw new UsageError('token create needs --user EMAIL');
+    const expires = parseInteger('expires', values.expires, 1, 3650);
+    const user = values.user;
+    run = (database) => tokens.create(database.db, user, expires, stdout);
+  } else if (command === 'token' && sub === 'revoke') {
+    allowed('user', 'id');
+    if (Boolean(values.user) === Boolean(values.id))
+      throw new UsageError('token revoke needs either --user EMAIL or --id TOKEN_ID');
+    if (values.id && !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(values.id)) {
+      throw new UsageError(`--id must be a token id (a UUID), got "${values.id}"`);
+    }
+    const by = { user: values.user, id: values.id };
+    run = (database) => tokens.revoke(database.db, by, stdout);
+  } else if (command === 'users' && sub === 'list') {
+    allowed('json');
+    const json = Boolean(values.json);
+    run = (database) => users.list(database.db, json, stdout);
+  } else {
+    throw new UsageError(
+      command ? `unknown command "${[command, sub].filter(Boolean).join(' ')}"` : 'no command given',
+    );
+  }
+
+  const config = loadConfig(process.env);
+  let database: Database;
+  try {
+    database = await openDatabase(config);
+  } catch (e) {
+    if (e instanceof DataDirLockedError) {
+      throw new CommandError(
+        `${e.message}\nThe CLI needs the database to itself when it uses PGlite: stop the running server (npm start) first, then retry.`,
+      );
+    }
+    throw new CommandError(`Cannot open the database: ${(e as Error).message}`);
+  }
+  try {
+    return await run(database);
+  } finally {
+    await database.close();
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (e: unknown) => {
+    if (e instanceof UsageError) {
+      process.stderr.write(`Error: ${e.message}\n\n${USAGE}\n`);
+      process.exit(2);
+    }
+    if (e instanceof CommandError || e instanceof ConfigError) {
+      process.stderr.write(`${e.message}\n`);
+      process.exit(1);
+    }
+    process.stderr.write(`${(e as Error)?.stack ?? String(e)}\n`);
+    process.exit(1);
+  },
+);

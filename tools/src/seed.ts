@@ -1,0 +1,28 @@
+import type { Database } from '@lp/server/db/database';
+import { clearDemoWorld, seedDemoWorld } from '@lp/server/features/demo/seed';
+import { DEMO_SEED } from '@lp/server/features/demo/seed-on-start';
+import { loadConfig } from '@lp/server/platform/config';
+
+/** `seed`: wipes the data tables and seeds the demo world in one transaction (all or nothing). */
+export async function seed(
+  database: Database,
+  args: { sessions?: number; seed?: number },
+  out: (line: string) => void,
+): Promise<number> {
+  const config = loadConfig(process.env);
+  const sessions = args.sessions ?? config.SEED_SESSIONS;
+  const seedValue = args.seed ?? DEMO_SEED;
+  process.stderr.write(
+    `Seeding the demo world (seed ${seedValue}, ${sessions} usage sessions) into ${database.engine}...\n`,
+  );
+  const summary = await database.db.transaction(async (tx) => {
+    await clearDemoWorld(tx);
+    return seedDemoWorld(tx, { seed: seedValue, sessions, demoPassword: config.DEMO_PASSWORD });
+  });
+  out(
+    `Seeded demo world: seed ${summary.seed}, anchor day ${summary.today}, ${(summary.elapsedMs / 1000).toFixed(1)} s`,
+  );
+  for (const [table, n] of Object.entries(summary.counts)) out(`  ${table.padEnd(16)} ${n}`);
+  out(`Demo password: ${config.DEMO_PASSWORD} (DEMO_PASSWORD)`);
+  return 0;
+}

@@ -1,0 +1,50 @@
+import type { Db } from '@lp/server/db/database';
+import { idpAccounts, users } from '@lp/server/db/schema';
+import { createApiToken, revokeApiTokens } from '@lp/server/features/auth/api-tokens';
+import { eq, sql } from 'drizzle-orm';
+import { CommandError } from './errors.ts';
+
+/** The portal user with this e-mail; a built-in IdP account that never signed in gets its user row now. */
+async function findUser(db: Db, email: string) {
+  const wanted = email.trim().toLowerCase();
+  const [user] = await db
+    .select()
+    .from(users)
+    .where(eq(sql`lower(${users.email})`, wanted));
+  if (user) return user;
+  const [account] = await db
+    .select()
+    .from(idpAccounts)
+    .where(eq(sql`lower(${idpAccounts.email})`, wanted));
+  if (!account) throw new CommandError(`No user with e-mail ${email}. See: npm run cli -- users list`);
+  const [created] = await db
+    .insert(users)
+    .values({ email: account.email.toLowerCase(), name: account.name, vendorRoles: account.roles })
+    .returning();
+  return created;
+}
+
+export const tokens = {
+  async create(db: Db, email: string, expiresInDays: number | undefined, out: (line: string) => void) {
+    const user = await findUser(db, email);
+    const { id, token } = await createApiToken(db, user.id, expiresInDays);
+    out(token);
+    process.stderr.write(
+      `Token ${id} for ${user.email}${expiresInDays ? `, expires in ${expiresInDays} days` : ', no expiry'}. Use it as "Authorization: Bearer <token>".\n`,
+    );
+    return 0;
+  },
+
+  async revoke(db: Db, by: { user?: string; id?: string }, out: (line: string) => void) {
+    if (by.id) {
+      const n = await revokeApiTokens(db, { tokenId: by.id });
+      if (n === 0) throw new CommandError(`No active token with id ${by.id}.`);
+      out(`Revoked token ${by.id}.`);
+      return 0;
+    }
+    const user = await findUser(db, by.user!);
+    const n = await revokeApiTokens(db, { userId: user.id });
+    out(`Revoked ${n} token${n === 1 ? '' : 's'} of ${user.email}.`);
+    return 0;
+  },
+};

@@ -1,0 +1,114 @@
+import type { AccountRow } from '@lp/contract/accounts/schemas';
+import { customerDisplay } from '@lp/domain/customer-text';
+import { Combobox, Loader, TextInput, useCombobox } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { ApiError } from '../../../lib/api-client.ts';
+import {
+  ACCOUNT_SEARCH_DEBOUNCE_MS,
+  ACCOUNT_SEARCH_LIMIT,
+  accountCountMessage,
+  accountOptionText,
+  accountSearchPlan,
+} from '../account-search-rules.ts';
+import { countAccounts, getAccounts } from '../api/accounts.ts';
+import { useCustomer } from './customer-context.tsx';
+
+type SearchResult = { rows: AccountRow[]; message: string | null };
+
+/** Count first, then fetch at most 100 rows only when the count is neither zero nor too many. */
+async function searchAccounts(text: string): Promise<SearchResult> {
+  const plan = accountSearchPlan(text);
+  if (plan.kind === 'none') return { rows: [], message: null };
+  if (plan.kind === 'invalid') return { rows: [], message: plan.message };
+  try {
+    const count = await countAccounts(plan.filter);
+    const message = accountCountMessage(count);
+    if (message) return { rows: [], message };
+    return { rows: await getAccounts({ filter: plan.filter, limit: ACCOUNT_SEARCH_LIMIT }), message: null };
+  } catch (e) {
+    // The server answers the same spec messages (invalid filter, none, too many) as FAILURE.
+    if (e instanceof ApiError && e.status < 500 && e.status !== 401) return { rows: [], message: e.err };
+    throw e;
+  }
+}
+
+/** The top-bar account search box (spec 000 §2.2, §5). */
+export function AccountSearch() {
+  const { customer, selectCustomer } = useCustomer();
+  const shown = customer ? customerDisplay(customer) : '';
+  const [text, setText] = useState(shown);
+  const [typed, setTyped] = useState(false);
+  const [debounced] = useDebouncedValue(text, ACCOUNT_SEARCH_DEBOUNCE_MS);
+  const combobox = useCombobox({ onDropdownClose: () => combobox.resetSelectedOption() });
+
+  // The box shows the selected customer whenever it changes (auto-selection, another tab of the app).
+  useEffect(() => {
+    setText(shown);
+    setTyped(false);
+  }, [shown]);
+
+  const active = typed && debounced.trim() !== '' && debounced === text && debounced !== shown;
+  const search = useQuery({
+    queryKey: ['account-search', debounced],
+    queryFn: () => searchAccounts(debounced),
+    enabled: active,
+    staleTime: 30_000,
+  });
+  const loading = active && search.isFetching;
+  const rows = active ? (search.data?.rows ?? []) : [];
+  const message = active
+    ? (search.data?.message ?? (search.error ? (search.error as Error).message : null))
+    : null;
+
+  useEffect(() => {
+    if (active && (loading || rows.length > 0)) combobox.openDropdown();
+  }, [active, loading, rows.length, combobox]);
+
+  const choose = (value: string) => {
+    const row = rows.find((r) => accountOptionText(r) === value);
+    combobox.closeDropdown();
+    if (!row) return;
+    setText(value);
+    setTyped(false);
+    void selectCustomer(row);
+  };
+
+  return (
+    <Combobox store={combobox} onOptionSubmit={choose} withinPortal={false}>
+      <Combobox.Target>
+        <TextInput
+          w={{ base: 220, sm: 360 }}
+          aria-label="Account"
+          placeholder="Search for Account ID or Name"
+          value={text}
+          error={message}
+          rightSection={loading ? <Loader size={16} aria-label="Loading..." /> : null}
+          onChange={(e) => {
+            setText(e.currentTarget.value);
+            setTyped(true);
+            combobox.updateSelectedOptionIndex();
+          }}
+          onFocus={(e) => e.currentTarget.select()}
+          onClick={() => rows.length > 0 && combobox.openDropdown()}
+          onBlur={() => combobox.closeDropdown()}
+          styles={{ error: { position: 'absolute', background: 'var(--mantine-color-body)', padding: 2 } }}
+        />
+      </Combobox.Target>
+      <Combobox.Dropdown hidden={!loading && rows.length === 0}>
+        <Combobox.Options mah={320} style={{ overflowY: 'auto' }}>
+          {loading ? (
+            <Combobox.Empty>Loading...</Combobox.Empty>
+          ) : (
+            rows.map((row) => (
+              <Combobox.Option value={accountOptionText(row)} key={row.AccountID}>
+                {accountOptionText(row)}
+              </Combobox.Option>
+            ))
+          )}
+        </Combobox.Options>
+      </Combobox.Dropdown>
+    </Combobox>
+  );
+}

@@ -1,0 +1,112 @@
+import type { AccountInfo, AccountRow } from '@lp/contract/accounts/schemas';
+import { messages } from '@lp/contract/common/errors';
+import { isExportBlocked } from '@lp/domain/policy';
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react';
+import { useNavigate } from 'react-router';
+import { ApiError } from '../../../lib/api-client.ts';
+import { clearSavedCustomer, readSavedCustomer, writeSavedCustomer } from '../../../lib/local-store.ts';
+import { countAccounts, getAccountInfo, getAccounts } from '../api/accounts.ts';
+
+/** The customer chosen in the top bar; info is null when the info call did not succeed (spec 000 §4.2). */
+export interface SelectedCustomer {
+  customerNumber: string;
+  customerName: string;
+  info: AccountInfo | null;
+}
+
+interface CustomerState {
+  customer: SelectedCustomer | null;
+  /** False until the first automatic selection has run. */
+  ready: boolean;
+  /** Bumped whenever a customer is set, so notice pages can tell a new choice from the old one. */
+  version: number;
+  selectCustomer: (row: AccountRow) => Promise<void>;
+}
+
+const CustomerContext = createContext<CustomerState | null>(null);
+
+export function useCustomer(): CustomerState {
+  const state = useContext(CustomerContext);
+  if (!state) throw new Error('useCustomer outside CustomerProvider');
+  return state;
+}
+
+const isExportDenial = (e: unknown) => e instanceof ApiError && e.err === messages.exportDenied;
+
+/** Customer selection rules of spec 000 §4.2. */
+export function CustomerProvider({ children }: { children: React.ReactNode }) {
+  const navigate = useNavigate();
+  const [customer, setCustomer] = useState<SelectedCustomer | null>(null);
+  const [ready, setReady] = useState(false);
+  const [version, setVersion] = useState(0);
+  const started = useRef(false);
+
+  const setSelected = useCallback((next: SelectedCustomer) => {
+    setCustomer(next);
+    setVersion((v) => v + 1);
+    writeSavedCustomer(next.customerNumber);
+  }, []);
+
+  /** Choosing loads the info first; an export-blocked account is never set and leads to /noaccess. */
+  const choose = useCallback(
+    async (row: AccountRow, restoring: boolean): Promise<boolean> => {
+      try {
+        const found = await getAccountInfo(row.AccountID);
+        if (isExportBlocked(found.info.exportControlStatus)) {
+          navigate('/noaccess');
+          return true;
+        }
+        setSelected({
+          customerNumber: found.customerNumber,
+          customerName: found.customerName,
+          info: found.info,
+        });
+        return true;
+      } catch (e) {
+        if (e instanceof ApiError && e.status === 401) return true;
+        if (isExportDenial(e)) {
+          navigate('/noaccess');
+          return true;
+        }
+        console.warn('Could not load the account info', e);
+        // A saved choice the user can no longer reach is dropped rather than kept without info.
+        if (restoring) return false;
+        setSelected({ customerNumber: row.AccountID, customerName: row.AccountName, info: null });
+        return true;
+      }
+    },
+    [navigate, setSelected],
+  );
+
+  const selectCustomer = useCallback(async (row: AccountRow) => void (await choose(row, false)), [choose]);
+
+  useEffect(() => {
+    if (started.current) return;
+    started.current = true;
+    (async () => {
+      try {
+        const total = await countAccounts();
+        if (total === 0) {
+          clearSavedCustomer();
+          navigate('/nocustomer');
+          return;
+        }
+        const saved = readSavedCustomer();
+        if (saved && (await choose({ AccountID: saved, AccountName: '' }, true))) return;
+        clearSavedCustomer();
+        const [first] = await getAccounts({ limit: 1 });
+        if (first) await choose(first, false);
+      } catch (e) {
+        console.warn('Could not load the account list', e);
+      } finally {
+        setReady(true);
+      }
+    })();
+  }, [choose, navigate]);
+
+  const value = useMemo(
+    () => ({ customer, ready, version, selectCustomer }),
+    [customer, ready, version, selectCustomer],
+  );
+  return <CustomerContext.Provider value={value}>{children}</CustomerContext.Provider>;
+}

@@ -1,0 +1,71 @@
+import { isExportBlocked } from '@lp/domain/policy';
+import { useEffect, useRef } from 'react';
+import { useNavigate } from 'react-router';
+import { useConfig } from '../../../app/app-context.tsx';
+import { NoticePage } from '../../../components/notice.tsx';
+import { useCustomer } from '../components/customer-context.tsx';
+
+/** Spec 000 §2.6 texts and return rules. Each page goes to /elastic once its condition is gone. */
+function useReturnWhen(condition: boolean) {
+  const navigate = useNavigate();
+  useEffect(() => {
+    if (condition) navigate('/elastic', { replace: true });
+  }, [condition, navigate]);
+}
+
+/** True once a customer is set after this page opened. */
+function useNewChoice() {
+  const { version } = useCustomer();
+  const atOpen = useRef(version);
+  return version !== atOpen.current;
+}
+
+export function NoSelectedCustomerPage() {
+  const { customer } = useCustomer();
+  useReturnWhen(!!customer);
+  return (
+    <NoticePage title="No customer selected">
+      Please select a customer from the drop down menu at the top right.
+    </NoticePage>
+  );
+}
+
+export function NoTypeCustomerPage() {
+  const { customer } = useCustomer();
+  const { providerName } = useConfig();
+  const type = customer?.info?.orgType;
+  useReturnWhen(type === 'Channel' || type === 'Direct' || type === 'Indirect');
+  return (
+    <NoticePage title="Customer type">
+      The selected customer needs to be either a direct or channel customer. Please contact {providerName}{' '}
+      support to correct the customer type.
+    </NoticePage>
+  );
+}
+
+export function NoAccessPage() {
+  const { customer } = useCustomer();
+  const chosen = useNewChoice();
+  useReturnWhen(chosen && !!customer && !isExportBlocked(customer.info?.exportControlStatus));
+  return (
+    <NoticePage title="Access denied">
+      Access to this customer is denied per Export Compliance restrictions.
+    </NoticePage>
+  );
+}
+
+export function NoPermissionsPage() {
+  const { customer } = useCustomer();
+  const atOpen = useRef(customer?.customerNumber);
+  useReturnWhen(!!customer && customer.customerNumber !== atOpen.current);
+  return <NoticePage title="No permission">You do not have enough permissions to view this page.</NoticePage>;
+}
+
+export function NoCustomerPage() {
+  return (
+    <NoticePage title="No customer account">
+      Your user is not linked to any customer account. Please contact your Licensing Portal Administrator to
+      be given access.
+    </NoticePage>
+  );
+}

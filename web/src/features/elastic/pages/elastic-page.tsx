@@ -1,0 +1,28 @@
+import { customerDisplay } from '@lp/domain/customer-text';
+import { Alert, Stack, Text, Title } from '@mantine/core';
+import { RequireCustomer } from '../../../app/gates.tsx';
+import { useCustomer } from '../../accounts/components/customer-context.tsx';
+
+function ElasticHome() {
+  const { customer } = useCustomer();
+  return (
+    <Stack>
+      <Title order={1} size="h2">
+        Elastic Licensing
+      </Title>
+      {customer ? <Text data-testid="selected-customer">{customerDisplay(customer)}</Text> : null}
+      <Alert variant="light" color="blue" title="Coming soon">
+        Elastic usage, entitlements and statements for this account are not available in this version of the
+        portal yet.
+      </Alert>
+    </Stack>
+  );
+}
+
+export function Component() {
+  return (
+    <RequireCustomer>
+      <ElasticHome />
+    </RequireCustomer>
+  );
+}

@@ -1,0 +1,67 @@
+import { roleLabel } from '@lp/domain/policy';
+import { ActionIcon, Avatar, Menu, Text } from '@mantine/core';
+import { useConfig, useCurrentUser } from '../../../app/app-context.tsx';
+import { useCustomer } from '../../accounts/components/customer-context.tsx';
+import { logout } from '../../auth/api/logout.ts';
+import { userInitials } from '../user-initials.ts';
+
+/** Initials, email, role label, manage-account link and Sign Out (spec 000 §2.2, §6). */
+export function UserMenu() {
+  const user = useCurrentUser();
+  const config = useConfig();
+  const { customer } = useCustomer();
+  const label = roleLabel(user.roles, customer?.info ?? null, config.productName);
+  return (
+    <Menu position="bottom-end" width={280} withinPortal>
+      <Menu.Target>
+        <ActionIcon variant="subtle" size="lg" radius="xl" aria-label={`User menu for ${user.name}`}>
+          <Avatar color="blue" radius="xl" size={34}>
+            {userInitials(user.name, user.email)}
+          </Avatar>
+        </ActionIcon>
+      </Menu.Target>
+      <Menu.Dropdown>
+        <Menu.Label>
+          <Text size="sm" fw={600} c="var(--mantine-color-text)">
+            {user.name}
+          </Text>
+          <Text size="sm" c="var(--mantine-color-text)">
+            {user.email}
+          </Text>
+          {label ? (
+            <Text size="sm" c="var(--mantine-color-text)" data-testid="role-label">
+              {label}
+            </Text>
+          ) : null}
+        </Menu.Label>
+        <Menu.Divider />
+        <Menu.Item component="a" href={config.editprofileurl} target="_blank" rel="noreferrer">
+          Manage your account
+        </Menu.Item>
+        <Menu.Item onClick={() => void logout()}>Sign Out</Menu.Item>
+      </Menu.Dropdown>
+    </Menu>
+  );
+}
+
+/** Documentation and Get support: external links (spec 000 §2.2). */
+export function HelpMenu() {
+  const config = useConfig();
+  return (
+    <Menu position="bottom-end" withinPortal>
+      <Menu.Target>
+        <ActionIcon variant="subtle" size="lg" radius="xl" aria-label="Help">
+          ?
+        </ActionIcon>
+      </Menu.Target>
+      <Menu.Dropdown>
+        <Menu.Item component="a" href={config.documentationUrl} target="_blank" rel="noreferrer">
+          Documentation
+        </Menu.Item>
+        <Menu.Item component="a" href={config.supportRequesturl} target="_blank" rel="noreferrer">
+          Get support
+        </Menu.Item>
+      </Menu.Dropdown>
+    </Menu>
+  );
+}

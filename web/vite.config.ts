@@ -1,0 +1,44 @@
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+/** Where the dev/preview proxy sends API and IdP calls (LP_API_URL overrides, e.g. for a second server). */
+const api = process.env.LP_API_URL ?? 'http://localhost:8080';
+
+/**
+ * Heavy libraries get their own chunks so they load only with the routes that import them
+ * (every route is React.lazy / route.lazy); the shell needs none of them before first render.
+ */
+const chunkGroups: Array<{ name: string; test: RegExp }> = [
+  {
+    name: 'ag-grid',
+    test: /[\\/]node_modules[\\/](ag-grid-community|ag-grid-react|ag-charts-types|ag-stack)[\\/]/,
+  },
+  {
+    name: 'charts',
+    test: /[\\/]node_modules[\\/](@mantine[\\/]charts|recharts|d3-[a-z-]+|victory-vendor|decimal\.js-light|es-toolkit|@reduxjs|redux|reselect|immer)[\\/]/,
+  },
+  { name: 'dates', test: /[\\/]node_modules[\\/](@mantine[\\/]dates|dayjs)[\\/]/ },
+];
+
+export default defineConfig({
+  root: import.meta.dirname,
+  plugins: [react()],
+  server: {
+    port: 5173,
+    proxy: { '/api': api, '/oidc': api, '/healthz': api },
+  },
+  preview: {
+    port: 4173,
+    proxy: { '/api': api, '/oidc': api, '/healthz': api },
+  },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    sourcemap: false,
+    rolldownOptions: {
+      output: {
+        codeSplitting: { groups: chunkGroups },
+      },
+    },
+  },
+});
