@@ -5,6 +5,8 @@ const engines = ['pglite', ...(process.env.TEST_DATABASE_URL ? ['postgres'] : []
 
 export default defineConfig({
   test: {
+    // Two cores: one file per core keeps PGlite instances and the PostgreSQL server from starving.
+    maxWorkers: 2,
     projects: [
       {
         test: {
@@ -22,8 +24,6 @@ export default defineConfig({
           globalSetup: ['server/src/test/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
-          // Two cores: one file per core keeps PGlite instances and the Postgres server from starving.
-          maxWorkers: 2,
         },
       })),
     ],

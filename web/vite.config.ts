@@ -3,6 +3,9 @@ import { defineConfig } from 'vite';
 
 /** Where the dev/preview proxy sends API and IdP calls (LP_API_URL overrides, e.g. for a second server). */
 const api = process.env.LP_API_URL ?? 'http://localhost:8080';
+// Forwarded headers let the server see the browser's origin (it sets the session cookie there).
+const target = { target: api, changeOrigin: false, xfwd: true };
+const proxy = { '/api': target, '/oidc': target, '/healthz': target };
 
 /**
  * Heavy libraries get their own chunks so they load only with the routes that import them
@@ -25,11 +28,11 @@ export default defineConfig({
   plugins: [react()],
   server: {
     port: 5173,
-    proxy: { '/api': api, '/oidc': api, '/healthz': api },
+    proxy,
   },
   preview: {
     port: 4173,
-    proxy: { '/api': api, '/oidc': api, '/healthz': api },
+    proxy,
   },
   build: {
     outDir: 'dist',

@@ -88,3 +88,27 @@ test('the shell has no serious or critical accessibility violations', async ({ p
   const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
 });
+
+test('a customer user whose only account is export-blocked lands on /noaccess', async ({ page }) => {
+  await signIn(page, 'cad@tailspin.example');
+  await expect(page).toHaveURL(/\/noaccess$/);
+  await expect(page.getByText('Access to this customer is denied per Export Compliance restrictions.')).toBeVisible();
+});
+
+test('a user without accounts lands on /nocustomer, and account pages ask for a customer', async ({ page }) => {
+  await signIn(page, 'newhire@acme.example');
+  await expect(page).toHaveURL(/\/nocustomer$/);
+  await page.goto('/elastic');
+  await expect(page).toHaveURL(/\/noselectedcustomer$/);
+  await expect(page.getByText('Please select a customer from the drop down menu at the top right.')).toBeVisible();
+});
+
+test('a viewer sees the viewer role label and the selection survives a reload', async ({ page }) => {
+  await signIn(page, 'engineer@acme.example');
+  await expect(page.getByTestId('selected-customer')).toHaveText(/Acme Aerospace Inc\./);
+  await openUserMenu(page);
+  await expect(page.getByTestId('role-label')).toHaveText('(Portal Viewer Role)');
+  await page.keyboard.press('Escape');
+  await page.reload();
+  await expect(page.getByTestId('selected-customer')).toHaveText(/Acme Aerospace Inc\./);
+});

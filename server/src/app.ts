@@ -15,7 +15,7 @@ import { registerPrefsRoutes } from './features/prefs/routes.ts';
 import { registerUserRoutes } from './features/user/routes.ts';
 import type { Config } from './platform/config.ts';
 import type { AppContext } from './platform/context.ts';
-import { installErrorHandler } from './platform/errors.ts';
+import { installErrorHandler, installNotFoundHandler } from './platform/errors.ts';
 import { loadOrCreateSecret } from './platform/secrets.ts';
 
 const defaultWebDist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
@@ -97,15 +97,9 @@ export async function buildApp(config: Config, database: Database): Promise<Fast
   const webDist = config.WEB_DIST ?? defaultWebDist;
   if (fs.existsSync(path.join(webDist, 'index.html'))) {
     await app.register(fastifyStatic, { root: webDist, wildcard: false, index: false });
-    const indexHtml = fs.readFileSync(path.join(webDist, 'index.html'));
-    // Client-side routes: any GET that is not an API, IdP or file path gets the app's page.
-    app.setNotFoundHandler((request, reply) => {
-      const url = request.url.split('?')[0];
-      if (request.method === 'GET' && !/^\/(api|oidc|cls)(\/|$)/.test(url) && !path.extname(url)) {
-        return reply.type('text/html').header('cache-control', 'no-cache').send(indexHtml);
-      }
-      return reply.status(404).send({ status: 'FAILURE', err: 'Not found', code: 'NOT_FOUND' });
-    });
+    installNotFoundHandler(app, fs.readFileSync(path.join(webDist, 'index.html')));
+  } else {
+    installNotFoundHandler(app);
   }
   return app;
 }

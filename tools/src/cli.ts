@@ -5,7 +5,7 @@
  */
 import { parseArgs } from 'node:util';
 import { type Database, DataDirLockedError, openDatabase } from '@lp/server/db/database';
-import { ConfigError, loadConfig } from '@lp/server/platform/config';
+import { type Config, ConfigError, loadConfig } from '@lp/server/platform/config';
 import { CommandError, UsageError } from './errors.ts';
 import { seed } from './seed.ts';
 import { tokens } from './tokens.ts';
@@ -16,7 +16,7 @@ const stdout = (text: string) => process.stdout.write(`${text}\n`);
 console.log = console.error;
 console.info = console.error;
 
-export const USAGE = `Usage: npm run cli -- <command>
+const USAGE = `Usage: npm run cli -- <command>
 
 Commands:
   seed [--sessions N] [--seed S]              clear the database and seed the demo world (default seed 42,
@@ -37,12 +37,7 @@ const options = {
   help: { type: 'boolean', short: 'h' },
 } as const;
 
-export function parseInteger(
-  name: string,
-  value: string | undefined,
-  min: number,
-  max: number,
-): number | undefined {
+function parseInteger(name: string, value: string | undefined, min: number, max: number): number | undefined {
   if (value === undefined) return undefined;
   if (!/^-?\d+$/.test(value)) throw new UsageError(`--${name} must be an integer, got "${value}"`);
   const n = Number(value);
@@ -73,12 +68,12 @@ async function main(argv: string[]): Promise<number> {
     }
   };
 
-  let run: (database: Database) => Promise<number>;
+  let run: (database: Database, config: Config) => Promise<number>;
   if (command === 'seed' && sub === undefined) {
     allowed('sessions', 'seed');
     const sessions = parseInteger('sessions', values.sessions, 0, 100_000_000);
     const seedValue = parseInteger('seed', values.seed, -2_147_483_648, 2_147_483_647);
-    run = (database) => seed(database, { sessions, seed: seedValue }, stdout);
+    run = (database, config) => seed(database, config, { sessions, seed: seedValue }, stdout);
   } else if (command === 'token' && sub === 'create') {
     allowed('user', 'expires');
     if (!values.user) throw new UsageError('token create needs --user EMAIL');
@@ -117,7 +112,7 @@ async function main(argv: string[]): Promise<number> {
     throw new CommandError(`Cannot open the database: ${(e as Error).message}`);
   }
   try {
-    return await run(database);
+    return await run(database, config);
   } finally {
     await database.close();
   }

@@ -1,15 +1,15 @@
 import type { Database } from '@lp/server/db/database';
 import { clearDemoWorld, seedDemoWorld } from '@lp/server/features/demo/seed';
 import { DEMO_SEED } from '@lp/server/features/demo/seed-on-start';
-import { loadConfig } from '@lp/server/platform/config';
+import type { Config } from '@lp/server/platform/config';
 
 /** `seed`: wipes the data tables and seeds the demo world in one transaction (all or nothing). */
 export async function seed(
   database: Database,
+  config: Config,
   args: { sessions?: number; seed?: number },
   out: (line: string) => void,
 ): Promise<number> {
-  const config = loadConfig(process.env);
   const sessions = args.sessions ?? config.SEED_SESSIONS;
   const seedValue = args.seed ?? DEMO_SEED;
   process.stderr.write(

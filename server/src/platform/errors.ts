@@ -64,8 +64,15 @@ export function installErrorHandler(app: FastifyInstance): void {
     request.log.error({ err: error }, 'unhandled error');
     return reply.status(500).send({ status: 'FAILURE', err: messages.internal, code: 'INTERNAL' });
   });
+}
+
+/** JSON 404 for unknown paths; when the SPA is served, client-side routes get its page instead. */
+export function installNotFoundHandler(app: FastifyInstance, spaPage?: Buffer): void {
   app.setNotFoundHandler((request, reply) => {
-    request.log.debug('route not found');
+    const url = request.url.split('?')[0];
+    if (spaPage && request.method === 'GET' && !/^\/(api|oidc|cls)(\/|$)/.test(url) && !/\.[a-z0-9]+$/i.test(url)) {
+      return reply.type('text/html').header('cache-control', 'no-cache').send(spaPage);
+    }
     return reply.status(404).send({ status: 'FAILURE', err: messages.notFound, code: 'NOT_FOUND' });
   });
 }

@@ -11,7 +11,12 @@ const SELECTED_CUSTOMER = 'selectedCustomer';
 function isCurrentUser(v: unknown): v is CurrentUser {
   if (typeof v !== 'object' || v === null) return false;
   const u = v as Record<string, unknown>;
-  return typeof u.email === 'string' && typeof u.name === 'string' && Array.isArray(u.roles) && u.roles.every((r) => typeof r === 'string');
+  return (
+    typeof u.email === 'string' &&
+    typeof u.name === 'string' &&
+    Array.isArray(u.roles) &&
+    u.roles.every((r) => typeof r === 'string')
+  );
 }
 
 export function readCurrentUser(): CurrentUser | null {

@@ -31,6 +31,19 @@ export function useCustomer(): CustomerState {
   return state;
 }
 
+/**
+ * Notice pages remember the selection they were opened for in the history state: the page remounts
+ * when the customer changes (the outlet is keyed by customer), so a ref would forget it.
+ */
+export interface NoticeState {
+  noticeVersion?: number;
+  customerNumber?: string;
+}
+export const noticeState = (version: number, customerNumber?: string): NoticeState => ({
+  noticeVersion: version,
+  customerNumber,
+});
+
 const isExportDenial = (e: unknown) => e instanceof ApiError && e.err === messages.exportDenied;
 
 /** Customer selection rules of spec 000 §4.2. */
@@ -40,10 +53,12 @@ export function CustomerProvider({ children }: { children: React.ReactNode }) {
   const [ready, setReady] = useState(false);
   const [version, setVersion] = useState(0);
   const started = useRef(false);
+  const versionRef = useRef(0);
 
   const setSelected = useCallback((next: SelectedCustomer) => {
     setCustomer(next);
-    setVersion((v) => v + 1);
+    versionRef.current += 1;
+    setVersion(versionRef.current);
     writeSavedCustomer(next.customerNumber);
   }, []);
 
@@ -53,7 +68,7 @@ export function CustomerProvider({ children }: { children: React.ReactNode }) {
       try {
         const found = await getAccountInfo(row.AccountID);
         if (isExportBlocked(found.info.exportControlStatus)) {
-          navigate('/noaccess');
+          navigate('/noaccess', { state: noticeState(versionRef.current) });
           return true;
         }
         setSelected({
@@ -65,7 +80,7 @@ export function CustomerProvider({ children }: { children: React.ReactNode }) {
       } catch (e) {
         if (e instanceof ApiError && e.status === 401) return true;
         if (isExportDenial(e)) {
-          navigate('/noaccess');
+          navigate('/noaccess', { state: noticeState(versionRef.current) });
           return true;
         }
         console.warn('Could not load the account info', e);

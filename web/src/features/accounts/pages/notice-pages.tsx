@@ -1,9 +1,9 @@
 import { isExportBlocked } from '@lp/domain/policy';
 import { useEffect, useRef } from 'react';
-import { useNavigate } from 'react-router';
+import { useLocation, useNavigate } from 'react-router';
 import { useConfig } from '../../../app/app-context.tsx';
 import { NoticePage } from '../../../components/notice.tsx';
-import { useCustomer } from '../components/customer-context.tsx';
+import { type NoticeState, useCustomer } from '../components/customer-context.tsx';
 
 /** Spec 000 §2.6 texts and return rules. Each page goes to /elastic once its condition is gone. */
 function useReturnWhen(condition: boolean) {
@@ -13,11 +13,22 @@ function useReturnWhen(condition: boolean) {
   }, [condition, navigate]);
 }
 
+/** The selection this notice was opened for: from the history state, else the one shown when it opened. */
+function useOpenedFor() {
+  const { version, customer } = useCustomer();
+  const location = useLocation();
+  const given = (location.state ?? {}) as NoticeState;
+  const atOpen = useRef({ version, customerNumber: customer?.customerNumber });
+  return {
+    version: given.noticeVersion ?? atOpen.current.version,
+    customerNumber: given.customerNumber ?? atOpen.current.customerNumber,
+  };
+}
+
 /** True once a customer is set after this page opened. */
 function useNewChoice() {
   const { version } = useCustomer();
-  const atOpen = useRef(version);
-  return version !== atOpen.current;
+  return version !== useOpenedFor().version;
 }
 
 export function NoSelectedCustomerPage() {
@@ -56,8 +67,8 @@ export function NoAccessPage() {
 
 export function NoPermissionsPage() {
   const { customer } = useCustomer();
-  const atOpen = useRef(customer?.customerNumber);
-  useReturnWhen(!!customer && customer.customerNumber !== atOpen.current);
+  const openedFor = useOpenedFor();
+  useReturnWhen(!!customer && customer.customerNumber !== openedFor.customerNumber);
   return <NoticePage title="No permission">You do not have enough permissions to view this page.</NoticePage>;
 }
 
