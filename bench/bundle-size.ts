@@ -26,10 +26,18 @@ const attr = (tag: string, name: string) => new RegExp(`${name}="([^"]+)"`).exec
 const tags = html.match(/<(script|link)\b[^>]*>/g) ?? [];
 const local = (url: string | undefined) => (url && url.startsWith('/') ? url.slice(1) : url);
 
-const entry = local(tags.filter((t) => t.startsWith('<script') && /type="module"/.test(t)).map((t) => attr(t, 'src'))[0]);
+const entry = local(
+  tags.filter((t) => t.startsWith('<script') && /type="module"/.test(t)).map((t) => attr(t, 'src'))[0],
+);
 if (!entry) throw new Error('no module entry script in web/dist/index.html');
-const preloads = tags.filter((t) => /rel="modulepreload"/.test(t)).map((t) => local(attr(t, 'href'))).filter((x): x is string => !!x);
-const styles = tags.filter((t) => /rel="stylesheet"/.test(t)).map((t) => local(attr(t, 'href'))).filter((x): x is string => !!x);
+const preloads = tags
+  .filter((t) => /rel="modulepreload"/.test(t))
+  .map((t) => local(attr(t, 'href')))
+  .filter((x): x is string => !!x);
+const styles = tags
+  .filter((t) => /rel="stylesheet"/.test(t))
+  .map((t) => local(attr(t, 'href')))
+  .filter((x): x is string => !!x);
 
 const sizeCache = new Map<string, { raw: number; gzip: number }>();
 function size(file: string) {
@@ -82,17 +90,35 @@ const lazyRows = lazy
   .sort((a, b) => b.withDeps - a.withDeps);
 
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
-const chunkName = (f: string) => path.basename(f).replace(/-[\w-]{8}\.js$/, '').replace(/\.js$/, '');
+const chunkName = (f: string) =>
+  path
+    .basename(f)
+    .replace(/-[\w-]{8}\.js$/, '')
+    .replace(/\.js$/, '');
 
 const lines: string[] = [];
 lines.push('## Bundle size', '');
-lines.push(`Measured by \`npx tsx bench/bundle-size.ts\` after \`npm run build -w @lp/web\` (gzip level 9). Updated ${new Date().toISOString().slice(0, 10)}.`, '');
-lines.push(`Target: the shell before first render <= ${TARGET_KB} KB gzip — **${shellGzip / 1024 <= TARGET_KB ? 'met' : 'NOT met'}** (${kb(shellGzip)}).`, '');
+lines.push(
+  `Measured by \`npx tsx bench/bundle-size.ts\` after \`npm run build -w @lp/web\` (gzip level 9). Updated ${new Date().toISOString().slice(0, 10)}.`,
+  '',
+);
+lines.push(
+  `Target: the shell before first render <= ${TARGET_KB} KB gzip — **${shellGzip / 1024 <= TARGET_KB ? 'met' : 'NOT met'}** (${kb(shellGzip)}).`,
+  '',
+);
 lines.push('| What | Files | gzip |', '|---|---|---|');
 lines.push(`| Entry chunk | ${path.basename(entry)} | ${kb(size(entry).gzip)} |`);
-lines.push(`| Stylesheets | ${styles.map((s) => path.basename(s)).join(', ') || '-'} | ${kb(styles.reduce((n, f) => n + size(f).gzip, 0))} |`);
-lines.push(`| Shell before first render (entry + static imports/modulepreloads + CSS) | ${shellFiles.length} files | ${kb(shellGzip)} |`);
-lines.push('', 'Lazy chunks (routes and the libraries only routes use), with the chunks each pulls in beyond the shell:', '');
+lines.push(
+  `| Stylesheets | ${styles.map((s) => path.basename(s)).join(', ') || '-'} | ${kb(styles.reduce((n, f) => n + size(f).gzip, 0))} |`,
+);
+lines.push(
+  `| Shell before first render (entry + static imports/modulepreloads + CSS) | ${shellFiles.length} files | ${kb(shellGzip)} |`,
+);
+lines.push(
+  '',
+  'Lazy chunks (routes and the libraries only routes use), with the chunks each pulls in beyond the shell:',
+  '',
+);
 lines.push('| Chunk | own gzip | with its not-yet-loaded imports |', '|---|---|---|');
 for (const r of lazyRows) lines.push(`| ${chunkName(r.file)} | ${kb(r.own)} | ${kb(r.withDeps)} |`);
 const section = `${lines.join('\n')}\n`;

@@ -31,6 +31,7 @@ export const apiCatalogue: Operation[] = [
   { method: 'get', path: '/api/auth/login', summary: 'Starts the OpenID Connect sign-in (redirect)', public: true },
   { method: 'get', path: '/api/auth/callback', summary: 'OpenID Connect redirect target (redirect)', public: true },
   { method: 'post', path: '/api/auth/logout', summary: 'Ends the session; answers the IdP sign-out URL' },
+  { method: 'get', path: '/api/auth/session', summary: 'Who is signed in (401 when nobody)', public: true },
   { method: 'get', path: '/api/getUserDetails', summary: 'The signed-in user', response: userDetailsResponseSchema },
   { method: 'get', path: '/api/getBuildInfo', summary: 'Build information text', response: buildInfoResponseSchema },
   { method: 'get', path: '/api/lastupdatedon', summary: 'Last received usage transaction', response: lastUpdatedResponseSchema },

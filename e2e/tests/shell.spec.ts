@@ -19,18 +19,20 @@ test('vendor staff sign in, pick an account by typing, see the role label and si
 
   await pickAccount(page, 'Northwind', /^\d+ \(Northwind Turbines Inc\.\)$/);
   await expect(page.getByTestId('selected-customer')).toHaveText(/Northwind Turbines Inc\./);
-  await expect(page.getByPlaceholder('Search for Account ID or Name')).toHaveValue(/^\d+ \(Northwind Turbines Inc\.\)$/);
+  await expect(page.getByPlaceholder('Search for Account ID or Name')).toHaveValue(
+    /^\d+ \(Northwind Turbines Inc\.\)$/,
+  );
 
   await openUserMenu(page);
   await expect(page.getByText('busops@demo.example')).toBeVisible();
   await expect(page.getByTestId('role-label')).toHaveText('Business Operations Role');
   await page.getByRole('menuitem', { name: 'Sign Out' }).click();
   await page.waitForURL((url) => !url.pathname.startsWith('/elastic'));
-  expect(await page.evaluate(() => localStorage.getItem('currentUser'))).toBeNull();
 
-  // The session is gone: the guarded page asks for sign-in again.
+  // The session is gone: the guarded page asks for sign-in again, and local storage was cleared.
   await page.goto('/elastic');
   await expect(page.getByLabel('Email')).toBeVisible();
+  expect(await page.evaluate(() => localStorage.getItem('currentUser'))).toBeNull();
 });
 
 test('user initials drop the (External) tag', async ({ page }) => {
@@ -44,7 +46,9 @@ test('choosing an export-blocked account leads to /noaccess', async ({ page }) =
   await signIn(page, 'busops@demo.example');
   await pickAccount(page, 'Tailspin', /Tailspin Defense Systems Corp\./);
   await expect(page).toHaveURL(/\/noaccess$/);
-  await expect(page.getByText('Access to this customer is denied per Export Compliance restrictions.')).toBeVisible();
+  await expect(
+    page.getByText('Access to this customer is denied per Export Compliance restrictions.'),
+  ).toBeVisible();
   // Choosing an approved account returns to the elastic page.
   await pickAccount(page, 'Northwind', /Northwind Turbines Inc\./);
   await expect(page).toHaveURL(/\/elastic$/);
@@ -68,6 +72,7 @@ test('a customer user sees only their own accounts and their portal role', async
 
 test('text that is not an account is rejected', async ({ page }) => {
   await signIn(page, 'busops@demo.example');
+  await expect(page.getByTestId('selected-customer')).toBeVisible();
   await searchAccount(page, '12 (unclosed');
   await expect(page.getByText('Invalid filter text. Filter by account ID or name.')).toBeVisible();
 });
@@ -92,15 +97,17 @@ test('the shell has no serious or critical accessibility violations', async ({ p
 test('a customer user whose only account is export-blocked lands on /noaccess', async ({ page }) => {
   await signIn(page, 'cad@tailspin.example');
   await expect(page).toHaveURL(/\/noaccess$/);
-  await expect(page.getByText('Access to this customer is denied per Export Compliance restrictions.')).toBeVisible();
+  await expect(
+    page.getByText('Access to this customer is denied per Export Compliance restrictions.'),
+  ).toBeVisible();
 });
 
-test('a user without accounts lands on /nocustomer, and account pages ask for a customer', async ({ page }) => {
+test('a user without accounts lands on /nocustomer, also when opening an account page', async ({ page }) => {
   await signIn(page, 'newhire@acme.example');
   await expect(page).toHaveURL(/\/nocustomer$/);
-  await page.goto('/elastic');
-  await expect(page).toHaveURL(/\/noselectedcustomer$/);
-  await expect(page.getByText('Please select a customer from the drop down menu at the top right.')).toBeVisible();
+  await page.goto('/elastic/fromLeftMenu');
+  await expect(page).toHaveURL(/\/nocustomer$/);
+  await expect(page.getByText(/not linked to any customer account/)).toBeVisible();
 });
 
 test('a viewer sees the viewer role label and the selection survives a reload', async ({ page }) => {

@@ -37,6 +37,7 @@ async function main() {
 
   await app.listen({ port: config.PORT, host: config.HOST });
   app.log.info({ url: config.publicUrl, database: database.engine, idp: config.builtInIdp ? 'built-in' : config.OIDC_ISSUER }, 'listening');
+  console.log(`Licensing Portal is ready at ${config.publicUrl}`);
 }
 
 void main();

@@ -2,9 +2,9 @@ import type { CurrentUser } from '@lp/contract/user/schemas';
 import { Button, Container, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { Navigate, useLocation } from 'react-router';
+import { Navigate } from 'react-router';
 import { Spinner } from '../components/spinner.tsx';
-import { useCustomer } from '../features/accounts/components/customer-context.tsx';
+import { noticeState, useCustomer } from '../features/accounts/components/customer-context.tsx';
 import { getClientConfig, getEnvironment } from '../features/auth/api/client-config.ts';
 import { getUserDetails } from '../features/auth/api/user-details.ts';
 import { ApiError, createApiClient, redirectToSignIn, setLoginUrl, signInUrl } from '../lib/api-client.ts';
@@ -94,9 +94,9 @@ export function UserGate({ children }: { children: React.ReactNode }) {
 
 /** Account-scoped pages need a selected customer (spec 000 §4.2): else /noselectedcustomer. */
 export function RequireCustomer({ children }: { children: React.ReactNode }) {
-  const { customer, ready } = useCustomer();
-  const location = useLocation();
+  const { customer, ready, notice, version } = useCustomer();
   if (!customer && !ready) return <Spinner text={LOADING} />;
-  if (!customer) return <Navigate to="/noselectedcustomer" replace state={{ from: location.pathname }} />;
+  if (!customer)
+    return <Navigate to={notice ?? '/noselectedcustomer'} replace state={noticeState(version)} />;
   return <>{children}</>;
 }

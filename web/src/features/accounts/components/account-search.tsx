@@ -3,7 +3,7 @@ import { customerDisplay } from '@lp/domain/customer-text';
 import { Combobox, Loader, TextInput, useCombobox } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { ApiError } from '../../../lib/api-client.ts';
 import {
   ACCOUNT_SEARCH_DEBOUNCE_MS,
@@ -44,9 +44,12 @@ export function AccountSearch() {
   const combobox = useCombobox({ onDropdownClose: () => combobox.resetSelectedOption() });
 
   // The box shows the selected customer whenever it changes (auto-selection, another tab of the app).
+  // Text the user is typing is kept: an automatic selection finishing meanwhile must not overwrite it.
+  const typedRef = useRef(false);
+  typedRef.current = typed;
   useEffect(() => {
+    if (typedRef.current) return;
     setText(shown);
-    setTyped(false);
   }, [shown]);
 
   const active = typed && debounced.trim() !== '' && debounced === text && debounced !== shown;

@@ -18,6 +18,8 @@ interface CustomerState {
   customer: SelectedCustomer | null;
   /** False until the first automatic selection has run. */
   ready: boolean;
+  /** The notice the automatic selection ended on (/nocustomer, /noaccess), where account pages send the user. */
+  notice: string | null;
   /** Bumped whenever a customer is set, so notice pages can tell a new choice from the old one. */
   version: number;
   selectCustomer: (row: AccountRow) => Promise<void>;
@@ -44,6 +46,8 @@ export const noticeState = (version: number, customerNumber?: string): NoticeSta
   customerNumber,
 });
 
+type ChooseOutcome = 'set' | 'blocked' | 'failed';
+
 const isExportDenial = (e: unknown) => e instanceof ApiError && e.err === messages.exportDenied;
 
 /** Customer selection rules of spec 000 §4.2. */
@@ -51,6 +55,7 @@ export function CustomerProvider({ children }: { children: React.ReactNode }) {
   const navigate = useNavigate();
   const [customer, setCustomer] = useState<SelectedCustomer | null>(null);
   const [ready, setReady] = useState(false);
+  const [notice, setNotice] = useState<string | null>(null);
   const [version, setVersion] = useState(0);
   const started = useRef(false);
   const versionRef = useRef(0);
@@ -64,30 +69,30 @@ export function CustomerProvider({ children }: { children: React.ReactNode }) {
 
   /** Choosing loads the info first; an export-blocked account is never set and leads to /noaccess. */
   const choose = useCallback(
-    async (row: AccountRow, restoring: boolean): Promise<boolean> => {
+    async (row: AccountRow, restoring: boolean): Promise<ChooseOutcome> => {
       try {
         const found = await getAccountInfo(row.AccountID);
         if (isExportBlocked(found.info.exportControlStatus)) {
           navigate('/noaccess', { state: noticeState(versionRef.current) });
-          return true;
+          return 'blocked';
         }
         setSelected({
           customerNumber: found.customerNumber,
           customerName: found.customerName,
           info: found.info,
         });
-        return true;
+        return 'set';
       } catch (e) {
-        if (e instanceof ApiError && e.status === 401) return true;
+        if (e instanceof ApiError && e.status === 401) return 'failed';
         if (isExportDenial(e)) {
           navigate('/noaccess', { state: noticeState(versionRef.current) });
-          return true;
+          return 'blocked';
         }
         console.warn('Could not load the account info', e);
         // A saved choice the user can no longer reach is dropped rather than kept without info.
-        if (restoring) return false;
+        if (restoring) return 'failed';
         setSelected({ customerNumber: row.AccountID, customerName: row.AccountName, info: null });
-        return true;
+        return 'set';
       }
     },
     [navigate, setSelected],
@@ -103,14 +108,17 @@ export function CustomerProvider({ children }: { children: React.ReactNode }) {
         const total = await countAccounts();
         if (total === 0) {
           clearSavedCustomer();
+          setNotice('/nocustomer');
           navigate('/nocustomer');
           return;
         }
         const saved = readSavedCustomer();
-        if (saved && (await choose({ AccountID: saved, AccountName: '' }, true))) return;
+        const restored = saved ? await choose({ AccountID: saved, AccountName: '' }, true) : 'failed';
+        if (restored === 'blocked') setNotice('/noaccess');
+        if (restored !== 'failed') return;
         clearSavedCustomer();
         const [first] = await getAccounts({ limit: 1 });
-        if (first) await choose(first, false);
+        if (first && (await choose(first, false)) === 'blocked') setNotice('/noaccess');
       } catch (e) {
         console.warn('Could not load the account list', e);
       } finally {
@@ -120,8 +128,8 @@ export function CustomerProvider({ children }: { children: React.ReactNode }) {
   }, [choose, navigate]);
 
   const value = useMemo(
-    () => ({ customer, ready, version, selectCustomer }),
-    [customer, ready, version, selectCustomer],
+    () => ({ customer, ready, version, notice, selectCustomer }),
+    [customer, ready, version, notice, selectCustomer],
   );
   return <CustomerContext.Provider value={value}>{children}</CustomerContext.Provider>;
 }
