@@ -11,7 +11,13 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['contract/src/**/*.test.ts', 'domain/src/**/*.test.ts', 'server/src/**/*.test.ts', 'web/src/**/*.test.ts', 'tools/src/**/*.test.ts'],
+          include: [
+            'contract/src/**/*.test.ts',
+            'domain/src/**/*.test.ts',
+            'server/src/**/*.test.ts',
+            'web/src/**/*.test.ts',
+            'tools/src/**/*.test.ts',
+          ],
           exclude: apiFiles,
           environment: 'node',
         },

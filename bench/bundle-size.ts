@@ -24,7 +24,7 @@ if (!fs.existsSync(path.join(dist, 'index.html'))) {
 const html = fs.readFileSync(path.join(dist, 'index.html'), 'utf8');
 const attr = (tag: string, name: string) => new RegExp(`${name}="([^"]+)"`).exec(tag)?.[1];
 const tags = html.match(/<(script|link)\b[^>]*>/g) ?? [];
-const local = (url: string | undefined) => (url && url.startsWith('/') ? url.slice(1) : url);
+const local = (url: string | undefined) => (url?.startsWith('/') ? url.slice(1) : url);
 
 const entry = local(
   tags.filter((t) => t.startsWith('<script') && /type="module"/.test(t)).map((t) => attr(t, 'src'))[0],

@@ -4,6 +4,7 @@
  * next to the very same compiled SQL run raw through the driver in the same run (ratio engine/raw).
  *
  *   npx tsx bench/query-engine.ts [--engine postgres|pglite] [--rows N] [--iterations N] [--budget-seconds S]
+ *     [--extra-sql "create index ..."]   (DDL to try, run after the load and before VACUUM ANALYZE)
  *
  * postgres: a fresh database on BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test),
  * dropped afterwards. pglite: a temporary data folder, removed afterwards.
@@ -35,6 +36,8 @@ const { values: args } = parseArgs({
     rows: { type: 'string', default: '1000000' },
     iterations: { type: 'string', default: '200' },
     'budget-seconds': { type: 'string', default: '60' },
+    // e.g. an index to try before measuring: --extra-sql "create index ... on usage_sessions ..."
+    'extra-sql': { type: 'string' },
   },
 });
 const engine = args.engine === 'pglite' ? 'pglite' : 'postgres';
@@ -127,6 +130,7 @@ async function fill(database: Database) {
     process.stdout.write(`  loaded ${to} rows (${((Date.now() - started) / 1000).toFixed(0)} s)\n`);
   }
   for (const i of indexes.rows) await db.execute(sql.raw(i.indexdef));
+  if (args['extra-sql']) await db.execute(sql.raw(args['extra-sql']));
   // VACUUM sets the visibility map as autovacuum would on a live server, enabling index-only scans.
   await db.execute(sql`vacuum analyze usage_sessions`);
   return (Date.now() - started) / 1000;
@@ -147,7 +151,7 @@ async function main() {
   const t0 = Date.now();
   const { database, raw, cleanup } = await openBenchDatabase();
   try {
-    console.log(`engine=${engine} rows=${totalRows} iterations=${iterations}`);
+    console.log(`engine=${engine} rows=${totalRows} iterations=${iterations} extra-sql=${args['extra-sql'] ?? 'none'}`);
     const loadSeconds = await fill(database);
     const { db } = database;
     const secret = randomBytes(32);
@@ -251,7 +255,7 @@ async function main() {
       const rawTimes: number[] = [];
       const started = performance.now();
       // Slow cases (count and distinct over ~50k scattered rows at 10M) stop after a time budget.
-      for (let i = 0; i < iterations + 20 && (i < 70 || performance.now() - started < budgetMs); i++) {
+      for (let i = 0; i < iterations + 50 && (i < 70 || performance.now() - started < budgetMs); i++) {
         // Alternate engine and raw so both see the same cache and machine state.
         const q = c.raw(i);
         let t = performance.now();
@@ -260,7 +264,7 @@ async function main() {
         t = performance.now();
         await raw(q.sql, q.params);
         const tr = performance.now() - t;
-        if (i >= 20) {
+        if (i >= 50) {
           eng.push(te);
           rawTimes.push(tr);
         }

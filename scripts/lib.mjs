@@ -50,7 +50,15 @@ export function ensureInstalled() {
 /** Builds the web app when any of its sources (or the shared packages) changed since the last build. */
 export function ensureWebBuilt() {
   const stamp = path.join(root, 'web', 'dist', 'index.html');
-  const sources = ['web/src', 'web/index.html', 'web/vite.config.ts', 'web/public', 'contract/src', 'domain/src', 'package-lock.json'];
+  const sources = [
+    'web/src',
+    'web/index.html',
+    'web/vite.config.ts',
+    'web/public',
+    'contract/src',
+    'domain/src',
+    'package-lock.json',
+  ];
   const latest = Math.max(...sources.map((s) => newest(path.join(root, s))));
   if (fs.existsSync(stamp) && mtime(stamp) >= latest) return;
   console.log('Building the web app...');

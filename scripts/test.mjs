@@ -13,7 +13,8 @@ function ensureChromium() {
   if (fs.existsSync('/usr/bin/chromium')) return;
   console.log('Installing Debian chromium for the browser tests...');
   const sudo = process.getuid?.() === 0 ? [] : ['sudo'];
-  const apt = (args) => spawnSync(sudo[0] ?? 'apt-get', [...(sudo.length ? ['apt-get'] : []), ...args], { stdio: 'inherit' });
+  const apt = (args) =>
+    spawnSync(sudo[0] ?? 'apt-get', [...(sudo.length ? ['apt-get'] : []), ...args], { stdio: 'inherit' });
   apt(['update', '-qq']);
   const r = apt(['install', '-y', '-qq', 'chromium']);
   if (r.status !== 0 || !fs.existsSync('/usr/bin/chromium')) {
@@ -28,7 +29,10 @@ function postgresUrl() {
   const probe = 'postgres://postgres@127.0.0.1:5432/test';
   const r = spawnSync(
     process.execPath,
-    ['-e', `const pg=require('pg');const c=new pg.Client(${JSON.stringify(probe)});c.connect().then(()=>c.end()).then(()=>process.exit(0),()=>process.exit(1))`],
+    [
+      '-e',
+      `const pg=require('pg');const c=new pg.Client(${JSON.stringify(probe)});c.connect().then(()=>c.end()).then(()=>process.exit(0),()=>process.exit(1))`,
+    ],
     { cwd: path.join(root, 'server'), timeout: 10_000 },
   );
   return r.status === 0 ? probe : undefined;
@@ -61,10 +65,14 @@ ensureChromium();
 ensureWebBuilt();
 console.log('\n== browser tests (playwright, chromium) ==');
 const pwJson = path.join(tmp, 'playwright.json');
-const pwStatus = run('npx', ['playwright', 'test', '--config', 'e2e/playwright.config.ts', '--reporter=list,json'], {
-  env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: pwJson },
-  allowFailure: true,
-});
+const pwStatus = run(
+  'npx',
+  ['playwright', 'test', '--config', 'e2e/playwright.config.ts', '--reporter=list,json'],
+  {
+    env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: pwJson },
+    allowFailure: true,
+  },
+);
 if (fs.existsSync(pwJson)) {
   const s = JSON.parse(fs.readFileSync(pwJson, 'utf8')).stats;
   totals.passed += s.expected + s.flaky;
@@ -74,10 +82,14 @@ if (fs.existsSync(pwJson)) {
 
 console.log(`\nTook ${Math.round((Date.now() - started) / 1000)} s.`);
 if (!pgUrl) {
-  console.log('\n' + '!'.repeat(78));
-  console.log('!! PostgreSQL integration suite NOT RUN: no TEST_DATABASE_URL and no server on 127.0.0.1:5432.');
+  console.log(`\n${'!'.repeat(78)}`);
+  console.log(
+    '!! PostgreSQL integration suite NOT RUN: no TEST_DATABASE_URL and no server on 127.0.0.1:5432.',
+  );
   console.log('!! Only the PGlite engine was tested. Set TEST_DATABASE_URL to run the PostgreSQL suite.');
   console.log('!'.repeat(78));
 }
-console.log(`\n${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}`);
+console.log(
+  `\n${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}`,
+);
 process.exit(totals.failed > 0 || vitestStatus !== 0 || pwStatus !== 0 ? 1 : 0);

@@ -8,7 +8,11 @@ import {
   getAccountsResponseSchema,
 } from './accounts/schemas.ts';
 import { failureSchema } from './common/envelope.ts';
-import { buildInfoResponseSchema, clientConfigSchema, lastUpdatedResponseSchema } from './platform/schemas.ts';
+import {
+  buildInfoResponseSchema,
+  clientConfigSchema,
+  lastUpdatedResponseSchema,
+} from './platform/schemas.ts';
 import { prefsResponseSchema, savePrefsRequestSchema } from './prefs/schemas.ts';
 import { countResponseSchema, distinctResponseSchema } from './query/schemas.ts';
 import { userDetailsResponseSchema } from './user/schemas.ts';
@@ -26,15 +30,46 @@ const ok = z.object({ status: z.literal('SUCCESS') });
 
 /** Every call the server answers, with its contract schemas; the OpenAPI document at /api/docs is built from it. */
 export const apiCatalogue: Operation[] = [
-  { method: 'get', path: '/api/config', summary: 'Client configuration loaded at start', public: true, response: clientConfigSchema },
+  {
+    method: 'get',
+    path: '/api/config',
+    summary: 'Client configuration loaded at start',
+    public: true,
+    response: clientConfigSchema,
+  },
   { method: 'get', path: '/api/environment', summary: 'Environment: dev, uat or prod (text)', public: true },
-  { method: 'get', path: '/api/auth/login', summary: 'Starts the OpenID Connect sign-in (redirect)', public: true },
-  { method: 'get', path: '/api/auth/callback', summary: 'OpenID Connect redirect target (redirect)', public: true },
+  {
+    method: 'get',
+    path: '/api/auth/login',
+    summary: 'Starts the OpenID Connect sign-in (redirect)',
+    public: true,
+  },
+  {
+    method: 'get',
+    path: '/api/auth/callback',
+    summary: 'OpenID Connect redirect target (redirect)',
+    public: true,
+  },
   { method: 'post', path: '/api/auth/logout', summary: 'Ends the session; answers the IdP sign-out URL' },
   { method: 'get', path: '/api/auth/session', summary: 'Who is signed in (401 when nobody)', public: true },
-  { method: 'get', path: '/api/getUserDetails', summary: 'The signed-in user', response: userDetailsResponseSchema },
-  { method: 'get', path: '/api/getBuildInfo', summary: 'Build information text', response: buildInfoResponseSchema },
-  { method: 'get', path: '/api/lastupdatedon', summary: 'Last received usage transaction', response: lastUpdatedResponseSchema },
+  {
+    method: 'get',
+    path: '/api/getUserDetails',
+    summary: 'The signed-in user',
+    response: userDetailsResponseSchema,
+  },
+  {
+    method: 'get',
+    path: '/api/getBuildInfo',
+    summary: 'Build information text',
+    response: buildInfoResponseSchema,
+  },
+  {
+    method: 'get',
+    path: '/api/lastupdatedon',
+    summary: 'Last received usage transaction',
+    response: lastUpdatedResponseSchema,
+  },
   {
     method: 'post',
     path: '/api/getaccounts',
@@ -42,7 +77,13 @@ export const apiCatalogue: Operation[] = [
     body: getAccountsRequestSchema,
     response: getAccountsResponseSchema,
   },
-  { method: 'post', path: '/api/getaccounts/count', summary: 'Count of accounts', body: accountsCountRequestSchema, response: countResponseSchema },
+  {
+    method: 'post',
+    path: '/api/getaccounts/count',
+    summary: 'Count of accounts',
+    body: accountsCountRequestSchema,
+    response: countResponseSchema,
+  },
   {
     method: 'post',
     path: '/api/getaccounts/distinct',
@@ -57,15 +98,31 @@ export const apiCatalogue: Operation[] = [
     body: getAccountsRequestSchema,
     response: getAccountsResponseSchema,
   },
-  { method: 'post', path: '/api/accounts', summary: 'Single-account check', body: accountsCheckRequestSchema },
+  {
+    method: 'post',
+    path: '/api/accounts',
+    summary: 'Single-account check',
+    body: accountsCheckRequestSchema,
+  },
   {
     method: 'get',
     path: '/api/getaccountinfo/{customerNumber}',
     summary: 'Account info flags',
     response: accountInfoResponseSchema,
   },
-  { method: 'get', path: '/api/featureflag/pref', summary: 'Saved table views of the user', response: prefsResponseSchema },
-  { method: 'post', path: '/api/featureflag/pref', summary: 'Save or reset table views', body: savePrefsRequestSchema, response: ok },
+  {
+    method: 'get',
+    path: '/api/featureflag/pref',
+    summary: 'Saved table views of the user',
+    response: prefsResponseSchema,
+  },
+  {
+    method: 'post',
+    path: '/api/featureflag/pref',
+    summary: 'Save or reset table views',
+    body: savePrefsRequestSchema,
+    response: ok,
+  },
 ];
 
 export function openApiDocument(version: string) {
@@ -77,14 +134,27 @@ export function openApiDocument(version: string) {
       summary: op.summary,
       security: op.public ? [] : [{ session: [] }, { bearer: [] }],
       ...(op.body && {
-        requestBody: { required: true, content: { 'application/json': { schema: z.toJSONSchema(op.body, { io: 'input' }) } } },
+        requestBody: {
+          required: true,
+          content: { 'application/json': { schema: z.toJSONSchema(op.body, { io: 'input' }) } },
+        },
       }),
       responses: {
         200: op.response
-          ? { description: 'SUCCESS', content: { 'application/json': { schema: z.toJSONSchema(op.response, { unrepresentable: 'any' }) } } }
+          ? {
+              description: 'SUCCESS',
+              content: {
+                'application/json': { schema: z.toJSONSchema(op.response, { unrepresentable: 'any' }) },
+              },
+            }
           : { description: 'SUCCESS' },
         400: { description: 'Bad input', ...failure },
-        ...(op.public ? {} : { 401: { description: 'Not signed in', ...failure }, 403: { description: 'Not allowed', ...failure } }),
+        ...(op.public
+          ? {}
+          : {
+              401: { description: 'Not signed in', ...failure },
+              403: { description: 'Not allowed', ...failure },
+            }),
       },
     };
   }

@@ -16,4 +16,5 @@ export function parseCustomerText(input: string): ParsedCustomerText {
   return { name: text };
 }
 
-export const customerDisplay = (c: { customerNumber: string; customerName: string }) => `${c.customerNumber} (${c.customerName})`;
+export const customerDisplay = (c: { customerNumber: string; customerName: string }) =>
+  `${c.customerNumber} (${c.customerName})`;

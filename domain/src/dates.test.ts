@@ -22,10 +22,13 @@ describe('dates', () => {
     expect(parseDay('2024-13-01')).toBeNull();
     expect(parseDay('24-01-01')).toBeNull();
     fc.assert(
-      fc.property(fc.date({ min: new Date('1900-01-01'), max: new Date('2199-12-31'), noInvalidDate: true }), (d) => {
-        const text = d.toISOString().slice(0, 10);
-        expect(parseDay(text)?.toISOString().slice(0, 10)).toBe(text);
-      }),
+      fc.property(
+        fc.date({ min: new Date('1900-01-01'), max: new Date('2199-12-31'), noInvalidDate: true }),
+        (d) => {
+          const text = d.toISOString().slice(0, 10);
+          expect(parseDay(text)?.toISOString().slice(0, 10)).toBe(text);
+        },
+      ),
     );
   });
 

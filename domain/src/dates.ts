@@ -87,7 +87,10 @@ const MAX_START = new UTCDate(2018, 0, 1);
 /** The [from, to] instant range of a preset, relative to `now` (to is the end of the covered period). */
 export function presetRange(preset: DatePreset, now: Date = new Date()): DateRange {
   const n = utc(now);
-  const range = (from: Date, to: Date): DateRange => ({ from: new Date(from.getTime()), to: new Date(to.getTime()) });
+  const range = (from: Date, to: Date): DateRange => ({
+    from: new Date(from.getTime()),
+    to: new Date(to.getTime()),
+  });
   switch (preset) {
     case '1 Day':
       return range(subDays(n, 1), n);

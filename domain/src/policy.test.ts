@@ -47,9 +47,14 @@ describe('ssl, self-serve and activations', () => {
     expect(permissionsFor(['user'], base).sslAllowed).toBe(true);
     expect(permissionsFor(['user'], info({ isFNPLicenseGenerator: true })).sslAllowed).toBe(false);
     expect(permissionsFor(['user'], info({ isAccessDisabled: true })).sslAllowed).toBe(false);
-    expect(permissionsFor(['user'], info({ isAccessDisabled: true, isFNPLicenseGenerator: true })).sslAllowed).toBe(true);
     expect(
-      permissionsFor(['user'], info({ isAccessDisabled: true, isFNPLicenseGenerator: true, isPortalEdit: true })).sslAllowed,
+      permissionsFor(['user'], info({ isAccessDisabled: true, isFNPLicenseGenerator: true })).sslAllowed,
+    ).toBe(true);
+    expect(
+      permissionsFor(
+        ['user'],
+        info({ isAccessDisabled: true, isFNPLicenseGenerator: true, isPortalEdit: true }),
+      ).sslAllowed,
     ).toBe(false);
   });
   it('allows self-serve for vendor staff even when ssl is not allowed; activations need SSL entitlements', () => {
@@ -57,7 +62,9 @@ describe('ssl, self-serve and activations', () => {
     expect(permissionsFor(['user'], blocked).selfServe).toBe(false);
     expect(permissionsFor(['sales'], blocked).selfServe).toBe(true);
     expect(permissionsFor(['sales'], blocked).activationsAllowed).toBe(false);
-    expect(permissionsFor(['sales'], info({ isAccessDisabled: true, hasSSL: 3 })).activationsAllowed).toBe(true);
+    expect(permissionsFor(['sales'], info({ isAccessDisabled: true, hasSSL: 3 })).activationsAllowed).toBe(
+      true,
+    );
   });
   it('allows emails only for channel and direct customers', () => {
     expect(permissionsFor(['user'], info({ orgType: 'Indirect' })).emailsAllowed).toBe(false);
@@ -71,15 +78,23 @@ describe('role label', () => {
   it('uses the spec order', () => {
     expect(roleLabel(['busops'], base, 'Sim')).toBe('Business Operations Role');
     expect(roleLabel(['support'], base, 'Sim')).toBe('Support Role');
-    expect(roleLabel(['support'], info({ isFNPLicenseGenerator: true }), 'Sim')).toBe('(FNP License Generator)');
-    expect(roleLabel(['user'], info({ isAsc: true, isPortalEdit: true }), 'Sim')).toBe('(Sim Support Coordinator)');
+    expect(roleLabel(['support'], info({ isFNPLicenseGenerator: true }), 'Sim')).toBe(
+      '(FNP License Generator)',
+    );
+    expect(roleLabel(['user'], info({ isAsc: true, isPortalEdit: true }), 'Sim')).toBe(
+      '(Sim Support Coordinator)',
+    );
     expect(roleLabel(['user'], info({ isPortalEdit: true }), 'Sim')).toBe('(Portal Administrator Role)');
     expect(roleLabel(['user'], info({ isPortalView: true }), 'Sim')).toBe('(Portal Viewer Role)');
     expect(roleLabel(['sales'], info({ isSales: true }), 'Sim')).toBe('(Sales Role)');
     expect(roleLabel(['salesaccess'], info({ isSalesAccess: true }), 'Sim')).toBe('(Sales Access Role)');
   });
   it('maps contact roles to flags', () => {
-    expect(contactFlags(contactRoles.admin)).toEqual({ isPortalEdit: true, isPortalView: false, isAsc: false });
+    expect(contactFlags(contactRoles.admin)).toEqual({
+      isPortalEdit: true,
+      isPortalView: false,
+      isAsc: false,
+    });
     expect(contactFlags(contactRoles.coordinator).isAsc).toBe(true);
     expect(contactFlags(undefined)).toEqual({ isPortalEdit: false, isPortalView: false, isAsc: false });
   });

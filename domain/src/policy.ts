@@ -33,7 +33,8 @@ export function permissionsFor(roles: readonly string[], info: AccountInfo): Per
   const sslAllowed =
     (!info.isAccessDisabled && !info.isFNPLicenseGenerator) ||
     (info.isAccessDisabled && info.isFNPLicenseGenerator && !info.isAsc && !info.isPortalEdit);
-  const selfServe = busops || has(roles, 'support') || has(roles, 'sales') || has(roles, 'salesaccess') || sslAllowed;
+  const selfServe =
+    busops || has(roles, 'support') || has(roles, 'sales') || has(roles, 'salesaccess') || sslAllowed;
   return {
     viewOnly,
     sslAllowed,
@@ -41,14 +42,19 @@ export function permissionsFor(roles: readonly string[], info: AccountInfo): Per
     activationsAllowed: selfServe && info.hasSSL > 0,
     fsaActivation: selfServe,
     elasticAllowed: true,
-    customerTypeAllowed: info.orgType === 'Channel' || info.orgType === 'Direct' || info.orgType === 'Indirect',
+    customerTypeAllowed:
+      info.orgType === 'Channel' || info.orgType === 'Direct' || info.orgType === 'Indirect',
     emailsAllowed: info.orgType === 'Channel' || info.orgType === 'Direct',
     exportBlocked: isExportBlocked(info.exportControlStatus),
   };
 }
 
 /** The role label of the user menu (spec 000 §6); `productName` fills "{product} Support Coordinator". */
-export function roleLabel(roles: readonly string[], info: AccountInfo | null | undefined, productName: string): string {
+export function roleLabel(
+  roles: readonly string[],
+  info: AccountInfo | null | undefined,
+  productName: string,
+): string {
   if (isBusops(roles)) return 'Business Operations Role';
   if (has(roles, 'support') && !info?.isFNPLicenseGenerator) return 'Support Role';
   if (!info) return '';

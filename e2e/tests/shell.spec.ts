@@ -119,3 +119,10 @@ test('a viewer sees the viewer role label and the selection survives a reload', 
   await page.reload();
   await expect(page.getByTestId('selected-customer')).toHaveText(/Acme Aerospace Inc\./);
 });
+
+test('a failed sign-in is shown with a way to try again', async ({ page }) => {
+  await page.goto('/?signin=failed');
+  await expect(page.getByRole('heading', { name: 'Sign-in failed' })).toBeVisible();
+  await page.getByRole('link', { name: 'Sign in' }).click();
+  await expect(page.getByLabel('Email')).toBeVisible();
+});

@@ -27,7 +27,14 @@ async function freePort(): Promise<number> {
 function start(env: Record<string, string>) {
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
     cwd: root,
-    env: { ...process.env, SEED_ON_EMPTY: 'false', LOG_LEVEL: 'info', DATA_DIR: dataDir, HOST: '127.0.0.1', ...env },
+    env: {
+      ...process.env,
+      SEED_ON_EMPTY: 'false',
+      LOG_LEVEL: 'info',
+      DATA_DIR: dataDir,
+      HOST: '127.0.0.1',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -72,7 +79,11 @@ describe('the server process', () => {
     await waitReady(port, proc);
     const res = await fetch(`http://127.0.0.1:${port}/api/getaccounts`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', cookie: 'lp_session=secret-cookie-value', 'x-request-id': 'req-test-1' },
+      headers: {
+        'content-type': 'application/json',
+        cookie: 'lp_session=secret-cookie-value',
+        'x-request-id': 'req-test-1',
+      },
       body: '{}',
     });
     expect(res.status).toBe(401);

@@ -36,7 +36,14 @@ async function main() {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
   await app.listen({ port: config.PORT, host: config.HOST });
-  app.log.info({ url: config.publicUrl, database: database.engine, idp: config.builtInIdp ? 'built-in' : config.OIDC_ISSUER }, 'listening');
+  app.log.info(
+    {
+      url: config.publicUrl,
+      database: database.engine,
+      idp: config.builtInIdp ? 'built-in' : config.OIDC_ISSUER,
+    },
+    'listening',
+  );
   console.log(`Licensing Portal is ready at ${config.publicUrl}`);
 }
 

@@ -17,7 +17,14 @@ export type ClientConfig = z.infer<typeof clientConfigSchema>;
 
 export const environmentValues = ['dev', 'uat', 'prod'] as const;
 
-export const buildInfoResponseSchema = z.object({ status: z.literal('SUCCESS'), err: z.string().nullable(), data: z.string() });
+export const buildInfoResponseSchema = z.object({
+  status: z.literal('SUCCESS'),
+  err: z.string().nullable(),
+  data: z.string(),
+});
 
 export const lastUpdatedQuerySchema = z.object({ accountId: z.string().min(1).max(64).optional() });
-export const lastUpdatedResponseSchema = z.object({ status: z.literal('SUCCESS'), lastUpdatedOn: z.string().nullable() });
+export const lastUpdatedResponseSchema = z.object({
+  status: z.literal('SUCCESS'),
+  lastUpdatedOn: z.string().nullable(),
+});

@@ -21,7 +21,15 @@ export type TableName = (typeof tableNames)[number];
 const colId = z.string().min(1).max(100);
 const sortDir = z.enum(['asc', 'desc']).nullable().optional();
 
-export const sortModelSchema = z.array(z.object({ colId, sort: z.enum(['asc', 'desc']), sortIndex: z.number().int().min(0).nullable().optional() })).max(50);
+export const sortModelSchema = z
+  .array(
+    z.object({
+      colId,
+      sort: z.enum(['asc', 'desc']),
+      sortIndex: z.number().int().min(0).nullable().optional(),
+    }),
+  )
+  .max(50);
 
 /** AG Grid column state; only the fields the view compares and restores. */
 export const columnStateSchema = z.object({
@@ -37,11 +45,20 @@ export type ColumnState = z.infer<typeof columnStateSchema>;
 
 /** AG Grid filter model: per column a filter description; bounded so a preference cannot grow without limit. */
 const jsonValue: z.ZodType<unknown> = z.lazy(() =>
-  z.union([z.string().max(2000), z.number(), z.boolean(), z.null(), z.array(jsonValue).max(1000), z.record(z.string().max(100), jsonValue)]),
+  z.union([
+    z.string().max(2000),
+    z.number(),
+    z.boolean(),
+    z.null(),
+    z.array(jsonValue).max(1000),
+    z.record(z.string().max(100), jsonValue),
+  ]),
 );
-export const filterModelSchema = z.record(colId, z.record(z.string().max(100), jsonValue)).refine((m) => Object.keys(m).length <= 100, {
-  message: 'too many filtered columns',
-});
+export const filterModelSchema = z
+  .record(colId, z.record(z.string().max(100), jsonValue))
+  .refine((m) => Object.keys(m).length <= 100, {
+    message: 'too many filtered columns',
+  });
 
 const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}([ T]\d{2}:\d{2}(:\d{2})?)?/, 'expected YYYY-MM-DD');
 

@@ -3,11 +3,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import type { SQL } from 'drizzle-orm';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
-import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
-import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import lockfile from 'proper-lockfile';
 import * as schema from './schema.ts';
@@ -31,7 +31,10 @@ const MIGRATION_LOCK = 7_300_415;
 
 export class DataDirLockedError extends Error {}
 
-export async function openPglite(dir: string | undefined, options: { loadDataDir?: Blob } = {}): Promise<Database> {
+export async function openPglite(
+  dir: string | undefined,
+  options: { loadDataDir?: Blob } = {},
+): Promise<Database> {
   let release: (() => Promise<void>) | undefined;
   if (dir) {
     fs.mkdirSync(dir, { recursive: true });
@@ -97,7 +100,11 @@ export async function migrateDatabase(database: Database, url?: string): Promise
   }
 }
 
-export async function openDatabase(config: { DATABASE_URL?: string; pgliteDir: string; DATABASE_POOL_MAX: number }) {
+export async function openDatabase(config: {
+  DATABASE_URL?: string;
+  pgliteDir: string;
+  DATABASE_POOL_MAX: number;
+}) {
   const database = config.DATABASE_URL
     ? await openPostgres(config.DATABASE_URL, config.DATABASE_POOL_MAX)
     : await openPglite(config.pgliteDir);

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createTestDatabase } from '../test/test-db.ts';
 import { withDatabase } from '../test/global-setup.ts';
+import { createTestDatabase } from '../test/test-db.ts';
 import { type Database, migrateDatabase, openPostgres, queryRows } from './database.ts';
 
 const opened: Database[] = [];
@@ -11,7 +11,8 @@ afterAll(async () => {
 });
 
 const appliedMigrations = async (d: Database) =>
-  (await queryRows<{ n: number }>(d.db, sql`select count(*)::int as n from drizzle.__drizzle_migrations`))[0].n;
+  (await queryRows<{ n: number }>(d.db, sql`select count(*)::int as n from drizzle.__drizzle_migrations`))[0]
+    .n;
 
 describe('migrations', () => {
   it('re-running migrations on a migrated database changes nothing', async () => {

@@ -46,7 +46,8 @@ export function installErrorHandler(app: FastifyInstance): void {
     if (error instanceof ZodError) {
       return reply.status(400).send({ status: 'FAILURE', err: describeZodError(error), code: 'BAD_REQUEST' });
     }
-    const mapped = (error.code && fastifyCodes[error.code]) || (error.statusCode === 400 ? 'BAD_REQUEST' : undefined);
+    const mapped =
+      (error.code && fastifyCodes[error.code]) || (error.statusCode === 400 ? 'BAD_REQUEST' : undefined);
     if (mapped) {
       const err =
         mapped === 'PAYLOAD_TOO_LARGE'
@@ -59,7 +60,9 @@ export function installErrorHandler(app: FastifyInstance): void {
       return reply.status(errorCatalogue[mapped]).send({ status: 'FAILURE', err, code: mapped });
     }
     if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
-      return reply.status(error.statusCode).send({ status: 'FAILURE', err: error.message, code: 'BAD_REQUEST' });
+      return reply
+        .status(error.statusCode)
+        .send({ status: 'FAILURE', err: error.message, code: 'BAD_REQUEST' });
     }
     request.log.error({ err: error }, 'unhandled error');
     return reply.status(500).send({ status: 'FAILURE', err: messages.internal, code: 'INTERNAL' });
@@ -70,7 +73,12 @@ export function installErrorHandler(app: FastifyInstance): void {
 export function installNotFoundHandler(app: FastifyInstance, spaPage?: Buffer): void {
   app.setNotFoundHandler((request, reply) => {
     const url = request.url.split('?')[0];
-    if (spaPage && request.method === 'GET' && !/^\/(api|oidc|cls)(\/|$)/.test(url) && !/\.[a-z0-9]+$/i.test(url)) {
+    if (
+      spaPage &&
+      request.method === 'GET' &&
+      !/^\/(api|oidc|cls)(\/|$)/.test(url) &&
+      !/\.[a-z0-9]+$/i.test(url)
+    ) {
       return reply.type('text/html').header('cache-control', 'no-cache').send(spaPage);
     }
     return reply.status(404).send({ status: 'FAILURE', err: messages.notFound, code: 'NOT_FOUND' });

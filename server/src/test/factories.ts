@@ -8,7 +8,12 @@ type EntitlementInsert = typeof entitlements.$inferInsert;
 export async function buildAccount(db: Db, over: Partial<AccountInsert> = {}) {
   const [row] = await db
     .insert(accounts)
-    .values({ customerNumber: String(randomInt(1_000_000, 9_999_999)), name: 'Test Account', orgType: 'Direct', ...over })
+    .values({
+      customerNumber: String(randomInt(1_000_000, 9_999_999)),
+      name: 'Test Account',
+      orgType: 'Direct',
+      ...over,
+    })
     .returning();
   return row;
 }
@@ -17,7 +22,11 @@ export async function addContact(db: Db, customerNumber: string, email: string, 
   await db.insert(portalContacts).values({ customerNumber, email, role });
 }
 
-export async function buildEntitlement(db: Db, customerNumber: string, over: Partial<EntitlementInsert> = {}) {
+export async function buildEntitlement(
+  db: Db,
+  customerNumber: string,
+  over: Partial<EntitlementInsert> = {},
+) {
   const [row] = await db
     .insert(entitlements)
     .values({

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
-import { sql } from 'drizzle-orm';
 import os from 'node:os';
 import path from 'node:path';
+import { sql } from 'drizzle-orm';
 import type { TestProject } from 'vitest/node';
 import { migrateDatabase, openPglite, openPostgres } from '../db/database.ts';
 
@@ -17,7 +17,9 @@ export default async function setup(project: TestProject) {
     const file = path.join(os.tmpdir(), `lp-template-${runId}.tar.gz`);
     const database = await openPglite(undefined);
     await migrateDatabase(database);
-    const dump = await (database as unknown as { pglite: { dumpDataDir(c: 'gzip'): Promise<Blob> } }).pglite.dumpDataDir('gzip');
+    const dump = await (
+      database as unknown as { pglite: { dumpDataDir(c: 'gzip'): Promise<Blob> } }
+    ).pglite.dumpDataDir('gzip');
     fs.writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
     await database.close();
     project.provide('pgliteTemplate', file);

@@ -5,7 +5,10 @@ import type { Database } from '../db/database.ts';
 import { loadConfig } from '../platform/config.ts';
 
 /** The real app on a test database, for `app.inject` (no socket) or `app.listen` when a test needs HTTP. */
-export async function createTestApp(database: Database, env: Record<string, string> = {}): Promise<FastifyInstance> {
+export async function createTestApp(
+  database: Database,
+  env: Record<string, string> = {},
+): Promise<FastifyInstance> {
   const config = loadConfig({
     NODE_ENV: 'test',
     LOG_LEVEL: 'silent',

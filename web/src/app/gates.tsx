@@ -2,14 +2,12 @@ import type { CurrentUser } from '@lp/contract/user/schemas';
 import { Button, Container, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { Navigate } from 'react-router';
 import { Spinner } from '../components/spinner.tsx';
-import { noticeState, useCustomer } from '../features/accounts/components/customer-context.tsx';
 import { getClientConfig, getEnvironment } from '../features/auth/api/client-config.ts';
 import { getUserDetails } from '../features/auth/api/user-details.ts';
 import { ApiError, createApiClient, redirectToSignIn, setLoginUrl, signInUrl } from '../lib/api-client.ts';
+import { ConfigContext, UserContext } from '../lib/app-context.tsx';
 import { readCurrentUser, writeCurrentUser } from '../lib/local-store.ts';
-import { ConfigContext, UserContext } from './app-context.tsx';
 
 const LOADING = 'Loading...';
 
@@ -90,13 +88,4 @@ export function UserGate({ children }: { children: React.ReactNode }) {
   if (failed && refused) return <SignInFailed />;
   if (!current) return <Spinner fullScreen text={LOADING} />;
   return <UserContext.Provider value={current}>{children}</UserContext.Provider>;
-}
-
-/** Account-scoped pages need a selected customer (spec 000 §4.2): else /noselectedcustomer. */
-export function RequireCustomer({ children }: { children: React.ReactNode }) {
-  const { customer, ready, notice, version } = useCustomer();
-  if (!customer && !ready) return <Spinner text={LOADING} />;
-  if (!customer)
-    return <Navigate to={notice ?? '/noselectedcustomer'} replace state={noticeState(version)} />;
-  return <>{children}</>;
 }

@@ -1,4 +1,5 @@
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
+import { Spinner } from '../components/spinner.tsx';
 import { GuardedShell } from './shell.tsx';
 
 /** Menu paths whose pages come with later issues (spec 000 §2.1); they show a plain "coming soon" page. */
@@ -36,12 +37,16 @@ const notice =
     return { Component: pages[name] };
   };
 
+const loading = <Spinner fullScreen text="Loading..." />;
+
 export const routes: RouteObject[] = [
-  { path: 'error/:code', lazy: () => import('./pages/error-page.tsx') },
+  { path: 'error/:code', lazy: () => import('./pages/error-page.tsx'), hydrateFallbackElement: loading },
   { path: 'home', element: <Navigate to="/" replace /> },
   {
     path: '/',
     element: <GuardedShell />,
+    // Shown while the first page's lazy chunk loads.
+    hydrateFallbackElement: loading,
     children: [
       { index: true, element: <Navigate to="/elastic" replace /> },
       { path: 'elastic', lazy: () => import('../features/elastic/pages/elastic-page.tsx') },

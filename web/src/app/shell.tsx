@@ -4,7 +4,7 @@ import { Link, Outlet, useLocation } from 'react-router';
 import { AccountSearch } from '../features/accounts/components/account-search.tsx';
 import { CustomerProvider, useCustomer } from '../features/accounts/components/customer-context.tsx';
 import { HelpMenu, UserMenu } from '../features/user/components/user-menu.tsx';
-import { useConfig } from './app-context.tsx';
+import { useConfig } from '../lib/app-context.tsx';
 import { UserGate } from './gates.tsx';
 import logoUrl from './logo.svg';
 

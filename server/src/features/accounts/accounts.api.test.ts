@@ -60,7 +60,11 @@ describe('authentication', () => {
     ['GET', '/api/featureflag/pref'],
     ['POST', '/api/featureflag/pref'],
   ])('anonymous %s %s gets 401 and no data', async (method, url) => {
-    const res = await app.inject({ method: method as 'GET' | 'POST', url, payload: method === 'POST' ? {} : undefined });
+    const res = await app.inject({
+      method: method as 'GET' | 'POST',
+      url,
+      payload: method === 'POST' ? {} : undefined,
+    });
     expect(res.statusCode).toBe(401);
     expect(res.json()).toEqual({ status: 'FAILURE', err: 'Unauthorised', code: 'UNAUTHENTICATED' });
   });
@@ -85,7 +89,10 @@ describe('POST /api/getaccounts', () => {
 
   it('filters by name case-insensitively and treats wildcards literally', async () => {
     const filter = (value: string) => ({
-      filter: { condition: 'ANY', criteria: [{ name: 'AccountName', method: 'CONTAINS', value, casefold: true }] },
+      filter: {
+        condition: 'ANY',
+        criteria: [{ name: 'AccountName', method: 'CONTAINS', value, casefold: true }],
+      },
     });
     expect(ids((await post('/api/getaccounts', busops, filter('BETA'))).json())).toEqual(['1000002']);
     expect(ids((await post('/api/getaccounts', busops, filter('100%'))).json())).toEqual(['1000004']);
@@ -131,14 +138,20 @@ describe('POST /api/getaccounts', () => {
     expect(ids(res.json())).toEqual(['1000001']);
     const own = await post('/api/getCustomerAccounts', viewer, { customerEmail: 'VIEWER@acme.example' });
     expect(ids(own.json())).toEqual(['1000001']);
-    expect((await post('/api/getCustomerAccounts', viewer, { customerEmail: 'admin@acme.example' })).statusCode).toBe(403);
+    expect(
+      (await post('/api/getCustomerAccounts', viewer, { customerEmail: 'admin@acme.example' })).statusCode,
+    ).toBe(403);
   });
 
   it('answers the single-account check with at most the requested number of rows', async () => {
     const res = (await post('/api/accounts', admin, { limit: 2 })).json();
     expect(res.data).toHaveLength(2);
-    expect(ids((await post('/api/accounts', admin, { customerNumber: '1000002', limit: 2 })).json())).toEqual(['1000002']);
-    expect(ids((await post('/api/accounts', viewer, { customerNumber: '1000002', limit: 2 })).json())).toEqual([]);
+    expect(ids((await post('/api/accounts', admin, { customerNumber: '1000002', limit: 2 })).json())).toEqual(
+      ['1000002'],
+    );
+    expect(
+      ids((await post('/api/accounts', viewer, { customerNumber: '1000002', limit: 2 })).json()),
+    ).toEqual([]);
   });
 });
 
@@ -207,7 +220,10 @@ describe('GET /api/getUserDetails', () => {
 
 describe('GET /api/lastupdatedon', () => {
   it('answers null when no usage was received and refuses outsiders', async () => {
-    expect((await get('/api/lastupdatedon?accountId=1000001', admin)).json()).toEqual({ status: 'SUCCESS', lastUpdatedOn: null });
+    expect((await get('/api/lastupdatedon?accountId=1000001', admin)).json()).toEqual({
+      status: 'SUCCESS',
+      lastUpdatedOn: null,
+    });
     expect((await get('/api/lastupdatedon?accountId=1000002', viewer)).statusCode).toBe(403);
   });
 });

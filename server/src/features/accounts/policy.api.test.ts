@@ -21,7 +21,11 @@ beforeAll(async () => {
   database = await createTestDatabase();
   ctx = { db: database.db } as AppContext;
   await buildAccount(database.db, { customerNumber: '3000001', name: 'Acme' });
-  await buildAccount(database.db, { customerNumber: '3000002', name: 'Blocked', exportControlStatus: 'Denied' });
+  await buildAccount(database.db, {
+    customerNumber: '3000002',
+    name: 'Blocked',
+    exportControlStatus: 'Denied',
+  });
   await buildAccount(database.db, { customerNumber: '3000003', name: 'Indirect', orgType: 'Indirect' });
   await buildEntitlement(database.db, '3000001', { kind: 'SSL' });
   await addContact(database.db, '3000001', 'viewer@acme.example', contactRoles.viewer);
@@ -32,39 +36,75 @@ beforeAll(async () => {
 
 afterAll(async () => database?.close());
 
-const denied = (p: Promise<unknown>, message: string) => expect(p).rejects.toMatchObject({ code: 'FORBIDDEN', message });
+const denied = (p: Promise<unknown>, message: string) =>
+  expect(p).rejects.toMatchObject({ code: 'FORBIDDEN', message });
 
 describe('authorizeAccount', () => {
   it('lets a viewer read but not write', async () => {
-    await expect(authorizeAccount(ctx, person('viewer@acme.example'), '3000001', 'read')).resolves.toBeDefined();
-    await denied(authorizeAccount(ctx, person('viewer@acme.example'), '3000001', 'edit'), messages.noPermission);
-    await denied(authorizeAccount(ctx, person('viewer@acme.example'), '3000001', 'activate'), messages.noPermission);
+    await expect(
+      authorizeAccount(ctx, person('viewer@acme.example'), '3000001', 'read'),
+    ).resolves.toBeDefined();
+    await denied(
+      authorizeAccount(ctx, person('viewer@acme.example'), '3000001', 'edit'),
+      messages.noPermission,
+    );
+    await denied(
+      authorizeAccount(ctx, person('viewer@acme.example'), '3000001', 'activate'),
+      messages.noPermission,
+    );
   });
 
   it('lets an administrator write and activate when the account has SSL entitlements', async () => {
-    await expect(authorizeAccount(ctx, person('admin@acme.example'), '3000001', 'edit')).resolves.toBeDefined();
-    await expect(authorizeAccount(ctx, person('admin@acme.example'), '3000001', 'activate')).resolves.toBeDefined();
-    await denied(authorizeAccount(ctx, person('admin@acme.example'), '3000003', 'activate'), messages.noPermission);
+    await expect(
+      authorizeAccount(ctx, person('admin@acme.example'), '3000001', 'edit'),
+    ).resolves.toBeDefined();
+    await expect(
+      authorizeAccount(ctx, person('admin@acme.example'), '3000001', 'activate'),
+    ).resolves.toBeDefined();
+    await denied(
+      authorizeAccount(ctx, person('admin@acme.example'), '3000003', 'activate'),
+      messages.noPermission,
+    );
   });
 
   it('keeps support staff view-only and busops able to write anywhere', async () => {
-    await denied(authorizeAccount(ctx, person('s@vendor.example', ['support']), '3000001', 'edit'), messages.noPermission);
-    await expect(authorizeAccount(ctx, person('b@vendor.example', ['busops']), '3000003', 'edit')).resolves.toBeDefined();
+    await denied(
+      authorizeAccount(ctx, person('s@vendor.example', ['support']), '3000001', 'edit'),
+      messages.noPermission,
+    );
+    await expect(
+      authorizeAccount(ctx, person('b@vendor.example', ['busops']), '3000003', 'edit'),
+    ).resolves.toBeDefined();
   });
 
   it('blocks every data action on an export-controlled account, but not the info', async () => {
-    await denied(authorizeAccount(ctx, person('admin@acme.example'), '3000002', 'read'), messages.exportDenied);
-    await denied(authorizeAccount(ctx, person('b@vendor.example', ['busops']), '3000002', 'read'), messages.exportDenied);
+    await denied(
+      authorizeAccount(ctx, person('admin@acme.example'), '3000002', 'read'),
+      messages.exportDenied,
+    );
+    await denied(
+      authorizeAccount(ctx, person('b@vendor.example', ['busops']), '3000002', 'read'),
+      messages.exportDenied,
+    );
     const info = await authorizeAccount(ctx, person('admin@acme.example'), '3000002', 'info');
     expect(info.permissions.exportBlocked).toBe(true);
   });
 
   it('refuses e-mails for indirect customers', async () => {
-    await denied(authorizeAccount(ctx, person('admin@acme.example'), '3000003', 'emails'), messages.noPermission);
+    await denied(
+      authorizeAccount(ctx, person('admin@acme.example'), '3000003', 'emails'),
+      messages.noPermission,
+    );
   });
 
   it('gives outsiders the page-permission message whether or not the account exists', async () => {
-    await denied(authorizeAccount(ctx, person('viewer@acme.example'), '3000003', 'info'), messages.noPermissionPage);
-    await denied(authorizeAccount(ctx, person('viewer@acme.example'), '0000000', 'info'), messages.noPermissionPage);
+    await denied(
+      authorizeAccount(ctx, person('viewer@acme.example'), '3000003', 'info'),
+      messages.noPermissionPage,
+    );
+    await denied(
+      authorizeAccount(ctx, person('viewer@acme.example'), '0000000', 'info'),
+      messages.noPermissionPage,
+    );
   });
 });

@@ -25,7 +25,11 @@ export interface AccountAccess {
 }
 
 /** Loads the account as `principal` sees it; outsiders and unknown numbers get the same 403. */
-export async function loadAccountAccess(ctx: AppContext, principal: Principal, customerNumber: string): Promise<AccountAccess> {
+export async function loadAccountAccess(
+  ctx: AppContext,
+  principal: Principal,
+  customerNumber: string,
+): Promise<AccountAccess> {
   const account = await findAccount(ctx.db, customerNumber);
   const staff = isVendorStaff(principal.vendorRoles);
   const role = staff ? undefined : await findContactRole(ctx.db, customerNumber, principal.email);
@@ -45,7 +49,9 @@ export async function loadAccountAccess(ctx: AppContext, principal: Principal, c
     hasNamedLicense: counts.named,
     hasFSA: counts.fsa,
     hasElastic: counts.elastic,
-    orgType: (['Direct', 'Channel', 'Indirect'].includes(account.orgType) ? account.orgType : 'Undefined') as AccountInfo['orgType'],
+    orgType: (['Direct', 'Channel', 'Indirect'].includes(account.orgType)
+      ? account.orgType
+      : 'Undefined') as AccountInfo['orgType'],
     supportEmail: account.supportEmail,
     exportControlStatus: account.exportControlStatus,
   };

@@ -28,7 +28,11 @@ export async function findAccount(db: Db, customerNumber: string): Promise<Accou
   return row;
 }
 
-export async function findContactRole(db: Db, customerNumber: string, email: string): Promise<string | undefined> {
+export async function findContactRole(
+  db: Db,
+  customerNumber: string,
+  email: string,
+): Promise<string | undefined> {
   const [row] = await db
     .select({ role: portalContacts.role })
     .from(portalContacts)
@@ -41,8 +45,12 @@ export async function entitlementCounts(db: Db, customerNumber: string) {
   const [row] = await db
     .select({
       ssl: count(sql`case when ${entitlements.kind} = 'SSL' then 1 end`),
-      shared: count(sql`case when ${entitlements.kind} = 'SSL' and ${entitlements.licenseType} = 'shared' then 1 end`),
-      named: count(sql`case when ${entitlements.kind} = 'SSL' and ${entitlements.licenseType} = 'named' then 1 end`),
+      shared: count(
+        sql`case when ${entitlements.kind} = 'SSL' and ${entitlements.licenseType} = 'shared' then 1 end`,
+      ),
+      named: count(
+        sql`case when ${entitlements.kind} = 'SSL' and ${entitlements.licenseType} = 'named' then 1 end`,
+      ),
       fsa: count(sql`case when ${entitlements.kind} = 'FSA' then 1 end`),
       elastic: count(sql`case when ${entitlements.kind} = 'ELASTIC' then 1 end`),
     })

@@ -5,8 +5,8 @@ import {
   customerNumberParamsSchema,
   getAccountsRequestSchema,
 } from '@lp/contract/accounts/schemas';
-import { formatDateTime } from '@lp/domain/dates';
 import { lastUpdatedQuerySchema } from '@lp/contract/platform/schemas';
+import { formatDateTime } from '@lp/domain/dates';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../platform/context.ts';
 import { requirePrincipal } from '../../platform/principal.ts';
@@ -41,9 +41,16 @@ export function registerAccountRoutes(app: FastifyInstance, ctx: AppContext): vo
     const principal = requirePrincipal(request);
     const body = parseInput(accountsCheckRequestSchema, request.body);
     const filter = body.customerNumber
-      ? { condition: 'ALL' as const, criteria: [{ name: 'AccountID', method: 'EQUALS' as const, value: body.customerNumber }] }
+      ? {
+          condition: 'ALL' as const,
+          criteria: [{ name: 'AccountID', method: 'EQUALS' as const, value: body.customerNumber }],
+        }
       : undefined;
-    const page = await listAccounts(ctx, principal, { filter, limit: body.limit ?? 2, customerEmail: body.customerEmail });
+    const page = await listAccounts(ctx, principal, {
+      filter,
+      limit: body.limit ?? 2,
+      customerEmail: body.customerEmail,
+    });
     return { status: 'SUCCESS', data: page.rows };
   });
 

@@ -35,12 +35,21 @@ function visibleScope(principal: Principal, customerEmail?: string): SQL | undef
   return contactScope(principal.email);
 }
 
-const toRow = (r: Record<string, unknown>): AccountRow => ({ AccountName: String(r.AccountName), AccountID: String(r.AccountID) });
+const toRow = (r: Record<string, unknown>): AccountRow => ({
+  AccountName: String(r.AccountName),
+  AccountID: String(r.AccountID),
+});
 
 export async function listAccounts(
   ctx: AppContext,
   principal: Principal,
-  request: { filter?: FilterRule; offset?: number; token?: string | null; limit?: number; customerEmail?: string },
+  request: {
+    filter?: FilterRule;
+    offset?: number;
+    token?: string | null;
+    limit?: number;
+    customerEmail?: string;
+  },
 ) {
   const filter = checkAccountFilter(request.filter);
   const limit = Math.min(request.limit ?? ctx.config.ACCOUNT_LIST_MAX, ctx.config.ACCOUNT_LIST_MAX);
@@ -53,10 +62,18 @@ export async function listAccounts(
 }
 
 export async function countAccounts(ctx: AppContext, principal: Principal, filter?: FilterRule) {
-  return queryCount(ctx.db, accountsResource, { scope: visibleScope(principal), filter: checkAccountFilter(filter) });
+  return queryCount(ctx.db, accountsResource, {
+    scope: visibleScope(principal),
+    filter: checkAccountFilter(filter),
+  });
 }
 
-export async function distinctAccounts(ctx: AppContext, principal: Principal, filter: FilterRule | undefined, key: string) {
+export async function distinctAccounts(
+  ctx: AppContext,
+  principal: Principal,
+  filter: FilterRule | undefined,
+  key: string,
+) {
   return queryDistinct(ctx.db, accountsResource, {
     scope: visibleScope(principal),
     filter: checkAccountFilter(filter),

@@ -9,7 +9,11 @@ let app: FastifyInstance;
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  app = await createTestApp(database, { APP_ENVIRONMENT: 'uat', BUILD_INFO: 'build 42', PRODUCT_NAME: 'Flow Suite' });
+  app = await createTestApp(database, {
+    APP_ENVIRONMENT: 'uat',
+    BUILD_INFO: 'build 42',
+    PRODUCT_NAME: 'Flow Suite',
+  });
 });
 
 afterAll(async () => {
@@ -35,7 +39,11 @@ describe('operations endpoints', () => {
 
   it('serves the client configuration and environment without sign-in', async () => {
     const config = (await app.inject('/api/config')).json();
-    expect(config).toMatchObject({ production: false, productName: 'Flow Suite', loginUrl: '/api/auth/login' });
+    expect(config).toMatchObject({
+      production: false,
+      productName: 'Flow Suite',
+      loginUrl: '/api/auth/login',
+    });
     const env = await app.inject('/api/environment');
     expect(env.body).toBe('uat');
   });
@@ -52,7 +60,9 @@ describe('operations endpoints', () => {
   it('publishes an OpenAPI document generated from the contract', async () => {
     const doc = (await app.inject('/api/docs')).json();
     expect(doc.openapi).toBe('3.1.0');
-    expect(doc.paths['/api/getaccounts'].post.requestBody.content['application/json'].schema.properties).toHaveProperty('filter');
+    expect(
+      doc.paths['/api/getaccounts'].post.requestBody.content['application/json'].schema.properties,
+    ).toHaveProperty('filter');
     expect(doc.paths['/api/featureflag/pref'].post).toBeDefined();
   });
 

@@ -13,7 +13,9 @@ function buildInfo(configured: string | undefined): string {
   const { version } = JSON.parse(readFileSync(rootPackage, 'utf8')) as { version: string };
   let commit = '';
   try {
-    commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
+    commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { stdio: ['ignore', 'pipe', 'ignore'] })
+      .toString()
+      .trim();
   } catch {
     // Not a git checkout (e.g. a packaged install): the version alone is shown.
   }
@@ -38,7 +40,9 @@ export function registerPlatformRoutes(app: FastifyInstance, ctx: AppContext): v
   const docs = openApiDocument(JSON.parse(readFileSync(rootPackage, 'utf8')).version);
 
   app.get('/api/config', async () => clientConfig);
-  app.get('/api/environment', async (_request, reply) => reply.type('text/plain').send(config.APP_ENVIRONMENT));
+  app.get('/api/environment', async (_request, reply) =>
+    reply.type('text/plain').send(config.APP_ENVIRONMENT),
+  );
   app.get('/api/getBuildInfo', async () => ({ status: 'SUCCESS', err: null, data: info }));
   app.get('/api/docs', async () => docs);
 }

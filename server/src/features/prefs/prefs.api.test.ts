@@ -64,8 +64,12 @@ describe('saved table views', () => {
   });
 
   it('resets (deletes) a view saved with no filter, sort or columns', async () => {
-    await save(viewer, [{ customerNumber: '2000001', tableName: 'emailList', filterModel: {}, sortModel: [], columnOrder: [] }]);
-    expect((await load(viewer)).map((p: { tableName: string }) => p.tableName)).toEqual(['UsageTransactions']);
+    await save(viewer, [
+      { customerNumber: '2000001', tableName: 'emailList', filterModel: {}, sortModel: [], columnOrder: [] },
+    ]);
+    expect((await load(viewer)).map((p: { tableName: string }) => p.tableName)).toEqual([
+      'UsageTransactions',
+    ]);
   });
 
   it('refuses bad payloads with a 400 naming the field', async () => {
@@ -78,13 +82,18 @@ describe('saved table views', () => {
     for (const tables of bad) {
       const res = await save(viewer, tables);
       expect(res.statusCode).toBe(400);
-      expect(res.json()).toMatchObject({ status: 'FAILURE', err: expect.stringContaining('Invalid request') });
+      expect(res.json()).toMatchObject({
+        status: 'FAILURE',
+        err: expect.stringContaining('Invalid request'),
+      });
     }
   });
 
   it('refuses views for an account the user cannot see, and stores nothing of the request', async () => {
     const res = await save(viewer, [view, { ...view, customerNumber: '2000002' }]);
     expect(res.statusCode).toBe(403);
-    expect((await load(viewer)).map((p: { tableName: string }) => p.tableName)).toEqual(['UsageTransactions']);
+    expect((await load(viewer)).map((p: { tableName: string }) => p.tableName)).toEqual([
+      'UsageTransactions',
+    ]);
   });
 });

@@ -4,14 +4,19 @@ import type { Principal } from '../../platform/principal.ts';
 import { authorizeAccount } from '../accounts/policy.ts';
 import { deletePref, listPrefs, upsertPref } from './repository.ts';
 
-const isEmpty = (v: unknown) => v == null || (Array.isArray(v) ? v.length === 0 : typeof v === 'object' && Object.keys(v).length === 0);
+const isEmpty = (v: unknown) =>
+  v == null || (Array.isArray(v) ? v.length === 0 : typeof v === 'object' && Object.keys(v).length === 0);
 
 /** Spec 000 §4.4: a view with no filter, no sort and no column state is the initial view, so it is deleted. */
-export const isResetView = (p: TablePref) => isEmpty(p.filterModel) && isEmpty(p.sortModel) && isEmpty(p.columnOrder);
+export const isResetView = (p: TablePref) =>
+  isEmpty(p.filterModel) && isEmpty(p.sortModel) && isEmpty(p.columnOrder);
 
 export async function getPrefs(ctx: AppContext, principal: Principal): Promise<TablePref[]> {
   const rows = await listPrefs(ctx.db, principal.userId);
-  return rows.map((r) => ({ ...(r.payload as object), customerNumber: r.customerNumber, tableName: r.tableName }) as TablePref);
+  return rows.map(
+    (r) =>
+      ({ ...(r.payload as object), customerNumber: r.customerNumber, tableName: r.tableName }) as TablePref,
+  );
 }
 
 export async function savePrefs(ctx: AppContext, principal: Principal, tables: TablePref[]): Promise<void> {

@@ -8,7 +8,9 @@ export function registerUserRoutes(app: FastifyInstance, _ctx: AppContext): void
   // Spec 000 §4.1: the browser caches this as `currentUser`; the server remains the authority on every call.
   app.get('/api/getUserDetails', async (request) => {
     const principal = requirePrincipal(request);
-    const roles: CurrentUser['roles'] = isVendorStaff(principal.vendorRoles) ? [...principal.vendorRoles] : ['user'];
+    const roles: CurrentUser['roles'] = isVendorStaff(principal.vendorRoles)
+      ? [...principal.vendorRoles]
+      : ['user'];
     const data: CurrentUser = { email: principal.email, name: principal.name, roles };
     return { status: 'SUCCESS', data };
   });

@@ -3,7 +3,7 @@ import type { Criterion } from '@lp/contract/query/schemas';
 import { Alert, Button, Group, Stack } from '@mantine/core';
 import type { ColDef, ColumnMovedEvent, GridApi, IDatasource, IGetRowsParams } from 'ag-grid-community';
 import { AgGridReact } from 'ag-grid-react';
-import { useCallback, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { DataService } from '../../lib/data-service.ts';
 import type { Row } from '../../lib/filter-rules.ts';
 import { Spinner } from '../spinner.tsx';
@@ -86,6 +86,15 @@ export function SavedViewGrid<T extends Row>(props: SavedViewGridProps<T>) {
     extra: props.extraConditions,
     onViewApplied,
   });
+
+  // A change of the table's own criteria (e.g. its date range) refetches from the first row.
+  const criteriaKey = JSON.stringify(extraCriteria ?? []);
+  const lastCriteria = useRef(criteriaKey);
+  useEffect(() => {
+    if (criteriaKey === lastCriteria.current) return;
+    lastCriteria.current = criteriaKey;
+    if (view.api && view.applied) view.api.purgeInfiniteCache();
+  }, [criteriaKey, view.api, view.applied]);
 
   const defaultColDef = useMemo<ColDef<T>>(
     () => ({

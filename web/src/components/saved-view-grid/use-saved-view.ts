@@ -128,6 +128,7 @@ export function useSavedView({ customerNumber, tableName, extra, onViewApplied }
   const buttons = useMemo(() => viewButtons(view, initial.current, extra), [view, extra]);
 
   return {
+    api,
     onGridReady,
     onViewChanged,
     clearFilters,

@@ -1,8 +1,8 @@
 import { isExportBlocked } from '@lp/domain/policy';
 import { useEffect, useRef } from 'react';
 import { useLocation, useNavigate } from 'react-router';
-import { useConfig } from '../../../app/app-context.tsx';
 import { NoticePage } from '../../../components/notice.tsx';
+import { useConfig } from '../../../lib/app-context.tsx';
 import { type NoticeState, useCustomer } from '../components/customer-context.tsx';
 
 /** Spec 000 §2.6 texts and return rules. Each page goes to /elastic once its condition is gone. */

@@ -1,7 +1,6 @@
 import type { ClientConfig } from '@lp/contract/platform/schemas';
 import { api } from '../../../lib/api-client.ts';
-
-export type Environment = 'dev' | 'uat' | 'prod';
+import type { Environment } from '../../../lib/app-context.tsx';
 
 /** GET /api/config (public): what the app needs before it renders. */
 export const getClientConfig = () => api<ClientConfig>('/api/config');

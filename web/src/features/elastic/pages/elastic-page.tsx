@@ -1,7 +1,7 @@
 import { customerDisplay } from '@lp/domain/customer-text';
 import { Alert, Stack, Text, Title } from '@mantine/core';
-import { RequireCustomer } from '../../../app/gates.tsx';
 import { useCustomer } from '../../accounts/components/customer-context.tsx';
+import { RequireCustomer } from '../../accounts/components/require-customer.tsx';
 
 function ElasticHome() {
   const { customer } = useCustomer();

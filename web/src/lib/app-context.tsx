@@ -1,7 +1,8 @@
 import type { ClientConfig } from '@lp/contract/platform/schemas';
 import type { CurrentUser } from '@lp/contract/user/schemas';
 import { createContext, useContext } from 'react';
-import type { Environment } from '../features/auth/api/client-config.ts';
+
+export type Environment = 'dev' | 'uat' | 'prod';
 
 export interface AppConfig extends ClientConfig {
   environment: Environment;
