@@ -151,7 +151,9 @@ async function main() {
   const t0 = Date.now();
   const { database, raw, cleanup } = await openBenchDatabase();
   try {
-    console.log(`engine=${engine} rows=${totalRows} iterations=${iterations} extra-sql=${args['extra-sql'] ?? 'none'}`);
+    console.log(
+      `engine=${engine} rows=${totalRows} iterations=${iterations} extra-sql=${args['extra-sql'] ?? 'none'}`,
+    );
     const loadSeconds = await fill(database);
     const { db } = database;
     const secret = randomBytes(32);
@@ -256,14 +258,18 @@ async function main() {
       const started = performance.now();
       // Slow cases (count and distinct over ~50k scattered rows at 10M) stop after a time budget.
       for (let i = 0; i < iterations + 50 && (i < 70 || performance.now() - started < budgetMs); i++) {
-        // Alternate engine and raw so both see the same cache and machine state.
+        // Engine and raw alternate, and swap order each iteration, so both see the same cache, GC and
+        // machine state.
         const q = c.raw(i);
-        let t = performance.now();
-        await c.engine(i);
-        const te = performance.now() - t;
-        t = performance.now();
-        await raw(q.sql, q.params);
-        const tr = performance.now() - t;
+        let te = 0;
+        let tr = 0;
+        for (const which of i % 2 === 0 ? ['engine', 'raw'] : ['raw', 'engine']) {
+          const t = performance.now();
+          if (which === 'engine') await c.engine(i);
+          else await raw(q.sql, q.params);
+          if (which === 'engine') te = performance.now() - t;
+          else tr = performance.now() - t;
+        }
         if (i >= 50) {
           eng.push(te);
           rawTimes.push(tr);

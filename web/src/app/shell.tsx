@@ -4,12 +4,10 @@ import { Link, Outlet, useLocation } from 'react-router';
 import { AccountSearch } from '../features/accounts/components/account-search.tsx';
 import { CustomerProvider, useCustomer } from '../features/accounts/components/customer-context.tsx';
 import { HelpMenu, UserMenu } from '../features/user/components/user-menu.tsx';
-import { useConfig } from '../lib/app-context.tsx';
 import { UserGate } from './gates.tsx';
 import logoUrl from './logo.svg';
 
 function TopBar({ opened, toggle }: { opened: boolean; toggle: () => void }) {
-  const config = useConfig();
   return (
     <Group h="100%" px="md" justify="space-between" wrap="nowrap">
       <Group gap="sm" wrap="nowrap">
@@ -23,9 +21,9 @@ function TopBar({ opened, toggle }: { opened: boolean; toggle: () => void }) {
           to="/elastic"
           style={{ display: 'flex', alignItems: 'center', gap: 8, textDecoration: 'none', color: 'inherit' }}
         >
-          <img src={logoUrl} alt={`${config.productName} home`} width={32} height={32} />
+          <img src={logoUrl} alt="Licensing Portal home" width={32} height={32} />
           <Text fw={700} visibleFrom="sm">
-            {config.productName}
+            Licensing Portal
           </Text>
         </Link>
       </Group>

@@ -22,6 +22,19 @@ import {
 } from './resource.ts';
 import { type CursorBinding, type KeyValue, signCursor, verifyCursor } from './token.ts';
 
+/*
+ * The generic query engine (issue 2 §6): page, count and distinct over a Resource (resource.ts) with the
+ * filter and sort rules compiled by compile.ts.
+ *
+ * Paging modes of queryPage:
+ * - offset: request.offset (default 0) and limit. The response token is a cursor for the next page when
+ *   more rows exist and the sort can be continued by token; null otherwise.
+ * - token: request.token is a cursor (continue after it), or null without an offset (start). Keyset
+ *   paging with row-value predicates (compile.ts keysetPredicate); a sort on a nullable or list column
+ *   is refused with "fetch by continuation token is not supported". The token is null on the last page.
+ * One extra row (limit+1) is fetched to know whether another page exists, so no count is needed.
+ * Rows are keyed by API column names with raw values: Date for timestamps, number for numbers.
+ */
 export interface PageRequest {
   filter?: FilterRule;
   sorting?: SortRule[];
@@ -111,8 +124,14 @@ function prerender(fragment: SQL): SQL {
   return q.params.length === 0 ? sql.raw(q.sql) : fragment;
 }
 
-const staticCache = new WeakMap<Resource, { select: SQL; from: SQL }>();
-function staticParts(resource: Resource): { select: SQL; from: SQL } {
+interface StaticParts {
+  select: SQL;
+  from: SQL;
+  /** Columns whose driver value needs converting (timestamps, numbers); the rest are copied as they are. */
+  columns: { name: string; convert: ColumnType | null }[];
+}
+const staticCache = new WeakMap<Resource, StaticParts>();
+function staticParts(resource: Resource): StaticParts {
   let parts = staticCache.get(resource);
   if (!parts) {
     const select = sql.join(
@@ -122,7 +141,14 @@ function staticParts(resource: Resource): { select: SQL; from: SQL } {
       ],
       sql`, `,
     );
-    parts = { select: prerender(select), from: prerender(resource.from) };
+    parts = {
+      select: prerender(select),
+      from: prerender(resource.from),
+      columns: Object.entries(resource.columns).map(([name, c]) => ({
+        name,
+        convert: c.type === 'timestamp' || c.type === 'number' ? c.type : null,
+      })),
+    };
     staticCache.set(resource, parts);
   }
   return parts;
@@ -174,9 +200,10 @@ export async function queryPage(db: Db, resource: Resource, opts: PageOptions): 
   const raw = await runRows(db, compiled.query);
   const more = raw.length > compiled.limit;
   const pageRows = more ? raw.slice(0, compiled.limit) : raw;
+  const { columns } = staticParts(resource);
   const rows = pageRows.map((r) => {
     const out: Record<string, unknown> = {};
-    for (const [name, c] of Object.entries(resource.columns)) out[name] = normalize(c.type, r[name]);
+    for (const c of columns) out[c.name] = c.convert ? normalize(c.convert, r[c.name]) : (r[c.name] ?? null);
     return out;
   });
   let token: string | null = null;
