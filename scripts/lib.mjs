@@ -43,8 +43,10 @@ function newest(p) {
 export function ensureInstalled() {
   const marker = path.join(root, 'node_modules', '.package-lock.json');
   if (fs.existsSync(marker) && mtime(marker) >= mtime(path.join(root, 'package-lock.json'))) return;
-  console.log('Installing dependencies (npm ci)...');
-  run('npm', ['ci', '--no-audit', '--no-fund']);
+  // `npm install` rather than `npm ci`: npm 11 omits optional platform packages the registry does not serve
+  // (e.g. Biome's non-Linux binaries) from the lock file and `npm ci` then refuses that lock file as out of sync.
+  console.log('Installing dependencies (npm install)...');
+  run('npm', ['install', '--no-audit', '--no-fund']);
 }
 
 /** Builds the web app when any of its sources (or the shared packages) changed since the last build. */
