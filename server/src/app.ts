@@ -9,8 +9,13 @@ import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Database } from './db/database.ts';
 import { registerAccountRoutes } from './features/accounts/routes.ts';
+import { registerAlertRoutes } from './features/alerts/routes.ts';
 import { registerAuth } from './features/auth/routes.ts';
+import { registerEmailRoutes } from './features/emails/routes.ts';
+import { registerFeatureFlagRoutes } from './features/featureflags/routes.ts';
+import { registerIpRuleRoutes } from './features/ip-rules/routes.ts';
 import { registerPlatformRoutes } from './features/platform/routes.ts';
+import { registerPortalAccessRoutes } from './features/portal-access/routes.ts';
 import { registerPrefsRoutes } from './features/prefs/routes.ts';
 import { registerUserRoutes } from './features/user/routes.ts';
 import type { Config } from './platform/config.ts';
@@ -93,6 +98,11 @@ export async function buildApp(config: Config, database: Database): Promise<Fast
   registerUserRoutes(app, ctx);
   registerAccountRoutes(app, ctx);
   registerPrefsRoutes(app, ctx);
+  registerFeatureFlagRoutes(app, ctx);
+  registerAlertRoutes(app, ctx);
+  registerEmailRoutes(app, ctx);
+  registerPortalAccessRoutes(app, ctx);
+  registerIpRuleRoutes(app, ctx);
 
   const webDist = config.WEB_DIST ?? defaultWebDist;
   if (fs.existsSync(path.join(webDist, 'index.html'))) {

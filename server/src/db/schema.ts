@@ -274,11 +274,39 @@ export const emails = pgTable(
       .notNull()
       .references(() => accounts.customerNumber, { onDelete: 'cascade' }),
     to: text('to_address').notNull(),
+    cc: text('cc_address').notNull().default(''),
     subject: text('subject').notNull(),
     body: text('body').notNull(),
+    /** [{filename, contentType, contentBase64}] sent with the message and kept with the record. */
+    attachments: jsonb('attachments').notNull().default(sql`'[]'::jsonb`),
     date: ts('date').notNull().defaultNow(),
+    /** Outbox state: recorded (no SMTP configured), pending, sent, failed (gave up after retries). */
+    deliveryStatus: text('delivery_status').notNull().default('recorded'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: ts('next_attempt_at'),
+    lastError: text('last_error'),
+    sentAt: ts('sent_at'),
   },
-  (t) => [index('emails_customer_date_idx').on(t.customerNumber, t.date)],
+  (t) => [
+    index('emails_customer_date_idx').on(t.customerNumber, t.date),
+    index('emails_outbox_idx').on(t.deliveryStatus, t.nextAttemptAt),
+  ],
+);
+
+/** Elastic IP allow-list rules per account and elastic license server (spec 000 §2.10). */
+export const ipRules = pgTable(
+  'ip_rules',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    customerNumber: text('customer_number')
+      .notNull()
+      .references(() => accounts.customerNumber, { onDelete: 'cascade' }),
+    clsId: text('cls_id').notNull(),
+    position: integer('position').notNull(),
+    ruleName: text('rule_name').notNull(),
+    ipAddress: text('ip_address').notNull(),
+  },
+  (t) => [index('ip_rules_customer_cls_idx').on(t.customerNumber, t.clsId, t.position)],
 );
 
 export const alerts = pgTable('alerts', {

@@ -37,6 +37,12 @@ const envSchema = z.object({
   DOCUMENTATION_URL: url.default('https://example.com/docs'),
   PRIVACY_URL: url.default('https://example.com/privacy'),
   BUILD_INFO: z.string().optional(),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\/.+/, 'expected smtp://… or smtps://…')
+    .optional(),
+  MAIL_FROM: z.string().min(3).default('Licensing Portal <no-reply@localhost>'),
+  MAIL_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(5),
   SEED_ON_EMPTY: bool.default(true),
   SEED_SESSIONS: z.coerce.number().int().min(0).default(200_000),
   WEB_DIST: z.string().optional(),
