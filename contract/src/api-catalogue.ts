@@ -7,18 +7,54 @@ import {
   getAccountsRequestSchema,
   getAccountsResponseSchema,
 } from './accounts/schemas.ts';
+import {
+  activeAlertsResponseSchema,
+  alertInputSchema,
+  alertResponseSchema,
+  alertsCountRequestSchema,
+  alertsDistinctRequestSchema,
+  alertsPageRequestSchema,
+  alertsPageResponseSchema,
+} from './alerts/schemas.ts';
 import { failureSchema } from './common/envelope.ts';
+import {
+  emailsCountRequestSchema,
+  emailsDistinctRequestSchema,
+  getEmailRequestSchema,
+  getEmailResponseSchema,
+  getEmailsRequestSchema,
+  getEmailsResponseSchema,
+} from './emails/schemas.ts';
+import {
+  featuresResponseSchema,
+  saveFeaturesRequestSchema,
+  saveFeaturesResponseSchema,
+} from './featureflags/schemas.ts';
+import {
+  activatedElasticServersRequestSchema,
+  activatedElasticServersResponseSchema,
+  getIpsRequestSchema,
+  getIpsResponseSchema,
+  setIpsRequestSchema,
+  setIpsResponseSchema,
+} from './ip-rules/schemas.ts';
 import {
   buildInfoResponseSchema,
   clientConfigSchema,
   lastUpdatedResponseSchema,
 } from './platform/schemas.ts';
+import {
+  getPortalAccessRequestSchema,
+  getPortalAccessResponseSchema,
+  setPortalAccessRequestSchema,
+  setPortalAccessResponseSchema,
+} from './portal-access/schemas.ts';
 import { prefsResponseSchema, savePrefsRequestSchema } from './prefs/schemas.ts';
 import { countResponseSchema, distinctResponseSchema } from './query/schemas.ts';
 import { userDetailsResponseSchema } from './user/schemas.ts';
 
 export interface Operation {
-  method: 'get' | 'post' | 'delete';
+  method: 'get' | 'post' | 'put' | 'delete';
   path: string;
   summary: string;
   public?: boolean;
@@ -122,6 +158,135 @@ export const apiCatalogue: Operation[] = [
     summary: 'Save or reset table views',
     body: savePrefsRequestSchema,
     response: ok,
+  },
+  {
+    method: 'get',
+    path: '/api/featureflag/features',
+    summary: 'Feature flags and the set in force for the user',
+    response: featuresResponseSchema,
+  },
+  {
+    method: 'post',
+    path: '/api/featureflag/features',
+    summary: 'Save the user feature set (non-production, vendor staff; 422 on conflict)',
+    body: saveFeaturesRequestSchema,
+    response: saveFeaturesResponseSchema,
+  },
+  {
+    method: 'get',
+    path: '/api/notifications',
+    summary: 'Active service alerts',
+    response: activeAlertsResponseSchema,
+  },
+  {
+    method: 'post',
+    path: '/api/notifications',
+    summary: 'Service alerts (filter, sort, page)',
+    body: alertsPageRequestSchema,
+    response: alertsPageResponseSchema,
+  },
+  {
+    method: 'post',
+    path: '/api/notifications/count',
+    summary: 'Count of alerts',
+    body: alertsCountRequestSchema,
+    response: countResponseSchema,
+  },
+  {
+    method: 'post',
+    path: '/api/notifications/distinct',
+    summary: 'Distinct alert values',
+    body: alertsDistinctRequestSchema,
+    response: distinctResponseSchema,
+  },
+  {
+    method: 'post',
+    path: '/api/notifications/admin',
+    summary: 'Create an alert (vendor staff)',
+    body: alertInputSchema,
+    response: alertResponseSchema,
+  },
+  {
+    method: 'put',
+    path: '/api/notifications/admin/{id}',
+    summary: 'Edit an alert (vendor staff)',
+    body: alertInputSchema,
+    response: alertResponseSchema,
+  },
+  {
+    method: 'post',
+    path: '/api/notifications/admin/{id}/resolve',
+    summary: 'Resolve an alert (vendor staff)',
+    response: alertResponseSchema,
+  },
+  {
+    method: 'post',
+    path: '/api/getemails',
+    summary: 'E-mails sent for an account (filter, sort, page)',
+    body: getEmailsRequestSchema,
+    response: getEmailsResponseSchema,
+  },
+  {
+    method: 'post',
+    path: '/api/getemails/count',
+    summary: 'Count of e-mails',
+    body: emailsCountRequestSchema,
+    response: countResponseSchema,
+  },
+  {
+    method: 'post',
+    path: '/api/getemails/distinct',
+    summary: 'Distinct e-mail values',
+    body: emailsDistinctRequestSchema,
+    response: distinctResponseSchema,
+  },
+  {
+    method: 'post',
+    path: '/api/getemail',
+    summary: 'One e-mail of the account',
+    body: getEmailRequestSchema,
+    response: getEmailResponseSchema,
+  },
+  {
+    method: 'delete',
+    path: '/api/emails/{id}',
+    summary: 'Delete an e-mail record (vendor staff)',
+    response: ok,
+  },
+  {
+    method: 'post',
+    path: '/api/getportalaccess',
+    summary: 'Portal-access contacts of the account',
+    body: getPortalAccessRequestSchema,
+    response: getPortalAccessResponseSchema,
+  },
+  {
+    method: 'post',
+    path: '/api/setportalaccess',
+    summary: 'Replace the contacts (refused when oldContacts are stale)',
+    body: setPortalAccessRequestSchema,
+    response: setPortalAccessResponseSchema,
+  },
+  {
+    method: 'post',
+    path: '/api/activatedelasticservers',
+    summary: 'Elastic license servers of the account',
+    body: activatedElasticServersRequestSchema,
+    response: activatedElasticServersResponseSchema,
+  },
+  {
+    method: 'post',
+    path: '/api/getips',
+    summary: 'IP allow-list of a server',
+    body: getIpsRequestSchema,
+    response: getIpsResponseSchema,
+  },
+  {
+    method: 'post',
+    path: '/api/setips',
+    summary: 'Replace the IP allow-list',
+    body: setIpsRequestSchema,
+    response: setIpsResponseSchema,
   },
 ];
 

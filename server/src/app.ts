@@ -21,6 +21,7 @@ import { registerUserRoutes } from './features/user/routes.ts';
 import type { Config } from './platform/config.ts';
 import type { AppContext } from './platform/context.ts';
 import { installErrorHandler, installNotFoundHandler } from './platform/errors.ts';
+import { startMailWorker } from './platform/mail/mailer.ts';
 import { loadOrCreateSecret } from './platform/secrets.ts';
 
 const defaultWebDist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
@@ -103,6 +104,15 @@ export async function buildApp(config: Config, database: Database): Promise<Fast
   registerEmailRoutes(app, ctx);
   registerPortalAccessRoutes(app, ctx);
   registerIpRuleRoutes(app, ctx);
+
+  // The e-mail delivery worker runs while the app is up (a no-op without SMTP_URL).
+  let stopMailWorker: (() => Promise<void>) | undefined;
+  app.addHook('onReady', async () => {
+    stopMailWorker = startMailWorker(ctx);
+  });
+  app.addHook('onClose', async () => {
+    await stopMailWorker?.();
+  });
 
   const webDist = config.WEB_DIST ?? defaultWebDist;
   if (fs.existsSync(path.join(webDist, 'index.html'))) {

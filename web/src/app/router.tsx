@@ -1,5 +1,7 @@
+import type { ComponentType } from 'react';
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
 import { Spinner } from '../components/spinner.tsx';
+import { RequireCustomer } from '../features/accounts/components/require-customer.tsx';
 import { GuardedShell } from './shell.tsx';
 
 /** Menu paths whose pages come with later issues (spec 000 §2.1); they show a plain "coming soon" page. */
@@ -13,15 +15,26 @@ const comingSoon = [
   'web-reporting/*',
   'transactions/*',
   'statementv2',
-  'emails',
-  'emails/:id',
-  'notifications',
-  'notification-details/:id',
-  'notifications-category/:category',
-  'portalaccess',
-  'whitelistips',
   'clscredentials',
 ];
+
+type PageModule = Promise<{ default: ComponentType }>;
+
+/** A lazily loaded page with a default export; account pages need a selected customer (§4.2). */
+const page =
+  (load: () => PageModule, { account }: { account: boolean }) =>
+  async () => {
+    const { default: Page } = await load();
+    return {
+      Component: account
+        ? () => (
+            <RequireCustomer>
+              <Page />
+            </RequireCustomer>
+          )
+        : Page,
+    };
+  };
 
 const notice =
   (
@@ -52,6 +65,44 @@ export const routes: RouteObject[] = [
       { path: 'elastic', lazy: () => import('../features/elastic/pages/elastic-page.tsx') },
       { path: 'elastic/fromLeftMenu', lazy: () => import('../features/elastic/pages/elastic-page.tsx') },
       ...comingSoon.map((path) => ({ path, lazy: () => import('./pages/coming-soon-page.tsx') })),
+      {
+        path: 'emails',
+        lazy: page(() => import('../features/emails/pages/emails-page.tsx'), { account: true }),
+      },
+      {
+        path: 'emails/:id',
+        lazy: page(() => import('../features/emails/pages/email-detail-page.tsx'), { account: true }),
+      },
+      {
+        path: 'notifications',
+        lazy: page(() => import('../features/alerts/pages/notifications-page.tsx'), { account: false }),
+      },
+      {
+        path: 'notifications-category/:category',
+        lazy: page(() => import('../features/alerts/pages/notifications-category-page.tsx'), {
+          account: false,
+        }),
+      },
+      {
+        path: 'notification-details/:id',
+        lazy: page(() => import('../features/alerts/pages/notification-details-page.tsx'), {
+          account: false,
+        }),
+      },
+      {
+        path: 'notifications-admin',
+        lazy: page(() => import('../features/alerts/pages/alerts-admin-page.tsx'), { account: false }),
+      },
+      {
+        path: 'portalaccess',
+        lazy: page(() => import('../features/portal-access/pages/portal-access-page.tsx'), {
+          account: true,
+        }),
+      },
+      {
+        path: 'whitelistips',
+        lazy: page(() => import('../features/ip-rules/pages/whitelist-ips-page.tsx'), { account: true }),
+      },
       { path: 'noselectedcustomer', lazy: notice('NoSelectedCustomerPage') },
       { path: 'nocustomer', lazy: notice('NoCustomerPage') },
       { path: 'noaccess', lazy: notice('NoAccessPage') },

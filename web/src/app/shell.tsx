@@ -1,11 +1,28 @@
-import { AppShell, Burger, Group, NavLink, Text } from '@mantine/core';
+import { AppShell, Burger, Group, Stack, Text, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
 import { Link, Outlet, useLocation } from 'react-router';
+import { Breadcrumbs } from '../components/breadcrumbs.tsx';
+import { clearPanels, hideSpinner, PanelsHost } from '../components/panels.tsx';
+import { Spinner } from '../components/spinner.tsx';
 import { AccountSearch } from '../features/accounts/components/account-search.tsx';
 import { CustomerProvider, useCustomer } from '../features/accounts/components/customer-context.tsx';
+import { AlertsBanner } from '../features/alerts/components/alerts-banner.tsx';
+import { useFeatures } from '../features/featureflags/use-features.ts';
 import { HelpMenu, UserMenu } from '../features/user/components/user-menu.tsx';
 import { UserGate } from './gates.tsx';
+import { LeftMenu } from './left-menu.tsx';
 import logoUrl from './logo.svg';
+import { breadcrumbs } from './navigation.ts';
+
+/**
+ * Widths (spec 000 §2.3, §9): the navigation is 240 px open and 40 px closed, and the content margin
+ * follows it (Mantine's AppShell offsets the main area by the navbar width). The 70/300 pair of the
+ * original shell belongs to its separate icon rail / side drawer, which this single navbar replaces.
+ */
+export const MENU_WIDTH_OPEN = 240;
+export const MENU_WIDTH_CLOSED = 40;
 
 function TopBar({ opened, toggle }: { opened: boolean; toggle: () => void }) {
   return (
@@ -16,6 +33,7 @@ function TopBar({ opened, toggle }: { opened: boolean; toggle: () => void }) {
           onClick={toggle}
           size="sm"
           aria-label={opened ? 'Collapse menu' : 'Expand menu'}
+          aria-expanded={opened}
         />
         <Link
           to="/elastic"
@@ -36,38 +54,76 @@ function TopBar({ opened, toggle }: { opened: boolean; toggle: () => void }) {
   );
 }
 
-/** Minimal left menu for this stage; the full menu of spec 000 §2.3 comes with the next issue. */
-function LeftMenu() {
-  const location = useLocation();
+/**
+ * Changing the customer resets and reloads every account page (spec 000 §4.2): the outlet is keyed by
+ * the selection (choosing the same customer again counts too), cached account data is marked stale
+ * and messages about the previous customer are dropped.
+ */
+function CustomerOutlet() {
+  const { customer, version } = useCustomer();
+  const queryClient = useQueryClient();
+  const first = useRef(true);
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    if (version === 0) return;
+    clearPanels();
+    hideSpinner();
+    const keep = new Set([
+      'client-config',
+      'user-details',
+      'featureflags',
+      'build-info',
+      'account-search',
+      'alerts',
+    ]);
+    void queryClient.invalidateQueries({ predicate: (q) => !keep.has(String(q.queryKey[0])) });
+  }, [version, queryClient]);
+  return <Outlet key={`${customer?.customerNumber ?? 'none'}:${version}`} />;
+}
+
+/** A route whose feature is off shows "Page not found" inside the shell, so the menu stays usable. */
+function RouteNotEnabled() {
   return (
-    <nav aria-label="Main menu">
-      <NavLink
-        component={Link}
-        to="/elastic/fromLeftMenu"
-        label="Elastic Licensing"
-        active={location.pathname.startsWith('/elastic')}
-      />
-    </nav>
+    <Stack>
+      <Title order={1} size="h2">
+        Page not found
+      </Title>
+      <Text>The page you asked for does not exist or is not enabled.</Text>
+    </Stack>
   );
 }
 
-/** Changing the customer resets every account page: the outlet is keyed by the customer (spec 000 §4.2). */
-function CustomerOutlet() {
-  const { customer } = useCustomer();
-  return <Outlet key={customer?.customerNumber ?? 'none'} />;
+function FeatureGatedOutlet() {
+  const { pathname } = useLocation();
+  const { loading, routeEnabled } = useFeatures();
+  if (loading) return <Spinner text="Loading..." />;
+  if (!routeEnabled(pathname)) return <RouteNotEnabled />;
+  return <CustomerOutlet />;
 }
 
 function Shell() {
-  // Spec 000 §2.3 / §9: menu 240 px open, 40 px closed.
   const [opened, { toggle }] = useDisclosure(true);
+  const { pathname } = useLocation();
   return (
-    <AppShell header={{ height: 60 }} navbar={{ width: opened ? 240 : 40, breakpoint: 0 }} padding="md">
+    <AppShell
+      header={{ height: 60 }}
+      navbar={{ width: opened ? MENU_WIDTH_OPEN : MENU_WIDTH_CLOSED, breakpoint: 0 }}
+      padding="md"
+    >
       <AppShell.Header>
         <TopBar opened={opened} toggle={toggle} />
       </AppShell.Header>
-      <AppShell.Navbar p={opened ? 'xs' : 0}>{opened ? <LeftMenu /> : null}</AppShell.Navbar>
+      <AppShell.Navbar data-testid="left-menu" data-state={opened ? 'open' : 'closed'}>
+        {opened ? <LeftMenu /> : null}
+      </AppShell.Navbar>
       <AppShell.Main>
-        <CustomerOutlet />
+        <AlertsBanner />
+        <Breadcrumbs crumbs={breadcrumbs(pathname)} />
+        <PanelsHost />
+        <FeatureGatedOutlet />
       </AppShell.Main>
     </AppShell>
   );

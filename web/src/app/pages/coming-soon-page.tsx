@@ -7,16 +7,15 @@ const titles: Array<[RegExp, string]> = [
   [/^\/entitlementsFSA/, 'Flexible Spending Account'],
   [/^\/activations-history/, 'Manage Activations'],
   [/^\/activations/, 'Activate Entitlements'],
-  [/^\/web-/, 'Web'],
+  [/^\/web-assignments/, 'Web Assignments'],
+  [/^\/web-transactions/, 'Web Transactions'],
+  [/^\/web-reporting/, 'Web Reporting'],
   [/^\/transactions/, 'Usage Transactions'],
   [/^\/statementv2/, 'Elastic Statements'],
-  [/^\/emails/, 'Emails'],
-  [/^\/notification/, 'Alerts'],
-  [/^\/portalaccess/, 'Licensing Portal Access'],
-  [/^\/whitelistips/, 'Elastic IP Settings'],
   [/^\/clscredentials/, 'Elastic Credentials'],
 ];
 
+/** A plain notice for areas of later releases: it says so, and shows no data, real or invented. */
 export function Component() {
   const { pathname } = useLocation();
   const title = titles.find(([re]) => re.test(pathname))?.[1] ?? 'Licensing Portal';

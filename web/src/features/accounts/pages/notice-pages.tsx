@@ -1,9 +1,9 @@
 import { isExportBlocked } from '@lp/domain/policy';
-import { useEffect, useRef } from 'react';
+import { useEffect } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { NoticePage } from '../../../components/notice.tsx';
 import { useConfig } from '../../../lib/app-context.tsx';
-import { type NoticeState, useCustomer } from '../components/customer-context.tsx';
+import { type NoticeState, noticeState, useCustomer } from '../components/customer-context.tsx';
 
 /** Spec 000 §2.6 texts and return rules. Each page goes to /elastic once its condition is gone. */
 function useReturnWhen(condition: boolean) {
@@ -13,22 +13,33 @@ function useReturnWhen(condition: boolean) {
   }, [condition, navigate]);
 }
 
-/** The selection this notice was opened for: from the history state, else the one shown when it opened. */
-function useOpenedFor() {
-  const { version, customer } = useCustomer();
+/**
+ * The selection this notice was opened for, kept in the history state: the page remounts whenever
+ * the customer changes (the shell keys its outlet by the selection), so a ref would forget it. A
+ * page opened directly (typed URL, reload) records the selection once the automatic one has run.
+ * Null until known: no return rule fires before that.
+ */
+function useOpenedFor(): { version: number; customerNumber?: string } | null {
+  const { version, customer, ready } = useCustomer();
   const location = useLocation();
+  const navigate = useNavigate();
   const given = (location.state ?? {}) as NoticeState;
-  const atOpen = useRef({ version, customerNumber: customer?.customerNumber });
-  return {
-    version: given.noticeVersion ?? atOpen.current.version,
-    customerNumber: given.customerNumber ?? atOpen.current.customerNumber,
-  };
+  const known = given.noticeVersion !== undefined;
+  useEffect(() => {
+    if (known || !ready) return;
+    navigate(`${location.pathname}${location.search}`, {
+      replace: true,
+      state: { ...(location.state ?? {}), ...noticeState(version, customer?.customerNumber) },
+    });
+  }, [known, ready, navigate, location, version, customer]);
+  return known ? { version: given.noticeVersion ?? 0, customerNumber: given.customerNumber } : null;
 }
 
 /** True once a customer is set after this page opened. */
 function useNewChoice() {
   const { version } = useCustomer();
-  return version !== useOpenedFor().version;
+  const openedFor = useOpenedFor();
+  return !!openedFor && version !== openedFor.version;
 }
 
 export function NoSelectedCustomerPage() {
@@ -44,8 +55,11 @@ export function NoSelectedCustomerPage() {
 export function NoTypeCustomerPage() {
   const { customer } = useCustomer();
   const { providerName } = useConfig();
+  const chosen = useNewChoice();
   const type = customer?.info?.orgType;
-  useReturnWhen(type === 'Channel' || type === 'Direct' || type === 'Indirect');
+  // Only a newly chosen customer returns: an indirect customer sent here by the e-mails page (which needs
+  // channel or direct) must see the notice instead of bouncing straight back.
+  useReturnWhen(chosen && (type === 'Channel' || type === 'Direct' || type === 'Indirect'));
   return (
     <NoticePage title="Customer type">
       The selected customer needs to be either a direct or channel customer. Please contact {providerName}{' '}
@@ -54,13 +68,23 @@ export function NoTypeCustomerPage() {
   );
 }
 
+/**
+ * Opening /noaccess with this state shows the support-coordinator text instead of the export one
+ * (spec 000 §2.6: accounts that need a support coordinator).
+ */
+export const ascNoticeReason = { reason: 'asc' } as const;
+
 export function NoAccessPage() {
   const { customer } = useCustomer();
   const chosen = useNewChoice();
+  const location = useLocation();
+  const asc = (location.state as { reason?: string } | null)?.reason === ascNoticeReason.reason;
   useReturnWhen(chosen && !!customer && !isExportBlocked(customer.info?.exportControlStatus));
   return (
     <NoticePage title="Access denied">
-      Access to this customer is denied per Export Compliance restrictions.
+      {asc
+        ? 'You must be an ASC (Support Coordinator) to access the account for this customer number, please contact your sales representative.'
+        : 'Access to this customer is denied per Export Compliance restrictions.'}
     </NoticePage>
   );
 }
@@ -68,7 +92,7 @@ export function NoAccessPage() {
 export function NoPermissionsPage() {
   const { customer } = useCustomer();
   const openedFor = useOpenedFor();
-  useReturnWhen(!!customer && customer.customerNumber !== openedFor.customerNumber);
+  useReturnWhen(!!openedFor && !!customer && customer.customerNumber !== openedFor.customerNumber);
   return <NoticePage title="No permission">You do not have enough permissions to view this page.</NoticePage>;
 }
 

@@ -35,8 +35,8 @@ export function UserMenu() {
           ) : null}
         </Menu.Label>
         <Menu.Divider />
-        <Menu.Item component="a" href={config.editprofileurl} target="_blank" rel="noreferrer">
-          Manage your account
+        <Menu.Item component="a" href={config.editprofileurl} target="_blank" rel="noopener noreferrer">
+          Manage your vendor account
         </Menu.Item>
         <Menu.Item onClick={() => void logout()}>Sign Out</Menu.Item>
       </Menu.Dropdown>
@@ -55,10 +55,10 @@ export function HelpMenu() {
         </ActionIcon>
       </Menu.Target>
       <Menu.Dropdown>
-        <Menu.Item component="a" href={config.documentationUrl} target="_blank" rel="noreferrer">
+        <Menu.Item component="a" href={config.documentationUrl} target="_blank" rel="noopener noreferrer">
           Documentation
         </Menu.Item>
-        <Menu.Item component="a" href={config.supportRequesturl} target="_blank" rel="noreferrer">
+        <Menu.Item component="a" href={config.supportRequesturl} target="_blank" rel="noopener noreferrer">
           Get support
         </Menu.Item>
       </Menu.Dropdown>

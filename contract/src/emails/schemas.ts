@@ -1,0 +1,62 @@
+import { z } from 'zod';
+import { countRequestSchema, distinctRequestSchema, pageRequestSchema } from '../query/schemas.ts';
+
+const customerNumber = z.string().trim().min(1).max(64);
+
+/** Columns of the e-mail list a client may filter, sort and ask distinct values of (spec 000 §3 list row). */
+export const emailListColumns = ['id', 'date', 'subject', 'to'] as const;
+export type EmailListColumn = (typeof emailListColumns)[number];
+
+/** POST /api/getemails: {customerNumber} alone, or with the generic filter/sorting/offset/token/limit. */
+export const getEmailsRequestSchema = pageRequestSchema.extend({ customerNumber });
+export const emailsCountRequestSchema = countRequestSchema.extend({ customerNumber });
+export const emailsDistinctRequestSchema = distinctRequestSchema.extend({ customerNumber });
+
+/** Email list row; date as 'YYYY-MM-DD HH:mm:ss'. */
+export const emailRowSchema = z.object({
+  id: z.number().int(),
+  date: z.string(),
+  subject: z.string(),
+  to: z.string(),
+});
+export type EmailRow = z.infer<typeof emailRowSchema>;
+
+export const getEmailsResponseSchema = z.object({
+  status: z.literal('SUCCESS'),
+  data: z.array(emailRowSchema),
+  token: z.string().nullable(),
+});
+
+/** POST /api/getemail. The id is accepted as a number or a numeric string (it comes from the URL). */
+export const getEmailRequestSchema = z.object({
+  customerNumber,
+  id: z.union([
+    z.number().int().positive(),
+    z
+      .string()
+      .regex(/^\d{1,15}$/)
+      .transform(Number),
+  ]),
+});
+
+/** Email detail; body is HTML already sanitised by the server. */
+export const emailDetailSchema = z.object({
+  customerNumber: z.string(),
+  customerName: z.string(),
+  to: z.string(),
+  subject: z.string(),
+  body: z.string(),
+  date: z.string(),
+  id: z.number().int(),
+});
+export type EmailDetail = z.infer<typeof emailDetailSchema>;
+
+export const getEmailResponseSchema = z.object({ status: z.literal('SUCCESS'), data: emailDetailSchema });
+
+/** DELETE /api/emails/{id}. */
+export const emailIdParamsSchema = z.object({
+  id: z
+    .string()
+    .regex(/^\d{1,15}$/)
+    .transform(Number),
+});

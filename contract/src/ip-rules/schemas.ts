@@ -1,0 +1,44 @@
+import { z } from 'zod';
+
+const customerNumber = z.string().min(1).max(64);
+const clsId = z.string().min(1).max(200);
+
+/** Spec 000 §3: an allow-list rule. Name and address rules are checked by @lp/domain/ip-rules. */
+export const ipRuleSchema = z.object({
+  rulename: z.string().max(1000),
+  ipaddress: z.string().max(1000),
+});
+export type IpRuleDto = z.infer<typeof ipRuleSchema>;
+
+/** POST /api/activatedelasticservers: customername and server are sent by the client and not needed. */
+export const activatedElasticServersRequestSchema = z.object({
+  customerNumber,
+  customername: z.string().max(500).optional(),
+  server: z.string().max(200).optional(),
+});
+export const elasticServerSchema = z.object({ DeviceID: z.string(), Alias: z.string() });
+export type ElasticServer = z.infer<typeof elasticServerSchema>;
+export const activatedElasticServersResponseSchema = z.object({
+  status: z.literal('SUCCESS'),
+  data: z.array(elasticServerSchema),
+});
+
+/** POST /api/getips */
+export const getIpsRequestSchema = z.object({ clsId, customerNumber });
+export const getIpsResponseSchema = z.object({
+  status: z.literal('SUCCESS'),
+  data: z.object({ whitelist: z.array(ipRuleSchema) }),
+});
+
+/** POST /api/setips: replaces the whole list; the answer carries the list as stored (normalised). */
+export const setIpsRequestSchema = z.object({
+  customerNumber,
+  clsId,
+  // Generous bound: the domain rule (IP_RULES_MAX) answers with a clear message below it.
+  whitelist: z.array(ipRuleSchema).max(1000),
+});
+export const setIpsResponseSchema = z.object({
+  status: z.literal('SUCCESS'),
+  err: z.string().nullable(),
+  data: z.object({ whitelist: z.array(ipRuleSchema) }),
+});

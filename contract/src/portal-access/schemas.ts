@@ -1,0 +1,32 @@
+import { z } from 'zod';
+
+/** Spec 000 §3: a portal-access contact. Rules (format, free mail, roles) are checked by @lp/domain/contacts. */
+export const contactSchema = z.object({
+  email: z.string().max(320),
+  role: z.string().max(100),
+});
+export type ContactDto = z.infer<typeof contactSchema>;
+
+const customerNumber = z.string().min(1).max(64);
+// Generous bound: the domain rule (CONTACTS_MAX) answers with the spec-style message below it.
+const contactList = z.array(contactSchema).max(1000);
+
+/** POST /api/getportalaccess */
+export const getPortalAccessRequestSchema = z.object({ customerNumber });
+export const getPortalAccessResponseSchema = z.object({
+  status: z.literal('SUCCESS'),
+  err: z.string().nullable(),
+  data: z.array(contactSchema),
+});
+
+/** POST /api/setportalaccess: oldContacts is the list the form started from (optimistic concurrency). */
+export const setPortalAccessRequestSchema = z.object({
+  customerNumber,
+  newContacts: contactList,
+  oldContacts: contactList,
+});
+export const setPortalAccessResponseSchema = z.object({
+  status: z.literal('SUCCESS'),
+  err: z.string().nullable(),
+  data: z.array(contactSchema),
+});

@@ -1,0 +1,196 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type Page, test } from '@playwright/test';
+import { openUserMenu, pickAccount, signIn } from './helpers.ts';
+
+const menu = (page: Page) => page.getByRole('navigation', { name: 'Main menu' });
+const crumbs = (page: Page) => page.getByRole('navigation', { name: 'Breadcrumb' });
+
+async function expectNoSeriousViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+}
+
+test('menu groups and entries follow the elastic, FSA, activation and web flags of the customer', async ({
+  page,
+}) => {
+  await signIn(page, 'busops@demo.example');
+  await pickAccount(page, 'Acme Aerospace', /Acme Aerospace Inc\./);
+  await expect(page.getByTestId('selected-customer')).toHaveText(/Acme Aerospace Inc\./);
+  // Every group is expanded by default.
+  for (const group of ['Entitlements', 'Activations', 'Web', 'Elastic Reporting', 'Settings', 'Messages']) {
+    await expect(menu(page).getByRole('button', { name: group, exact: true })).toBeVisible();
+  }
+  for (const entry of [
+    'Leases/Perpetuals',
+    'Elastic Licensing',
+    'Flexible Spending Account',
+    'Activate Entitlements',
+    'Manage Activations',
+    'Assignments',
+    'Usage Transactions',
+    'Elastic Statements',
+    'Licensing Portal Access',
+    'Elastic Credentials',
+    'Elastic IP Settings',
+    'Emails',
+    'Alerts',
+    'Manage Alerts',
+  ]) {
+    await expect(menu(page).getByRole('link', { name: entry, exact: true })).toBeVisible();
+  }
+
+  // A customer without elastic (and without FSA) loses those entries but keeps the rest.
+  await pickAccount(page, 'Acme Energy', /Acme Energy Systems Ltd\./);
+  await expect(page.getByTestId('selected-customer')).toHaveText(/Acme Energy Systems Ltd\./);
+  for (const gone of [
+    'Elastic Statements',
+    'Elastic Credentials',
+    'Elastic IP Settings',
+    'Flexible Spending Account',
+  ]) {
+    await expect(menu(page).getByRole('link', { name: gone, exact: true })).toHaveCount(0);
+  }
+  for (const kept of [
+    'Usage Transactions',
+    'Licensing Portal Access',
+    'Assignments',
+    'Activate Entitlements',
+  ]) {
+    await expect(menu(page).getByRole('link', { name: kept, exact: true })).toBeVisible();
+  }
+});
+
+test('a customer user without web licenses or staff role sees no Web or staff group', async ({ page }) => {
+  await signIn(page, 'admin@northwind.example');
+  await expect(page.getByTestId('selected-customer')).toHaveText(/Northwind/);
+  await expect(menu(page).getByRole('link', { name: 'Elastic Statements' })).toBeVisible();
+  await expect(menu(page).getByRole('button', { name: 'Web', exact: true })).toHaveCount(0);
+  await expect(menu(page).getByRole('link', { name: 'Manage Alerts' })).toHaveCount(0);
+  // The developer settings are for vendor staff only.
+  await expect(menu(page).getByRole('button', { name: 'Developer Settings' })).toHaveCount(0);
+});
+
+test('the menu collapses to 40 px and expands to 240 px; groups fold', async ({ page }) => {
+  await signIn(page, 'busops@demo.example');
+  const nav = page.getByTestId('left-menu');
+  await expect(menu(page).getByRole('link', { name: 'Emails' })).toBeVisible();
+  expect((await nav.boundingBox())?.width).toBeCloseTo(240, 0);
+  await page.getByRole('button', { name: 'Collapse menu' }).click();
+  await expect(menu(page)).toHaveCount(0);
+  await expect.poll(async () => (await nav.boundingBox())?.width).toBeCloseTo(40, 0);
+  await page.getByRole('button', { name: 'Expand menu' }).click();
+  await expect(menu(page).getByRole('link', { name: 'Emails' })).toBeVisible();
+  await expect.poll(async () => (await nav.boundingBox())?.width).toBeCloseTo(240, 0);
+  // A group folds on its header and opens again.
+  await menu(page).getByRole('button', { name: 'Messages', exact: true }).click();
+  await expect(menu(page).getByRole('link', { name: 'Emails' })).toBeHidden();
+  await menu(page).getByRole('button', { name: 'Messages', exact: true }).click();
+  await expect(menu(page).getByRole('link', { name: 'Emails' })).toBeVisible();
+});
+
+test('menu entries of later areas open a plain coming-soon page with breadcrumbs', async ({ page }) => {
+  await signIn(page, 'busops@demo.example');
+  await menu(page).getByRole('link', { name: 'Leases/Perpetuals' }).click();
+  await expect(page).toHaveURL(/\/ssl$/);
+  await expect(page.getByRole('heading', { name: 'Leases/Perpetuals' })).toBeVisible();
+  await expect(page.getByText('This page is not available in this version of the portal yet.')).toBeVisible();
+  await expect(crumbs(page)).toHaveText('Entitlements>Leases/Perpetuals');
+  await expect(crumbs(page).getByRole('link', { name: 'Entitlements' })).toHaveAttribute('href', '/elastic');
+  await expect(crumbs(page).getByRole('link', { name: 'Leases/Perpetuals' })).toHaveCount(0);
+  await expectNoSeriousViolations(page);
+
+  await menu(page).getByRole('link', { name: 'Usage Transactions' }).click();
+  await expect(page).toHaveURL(/\/transactions$/);
+  await expect(page.getByRole('heading', { name: 'Usage Transactions' })).toBeVisible();
+  await expect(crumbs(page)).toHaveText('Elastic Reporting>Usage Transactions');
+});
+
+test('web-assignments sub-paths give one crumb per segment, the last one plain', async ({ page }) => {
+  await signIn(page, 'busops@demo.example', '/web-assignments/groups/users');
+  await expect(crumbs(page)).toHaveText('Web>Assignments>Groups>Users');
+  await expect(crumbs(page).getByRole('link', { name: 'Groups' })).toHaveAttribute(
+    'href',
+    '/web-assignments/groups',
+  );
+  await expect(crumbs(page).getByRole('link', { name: 'Users' })).toHaveCount(0);
+  await crumbs(page).getByRole('link', { name: 'Groups' }).click();
+  await expect(page).toHaveURL(/\/web-assignments\/groups$/);
+  await expect(crumbs(page)).toHaveText('Web>Assignments>Groups');
+  await page.goto('/portalaccess');
+  await expect(crumbs(page)).toHaveText('Settings>Licensing Portal Access');
+});
+
+test('help and user menus open the configured external pages in a new tab', async ({ page }) => {
+  await signIn(page, 'busops@demo.example');
+  await page.getByRole('button', { name: 'Help' }).click();
+  const docs = page.getByRole('menuitem', { name: 'Documentation' });
+  await expect(docs).toHaveAttribute('href', 'https://example.com/docs');
+  await expect(docs).toHaveAttribute('target', '_blank');
+  await expect(docs).toHaveAttribute('rel', /noopener/);
+  await expect(page.getByRole('menuitem', { name: 'Get support' })).toHaveAttribute(
+    'href',
+    'https://example.com/support',
+  );
+  await page.keyboard.press('Escape');
+  await openUserMenu(page);
+  const manage = page.getByRole('menuitem', { name: 'Manage your vendor account' });
+  await expect(manage).toHaveAttribute('href', 'https://example.com/profile');
+  await expect(manage).toHaveAttribute('target', '_blank');
+  await page.keyboard.press('Escape');
+  // Footer: build information and the privacy notice.
+  await expect(page.getByTestId('build-info')).toHaveText(/Licensing Portal/);
+  await expect(page.getByRole('link', { name: 'Privacy Notice' })).toHaveAttribute(
+    'href',
+    'https://example.com/privacy',
+  );
+});
+
+test('without build information the footer stays empty and the failure is logged', async ({ page }) => {
+  const logged: string[] = [];
+  page.on('console', (m) => logged.push(m.text()));
+  await page.route('**/api/getBuildInfo', (route) =>
+    route.fulfill({ status: 500, json: { status: 'FAILURE', err: 'boom' } }),
+  );
+  await signIn(page, 'busops@demo.example');
+  await expect(page.getByRole('link', { name: 'Privacy Notice' })).toBeVisible();
+  await expect.poll(() => logged.some((l) => l.includes('Could not get build info'))).toBe(true);
+  await expect(page.getByTestId('build-info')).toHaveCount(0);
+});
+
+test('error panels are closable and a customer change clears them and reloads the page', async ({ page }) => {
+  await signIn(page, 'busops@demo.example');
+  await expect(page.getByTestId('selected-customer')).toBeVisible();
+  // The server refusing a feature save is reported in the shell's error panel.
+  await page.route('**/api/featureflag/features', (route) =>
+    route.request().method() === 'POST'
+      ? route.fulfill({
+          status: 403,
+          json: { status: 'FAILURE', err: 'Refused by the test', code: 'FORBIDDEN' },
+        })
+      : route.continue(),
+  );
+  const failApply = async () => {
+    await menu(page).getByRole('button', { name: 'Features' }).click();
+    await page
+      .getByRole('dialog', { name: 'Enabled Feature Flags' })
+      .getByRole('button', { name: 'Apply' })
+      .click();
+  };
+  await failApply();
+  const panel = page.getByTestId('error-panel');
+  await expect(panel).toContainText('Refused by the test');
+  await panel.getByRole('button', { name: 'Close error message' }).click();
+  await expect(panel).toHaveCount(0);
+
+  await failApply();
+  await expect(panel).toBeVisible();
+  const infoCalls: string[] = [];
+  page.on('request', (r) => {
+    if (r.url().includes('/api/getaccountinfo/')) infoCalls.push(r.url());
+  });
+  await pickAccount(page, 'Northwind', /Northwind Turbines Inc\./);
+  await expect(page.getByTestId('selected-customer')).toHaveText(/Northwind/);
+  await expect(panel).toHaveCount(0);
+  expect(infoCalls.length).toBeGreaterThan(0);
+});

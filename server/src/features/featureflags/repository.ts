@@ -1,0 +1,31 @@
+import { asc, eq } from 'drizzle-orm';
+import type { Db } from '../../db/database.ts';
+import { features, userFeatures } from '../../db/schema.ts';
+
+export async function listFeatures(db: Db) {
+  return db
+    .select({
+      name: features.name,
+      description: features.description,
+      enabled: features.enabled,
+      conflicts: features.conflicts,
+    })
+    .from(features)
+    .orderBy(asc(features.name));
+}
+
+/** The user's saved selection, or null when the user never saved one. */
+export async function findUserSelection(db: Db, userId: string): Promise<string[] | null> {
+  const [row] = await db
+    .select({ enabled: userFeatures.enabled })
+    .from(userFeatures)
+    .where(eq(userFeatures.userId, userId));
+  return row ? row.enabled : null;
+}
+
+export async function saveUserSelection(db: Db, userId: string, enabled: string[]) {
+  await db
+    .insert(userFeatures)
+    .values({ userId, enabled })
+    .onConflictDoUpdate({ target: userFeatures.userId, set: { enabled } });
+}

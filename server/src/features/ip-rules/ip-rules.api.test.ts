@@ -1,0 +1,183 @@
+import { contactRoles } from '@lp/domain/policy';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { licenseServers } from '../../db/schema.ts';
+import { addContact, buildAccount } from '../../test/factories.ts';
+import { signInAs } from '../../test/sign-in.ts';
+import { createTestApp } from '../../test/test-app.ts';
+import { createTestDatabase, type TestDatabase } from '../../test/test-db.ts';
+
+const CN = '4000001';
+const OTHER = '4000002';
+const CLS = 'ELASTIC-HOST-1';
+type Headers = Record<string, string>;
+type Rule = { rulename: string; ipaddress: string };
+
+let database: TestDatabase;
+let app: FastifyInstance;
+let boss: Headers;
+let reader: Headers;
+let outsider: Headers;
+let busops: Headers;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  app = await createTestApp(database);
+  await buildAccount(database.db, { customerNumber: CN, name: 'Acme' });
+  await buildAccount(database.db, { customerNumber: OTHER, name: 'Other' });
+  const server = (customerNumber: string, hostId: string, kind: string, state = 'ACTIVE') => ({
+    customerNumber,
+    name: hostId,
+    hostId,
+    hostIdType: 'ETHERNET',
+    kind,
+    alias: `${hostId}-alias`,
+    state,
+  });
+  await database.db
+    .insert(licenseServers)
+    .values([
+      server(CN, CLS, 'elastic'),
+      server(CN, 'OLD-ELASTIC', 'elastic', 'INACTIVE'),
+      server(CN, 'ONPREM-1', 'single'),
+      server(OTHER, 'OTHER-CLS', 'elastic'),
+    ]);
+  await addContact(database.db, CN, 'boss@acme.example', contactRoles.admin);
+  await addContact(database.db, CN, 'reader@acme.example', contactRoles.viewer);
+  await addContact(database.db, OTHER, 'outsider@other.example', contactRoles.admin);
+  boss = (await signInAs(database.db, 'boss@acme.example')).headers;
+  reader = (await signInAs(database.db, 'reader@acme.example')).headers;
+  outsider = (await signInAs(database.db, 'outsider@other.example')).headers;
+  busops = (await signInAs(database.db, 'ops@vendor.example', { vendorRoles: ['busops'] })).headers;
+});
+
+afterAll(async () => {
+  await app?.close();
+  await database?.close();
+});
+
+const post = (url: string, headers: Headers | undefined, payload: unknown) =>
+  app.inject({ method: 'POST', url, headers, payload: payload as object });
+const servers = (headers: Headers | undefined, customerNumber = CN) =>
+  post('/api/activatedelasticservers', headers, { customerNumber, customername: 'Acme', server: '' });
+const getIps = (headers: Headers | undefined, clsId = CLS, customerNumber = CN) =>
+  post('/api/getips', headers, { clsId, customerNumber });
+const setIps = (headers: Headers | undefined, whitelist: Rule[], clsId = CLS, customerNumber = CN) =>
+  post('/api/setips', headers, { customerNumber, clsId, whitelist });
+const current = async () => (await getIps(busops)).json().data.whitelist as Rule[];
+
+describe('activated elastic servers', () => {
+  it("lists the account's active elastic servers only", async () => {
+    const res = await servers(reader);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({
+      status: 'SUCCESS',
+      data: [{ DeviceID: CLS, Alias: `${CLS}-alias` }],
+    });
+  });
+
+  it('refuses anonymous (401), outsiders (403) and bad bodies (400)', async () => {
+    expect((await servers(undefined)).statusCode).toBe(401);
+    expect((await servers(outsider)).statusCode).toBe(403);
+    const bad = await post('/api/activatedelasticservers', boss, { customerNumber: 5 });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().err).toMatch(/^Invalid request: customerNumber/);
+  });
+});
+
+describe('reading the allow-list', () => {
+  it('starts empty and is readable by viewers', async () => {
+    const res = await getIps(reader);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ status: 'SUCCESS', data: { whitelist: [] } });
+  });
+
+  it("refuses anonymous (401), outsiders (403), other accounts' and inactive servers (404)", async () => {
+    expect((await getIps(undefined)).statusCode).toBe(401);
+    expect((await getIps(outsider)).statusCode).toBe(403);
+    // An outsider naming their own server under our account number learns nothing either.
+    expect((await getIps(outsider, 'OTHER-CLS')).statusCode).toBe(403);
+    for (const cls of ['OTHER-CLS', 'OLD-ELASTIC', 'ONPREM-1', 'made-up']) {
+      const res = await getIps(boss, cls);
+      expect(res.statusCode, cls).toBe(404);
+      expect(res.json().status).toBe('FAILURE');
+    }
+    const bad = await post('/api/getips', boss, { customerNumber: CN });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().err).toMatch(/^Invalid request: clsId/);
+  });
+});
+
+describe('saving the allow-list', () => {
+  it('stores the list in order with names trimmed and addresses normalised', async () => {
+    const res = await setIps(boss, [
+      { rulename: ' Office ', ipaddress: ' 192.168.10.7 ' },
+      { rulename: 'VPN range', ipaddress: '10.20.30.40/16' },
+      { rulename: 'IPv6 host', ipaddress: '2001:DB8:0:0:0:0:0:1/128' },
+      { rulename: 'IPv6 net', ipaddress: '2001:db8:abcd:12::/48' },
+    ]);
+    expect(res.statusCode).toBe(200);
+    const expected = [
+      { rulename: 'Office', ipaddress: '192.168.10.7' },
+      { rulename: 'VPN range', ipaddress: '10.20.0.0/16' },
+      { rulename: 'IPv6 host', ipaddress: '2001:db8::1' },
+      { rulename: 'IPv6 net', ipaddress: '2001:db8:abcd::/48' },
+    ];
+    expect(res.json()).toEqual({ status: 'SUCCESS', err: null, data: { whitelist: expected } });
+    expect(await current()).toEqual(expected);
+    // A viewer sees the same list.
+    expect((await getIps(reader)).json().data.whitelist).toEqual(expected);
+  });
+
+  it('refuses bad names, bad addresses, bad prefixes and duplicates with 400, keeping the stored list', async () => {
+    const before = await current();
+    const cases: [Rule[], RegExp][] = [
+      [[{ rulename: '  ', ipaddress: '1.2.3.4' }], /^Rule 1: Rule Name is required\.$/],
+      [[{ rulename: 'x'.repeat(101), ipaddress: '1.2.3.4' }], /^Rule 1: Rule Name must be at most 100/],
+      [[{ rulename: 'a', ipaddress: '' }], /^Rule 1: IP Address is required\.$/],
+      [[{ rulename: 'a', ipaddress: '300.1.1.1' }], /^Rule 1: Enter an IPv4 or IPv6 address/],
+      [[{ rulename: 'a', ipaddress: '10.0.0.0/33' }], /^Rule 1: Enter an IPv4 or IPv6 address/],
+      [[{ rulename: 'a', ipaddress: '2001:db8::/129' }], /^Rule 1: Enter an IPv4 or IPv6 address/],
+      [
+        [
+          { rulename: 'a', ipaddress: '10.1.0.0/16' },
+          { rulename: 'b', ipaddress: '10.1.2.3/16' },
+        ],
+        /^Rule 2: This IP address is already in the list\.$/,
+      ],
+    ];
+    for (const [whitelist, err] of cases) {
+      const res = await setIps(boss, whitelist);
+      expect(res.statusCode).toBe(400);
+      expect(res.json().err).toMatch(err);
+    }
+    const tooMany = Array.from({ length: 501 }, (_, i) => ({
+      rulename: `r${i}`,
+      ipaddress: `10.0.${Math.floor(i / 256)}.${i % 256}`,
+    }));
+    const res = await setIps(boss, tooMany);
+    expect(res.statusCode).toBe(400);
+    expect(res.json().err).toBe('At most 500 rules are allowed.');
+    const notList = await post('/api/setips', boss, { customerNumber: CN, clsId: CLS, whitelist: {} });
+    expect(notList.statusCode).toBe(400);
+    expect(notList.json().err).toMatch(/^Invalid request: whitelist/);
+    expect(await current()).toEqual(before);
+  });
+
+  it('refuses view-only users (403), outsiders (403), anonymous (401) and unknown servers (404)', async () => {
+    const before = await current();
+    const rule = [{ rulename: 'x', ipaddress: '8.8.8.8' }];
+    const viewerRes = await setIps(reader, rule);
+    expect(viewerRes.statusCode).toBe(403);
+    expect(viewerRes.json().err).toBe('You do not have enough permissions for such operation.');
+    expect((await setIps(outsider, rule)).statusCode).toBe(403);
+    expect((await setIps(undefined, rule)).statusCode).toBe(401);
+    expect((await setIps(boss, rule, 'OTHER-CLS')).statusCode).toBe(404);
+    expect(await current()).toEqual(before);
+  });
+
+  it('an empty list removes every rule (all addresses allowed again); busops may save', async () => {
+    expect((await setIps(busops, [])).statusCode).toBe(200);
+    expect(await current()).toEqual([]);
+  });
+});

@@ -1,0 +1,52 @@
+import type { ElasticServer, IpRuleDto } from '@lp/contract/ip-rules/schemas';
+import { checkIpRules, firstIpRuleProblem } from '@lp/domain/ip-rules';
+import type { AppContext } from '../../platform/context.ts';
+import { badRequest, notFound } from '../../platform/errors.ts';
+import type { Principal } from '../../platform/principal.ts';
+import { authorizeAccount } from '../accounts/policy.ts';
+import { listElasticServers, listIpRules, replaceIpRules } from './repository.ts';
+
+export const unknownServer = 'No activated elastic license server with this id for this account.';
+
+export async function activatedElasticServers(
+  ctx: AppContext,
+  principal: Principal,
+  customerNumber: string,
+): Promise<ElasticServer[]> {
+  await authorizeAccount(ctx, principal, customerNumber, 'read');
+  const rows = await listElasticServers(ctx.db, customerNumber);
+  return rows.map((r) => ({ DeviceID: r.hostId, Alias: r.alias ?? '' }));
+}
+
+/** A clsId names a server only within its account: another account's server id is as unknown as a made-up one. */
+async function requireElasticServer(ctx: AppContext, customerNumber: string, clsId: string) {
+  const servers = await listElasticServers(ctx.db, customerNumber);
+  if (!servers.some((s) => s.hostId === clsId)) throw notFound(unknownServer);
+}
+
+export async function getIpRules(
+  ctx: AppContext,
+  principal: Principal,
+  customerNumber: string,
+  clsId: string,
+): Promise<IpRuleDto[]> {
+  await authorizeAccount(ctx, principal, customerNumber, 'read');
+  await requireElasticServer(ctx, customerNumber, clsId);
+  return listIpRules(ctx.db, customerNumber, clsId);
+}
+
+/** Replaces the server's allow-list in one transaction with the validated, normalised rules. */
+export async function setIpRules(
+  ctx: AppContext,
+  principal: Principal,
+  request: { customerNumber: string; clsId: string; whitelist: IpRuleDto[] },
+): Promise<IpRuleDto[]> {
+  const { customerNumber, clsId } = request;
+  await authorizeAccount(ctx, principal, customerNumber, 'edit');
+  await requireElasticServer(ctx, customerNumber, clsId);
+  const check = checkIpRules(request.whitelist);
+  const problem = firstIpRuleProblem(check);
+  if (problem) throw badRequest(problem);
+  await ctx.db.transaction(async (tx) => replaceIpRules(tx, customerNumber, clsId, check.normalised));
+  return check.normalised;
+}

@@ -1,0 +1,60 @@
+import { messages } from '@lp/contract/common/errors';
+import type { ContactDto } from '@lp/contract/portal-access/schemas';
+import {
+  canEditContacts,
+  checkContacts,
+  contactMessages,
+  firstContactProblem,
+  normaliseEmail,
+  sameContactSet,
+} from '@lp/domain/contacts';
+import { isFreeMail } from '@lp/domain/free-mail';
+import { contactRoles } from '@lp/domain/policy';
+import type { AppContext } from '../../platform/context.ts';
+import { AppError, badRequest, forbidden } from '../../platform/errors.ts';
+import type { Principal } from '../../platform/principal.ts';
+import { authorizeAccount } from '../accounts/policy.ts';
+import { listContacts, lockAccount, replaceContacts } from './repository.ts';
+
+const roleOrder: string[] = [contactRoles.coordinator, contactRoles.admin, contactRoles.viewer];
+const rank = (role: string) => {
+  const i = roleOrder.indexOf(role);
+  return i < 0 ? roleOrder.length : i;
+};
+
+/** Coordinator first, then administrators, then viewers; by e-mail within a role. */
+function ordered(contacts: ContactDto[]): ContactDto[] {
+  return [...contacts].sort((a, b) => rank(a.role) - rank(b.role) || a.email.localeCompare(b.email));
+}
+
+export async function getPortalAccess(ctx: AppContext, principal: Principal, customerNumber: string) {
+  await authorizeAccount(ctx, principal, customerNumber, 'read');
+  return ordered(await listContacts(ctx.db, customerNumber));
+}
+
+/**
+ * Replaces the contact list in one transaction. The stored list must still be the one the form started
+ * from (`oldContacts`, compared as a set): otherwise someone else saved in between and the save is refused
+ * with 409 instead of silently overwriting their change.
+ */
+export async function setPortalAccess(
+  ctx: AppContext,
+  principal: Principal,
+  request: { customerNumber: string; newContacts: ContactDto[]; oldContacts: ContactDto[] },
+): Promise<ContactDto[]> {
+  const { customerNumber } = request;
+  const access = await authorizeAccount(ctx, principal, customerNumber, 'read');
+  if (!canEditContacts(principal.vendorRoles, access.customer.info)) throw forbidden(messages.noPermission);
+
+  return ctx.db.transaction(async (tx) => {
+    await lockAccount(tx, customerNumber);
+    const stored = await listContacts(tx, customerNumber);
+    const old = request.oldContacts.map((c) => ({ email: normaliseEmail(c.email), role: c.role }));
+    if (!sameContactSet(stored, old)) throw new AppError('CONFLICT', contactMessages.conflict);
+    const check = checkContacts(request.newContacts, stored, isFreeMail);
+    const problem = firstContactProblem(check);
+    if (problem) throw badRequest(problem);
+    await replaceContacts(tx, customerNumber, check.normalised);
+    return ordered(check.normalised);
+  });
+}

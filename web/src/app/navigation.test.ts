@@ -1,0 +1,90 @@
+import type { AccountInfo } from '@lp/contract/accounts/schemas';
+import { describe, expect, it } from 'vitest';
+import { breadcrumbs, menuGroups } from './navigation.ts';
+
+const base: AccountInfo = {
+  isPortalView: false,
+  isPortalEdit: true,
+  isAsc: false,
+  isFNPLicenseGenerator: false,
+  isAccessDisabled: false,
+  isSalesAccess: false,
+  isSales: false,
+  hasSSL: 0,
+  hasSharedLicense: 0,
+  hasNamedLicense: 0,
+  hasFSA: 0,
+  hasElastic: 0,
+  orgType: 'Direct',
+  supportEmail: '',
+  exportControlStatus: '',
+};
+const all = (_pathname: string) => true;
+const labels = (info: AccountInfo | null, roles: string[] = ['user'], routeEnabled = all) =>
+  menuGroups({ roles, info, routeEnabled }).map(
+    (g) => `${g.label}: ${g.entries.map((e) => e.label).join(', ')}`,
+  );
+
+describe('left menu', () => {
+  it('shows the elastic entries only for an elastic customer', () => {
+    expect(labels(base)).toEqual([
+      'Entitlements: Leases/Perpetuals, Elastic Licensing',
+      'Elastic Reporting: Usage Transactions',
+      'Settings: Licensing Portal Access',
+      'Messages: Emails, Alerts',
+    ]);
+    expect(labels({ ...base, hasElastic: 3, hasFSA: 1, hasSSL: 2, hasNamedLicense: 1 })).toEqual([
+      'Entitlements: Leases/Perpetuals, Elastic Licensing, Flexible Spending Account',
+      'Activations: Activate Entitlements, Manage Activations',
+      'Web: Assignments, Transactions, Reporting',
+      'Elastic Reporting: Usage Transactions, Elastic Statements',
+      'Settings: Licensing Portal Access, Elastic Credentials, Elastic IP Settings',
+      'Messages: Emails, Alerts',
+    ]);
+  });
+
+  it('needs hasSSL and self-serve rights for activations, and staff roles for alert admin', () => {
+    const fnp = { ...base, hasSSL: 1, isFNPLicenseGenerator: true };
+    expect(labels(fnp).some((l) => l.startsWith('Activations'))).toBe(false);
+    expect(labels(fnp, ['support']).some((l) => l.startsWith('Activations'))).toBe(true);
+    expect(labels(null, ['busops']).at(-1)).toBe('Vendor Staff: Manage Alerts');
+    expect(labels(null, ['sales']).some((l) => l.startsWith('Vendor Staff'))).toBe(false);
+  });
+
+  it('hides entries of disabled routes and groups left empty', () => {
+    const gate = (p: string) => !p.startsWith('/emails') && !p.startsWith('/notifications');
+    expect(labels(base, ['user'], gate)).not.toContain('Messages: Emails, Alerts');
+    expect(labels(base, ['user'], gate).some((l) => l.startsWith('Messages'))).toBe(false);
+  });
+});
+
+describe('breadcrumbs', () => {
+  it('gives two-level labels with a plain last crumb', () => {
+    expect(breadcrumbs('/web-assignments')).toEqual([
+      { label: 'Web', to: '/web-assignments' },
+      { label: 'Assignments', to: null },
+    ]);
+    expect(breadcrumbs('/portalaccess')).toEqual([
+      { label: 'Settings', to: '/portalaccess' },
+      { label: 'Licensing Portal Access', to: null },
+    ]);
+  });
+
+  it('adds one crumb per web-assignments sub-path segment', () => {
+    expect(breadcrumbs('/web-assignments/groups/users').map((c) => [c.label, c.to])).toEqual([
+      ['Web', '/web-assignments'],
+      ['Assignments', '/web-assignments'],
+      ['Groups', '/web-assignments/groups'],
+      ['Users', null],
+    ]);
+  });
+
+  it('has detail crumbs for emails and alerts and none for notice pages', () => {
+    expect(breadcrumbs('/emails/42').map((c) => c.label)).toEqual(['Messages', 'Emails', 'View Email']);
+    expect(breadcrumbs('/notifications-category/critical').at(-1)).toEqual({
+      label: 'Outage Alerts',
+      to: null,
+    });
+    expect(breadcrumbs('/noselectedcustomer')).toEqual([]);
+  });
+});

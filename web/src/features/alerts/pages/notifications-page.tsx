@@ -1,0 +1,164 @@
+import type { AlertRow } from '@lp/contract/alerts/schemas';
+import { categoryPageFor, categoryPages, formatAlertDate, joinWithAnd } from '@lp/domain/alerts';
+import { Anchor, Alert as Callout, Card, Group, SimpleGrid, Stack, Tabs, Text, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import type { ColDef, ICellRendererParams, ValueFormatterParams } from 'ag-grid-community';
+import { useMemo, useState } from 'react';
+import { Link } from 'react-router';
+import { SavedViewGrid } from '../../../components/saved-view-grid/saved-view-grid.tsx';
+import { Spinner } from '../../../components/spinner.tsx';
+import { type BlockRequest, DataService } from '../../../lib/data-service.ts';
+import type { Row } from '../../../lib/filter-rules.ts';
+import { useCustomer } from '../../accounts/components/customer-context.tsx';
+import { activeAlertsQuery } from '../api/alerts.ts';
+import { CategoryBadge } from '../components/alert-facts.tsx';
+
+export const NO_ISSUES = 'No issues';
+export const NO_RESOLVED = 'There are no resolved alerts to display.';
+
+function ActiveTab() {
+  const { data, isPending, error } = useQuery(activeAlertsQuery());
+  if (isPending) return <Spinner text="Loading..." />;
+  if (error) return <Callout color="red">{error.message}</Callout>;
+  if (data.length === 0) return <Text py="md">{NO_ISSUES}</Text>;
+  const groups = categoryPages
+    .map((page) => ({ page, items: data.filter((a) => categoryPageFor(a.category).slug === page.slug) }))
+    .filter((g) => g.items.length > 0);
+  return (
+    <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md" py="md">
+      {groups.map(({ page, items }) => (
+        <Card key={page.slug} withBorder padding="md" component="section" aria-label={page.title}>
+          <Stack gap="xs">
+            <Group justify="space-between">
+              <Title order={2} size="h4">
+                {page.title}
+              </Title>
+              <CategoryBadge category={page.category} />
+            </Group>
+            <Text size="sm">
+              {items.length} {items.length === 1 ? 'item' : 'items'}
+            </Text>
+            <Text size="sm">
+              Affected services: {joinWithAnd([...new Set(items.flatMap((a) => a.service))])}
+            </Text>
+            <Anchor component={Link} to={`/notifications-category/${page.slug}`} size="sm" c="blue.9">
+              See all
+            </Anchor>
+          </Stack>
+        </Card>
+      ))}
+    </SimpleGrid>
+  );
+}
+
+type ResolvedRow = AlertRow & Row;
+
+/** Tells the page when the grid's first block came back empty, for the spec's empty text. */
+class ResolvedService extends DataService<ResolvedRow> {
+  onEmpty: (empty: boolean) => void = () => {};
+  override async getBlock(req: BlockRequest) {
+    const block = await super.getBlock(req);
+    if (req.startRow === 0) this.onEmpty(block.rows.length === 0);
+    return block;
+  }
+}
+
+const dateCell = (p: ValueFormatterParams<ResolvedRow>) =>
+  typeof p.value === 'string' ? formatAlertDate(p.value) : '';
+const dateFilter = { filter: 'agDateColumnFilter', filterParams: { maxNumConditions: 1 } };
+const resolvedCriteria = [{ name: 'resolved', method: 'EQUALS' as const, value: true }];
+
+function ResolvedTab() {
+  const { customer } = useCustomer();
+  const [empty, setEmpty] = useState(false);
+  const service = useMemo(() => {
+    const s = new ResolvedService({ base: '/api/notifications' });
+    s.onEmpty = setEmpty;
+    return s;
+  }, []);
+  const columns = useMemo<ColDef<ResolvedRow>[]>(
+    () => [
+      {
+        colId: 'date',
+        field: 'date',
+        headerName: 'Start Time',
+        valueFormatter: dateCell,
+        sort: 'desc',
+        ...dateFilter,
+      },
+      { colId: 'expires', field: 'expires', headerName: 'End Time', valueFormatter: dateCell, ...dateFilter },
+      { colId: 'description', field: 'description', headerName: 'Alert Title', filter: 'agTextColumnFilter' },
+      {
+        colId: 'category',
+        field: 'category',
+        headerName: 'Category',
+        filter: false,
+        cellRenderer: (p: ICellRendererParams<ResolvedRow>) =>
+          p.data ? <CategoryBadge category={p.data.category} /> : null,
+      },
+      {
+        colId: 'service',
+        field: 'service',
+        headerName: 'Affected Service',
+        filter: 'agTextColumnFilter',
+        sortable: false,
+        valueFormatter: (p: ValueFormatterParams<ResolvedRow>) =>
+          Array.isArray(p.value) ? joinWithAnd(p.value as string[]) : '',
+      },
+      {
+        colId: 'details',
+        headerName: 'Details',
+        sortable: false,
+        filter: false,
+        cellRenderer: (p: ICellRendererParams<ResolvedRow>) =>
+          p.data ? (
+            <Anchor component={Link} to={`/notification-details/${p.data.id}`} size="sm" c="blue.9">
+              View
+            </Anchor>
+          ) : null,
+      },
+    ],
+    [],
+  );
+  return (
+    <Stack gap="xs" py="md">
+      {empty ? <Text data-testid="resolved-empty">{NO_RESOLVED}</Text> : null}
+      <SavedViewGrid<ResolvedRow>
+        // Alerts are global; the saved view is kept under the selected customer like every other table.
+        customerNumber={customer?.customerNumber ?? ''}
+        tableName="notificationsResolved"
+        columnDefs={columns}
+        dataService={service}
+        extraCriteria={resolvedCriteria}
+        ariaLabel="Resolved alerts"
+        height={420}
+      />
+    </Stack>
+  );
+}
+
+/** /notifications (spec 000 §2.12): tabs Active and Resolved. */
+export default function NotificationsPage() {
+  const [tab, setTab] = useState<string | null>('active');
+  return (
+    <Stack data-testid="alerts-page">
+      <Title order={1} size="h2">
+        Service Alerts
+      </Title>
+      <Tabs value={tab} onChange={setTab} keepMounted={false}>
+        <Tabs.List>
+          <Tabs.Tab value="active">Active</Tabs.Tab>
+          <Tabs.Tab value="resolved">Resolved</Tabs.Tab>
+        </Tabs.List>
+        <Tabs.Panel value="active">
+          <ActiveTab />
+        </Tabs.Panel>
+        <Tabs.Panel value="resolved">
+          <ResolvedTab />
+        </Tabs.Panel>
+      </Tabs>
+    </Stack>
+  );
+}
+
+export const Component = NotificationsPage;

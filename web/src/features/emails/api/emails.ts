@@ -1,0 +1,45 @@
+import type { EmailDetail, EmailRow } from '@lp/contract/emails/schemas';
+import type { Criterion } from '@lp/contract/query/schemas';
+import { type ApiClient, api, type RequestOptions } from '../../../lib/api-client.ts';
+import { createDataService, type DataService } from '../../../lib/data-service.ts';
+
+export const EMAILS_BASE = '/api/getemails';
+
+/** Text-filter methods whose Date criteria compare the displayed 'YYYY-MM-DD HH:mm:ss' text, not the instant. */
+const textMethods = new Set(['CONTAINS', 'STARTSWITH', 'ENDSWITH', 'EQUALS']);
+
+function withDateText(criterion: Criterion): Criterion {
+  return criterion.name === 'date' && textMethods.has(criterion.method)
+    ? { ...criterion, tostring: true }
+    : criterion;
+}
+
+/**
+ * The data service's calls carry only filter/sort/paging; the e-mail endpoints also need the customer.
+ * This client adds it to every call and turns the Date column's text filters into text comparisons.
+ */
+export function emailsClient(customerNumber: string, base: ApiClient = api): ApiClient {
+  return <T>(path: string, options: RequestOptions = {}) => {
+    const body = (options.body ?? {}) as {
+      filter?: { condition: string; criteria: Criterion[] };
+    };
+    const filter = body.filter
+      ? { ...body.filter, criteria: body.filter.criteria.map(withDateText) }
+      : undefined;
+    return base<T>(path, { ...options, body: { ...body, filter, customerNumber } });
+  };
+}
+
+/** POST /api/getemails (+ /count, /distinct) for one customer, as a grid data source. */
+export function createEmailsDataService(customerNumber: string, client?: ApiClient): DataService<EmailRow> {
+  return createDataService<EmailRow>({ base: EMAILS_BASE, client: emailsClient(customerNumber, client) });
+}
+
+/** POST /api/getemail: one e-mail of the customer (body already sanitised by the server). */
+export async function getEmail(customerNumber: string, id: string): Promise<EmailDetail> {
+  const answer = await api<{ status: 'SUCCESS'; data: EmailDetail }>('/api/getemail', {
+    method: 'POST',
+    body: { customerNumber, id },
+  });
+  return answer.data;
+}

@@ -1,0 +1,90 @@
+import type { EmailDetail } from '@lp/contract/emails/schemas';
+import { Button, Group, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import { usePanels } from '../../../components/panels.tsx';
+import { Spinner } from '../../../components/spinner.tsx';
+import { ApiError } from '../../../lib/api-client.ts';
+import { noticeState, useCustomer } from '../../accounts/components/customer-context.tsx';
+import { getEmail } from '../api/emails.ts';
+import { EmailBodyFrame } from '../components/email-body-frame.tsx';
+import { emailsAllowedFor } from '../emails-rules.ts';
+
+export const EMAIL_SPINNER = 'Getting Email...';
+
+function EmailFields({ email }: { email: EmailDetail }) {
+  return (
+    <Stack>
+      <SimpleGrid cols={{ base: 1, sm: 2 }}>
+        <TextInput label="To" value={email.to} readOnly />
+        <TextInput label="Date" value={email.date} readOnly />
+        <TextInput label="Subject" value={email.subject} readOnly />
+        <TextInput label="Customer Number" value={email.customerNumber} readOnly />
+        <TextInput label="Customer Name" value={email.customerName} readOnly />
+      </SimpleGrid>
+      <Stack gap={4}>
+        <Text size="sm" fw={500} id="email-body-label">
+          Body
+        </Text>
+        <EmailBodyFrame html={email.body} title={`E-mail body: ${email.subject}`} />
+      </Stack>
+    </Stack>
+  );
+}
+
+function EmailDetailScreen() {
+  const { customer, version } = useCustomer();
+  const { id = '' } = useParams();
+  const navigate = useNavigate();
+  const { showError } = usePanels();
+  const customerNumber = customer?.customerNumber ?? '';
+  const allowed = emailsAllowedFor(customer?.info?.orgType);
+  const validId = /^\d{1,15}$/.test(id);
+
+  const email = useQuery({
+    queryKey: ['email', customerNumber, id],
+    queryFn: () => getEmail(customerNumber, id),
+    enabled: !!customer && allowed && validId,
+    retry: false,
+    gcTime: 0,
+  });
+
+  useEffect(() => {
+    if (!customer) return;
+    if (!allowed) {
+      navigate('/notypecustomer', { replace: true, state: noticeState(version, customerNumber) });
+    } else if (!validId) {
+      navigate('/emails', { replace: true });
+    } else if (email.data && email.data.customerNumber !== customerNumber) {
+      // Spec 000 §7: a record of another customer sends the user back to the list.
+      navigate('/emails', { replace: true });
+    } else if (email.error instanceof ApiError) {
+      // Not this customer's e-mail (the server answers 404 for those): back to the list; no access: notice.
+      if (email.error.status === 404) navigate('/emails', { replace: true });
+      else if (email.error.status === 403)
+        navigate('/nopermissions', { replace: true, state: noticeState(version, customerNumber) });
+      else showError(email.error.err);
+    } else if (email.error) {
+      console.error('Could not get the e-mail', email.error);
+    }
+  }, [customer, allowed, validId, email.data, email.error, customerNumber, navigate, version, showError]);
+
+  return (
+    <Stack data-testid="email-detail-page">
+      <Group justify="space-between">
+        <Title order={1} size="h2">
+          Email
+        </Title>
+        <Button component={Link} to="/emails" variant="default" size="xs">
+          Back to Emails
+        </Button>
+      </Group>
+      {email.isPending && email.fetchStatus !== 'idle' ? <Spinner text={EMAIL_SPINNER} /> : null}
+      {email.data && email.data.customerNumber === customerNumber ? <EmailFields email={email.data} /> : null}
+    </Stack>
+  );
+}
+
+/** Routed at /emails/:id inside RequireCustomer (web/src/app/router.tsx). */
+export default EmailDetailScreen;

@@ -1,0 +1,114 @@
+import type { EmailRow } from '@lp/contract/emails/schemas';
+import { Button, Stack, Title } from '@mantine/core';
+import type { ColDef, ICellRendererParams } from 'ag-grid-community';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { SavedViewGrid } from '../../../components/saved-view-grid/saved-view-grid.tsx';
+import { Spinner } from '../../../components/spinner.tsx';
+import { type ApiClient, ApiError, api } from '../../../lib/api-client.ts';
+import { noticeState, useCustomer } from '../../accounts/components/customer-context.tsx';
+import { createEmailsDataService } from '../api/emails.ts';
+import { emailsAllowedFor } from '../emails-rules.ts';
+
+export const EMAILS_SPINNER = 'Getting Emails...';
+
+function ViewButton(props: ICellRendererParams<EmailRow>) {
+  if (!props.data) return null;
+  return (
+    <Button
+      component={Link}
+      to={`/emails/${props.data.id}`}
+      size="compact-xs"
+      variant="light"
+      aria-label={`View e-mail: ${props.data.subject}`}
+    >
+      View
+    </Button>
+  );
+}
+
+/** One text condition per column, contains or equals (spec 000 §2.7). */
+const textFilter = {
+  filter: 'agTextColumnFilter',
+  filterParams: { filterOptions: ['contains', 'equals'], maxNumConditions: 1, buttons: ['reset'] },
+} as const;
+
+const columnDefs: ColDef<EmailRow>[] = [
+  // The server's 'YYYY-MM-DD HH:mm:ss' is the dash-separated form the spec asks for.
+  { colId: 'date', field: 'date', headerName: 'Date', sort: 'desc', minWidth: 170, ...textFilter },
+  { colId: 'subject', field: 'subject', headerName: 'Subject', flex: 3, ...textFilter },
+  { colId: 'to', field: 'to', headerName: 'To', flex: 2, ...textFilter },
+  {
+    colId: 'view',
+    headerName: 'View',
+    cellRenderer: ViewButton,
+    sortable: false,
+    filter: false,
+    flex: 0,
+    width: 100,
+    minWidth: 90,
+  },
+];
+
+function EmailsList({ customerNumber, version }: { customerNumber: string; version: number }) {
+  const navigate = useNavigate();
+  const [loading, setLoading] = useState(0);
+  const navigateRef = useRef(navigate);
+  navigateRef.current = navigate;
+
+  // Counts calls in flight for the spinner; a FAILURE answer means no access: /nopermissions (spec 000 §6, §8).
+  const dataService = useMemo(() => {
+    const client: ApiClient = async <T,>(path: string, options?: Parameters<ApiClient>[1]) => {
+      setLoading((n) => n + 1);
+      try {
+        return await api<T>(path, options);
+      } catch (e) {
+        if (e instanceof ApiError && e.status >= 400 && e.status !== 401) {
+          navigateRef.current('/nopermissions', {
+            replace: true,
+            state: noticeState(version, customerNumber),
+          });
+        }
+        throw e;
+      } finally {
+        setLoading((n) => n - 1);
+      }
+    };
+    return createEmailsDataService(customerNumber, client);
+  }, [customerNumber, version]);
+
+  return (
+    <div style={{ position: 'relative' }}>
+      {loading > 0 ? <Spinner text={EMAILS_SPINNER} overlay /> : null}
+      <SavedViewGrid<EmailRow>
+        customerNumber={customerNumber}
+        tableName="emailList"
+        columnDefs={columnDefs}
+        dataService={dataService}
+        ariaLabel="Emails"
+      />
+    </div>
+  );
+}
+
+function EmailsScreen() {
+  const { customer, version } = useCustomer();
+  const navigate = useNavigate();
+  const allowed = emailsAllowedFor(customer?.info?.orgType);
+  useEffect(() => {
+    if (customer && !allowed)
+      navigate('/notypecustomer', { replace: true, state: noticeState(version, customer.customerNumber) });
+  }, [customer, allowed, navigate, version]);
+  if (!customer || !allowed) return null;
+  return (
+    <Stack data-testid="emails-page">
+      <Title order={1} size="h2">
+        Emails
+      </Title>
+      <EmailsList customerNumber={customer.customerNumber} version={version} />
+    </Stack>
+  );
+}
+
+/** Routed at /emails inside RequireCustomer (web/src/app/router.tsx). */
+export default EmailsScreen;
