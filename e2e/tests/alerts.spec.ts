@@ -1,6 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
 import { type APIRequestContext, type Browser, expect, type Page, test } from '@playwright/test';
-import { signIn } from './helpers.ts';
+import { expectNoSeriousViolations, signIn } from './helpers.ts';
 
 /*
  * Service alerts (spec 000 §2.12, §4.3): banner states, the alert screens and the staff admin page.
@@ -10,22 +9,6 @@ import { signIn } from './helpers.ts';
 
 const CUSTOMER = 'admin@acme.example';
 const STAFF = 'busops@demo.example';
-
-/** Axe over what this feature renders: the alert page and, when shown, the banner (the shell has its own tests). */
-async function expectNoSeriousViolations(page: Page) {
-  const builder = new AxeBuilder({ page });
-  const parts = ['alerts-page', 'alerts-banner'];
-  let included = 0;
-  for (const id of parts) {
-    if ((await page.getByTestId(id).count()) === 0) continue;
-    builder.include(`[data-testid="${id}"]`);
-    included++;
-  }
-  expect(included, 'an alerts page or banner to check').toBeGreaterThan(0);
-  const results = await builder.analyze();
-  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
-}
 
 interface AlertBody {
   category: 'OK' | 'INFO' | 'WARNING' | 'CRITICAL';

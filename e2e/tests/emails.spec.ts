@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
-import { pickAccount, signIn } from './helpers.ts';
+import { expectNoSeriousViolations, pickAccount, signIn } from './helpers.ts';
 
 /*
  * E-mails (spec 000 §2.7, §2.8, §6): the list with its saved view, the detail page with the body in a
@@ -101,8 +101,7 @@ test('lists the e-mails, filters them and keeps the saved view after a reload', 
     })
     .toBe(true);
 
-  const axe = await new AxeBuilder({ page }).include('[data-testid="emails-page"]').analyze();
-  expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([]);
+  await expectNoSeriousViolations(page);
 });
 
 test('the detail page shows the fields and the body in a sandboxed frame', async ({ page }) => {

@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page } from '@playwright/test';
 
 export const DEMO_PASSWORD = process.env.DEMO_PASSWORD ?? 'demo-password';
@@ -27,4 +28,16 @@ export async function pickAccount(page: Page, text: string, optionName: RegExp) 
 
 export async function openUserMenu(page: Page) {
   await page.getByRole('button', { name: /^User menu/ }).click();
+}
+
+/**
+ * Axe over the whole page (shell included): no serious or critical violations. `scope` narrows it to one
+ * element where the page itself cannot be analysed as a whole (e.g. content inside a script-less frame).
+ */
+export async function expectNoSeriousViolations(page: Page, scope?: string) {
+  const builder = new AxeBuilder({ page });
+  if (scope) builder.include(scope);
+  const results = await builder.analyze();
+  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
 }

@@ -1,15 +1,8 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
-import { openUserMenu, pickAccount, signIn } from './helpers.ts';
+import { expectNoSeriousViolations, openUserMenu, pickAccount, signIn } from './helpers.ts';
 
 const menu = (page: Page) => page.getByRole('navigation', { name: 'Main menu' });
 const crumbs = (page: Page) => page.getByRole('navigation', { name: 'Breadcrumb' });
-
-async function expectNoSeriousViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
-}
 
 test('menu groups and entries follow the elastic, FSA, activation and web flags of the customer', async ({
   page,

@@ -1,12 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
-import { expect, type Page, test } from '@playwright/test';
-import { pickAccount, signIn } from './helpers.ts';
-
-async function expectNoSeriousViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
-}
+import { expect, test } from '@playwright/test';
+import { expectNoSeriousViolations, pickAccount, signIn } from './helpers.ts';
 
 test('/noselectedcustomer asks for a customer and returns to /elastic once one is chosen', async ({
   page,
@@ -41,7 +34,7 @@ test('/notypecustomer names the provider and returns once the customer is direct
   await page.goto('/notypecustomer');
   await expect(
     page.getByText(
-      'The selected customer needs to be either a direct or channel customer. Please contact the vendor support to correct the customer type.',
+      'The selected customer needs to be either a direct or channel customer. Please contact Vendor support to correct the customer type.',
     ),
   ).toBeVisible();
   await expectNoSeriousViolations(page);

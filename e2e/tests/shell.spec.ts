@@ -1,6 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
-import { openUserMenu, pickAccount, searchAccount, signIn } from './helpers.ts';
+import { expectNoSeriousViolations, openUserMenu, pickAccount, searchAccount, signIn } from './helpers.ts';
 
 test('a signed-out visit to /elastic goes to sign-in', async ({ page }) => {
   await page.goto('/elastic');
@@ -89,9 +88,7 @@ test('unknown paths go to the 404 page and /home to the elastic page', async ({ 
 test('the shell has no serious or critical accessibility violations', async ({ page }) => {
   await signIn(page, 'busops@demo.example');
   await expect(page.getByTestId('selected-customer')).toBeVisible();
-  const results = await new AxeBuilder({ page }).analyze();
-  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+  await expectNoSeriousViolations(page);
 });
 
 test('a customer user whose only account is export-blocked lands on /noaccess', async ({ page }) => {

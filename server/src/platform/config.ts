@@ -31,7 +31,7 @@ const envSchema = z.object({
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   PRODUCT_NAME: z.string().min(1).default('Simulation Suite'),
-  PROVIDER_NAME: z.string().min(1).default('the vendor'),
+  PROVIDER_NAME: z.string().min(1).default('Vendor'),
   EDIT_PROFILE_URL: url.default('https://example.com/profile'),
   SUPPORT_REQUEST_URL: url.default('https://example.com/support'),
   DOCUMENTATION_URL: url.default('https://example.com/docs'),

@@ -14,12 +14,12 @@ const theme = createTheme({ primaryColor: 'blue', primaryShade: { light: 8, dark
 
 /**
  * Light (tinted) alerts and badges write in shade 9 of their colour; for the warm colours that is
- * still too pale on their own tint (orange 3.6:1), so those texts are darkened for the light scheme.
+ * still too pale on their own tint (orange 3.6:1, green below 4.5:1), so those texts are darkened for the light scheme.
  */
 const resolver: CSSVariablesResolver = (t) => ({
   variables: {},
   light: Object.fromEntries(
-    ['orange', 'yellow', 'lime'].map((c) => [
+    ['orange', 'yellow', 'lime', 'green', 'teal'].map((c) => [
       `--mantine-color-${c}-light-color`,
       darken(t.colors[c][9], 0.3),
     ]),
