@@ -81,3 +81,19 @@ test('/nocustomer explains that the user has no accounts', async ({ page }) => {
   await expect(page.getByText(/not linked to any customer account/)).toBeVisible();
   await expectNoSeriousViolations(page);
 });
+
+test('refreshing the account list clears the selection until a customer is chosen again', async ({
+  page,
+}) => {
+  await signIn(page, 'busops@demo.example');
+  await expect(page.getByTestId('selected-customer')).toBeVisible();
+  await page.getByRole('button', { name: 'Refresh account list' }).click();
+  await expect(page).toHaveURL(/\/noselectedcustomer$/);
+  await expect(
+    page.getByText('Please select a customer from the drop down menu at the top right.'),
+  ).toBeVisible();
+  await expect(page.getByPlaceholder('Search for Account ID or Name')).toHaveValue('');
+  await pickAccount(page, 'Northwind', /Northwind Turbines Inc\./);
+  await expect(page).toHaveURL(/\/elastic$/);
+  await expect(page.getByTestId('selected-customer')).toHaveText(/Northwind/);
+});

@@ -1,6 +1,6 @@
 import type { AccountRow } from '@lp/contract/accounts/schemas';
 import { customerDisplay } from '@lp/domain/customer-text';
-import { Combobox, Loader, TextInput, useCombobox } from '@mantine/core';
+import { ActionIcon, Combobox, Group, Loader, TextInput, Tooltip, useCombobox } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
@@ -36,7 +36,7 @@ async function searchAccounts(text: string): Promise<SearchResult> {
 
 /** The top-bar account search box (spec 000 §2.2, §5). */
 export function AccountSearch() {
-  const { customer, selectCustomer } = useCustomer();
+  const { customer, selectCustomer, refreshAccounts } = useCustomer();
   const shown = customer ? customerDisplay(customer) : '';
   const [text, setText] = useState(shown);
   const [typed, setTyped] = useState(false);
@@ -79,39 +79,64 @@ export function AccountSearch() {
   };
 
   return (
-    <Combobox store={combobox} onOptionSubmit={choose} withinPortal={false}>
-      <Combobox.Target>
-        <TextInput
-          w={{ base: 220, sm: 360 }}
-          aria-label="Account"
-          placeholder="Search for Account ID or Name"
-          value={text}
-          error={message}
-          rightSection={loading ? <Loader size={16} aria-label="Loading..." /> : null}
-          onChange={(e) => {
-            setText(e.currentTarget.value);
-            setTyped(true);
-            combobox.updateSelectedOptionIndex();
+    <Group gap={4} wrap="nowrap">
+      <Combobox store={combobox} onOptionSubmit={choose} withinPortal={false}>
+        <Combobox.Target>
+          <TextInput
+            w={{ base: 220, sm: 360 }}
+            aria-label="Account"
+            placeholder="Search for Account ID or Name"
+            value={text}
+            error={message}
+            rightSection={loading ? <Loader size={16} aria-label="Loading..." /> : null}
+            onChange={(e) => {
+              setText(e.currentTarget.value);
+              setTyped(true);
+              combobox.updateSelectedOptionIndex();
+            }}
+            onFocus={(e) => e.currentTarget.select()}
+            onClick={() => rows.length > 0 && combobox.openDropdown()}
+            onBlur={() => combobox.closeDropdown()}
+            styles={{ error: { position: 'absolute', background: 'var(--mantine-color-body)', padding: 2 } }}
+          />
+        </Combobox.Target>
+        <Combobox.Dropdown hidden={!loading && rows.length === 0}>
+          <Combobox.Options mah={320} style={{ overflowY: 'auto' }}>
+            {loading ? (
+              <Combobox.Empty>Loading...</Combobox.Empty>
+            ) : (
+              rows.map((row) => (
+                <Combobox.Option value={accountOptionText(row)} key={row.AccountID}>
+                  {accountOptionText(row)}
+                </Combobox.Option>
+              ))
+            )}
+          </Combobox.Options>
+        </Combobox.Dropdown>
+      </Combobox>
+      <Tooltip label="Refresh account list">
+        <ActionIcon
+          variant="subtle"
+          aria-label="Refresh account list"
+          onClick={() => {
+            setText('');
+            setTyped(false);
+            refreshAccounts();
           }}
-          onFocus={(e) => e.currentTarget.select()}
-          onClick={() => rows.length > 0 && combobox.openDropdown()}
-          onBlur={() => combobox.closeDropdown()}
-          styles={{ error: { position: 'absolute', background: 'var(--mantine-color-body)', padding: 2 } }}
-        />
-      </Combobox.Target>
-      <Combobox.Dropdown hidden={!loading && rows.length === 0}>
-        <Combobox.Options mah={320} style={{ overflowY: 'auto' }}>
-          {loading ? (
-            <Combobox.Empty>Loading...</Combobox.Empty>
-          ) : (
-            rows.map((row) => (
-              <Combobox.Option value={accountOptionText(row)} key={row.AccountID}>
-                {accountOptionText(row)}
-              </Combobox.Option>
-            ))
-          )}
-        </Combobox.Options>
-      </Combobox.Dropdown>
-    </Combobox>
+        >
+          <svg
+            aria-hidden="true"
+            width="18"
+            height="18"
+            viewBox="0 0 24 24"
+            fill="none"
+            stroke="currentColor"
+            strokeWidth="2"
+          >
+            <path d="M20 11a8 8 0 1 0-2.3 5.7M20 4v7h-7" />
+          </svg>
+        </ActionIcon>
+      </Tooltip>
+    </Group>
   );
 }

@@ -1,6 +1,7 @@
 import type { AccountInfo, AccountRow } from '@lp/contract/accounts/schemas';
 import { messages } from '@lp/contract/common/errors';
 import { isExportBlocked } from '@lp/domain/policy';
+import { useQueryClient } from '@tanstack/react-query';
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { ApiError } from '../../../lib/api-client.ts';
@@ -23,6 +24,8 @@ interface CustomerState {
   /** Bumped whenever a customer is set, so notice pages can tell a new choice from the old one. */
   version: number;
   selectCustomer: (row: AccountRow) => Promise<void>;
+  /** Reloads the account list and clears the selection (spec 000 §4.2). */
+  refreshAccounts: () => void;
 }
 
 const CustomerContext = createContext<CustomerState | null>(null);
@@ -53,6 +56,7 @@ const isExportDenial = (e: unknown) => e instanceof ApiError && e.err === messag
 /** Customer selection rules of spec 000 §4.2. */
 export function CustomerProvider({ children }: { children: React.ReactNode }) {
   const navigate = useNavigate();
+  const queryClient = useQueryClient();
   const [customer, setCustomer] = useState<SelectedCustomer | null>(null);
   const [ready, setReady] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
@@ -100,6 +104,15 @@ export function CustomerProvider({ children }: { children: React.ReactNode }) {
 
   const selectCustomer = useCallback(async (row: AccountRow) => void (await choose(row, false)), [choose]);
 
+  const refreshAccounts = useCallback(() => {
+    clearSavedCustomer();
+    setCustomer(null);
+    setNotice(null);
+    versionRef.current += 1;
+    setVersion(versionRef.current);
+    void queryClient.invalidateQueries({ queryKey: ['account-search'] });
+  }, [queryClient]);
+
   useEffect(() => {
     if (started.current) return;
     started.current = true;
@@ -128,8 +141,8 @@ export function CustomerProvider({ children }: { children: React.ReactNode }) {
   }, [choose, navigate]);
 
   const value = useMemo(
-    () => ({ customer, ready, version, notice, selectCustomer }),
-    [customer, ready, version, notice, selectCustomer],
+    () => ({ customer, ready, version, notice, selectCustomer, refreshAccounts }),
+    [customer, ready, version, notice, selectCustomer, refreshAccounts],
   );
   return <CustomerContext.Provider value={value}>{children}</CustomerContext.Provider>;
 }
