@@ -18,6 +18,7 @@ import { useNavigate } from 'react-router';
 import { LeaveGuard } from '../../../components/leave-guard.tsx';
 import { usePanels } from '../../../components/panels.tsx';
 import { Spinner } from '../../../components/spinner.tsx';
+import { useRowEditor } from '../../../components/use-row-editor.ts';
 import { ApiError } from '../../../lib/api-client.ts';
 import { useCurrentUser } from '../../../lib/app-context.tsx';
 import { useCustomer } from '../../accounts/components/customer-context.tsx';
@@ -28,13 +29,8 @@ const SAVING = 'Saving IP Settings...';
 export const noElasticServerText =
   'This customer has no activated elastic license server, so there is no IP allow-list to manage.';
 
-interface Row extends IpRule {
-  id: number;
-}
 type Field = 'rulename' | 'ipaddress';
-
-let nextRowId = 1;
-const toRows = (rules: readonly IpRuleDto[]): Row[] => rules.map((r) => ({ ...r, id: nextRowId++ }));
+const blankRule: IpRule = { rulename: '', ipaddress: '' };
 
 function Explanation() {
   return (
@@ -64,8 +60,8 @@ function IpRulesForm({
   const navigate = useNavigate();
   const panels = usePanels();
   const [baseline, setBaseline] = useState<IpRuleDto[] | null>(null);
-  const [rows, setRows] = useState<Row[]>([]);
-  const [touched, setTouched] = useState<Set<string>>(new Set());
+  const editor = useRowEditor<IpRule, Field>(blankRule);
+  const { rows, reset } = editor;
   const [saving, setSaving] = useState(false);
   const mounted = useRef(true);
 
@@ -75,7 +71,7 @@ function IpRulesForm({
       .then((rules) => {
         if (!mounted.current) return;
         setBaseline(rules);
-        setRows(toRows(rules));
+        reset(rules);
       })
       .catch((e) => {
         // Spec 000 §6, §8: a failed read of the IP settings goes to /nopermissions.
@@ -84,21 +80,16 @@ function IpRulesForm({
     return () => {
       mounted.current = false;
     };
-  }, [customerNumber, server.DeviceID, navigate]);
+  }, [customerNumber, server.DeviceID, navigate, reset]);
 
   const check = useMemo(() => checkIpRules(rows), [rows]);
   const changed = baseline !== null && !sameIpRules(rows, baseline);
 
   if (!baseline) return <Spinner text={LOADING} />;
 
-  const touch = (id: number, field: Field) =>
-    setTouched((t) => (t.has(`${id}:${field}`) ? t : new Set(t).add(`${id}:${field}`)));
-  const update = (id: number, field: Field, value: string) => {
-    setRows((rs) => rs.map((r) => (r.id === id ? { ...r, [field]: value } : r)));
-    touch(id, field);
-  };
-  const shown = (row: Row, index: number, field: Field) =>
-    touched.has(`${row.id}:${field}`) ? check.rows[index]?.[field] : undefined;
+  const { touch, update } = editor;
+  const shown = (id: number, index: number, field: Field) =>
+    editor.isTouched(id, field) ? check.rows[index]?.[field] : undefined;
 
   const save = async () => {
     setSaving(true);
@@ -108,8 +99,7 @@ function IpRulesForm({
       if (!mounted.current) return;
       // Spec 000 §4.6: after a successful save the baseline is the list as stored.
       setBaseline(stored);
-      setRows(toRows(stored));
-      setTouched(new Set());
+      reset(stored);
       panels.showSuccess('IP settings saved.');
     } catch (e) {
       panels.showError(e instanceof ApiError ? e.err : String(e));
@@ -161,7 +151,7 @@ function IpRulesForm({
                   maxLength={200}
                   onChange={(e) => update(row.id, 'rulename', e.currentTarget.value)}
                   onBlur={() => touch(row.id, 'rulename')}
-                  error={shown(row, index, 'rulename')}
+                  error={shown(row.id, index, 'rulename')}
                 />
               </Table.Td>
               <Table.Td>
@@ -172,7 +162,7 @@ function IpRulesForm({
                   disabled={locked}
                   onChange={(e) => update(row.id, 'ipaddress', e.currentTarget.value)}
                   onBlur={() => touch(row.id, 'ipaddress')}
-                  error={shown(row, index, 'ipaddress')}
+                  error={shown(row.id, index, 'ipaddress')}
                 />
               </Table.Td>
               <Table.Td>
@@ -181,7 +171,7 @@ function IpRulesForm({
                   color="red"
                   aria-label={`Remove rule ${index + 1}`}
                   disabled={locked}
-                  onClick={() => setRows((rs) => rs.filter((r) => r.id !== row.id))}
+                  onClick={() => editor.remove(row.id)}
                 >
                   <span aria-hidden="true">✕</span>
                 </ActionIcon>
@@ -191,22 +181,11 @@ function IpRulesForm({
         </Table.Tbody>
       </Table>
       <Group justify="space-between">
-        <Button
-          variant="light"
-          disabled={locked}
-          onClick={() => setRows((rs) => [...rs, { id: nextRowId++, rulename: '', ipaddress: '' }])}
-        >
+        <Button variant="light" disabled={locked} onClick={editor.add}>
           Add Rule
         </Button>
         <Group>
-          <Button
-            variant="default"
-            disabled={!changed || saving}
-            onClick={() => {
-              setRows(toRows(baseline));
-              setTouched(new Set());
-            }}
-          >
+          <Button variant="default" disabled={!changed || saving} onClick={() => reset(baseline)}>
             Cancel
           </Button>
           <Button onClick={save} disabled={viewOnly || !changed || !check.valid || saving}>

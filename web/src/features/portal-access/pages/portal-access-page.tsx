@@ -25,6 +25,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { LeaveGuard } from '../../../components/leave-guard.tsx';
 import { usePanels } from '../../../components/panels.tsx';
 import { Spinner } from '../../../components/spinner.tsx';
+import { useRowEditor } from '../../../components/use-row-editor.ts';
 import { ApiError } from '../../../lib/api-client.ts';
 import { useConfig, useCurrentUser } from '../../../lib/app-context.tsx';
 import { useCustomer } from '../../accounts/components/customer-context.tsx';
@@ -33,14 +34,8 @@ import { isFreeMailInBrowser } from '../free-mail.ts';
 
 export const SPINNER_TEXT = 'Manage Portal Access...';
 
-interface Row extends Contact {
-  id: number;
-}
-
 type Field = 'email' | 'role';
-
-let nextRowId = 1;
-const toRows = (contacts: readonly ContactDto[]): Row[] => contacts.map((c) => ({ ...c, id: nextRowId++ }));
+const blankContact: Contact = { email: '', role: '' };
 
 function Intro() {
   const { providerName, productName } = useConfig();
@@ -62,8 +57,8 @@ function Intro() {
 function PortalAccessForm({ customerNumber, canEdit }: { customerNumber: string; canEdit: boolean }) {
   const panels = usePanels();
   const [baseline, setBaseline] = useState<ContactDto[] | null>(null);
-  const [rows, setRows] = useState<Row[]>([]);
-  const [touched, setTouched] = useState<Set<string>>(new Set());
+  const editor = useRowEditor<Contact, Field>(blankContact);
+  const { rows, reset } = editor;
   const [loadError, setLoadError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   const [conflict, setConflict] = useState(false);
@@ -76,14 +71,13 @@ function PortalAccessForm({ customerNumber, canEdit }: { customerNumber: string;
       const contacts = await getPortalAccess(customerNumber);
       if (!mounted.current) return;
       setBaseline(contacts);
-      setRows(toRows(contacts));
-      setTouched(new Set());
+      reset(contacts);
       setConflict(false);
     } catch (e) {
       if (!mounted.current) return;
       setLoadError(e instanceof ApiError ? e.err : String(e));
     }
-  }, [customerNumber]);
+  }, [customerNumber, reset]);
 
   useEffect(() => {
     mounted.current = true;
@@ -105,18 +99,8 @@ function PortalAccessForm({ customerNumber, canEdit }: { customerNumber: string;
   }
   if (!baseline) return <Spinner text={SPINNER_TEXT} />;
 
-  const touch = (id: number, field: Field) =>
-    setTouched((t) => (t.has(`${id}:${field}`) ? t : new Set(t).add(`${id}:${field}`)));
-  const update = (id: number, field: Field, value: string) => {
-    setRows((rs) => rs.map((r) => (r.id === id ? { ...r, [field]: value } : r)));
-    touch(id, field);
-  };
-  const remove = (id: number) => setRows((rs) => rs.filter((r) => r.id !== id));
-  const add = () => setRows((rs) => [...rs, { id: nextRowId++, email: '', role: '' }]);
-  const cancel = () => {
-    setRows(toRows(baseline));
-    setTouched(new Set());
-  };
+  const { touch, update, remove, add } = editor;
+  const cancel = () => reset(baseline);
 
   const save = async () => {
     setSaving(true);
@@ -127,8 +111,8 @@ function PortalAccessForm({ customerNumber, canEdit }: { customerNumber: string;
       if (!mounted.current) return;
       // Spec 000 §4.5: after a successful save the saved baseline becomes the current list.
       setBaseline(saved);
-      setRows((rs) => rs.map((r, i) => ({ ...r, ...saved[i] })));
-      setTouched(new Set());
+      editor.setRows((rs) => rs.map((r, i) => ({ ...r, ...saved[i] })));
+      editor.clearTouched();
       panels.showSuccess('Portal access contacts saved.');
     } catch (e) {
       const err = e instanceof ApiError ? e.err : String(e);
@@ -140,8 +124,8 @@ function PortalAccessForm({ customerNumber, canEdit }: { customerNumber: string;
     }
   };
 
-  const shown = (row: Row, index: number, field: Field) =>
-    touched.has(`${row.id}:${field}`) ? check.rows[index]?.[field] : undefined;
+  const shown = (id: number, index: number, field: Field) =>
+    editor.isTouched(id, field) ? check.rows[index]?.[field] : undefined;
 
   return (
     <Stack>
@@ -188,7 +172,7 @@ function PortalAccessForm({ customerNumber, canEdit }: { customerNumber: string;
                     disabled={locked}
                     onChange={(e) => update(row.id, 'email', e.currentTarget.value)}
                     onBlur={() => touch(row.id, 'email')}
-                    error={shown(row, index, 'email')}
+                    error={shown(row.id, index, 'email')}
                   />
                 </Table.Td>
                 <Table.Td>
@@ -199,7 +183,7 @@ function PortalAccessForm({ customerNumber, canEdit }: { customerNumber: string;
                     disabled={locked}
                     onChange={(e) => update(row.id, 'role', e.currentTarget.value)}
                     onBlur={() => touch(row.id, 'role')}
-                    error={shown(row, index, 'role')}
+                    error={shown(row.id, index, 'role')}
                   />
                 </Table.Td>
                 <Table.Td>
