@@ -1,24 +1,9 @@
 import type { AccountInfo } from '@lp/contract/accounts/schemas';
 import { describe, expect, it } from 'vitest';
+import { accountInfo } from './account-info-fixture.ts';
 import { contactFlags, contactRoles, isExportBlocked, permissionsFor, roleLabel } from './policy.ts';
 
-const base: AccountInfo = {
-  isPortalView: false,
-  isPortalEdit: false,
-  isAsc: false,
-  isFNPLicenseGenerator: false,
-  isAccessDisabled: false,
-  isSalesAccess: false,
-  isSales: false,
-  hasSSL: 0,
-  hasSharedLicense: 0,
-  hasNamedLicense: 0,
-  hasFSA: 0,
-  hasElastic: 0,
-  orgType: 'Direct',
-  supportEmail: '',
-  exportControlStatus: '',
-};
+const base = accountInfo();
 const info = (over: Partial<AccountInfo>) => ({ ...base, ...over });
 
 describe('export control', () => {

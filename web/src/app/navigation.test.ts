@@ -1,24 +1,9 @@
 import type { AccountInfo } from '@lp/contract/accounts/schemas';
+import { accountInfo } from '@lp/domain/account-info-fixture';
 import { describe, expect, it } from 'vitest';
 import { breadcrumbs, menuGroups } from './navigation.ts';
 
-const base: AccountInfo = {
-  isPortalView: false,
-  isPortalEdit: true,
-  isAsc: false,
-  isFNPLicenseGenerator: false,
-  isAccessDisabled: false,
-  isSalesAccess: false,
-  isSales: false,
-  hasSSL: 0,
-  hasSharedLicense: 0,
-  hasNamedLicense: 0,
-  hasFSA: 0,
-  hasElastic: 0,
-  orgType: 'Direct',
-  supportEmail: '',
-  exportControlStatus: '',
-};
+const base = accountInfo({ isPortalEdit: true });
 const all = (_pathname: string) => true;
 const labels = (info: AccountInfo | null, roles: string[] = ['user'], routeEnabled = all) =>
   menuGroups({ roles, info, routeEnabled }).map(
