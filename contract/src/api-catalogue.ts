@@ -16,7 +16,10 @@ import {
   alertsPageRequestSchema,
   alertsPageResponseSchema,
 } from './alerts/schemas.ts';
+import { elasticServerApi } from './cls/api.ts';
 import { failureSchema } from './common/envelope.ts';
+import type { Operation } from './common/operation.ts';
+import { credentialsApi } from './credentials/api.ts';
 import {
   emailsCountRequestSchema,
   emailsDistinctRequestSchema,
@@ -25,6 +28,7 @@ import {
   getEmailsRequestSchema,
   getEmailsResponseSchema,
 } from './emails/schemas.ts';
+import { entitlementsApi } from './entitlements/api.ts';
 import {
   featuresResponseSchema,
   saveFeaturesRequestSchema,
@@ -51,16 +55,9 @@ import {
 } from './portal-access/schemas.ts';
 import { prefsResponseSchema, savePrefsRequestSchema } from './prefs/schemas.ts';
 import { countResponseSchema, distinctResponseSchema } from './query/schemas.ts';
+import { statementsApi } from './statements/api.ts';
+import { transactionsApi } from './transactions/api.ts';
 import { userDetailsResponseSchema } from './user/schemas.ts';
-
-export interface Operation {
-  method: 'get' | 'post' | 'put' | 'delete';
-  path: string;
-  summary: string;
-  public?: boolean;
-  body?: z.ZodType;
-  response?: z.ZodType;
-}
 
 const ok = z.object({ status: z.literal('SUCCESS') });
 
@@ -288,6 +285,11 @@ export const apiCatalogue: Operation[] = [
     body: setIpsRequestSchema,
     response: setIpsResponseSchema,
   },
+  ...entitlementsApi,
+  ...statementsApi,
+  ...transactionsApi,
+  ...credentialsApi,
+  ...elasticServerApi,
 ];
 
 export function openApiDocument(version: string) {

@@ -11,12 +11,17 @@ import type { Database } from './db/database.ts';
 import { registerAccountRoutes } from './features/accounts/routes.ts';
 import { registerAlertRoutes } from './features/alerts/routes.ts';
 import { registerAuth } from './features/auth/routes.ts';
+import { registerClsRoutes } from './features/cls-api/routes.ts';
+import { registerCredentialRoutes } from './features/credentials/routes.ts';
 import { registerEmailRoutes } from './features/emails/routes.ts';
+import { registerEntitlementRoutes } from './features/entitlements/routes.ts';
 import { registerFeatureFlagRoutes } from './features/featureflags/routes.ts';
 import { registerIpRuleRoutes } from './features/ip-rules/routes.ts';
 import { registerPlatformRoutes } from './features/platform/routes.ts';
 import { registerPortalAccessRoutes } from './features/portal-access/routes.ts';
 import { registerPrefsRoutes } from './features/prefs/routes.ts';
+import { registerStatementRoutes } from './features/statements/routes.ts';
+import { registerTransactionRoutes } from './features/transactions/routes.ts';
 import { registerUserRoutes } from './features/user/routes.ts';
 import type { Config } from './platform/config.ts';
 import type { AppContext } from './platform/context.ts';
@@ -104,6 +109,11 @@ export async function buildApp(config: Config, database: Database): Promise<Fast
   registerEmailRoutes(app, ctx);
   registerPortalAccessRoutes(app, ctx);
   registerIpRuleRoutes(app, ctx);
+  registerEntitlementRoutes(app, ctx);
+  registerStatementRoutes(app, ctx);
+  registerTransactionRoutes(app, ctx);
+  registerCredentialRoutes(app, ctx);
+  registerClsRoutes(app, ctx);
 
   // The e-mail delivery worker runs while the app is up (a no-op without SMTP_URL).
   let stopMailWorker: (() => Promise<void>) | undefined;

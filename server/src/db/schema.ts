@@ -12,6 +12,7 @@ import {
   primaryKey,
   text,
   timestamp,
+  uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
 
@@ -174,6 +175,8 @@ export const entitlements = pgTable(
     ),
     orderedAt: ts('ordered_at'),
     orderedBy: text('ordered_by'),
+    /** Elastic: units drawn by the ledger, in hundredths (kept in step with elastic_ledger in one transaction). */
+    usedCents: bigint('used_cents', { mode: 'number' }).notNull().default(0),
   },
   (t) => [
     index('entitlements_customer_kind_idx').on(t.customerNumber, t.kind),
@@ -259,9 +262,18 @@ export const usageSessions = pgTable(
     refererIp: text('referer_ip').notNull().default(''),
     cloudJobId: text('cloud_job_id'),
     serverId: text('server_id').notNull(),
+    /** Rate table version and rate (units per count per hour) the session is priced with, fixed at its start. */
+    rateTableVersion: text('rate_table_version').notNull().default(''),
+    rate: doublePrecision('rate').notNull().default(0),
+    /** What the ledger has drawn for this session so far, in hundredths of a unit. */
+    chargedCents: bigint('charged_cents', { mode: 'number' }).notNull().default(0),
+    /** Latest event time seen (start, heartbeat or end): active sessions accrue up to it. */
+    lastSeenAt: ts('last_seen_at'),
   },
   (t) => [
+    // Migration 0002 recreates this index with INCLUDE (username, product), which Drizzle cannot express.
     index('usage_sessions_customer_start_idx').on(t.customerNumber, t.startTime, t.id),
+    uniqueIndex('usage_sessions_server_session_idx').on(t.serverId, t.sessionId),
     index('usage_sessions_customer_user_idx').on(t.customerNumber, t.username, t.id),
   ],
 );
@@ -347,4 +359,92 @@ export const tablePrefs = pgTable(
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.userId, t.customerNumber, t.tableName] })],
+);
+
+/** Versioned elastic rate tables: units per product count per hour. */
+export const rateTables = pgTable(
+  'rate_tables',
+  {
+    version: text('version').notNull(),
+    product: text('product').notNull(),
+    rate: doublePrecision('rate').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.version, t.product] })],
+);
+
+/**
+ * The elastic ledger: every charge drawn from an entitlement (kind usage), what no entitlement covered
+ * (kind overage, entitlement_id null) and staff adjustments (kind adjustment; negative = credit).
+ * Amounts are hundredths of a unit so sums are exact.
+ */
+export const elasticLedger = pgTable(
+  'elastic_ledger',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    customerNumber: text('customer_number')
+      .notNull()
+      .references(() => accounts.customerNumber, { onDelete: 'cascade' }),
+    entitlementId: bigint('entitlement_id', { mode: 'number' }).references(() => entitlements.id, {
+      onDelete: 'cascade',
+    }),
+    sessionRowId: bigint('session_row_id', { mode: 'number' }),
+    kind: text('kind').notNull(),
+    product: text('product').notNull(),
+    amountCents: bigint('amount_cents', { mode: 'number' }).notNull(),
+    /** When the usage happened (statement periods and rollups use this). */
+    at: ts('at').notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    createdBy: text('created_by'),
+    note: text('note'),
+  },
+  (t) => [
+    index('elastic_ledger_customer_at_idx').on(t.customerNumber, t.at),
+    index('elastic_ledger_entitlement_idx').on(t.entitlementId),
+    index('elastic_ledger_session_idx').on(t.sessionRowId),
+  ],
+);
+
+/** Daily rollups of the ledger per account, entitlement (0 = not covered) and product; written with each ledger row. */
+export const elasticDailyUsage = pgTable(
+  'elastic_daily_usage',
+  {
+    customerNumber: text('customer_number').notNull(),
+    day: text('day').notNull(),
+    entitlementId: bigint('entitlement_id', { mode: 'number' }).notNull(),
+    product: text('product').notNull(),
+    amountCents: bigint('amount_cents', { mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.customerNumber, t.entitlementId, t.day, t.product] })],
+);
+
+/** Credentials of elastic license servers for the /cls/v1 API (hashed bearer tokens, revocable). */
+export const clsCredentials = pgTable(
+  'cls_credentials',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    customerNumber: text('customer_number')
+      .notNull()
+      .references(() => accounts.customerNumber, { onDelete: 'cascade' }),
+    clsId: text('cls_id').notNull(),
+    tokenHash: text('token_hash').notNull().unique(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    createdBy: text('created_by').notNull(),
+    revokedAt: ts('revoked_at'),
+  },
+  (t) => [index('cls_credentials_server_idx').on(t.customerNumber, t.clsId)],
+);
+
+/** PIN (encrypted at rest) and allowed usernames of an elastic license server (spec 001 §2.4). */
+export const elasticServerSettings = pgTable(
+  'elastic_server_settings',
+  {
+    customerNumber: text('customer_number')
+      .notNull()
+      .references(() => accounts.customerNumber, { onDelete: 'cascade' }),
+    clsId: text('cls_id').notNull(),
+    pinCipher: text('pin_cipher'),
+    users: text('users').array().notNull().default(sql`'{}'::text[]`),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.customerNumber, t.clsId] })],
 );

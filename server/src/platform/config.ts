@@ -46,6 +46,13 @@ const envSchema = z.object({
   SEED_ON_EMPTY: bool.default(true),
   SEED_SESSIONS: z.coerce.number().int().min(0).default(200_000),
   WEB_DIST: z.string().optional(),
+  /** 32-byte key (64 hex digits) that encrypts elastic server PINs at rest; generated into DATA_DIR when unset. */
+  PIN_ENCRYPTION_KEY: z
+    .string()
+    .regex(/^[0-9a-fA-F]{64}$/, 'expected 64 hex digits')
+    .optional(),
+  /** Vendor's elastic licensing terms page (the Rate Table link on /elastic). */
+  ELASTIC_TERMS_URL: url.default('https://example.com/elastic-terms'),
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -13,9 +13,6 @@ const comingSoon = [
   'web-assignments/*',
   'web-transactions',
   'web-reporting/*',
-  'transactions/*',
-  'statementv2',
-  'clscredentials',
 ];
 
 type PageModule = Promise<{ default: ComponentType }>;
@@ -62,8 +59,22 @@ export const routes: RouteObject[] = [
     hydrateFallbackElement: loading,
     children: [
       { index: true, element: <Navigate to="/elastic" replace /> },
-      { path: 'elastic', lazy: () => import('../features/elastic/pages/elastic-page.tsx') },
-      { path: 'elastic/fromLeftMenu', lazy: () => import('../features/elastic/pages/elastic-page.tsx') },
+      ...['elastic', 'elastic/fromLeftMenu'].map((path) => ({
+        path,
+        lazy: page(() => import('../features/entitlements/pages/entitlements-page.tsx'), { account: true }),
+      })),
+      {
+        path: 'statementv2',
+        lazy: page(() => import('../features/statements/pages/statement-page.tsx'), { account: true }),
+      },
+      {
+        path: 'transactions',
+        lazy: page(() => import('../features/transactions/pages/transactions-page.tsx'), { account: true }),
+      },
+      {
+        path: 'clscredentials',
+        lazy: page(() => import('../features/credentials/pages/credentials-page.tsx'), { account: true }),
+      },
       ...comingSoon.map((path) => ({ path, lazy: () => import('./pages/coming-soon-page.tsx') })),
       {
         path: 'emails',

@@ -1,0 +1,3 @@
+import type { Operation } from '../common/operation.ts';
+
+export const transactionsApi: Operation[] = [];

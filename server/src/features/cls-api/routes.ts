@@ -1,0 +1,4 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../platform/context.ts';
+
+export function registerClsRoutes(_app: FastifyInstance, _ctx: AppContext): void {}
