@@ -1,0 +1,88 @@
+import { z } from 'zod';
+
+const instant = z.iso.datetime({ offset: true });
+
+/**
+ * One session event sent by an elastic license server. Every event carries the session's descriptor, so a
+ * heartbeat or end that arrives before its start (or alone) still describes the session completely.
+ */
+export const usageEventSchema = z.object({
+  type: z.enum(['start', 'heartbeat', 'end']),
+  sessionId: z
+    .string()
+    .min(1)
+    .max(64)
+    .regex(/^[\w.:-]+$/, 'letters, digits and . _ : - only'),
+  /** when this event happened */
+  time: instant,
+  /** when the session started */
+  startTime: instant,
+  product: z.string().min(1).max(100),
+  productCount: z.number().int().min(1).max(100_000),
+  user: z.string().min(1).max(100),
+  host: z.string().min(1).max(255),
+  project: z.string().max(255).default(''),
+  productVersion: z.string().max(50).default(''),
+  ip: z.string().max(45).default(''),
+  cloudJobId: z.string().max(100).optional(),
+  /** how an ended session ended */
+  status: z.enum(['Completed', 'Terminated']).optional(),
+});
+export type UsageEvent = z.infer<typeof usageEventSchema>;
+export type UsageEventInput = z.input<typeof usageEventSchema>;
+
+/** POST /cls/v1/usage: events are checked one by one, so a bad event does not sink the good ones. */
+export const usageBatchSchema = z.object({ events: z.array(z.unknown()).min(1).max(5000) });
+
+export const usageBatchResponseSchema = z.object({
+  status: z.literal('SUCCESS'),
+  accepted: z.number().int(),
+  rejected: z.array(z.object({ index: z.number().int(), reason: z.string() })),
+});
+export type UsageBatchResponse = z.infer<typeof usageBatchResponseSchema>;
+
+/** GET /cls/v1/policy: what the license server enforces (served with an ETag). */
+export const policyResponseSchema = z.object({
+  status: z.literal('SUCCESS'),
+  clsId: z.string(),
+  alias: z.string(),
+  pin: z.string().nullable(),
+  users: z.array(z.string()),
+  ipRules: z.array(z.object({ ruleName: z.string(), ipAddress: z.string() })),
+  /** products priced for this server's account, with their rate table version */
+  products: z.array(z.string()),
+  rateTableVersion: z.string(),
+});
+export type PolicyResponse = z.infer<typeof policyResponseSchema>;
+
+/** Vendor staff: issue a credential for an elastic license server of an account. */
+export const issueCredentialRequestSchema = z.object({
+  customerNumber: z.string().min(1).max(64),
+  clsId: z.string().min(1).max(200),
+});
+export const issueCredentialResponseSchema = z.object({
+  status: z.literal('SUCCESS'),
+  data: z.object({ id: z.string(), token: z.string(), clsId: z.string(), customerNumber: z.string() }),
+});
+export const credentialListResponseSchema = z.object({
+  status: z.literal('SUCCESS'),
+  data: z.array(
+    z.object({
+      id: z.string(),
+      clsId: z.string(),
+      createdAt: z.string(),
+      createdBy: z.string(),
+      revokedAt: z.string().nullable(),
+    }),
+  ),
+});
+
+/** Vendor busops: a credit (negative) or debit (positive) adjustment of an elastic entitlement, in units. */
+export const adjustmentRequestSchema = z.object({
+  customerNumber: z.string().min(1).max(64),
+  activationId: z.string().min(1).max(100),
+  amount: z.number().finite().min(-1e9).max(1e9),
+  product: z.string().min(1).max(100).default('Balance Adjustment'),
+  note: z.string().max(1000).default(''),
+  day: z.iso.date().optional(),
+});

@@ -1,0 +1,299 @@
+import { sql } from 'drizzle-orm';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { queryRows } from '../../db/database.ts';
+import {
+  buildElasticEntitlement,
+  buildElasticServer,
+  buildRateTable,
+  recordUsage,
+  usageEvents,
+} from '../../test/elastic-factories.ts';
+import { buildAccount } from '../../test/factories.ts';
+import { createTestDatabase, type TestDatabase } from '../../test/test-db.ts';
+import { reconcile } from '../ledger/service.ts';
+import { ingestUsage } from './ingest.ts';
+
+let database: TestDatabase;
+const NOW = new Date('2026-06-30T00:00:00Z');
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  await buildRateTable(database.db, '2025.1.0', { Solver: 2, Mesher: 0.5 });
+  await buildRateTable(database.db, '2024.1.0', { Solver: 1 });
+});
+afterAll(async () => {
+  await database?.close();
+});
+
+let accounts = 0;
+async function account(entitlements: { quantity: number; startDate: string; endDate: string }[]) {
+  accounts += 1;
+  const customerNumber = String(5_100_000 + accounts);
+  await buildAccount(database.db, { customerNumber });
+  const clsId = await buildElasticServer(database.db, customerNumber);
+  const ids: number[] = [];
+  for (const e of entitlements) ids.push((await buildElasticEntitlement(database.db, customerNumber, e)).id);
+  return { server: { customerNumber, clsId }, ids };
+}
+
+const used = async (id: number) =>
+  Number(
+    (
+      await queryRows<{ u: string }>(
+        database.db,
+        sql`select used_cents as u from entitlements where id = ${id}`,
+      )
+    )[0].u,
+  );
+const sessions = (clsId: string) =>
+  queryRows<{ session_id: string; hours: number; charge: number; end_time: unknown; session_status: string }>(
+    database.db,
+    sql`select session_id, hours, charge, end_time, session_status from usage_sessions where server_id = ${clsId}
+      order by session_id`,
+  );
+
+async function expectBalanced(customerNumber: string) {
+  const [r] = await reconcile(database.db, customerNumber);
+  expect(r.balanced, JSON.stringify(r)).toBe(true);
+  return r;
+}
+
+describe('rating', () => {
+  it('charges rate × count × hours with the 0.01-hour floor on finished sessions', async () => {
+    const { server, ids } = await account([
+      { quantity: 1000, startDate: '2026-01-01', endDate: '2026-12-31' },
+    ]);
+    await recordUsage(database.db, server, [
+      {
+        sessionId: 'a',
+        product: 'Solver',
+        count: 2,
+        start: '2026-06-01T10:00:00Z',
+        end: '2026-06-01T11:30:00Z',
+      },
+      {
+        sessionId: 'b',
+        product: 'Mesher',
+        count: 1,
+        start: '2026-06-01T10:00:00Z',
+        end: '2026-06-01T10:00:05Z',
+      },
+    ]);
+    const rows = await sessions(server.clsId);
+    expect(rows.map((r) => [r.session_id, r.hours, r.charge, r.session_status])).toEqual([
+      ['a', 1.5, 6, 'Completed'],
+      ['b', 0.01, 0.01, 'Completed'],
+    ]);
+    expect(await used(ids[0])).toBe(601);
+    await expectBalanced(server.customerNumber);
+  });
+
+  it('lets an active session accrue with heartbeats and stops at its end', async () => {
+    const { server } = await account([{ quantity: 1000, startDate: '2026-01-01', endDate: '2026-12-31' }]);
+    const base = {
+      sessionId: 'live',
+      startTime: '2026-06-02T08:00:00Z',
+      product: 'Solver',
+      productCount: 1,
+      user: 'u',
+      host: 'h',
+    };
+    await ingestUsage(database.db, server, [{ ...base, type: 'start', time: base.startTime }], NOW);
+    await ingestUsage(
+      database.db,
+      server,
+      [{ ...base, type: 'heartbeat', time: '2026-06-02T10:00:00Z' }],
+      NOW,
+    );
+    let [row] = await sessions(server.clsId);
+    expect([row.hours, row.charge, row.end_time, row.session_status]).toEqual([2, 4, null, 'Active']);
+    await ingestUsage(database.db, server, [{ ...base, type: 'end', time: '2026-06-02T11:00:00Z' }], NOW);
+    // A heartbeat that arrives after the end changes nothing.
+    await ingestUsage(
+      database.db,
+      server,
+      [{ ...base, type: 'heartbeat', time: '2026-06-02T12:00:00Z' }],
+      NOW,
+    );
+    [row] = await sessions(server.clsId);
+    expect([row.hours, row.charge, row.session_status]).toEqual([3, 6, 'Completed']);
+    await expectBalanced(server.customerNumber);
+  });
+
+  it('prices a session with the rate table of the entitlement that pays first', async () => {
+    const { server } = await account([
+      { quantity: 100, startDate: '2026-01-01', endDate: '2026-12-31', rateTableVersion: '2024.1.0' },
+    ] as never);
+    await recordUsage(database.db, server, [
+      { sessionId: 'x', product: 'Solver', start: '2026-03-01T00:00:00Z', end: '2026-03-01T01:00:00Z' },
+    ]);
+    expect((await sessions(server.clsId))[0].charge).toBe(1);
+  });
+});
+
+describe('draw-down', () => {
+  it('draws the earliest-expiring entitlement first, never below zero, and records the rest as overage', async () => {
+    const { server, ids } = await account([
+      { quantity: 10, startDate: '2026-01-01', endDate: '2026-12-31' },
+      { quantity: 5, startDate: '2026-01-01', endDate: '2026-07-31' },
+    ]);
+    // 2 units/h × 10 h = 20 units: 5 from the July entitlement, 10 from December, 5 uncovered.
+    await recordUsage(database.db, server, [
+      { product: 'Solver', start: '2026-06-01T00:00:00Z', end: '2026-06-01T10:00:00Z' },
+    ]);
+    expect([await used(ids[1]), await used(ids[0])]).toEqual([500, 1000]);
+    const r = await expectBalanced(server.customerNumber);
+    expect([r.sessions, r.drawn, r.overage]).toEqual([20, 15, 5]);
+  });
+
+  it('skips entitlements not valid on the usage day', async () => {
+    const { server, ids } = await account([
+      { quantity: 100, startDate: '2026-07-01', endDate: '2026-12-31' },
+      { quantity: 100, startDate: '2025-01-01', endDate: '2025-12-31' },
+    ]);
+    await recordUsage(database.db, server, [
+      { product: 'Solver', start: '2026-06-01T00:00:00Z', end: '2026-06-01T01:00:00Z' },
+    ]);
+    expect([await used(ids[0]), await used(ids[1])]).toEqual([0, 0]);
+    expect((await expectBalanced(server.customerNumber)).overage).toBe(2);
+  });
+});
+
+describe('idempotency and bad events', () => {
+  it('replaying a batch 10 times changes nothing', async () => {
+    const { server } = await account([{ quantity: 50, startDate: '2026-01-01', endDate: '2026-12-31' }]);
+    const events = usageEvents([
+      { product: 'Solver', start: '2026-05-01T00:00:00Z', end: '2026-05-01T03:00:00Z' },
+      { product: 'Mesher', count: 4, start: '2026-05-01T00:00:00Z', end: null, seen: '2026-05-01T02:00:00Z' },
+    ]);
+    await ingestUsage(database.db, server, events, NOW);
+    const first = await reconcile(database.db, server.customerNumber);
+    const rows = await sessions(server.clsId);
+    for (let i = 0; i < 10; i++) await ingestUsage(database.db, server, events, NOW);
+    expect(await reconcile(database.db, server.customerNumber)).toEqual(first);
+    expect(await sessions(server.clsId)).toEqual(rows);
+    const ledgerRows = await queryRows<{ n: number }>(
+      database.db,
+      sql`select count(*)::int as n from elastic_ledger where customer_number = ${server.customerNumber}`,
+    );
+    expect(ledgerRows[0].n).toBe(2);
+  });
+
+  it('handles an end that arrives before its start', async () => {
+    const { server } = await account([{ quantity: 50, startDate: '2026-01-01', endDate: '2026-12-31' }]);
+    const [start, end] = usageEvents([
+      { product: 'Solver', start: '2026-05-01T00:00:00Z', end: '2026-05-01T02:00:00Z' },
+    ]);
+    await ingestUsage(database.db, server, [end], NOW);
+    await ingestUsage(database.db, server, [start], NOW);
+    const [row] = await sessions(server.clsId);
+    expect([row.hours, row.charge, row.session_status]).toEqual([2, 4, 'Completed']);
+    await expectBalanced(server.customerNumber);
+  });
+
+  it('rejects bad events with their index and reason and keeps the good ones', async () => {
+    const { server } = await account([{ quantity: 50, startDate: '2026-01-01', endDate: '2026-12-31' }]);
+    const [good] = usageEvents([{ product: 'Solver', start: '2026-05-01T00:00:00Z', end: null }]);
+    const result = await ingestUsage(
+      database.db,
+      server,
+      [
+        { ...good, productCount: 0 },
+        good,
+        { ...good, sessionId: 'n', product: 'Unknown' },
+        { ...good, sessionId: 'f', time: '2027-01-01T00:00:00Z' },
+        'not an event',
+        { ...good, sessionId: 'ip', ip: '999.1.1.1' },
+      ],
+      NOW,
+    );
+    expect(result.accepted).toBe(1);
+    expect(result.rejected.map((r) => r.index)).toEqual([0, 2, 3, 4, 5]);
+    expect(result.rejected[1].reason).toBe('product: "Unknown" is not priced in rate table 2025.1.0');
+    expect(result.rejected[2].reason).toBe('time: event time is in the future');
+    expect(await sessions(server.clsId)).toHaveLength(1);
+  });
+});
+
+describe('ledger invariants', () => {
+  it('hold for random event streams with duplicates and reordering', async () => {
+    const session = fc.record({
+      product: fc.constantFrom('Solver', 'Mesher'),
+      count: fc.integer({ min: 1, max: 8 }),
+      startMinute: fc.integer({ min: 0, max: 60 * 24 * 20 }),
+      minutes: fc.integer({ min: 0, max: 60 * 30 }),
+      active: fc.boolean(),
+    });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(session, { minLength: 1, maxLength: 8 }),
+        fc.array(fc.nat(), { maxLength: 10 }),
+        fc.integer({ min: 0, max: 200 }),
+        async (specs, shuffle, quantity) => {
+          const { server, ids } = await account([
+            { quantity, startDate: '2026-01-01', endDate: '2026-01-10' },
+            { quantity: quantity / 2, startDate: '2026-01-05', endDate: '2026-01-31' },
+          ]);
+          const at = (minute: number) => new Date(Date.UTC(2026, 0, 1) + minute * 60_000).toISOString();
+          const events = usageEvents(
+            specs.map((s, i) => ({
+              sessionId: `p${i}`,
+              product: s.product,
+              count: s.count,
+              start: at(s.startMinute),
+              end: s.active ? null : at(s.startMinute + s.minutes),
+              seen: at(s.startMinute + s.minutes),
+            })),
+          );
+          // Duplicate some events and shuffle the stream, then send it in two batches.
+          const stream = [...events, ...shuffle.map((k) => events[k % events.length])];
+          for (const [i, k] of shuffle.entries()) {
+            const j = k % stream.length;
+            [stream[i % stream.length], stream[j]] = [stream[j], stream[i % stream.length]];
+          }
+          const half = Math.ceil(stream.length / 2);
+          await ingestUsage(database.db, server, stream.slice(0, half), NOW);
+          await ingestUsage(database.db, server, stream.slice(half), NOW);
+          const once = await reconcile(database.db, server.customerNumber);
+          await ingestUsage(database.db, server, events, NOW);
+          expect(await reconcile(database.db, server.customerNumber)).toEqual(once);
+          const [r] = once;
+          expect(r.balanced).toBe(true);
+          for (const id of ids) {
+            const cents = await used(id);
+            expect(cents).toBeGreaterThanOrEqual(0);
+          }
+          expect(await used(ids[0])).toBeLessThanOrEqual(Math.round(quantity * 100));
+          expect(await used(ids[1])).toBeLessThanOrEqual(Math.round((quantity / 2) * 100));
+        },
+      ),
+      { numRuns: 25 },
+    );
+  });
+
+  it('20 parallel batches for one account never overdraw and reconcile exactly', async () => {
+    const { server, ids } = await account([
+      { quantity: 300, startDate: '2026-01-01', endDate: '2026-12-31' },
+      { quantity: 100, startDate: '2026-01-01', endDate: '2026-09-30' },
+    ]);
+    const batches = Array.from({ length: 20 }, (_, b) =>
+      usageEvents(
+        Array.from({ length: 10 }, (_, i) => ({
+          sessionId: `b${b}-s${i}`,
+          product: 'Solver',
+          count: 1 + (i % 3),
+          start: '2026-04-01T00:00:00Z',
+          end: `2026-04-01T0${1 + (i % 5)}:00:00Z`,
+        })),
+      ),
+    );
+    const results = await Promise.all(batches.map((events) => ingestUsage(database.db, server, events, NOW)));
+    expect(results.every((r) => r.accepted === 20)).toBe(true);
+    expect(await used(ids[1])).toBe(10_000);
+    expect(await used(ids[0])).toBe(30_000);
+    const r = await expectBalanced(server.customerNumber);
+    // Per batch Σ count × hours = 56, at 2 units/h: 112 units; 20 batches: 2240, of which 400 are covered.
+    expect([r.sessions, r.drawn, r.overage]).toEqual([2240, 400, 1840]);
+  });
+});

@@ -1,0 +1,242 @@
+import { type UsageEvent, usageEventSchema } from '@lp/contract/cls/schemas';
+import { formatDate } from '@lp/domain/dates';
+import { chargeCents, rateTableFor, sessionHours } from '@lp/domain/elastic-rating';
+import { isValidIp } from '@lp/domain/ip-rules';
+import type { Db } from '../../db/database.ts';
+import { elasticEntitlements, lockAccountLedger } from '../ledger/repository.ts';
+import { type Charge, postCharges } from '../ledger/service.ts';
+import {
+  accountCurrency,
+  insertSessions,
+  loadRateTables,
+  type NewSessionRow,
+  newestVersion,
+  type SessionUpdate,
+  sessionsById,
+  setSessionEntitlements,
+  updateSessions,
+} from './repository.ts';
+
+/** Events may not claim to come from the future (clock skew allowance). */
+const MAX_SKEW_MS = 5 * 60_000;
+
+export interface ElasticServer {
+  customerNumber: string;
+  clsId: string;
+}
+
+export interface IngestResult {
+  accepted: number;
+  rejected: { index: number; reason: string }[];
+}
+
+interface Working {
+  key: string;
+  rowId: number | null;
+  isNew: boolean;
+  dirty: boolean;
+  start: Date;
+  end: Date | null;
+  lastSeen: Date;
+  product: string;
+  count: number;
+  rate: number;
+  chargedCents: number;
+  status: string;
+  hours: number;
+  entitlementId: number | null;
+  event: UsageEvent;
+  version: string;
+}
+
+function checkEvent(raw: unknown, now: Date): UsageEvent | string {
+  const parsed = usageEventSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    return `${issue.path.join('.') || 'event'}: ${issue.message}`;
+  }
+  const e = parsed.data;
+  const time = Date.parse(e.time);
+  if (time > now.getTime() + MAX_SKEW_MS) return 'time: event time is in the future';
+  if (time < Date.parse(e.startTime)) return 'time: event time is before the session start';
+  if (e.ip && !isValidIp(e.ip)) return 'ip: not a valid IP address';
+  return e;
+}
+
+/**
+ * Rates a batch of session events of one elastic license server and posts the charges to the ledger, all in one
+ * transaction under the account's ledger lock. A session's charge only grows with the latest time seen (start,
+ * heartbeat, end; the first end wins), so a replayed, duplicated or late event changes nothing and events may
+ * arrive in any order. Bad events are reported by index and reason; the good ones are kept.
+ */
+export async function ingestUsage(
+  db: Db,
+  server: ElasticServer,
+  rawEvents: readonly unknown[],
+  now: Date = new Date(),
+): Promise<IngestResult> {
+  const rejected: IngestResult['rejected'] = [];
+  const events: { index: number; event: UsageEvent }[] = [];
+  rawEvents.forEach((raw, index) => {
+    const checked = checkEvent(raw, now);
+    if (typeof checked === 'string') rejected.push({ index, reason: checked });
+    else events.push({ index, event: checked });
+  });
+  if (events.length === 0) return { accepted: 0, rejected };
+
+  await db.transaction(async (tx) => {
+    const cn = server.customerNumber;
+    await lockAccountLedger(tx, cn);
+    const entitlements = await elasticEntitlements(tx, cn);
+    const rates = await loadRateTables(tx);
+    const newest = newestVersion(rates.keys());
+    const currency = await accountCurrency(tx, cn);
+    const stored = await sessionsById(tx, server.clsId, [...new Set(events.map((e) => e.event.sessionId))]);
+
+    const working = new Map<string, Working>();
+    for (const [key, s] of stored)
+      working.set(key, {
+        key,
+        rowId: s.id,
+        isNew: false,
+        dirty: false,
+        start: s.startTime,
+        end: s.endTime,
+        lastSeen: s.lastSeenAt ?? s.endTime ?? s.startTime,
+        product: s.product,
+        count: s.productCount,
+        rate: s.rate,
+        chargedCents: s.chargedCents,
+        status: s.endTime ? 'Completed' : 'Active',
+        hours: 0,
+        entitlementId: s.entitlementId,
+        event: undefined as unknown as UsageEvent,
+        version: '',
+      });
+
+    // Time order inside the batch; rating is order-independent anyway, this keeps draws chronological.
+    events.sort((a, b) => Date.parse(a.event.time) - Date.parse(b.event.time) || a.index - b.index);
+    const charges: (Charge & { key: string })[] = [];
+    for (const { index, event } of events) {
+      const time = new Date(event.time);
+      let s = working.get(event.sessionId);
+      if (!s) {
+        const start = new Date(event.startTime);
+        const version = rateTableFor(entitlements, formatDate(start), newest);
+        const rate = rates.get(version)?.get(event.product);
+        if (rate === undefined) {
+          rejected.push({
+            index,
+            reason: `product: "${event.product}" is not priced in rate table ${version}`,
+          });
+          continue;
+        }
+        s = {
+          key: event.sessionId,
+          rowId: null,
+          isNew: true,
+          dirty: true,
+          start,
+          end: null,
+          lastSeen: start,
+          product: event.product,
+          count: event.productCount,
+          rate,
+          chargedCents: 0,
+          status: 'Active',
+          hours: 0,
+          entitlementId: null,
+          event,
+          version,
+        };
+        working.set(event.sessionId, s);
+      }
+      if (s.end) continue; // ended sessions never change again
+      if (time > s.lastSeen) {
+        s.lastSeen = time;
+        s.dirty = true;
+      }
+      if (event.type === 'end') {
+        s.end = s.lastSeen;
+        s.status = event.status ?? 'Completed';
+        s.dirty = true;
+      }
+      s.hours = sessionHours(s.start.getTime(), s.end?.getTime() ?? null, s.lastSeen.getTime());
+      const cents = chargeCents(s.rate, s.count, s.hours);
+      if (cents > s.chargedCents) {
+        charges.push({
+          key: s.key,
+          sessionRowId: null,
+          product: s.product,
+          cents: cents - s.chargedCents,
+          at: time,
+        });
+        s.chargedCents = cents;
+        s.dirty = true;
+      }
+    }
+
+    const fresh = [...working.values()].filter((s) => s.isNew);
+    const ids = await insertSessions(
+      tx,
+      fresh.map(
+        (s): NewSessionRow => ({
+          customer_number: cn,
+          session_id: s.key,
+          start_time: s.start.toISOString(),
+          end_time: s.end?.toISOString() ?? null,
+          last_seen_at: s.lastSeen.toISOString(),
+          product: s.product,
+          product_version: s.event.productVersion,
+          product_count: s.count,
+          hours: s.hours,
+          charge: s.chargedCents / 100,
+          currency,
+          username: s.event.user,
+          host: s.event.host,
+          project: s.event.project,
+          session_status: s.status,
+          referer_ip: s.event.ip,
+          cloud_job_id: s.event.cloudJobId ?? null,
+          server_id: server.clsId,
+          rate_table_version: s.version,
+          rate: s.rate,
+          charged_cents: s.chargedCents,
+        }),
+      ),
+    );
+    for (const s of fresh) s.rowId = ids.get(s.key) ?? null;
+    await updateSessions(
+      tx,
+      [...working.values()]
+        .filter((s) => !s.isNew && s.dirty)
+        .map(
+          (s): SessionUpdate => ({
+            id: s.rowId as number,
+            end_time: s.end?.toISOString() ?? null,
+            last_seen_at: s.lastSeen.toISOString(),
+            hours: s.hours,
+            charge: s.chargedCents / 100,
+            charged_cents: s.chargedCents,
+            session_status: s.status,
+          }),
+        ),
+    );
+    const posted = await postCharges(
+      tx,
+      cn,
+      entitlements,
+      charges.map((c) => ({ ...c, sessionRowId: working.get(c.key)?.rowId ?? null })),
+    );
+    const firstPayer = new Map<number, number>();
+    for (const p of posted)
+      if (p.sessionRowId !== null && p.entitlementId !== null && !firstPayer.has(p.sessionRowId))
+        firstPayer.set(p.sessionRowId, p.entitlementId);
+    await setSessionEntitlements(
+      tx,
+      [...firstPayer].map(([id, entitlement_id]) => ({ id, entitlement_id })),
+    );
+  });
+  rejected.sort((a, b) => a.index - b.index);
+  return { accepted: rawEvents.length - rejected.length, rejected };
+}

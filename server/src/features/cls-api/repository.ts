@@ -1,0 +1,160 @@
+import { sql } from 'drizzle-orm';
+import { type Db, queryRows } from '../../db/database.ts';
+import { jsonRows } from '../ledger/repository.ts';
+
+export interface StoredSession {
+  id: number;
+  sessionId: string;
+  startTime: Date;
+  endTime: Date | null;
+  lastSeenAt: Date | null;
+  product: string;
+  productCount: number;
+  rate: number;
+  chargedCents: number;
+  entitlementId: number | null;
+}
+
+/** The sessions of one server named in a batch (read under the account lock). */
+export async function sessionsById(db: Db, clsId: string, sessionIds: readonly string[]) {
+  const rows = await queryRows<{
+    id: string | number;
+    session_id: string;
+    start_time: string | Date;
+    end_time: string | Date | null;
+    last_seen_at: string | Date | null;
+    product: string;
+    product_count: number;
+    rate: number;
+    charged_cents: string | number;
+    entitlement_id: string | number | null;
+  }>(
+    db,
+    sql`select id, session_id, start_time, end_time, last_seen_at, product, product_count, rate, charged_cents,
+        entitlement_id
+      from usage_sessions
+      where server_id = ${clsId}
+        and session_id in (select jsonb_array_elements_text(${JSON.stringify(sessionIds)}::jsonb))`,
+  );
+  const date = (v: string | Date | null) => (v === null ? null : new Date(v));
+  return new Map<string, StoredSession>(
+    rows.map((r) => [
+      r.session_id,
+      {
+        id: Number(r.id),
+        sessionId: r.session_id,
+        startTime: new Date(r.start_time),
+        endTime: date(r.end_time),
+        lastSeenAt: date(r.last_seen_at),
+        product: r.product,
+        productCount: Number(r.product_count),
+        rate: Number(r.rate),
+        chargedCents: Number(r.charged_cents),
+        entitlementId: r.entitlement_id === null ? null : Number(r.entitlement_id),
+      },
+    ]),
+  );
+}
+
+export interface NewSessionRow {
+  customer_number: string;
+  session_id: string;
+  start_time: string;
+  end_time: string | null;
+  last_seen_at: string;
+  product: string;
+  product_version: string;
+  product_count: number;
+  hours: number;
+  charge: number;
+  currency: string;
+  username: string;
+  host: string;
+  project: string;
+  session_status: string;
+  referer_ip: string;
+  cloud_job_id: string | null;
+  server_id: string;
+  rate_table_version: string;
+  rate: number;
+  charged_cents: number;
+}
+
+/** Inserts new sessions; answers their row ids by session id. */
+export async function insertSessions(db: Db, rows: readonly NewSessionRow[]): Promise<Map<string, number>> {
+  if (rows.length === 0) return new Map();
+  const inserted = await queryRows<{ id: string | number; session_id: string }>(
+    db,
+    sql`insert into usage_sessions (customer_number, session_id, start_time, end_time, last_seen_at, product,
+        product_version, product_count, hours, charge, currency, username, host, project, session_status,
+        referer_ip, cloud_job_id, server_id, rate_table_version, rate, charged_cents)
+      select customer_number, session_id, start_time, end_time, last_seen_at, product, product_version,
+        product_count, hours, charge, currency, username, host, project, session_status, referer_ip,
+        cloud_job_id, server_id, rate_table_version, rate, charged_cents
+      from jsonb_to_recordset(${jsonRows(rows)}) as t(customer_number text, session_id text,
+        start_time timestamptz, end_time timestamptz, last_seen_at timestamptz, product text,
+        product_version text, product_count int, hours float8, charge float8, currency text, username text,
+        host text, project text, session_status text, referer_ip text, cloud_job_id text, server_id text,
+        rate_table_version text, rate float8, charged_cents bigint)
+      returning id, session_id`,
+  );
+  return new Map(inserted.map((r) => [r.session_id, Number(r.id)]));
+}
+
+export interface SessionUpdate {
+  id: number;
+  end_time: string | null;
+  last_seen_at: string;
+  hours: number;
+  charge: number;
+  charged_cents: number;
+  session_status: string;
+}
+
+export async function updateSessions(db: Db, rows: readonly SessionUpdate[]): Promise<void> {
+  if (rows.length === 0) return;
+  await db.execute(sql`update usage_sessions u set end_time = t.end_time, last_seen_at = t.last_seen_at,
+      hours = t.hours, charge = t.charge, charged_cents = t.charged_cents, session_status = t.session_status
+    from jsonb_to_recordset(${jsonRows(rows)}) as t(id bigint, end_time timestamptz, last_seen_at timestamptz,
+      hours float8, charge float8, charged_cents bigint, session_status text)
+    where u.id = t.id`);
+}
+
+/** Records which entitlement first paid for each session (the transactions' ActivationID). */
+export async function setSessionEntitlements(
+  db: Db,
+  rows: readonly { id: number; entitlement_id: number }[],
+): Promise<void> {
+  if (rows.length === 0) return;
+  await db.execute(sql`update usage_sessions u set entitlement_id = t.entitlement_id
+    from jsonb_to_recordset(${jsonRows(rows)}) as t(id bigint, entitlement_id bigint)
+    where u.id = t.id and u.entitlement_id is null`);
+}
+
+/** Rate tables as version → product → rate. */
+export async function loadRateTables(db: Db): Promise<Map<string, Map<string, number>>> {
+  const rows = await queryRows<{ version: string; product: string; rate: number }>(
+    db,
+    sql`select version, product, rate from rate_tables`,
+  );
+  const tables = new Map<string, Map<string, number>>();
+  for (const r of rows) {
+    let table = tables.get(r.version);
+    if (!table) tables.set(r.version, (table = new Map()));
+    table.set(r.product, Number(r.rate));
+  }
+  return tables;
+}
+
+/** Newest first by numeric segments ("2025.1.2" > "2024.10.0"). */
+export const newestVersion = (versions: Iterable<string>) =>
+  [...versions].sort((a, b) => b.localeCompare(a, 'en', { numeric: true }))[0] ?? '';
+
+export async function accountCurrency(db: Db, customerNumber: string): Promise<string> {
+  const [row] = await queryRows<{ currency: string | null }>(
+    db,
+    sql`select currency from entitlements where customer_number = ${customerNumber} and kind = 'ELASTIC'
+      and currency is not null order by end_date desc nulls last limit 1`,
+  );
+  return row?.currency ?? 'USD';
+}

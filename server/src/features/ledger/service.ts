@@ -1,0 +1,199 @@
+import { formatDate } from '@lp/domain/dates';
+import { allocate, centsToUnits, unitsToCents } from '@lp/domain/elastic-rating';
+import type { Db } from '../../db/database.ts';
+import { badRequest, notFound } from '../../platform/errors.ts';
+import {
+  addToRollups,
+  addToUsed,
+  elasticEntitlements,
+  insertLedgerRows,
+  type LedgerEntitlement,
+  type LedgerRow,
+  lockAccountLedger,
+  type ReconcileRow,
+  type RollupRow,
+  reconcileTotals,
+} from './repository.ts';
+
+/** Rollup row key for usage that no entitlement covered. */
+export const UNCOVERED = 0;
+
+export interface Charge {
+  sessionRowId: number | null;
+  product: string;
+  /** hundredths of a unit, ≥ 0 */
+  cents: number;
+  /** when the usage happened */
+  at: Date;
+}
+
+export interface PostedCharge extends Charge {
+  /** the first entitlement that paid (null: all overage) */
+  entitlementId: number | null;
+}
+
+/**
+ * Posts charges of one account to the ledger in the given order: each draws down the entitlements valid on its
+ * day (earliest expiry first, never below zero), the rest is overage. Ledger rows, daily rollups and the
+ * entitlements' Used move together in the caller's transaction; the caller must hold the account lock
+ * (lockAccountLedger) and pass the entitlements it read under it.
+ */
+export async function postCharges(
+  tx: Db,
+  customerNumber: string,
+  entitlements: LedgerEntitlement[],
+  charges: readonly Charge[],
+): Promise<PostedCharge[]> {
+  const ledger: LedgerRow[] = [];
+  const rollups = new Map<string, RollupRow>();
+  const used = new Map<number, number>();
+  const posted: PostedCharge[] = [];
+  const roll = (entitlementId: number, day: string, product: string, cents: number) => {
+    const key = `${entitlementId}|${day}|${product}`;
+    const row = rollups.get(key);
+    if (row) row.amount_cents += cents;
+    else
+      rollups.set(key, {
+        customer_number: customerNumber,
+        entitlement_id: entitlementId,
+        day,
+        product,
+        amount_cents: cents,
+      });
+  };
+  for (const charge of charges) {
+    if (charge.cents <= 0) {
+      posted.push({ ...charge, entitlementId: null });
+      continue;
+    }
+    const day = formatDate(charge.at);
+    const at = charge.at.toISOString();
+    const { draws, overageCents } = allocate(entitlements, day, charge.cents);
+    for (const draw of draws) {
+      ledger.push({
+        customer_number: customerNumber,
+        entitlement_id: draw.entitlementId,
+        session_row_id: charge.sessionRowId,
+        kind: 'usage',
+        product: charge.product,
+        amount_cents: draw.cents,
+        at,
+      });
+      roll(draw.entitlementId, day, charge.product, draw.cents);
+      used.set(draw.entitlementId, (used.get(draw.entitlementId) ?? 0) + draw.cents);
+    }
+    if (overageCents > 0) {
+      ledger.push({
+        customer_number: customerNumber,
+        entitlement_id: null,
+        session_row_id: charge.sessionRowId,
+        kind: 'overage',
+        product: charge.product,
+        amount_cents: overageCents,
+        at,
+      });
+      roll(UNCOVERED, day, charge.product, overageCents);
+    }
+    posted.push({ ...charge, entitlementId: draws[0]?.entitlementId ?? null });
+  }
+  await insertLedgerRows(tx, ledger);
+  await addToRollups(tx, [...rollups.values()]);
+  await addToUsed(
+    tx,
+    [...used].map(([id, cents]) => ({ id, cents })),
+  );
+  return posted;
+}
+
+export interface AdjustmentInput {
+  customerNumber: string;
+  activationId: string;
+  /** units; positive = debit (consumes balance), negative = credit (gives balance back) */
+  amount: number;
+  product: string;
+  note: string;
+  day: string;
+  createdBy: string;
+}
+
+/**
+ * A staff adjustment against one entitlement. A debit may not exceed the remaining balance and a credit may not
+ * give back more than was used, so the entitlement stays within [0, quantity].
+ */
+export async function postAdjustment(tx: Db, input: AdjustmentInput) {
+  await lockAccountLedger(tx, input.customerNumber);
+  const entitlements = await elasticEntitlements(tx, input.customerNumber);
+  const target = entitlements.find((e) => e.activationId === input.activationId);
+  if (!target) throw notFound('Entitlement not found');
+  const cents = unitsToCents(input.amount);
+  if (cents === 0) throw badRequest('Adjustment amount must not be zero');
+  if (cents > target.quantityCents - target.usedCents)
+    throw badRequest("Adjustment exceeds the entitlement's remaining balance");
+  if (-cents > target.usedCents) throw badRequest("Credit exceeds the entitlement's used amount");
+  await insertLedgerRows(tx, [
+    {
+      customer_number: input.customerNumber,
+      entitlement_id: target.id,
+      session_row_id: null,
+      kind: 'adjustment',
+      product: input.product,
+      amount_cents: cents,
+      at: new Date(`${input.day}T12:00:00Z`).toISOString(),
+      created_by: input.createdBy,
+      note: input.note,
+    },
+  ]);
+  await addToRollups(tx, [
+    {
+      customer_number: input.customerNumber,
+      entitlement_id: target.id,
+      day: input.day,
+      product: input.product,
+      amount_cents: cents,
+    },
+  ]);
+  await addToUsed(tx, [{ id: target.id, cents }]);
+  return { activationId: target.activationId, used: centsToUnits(target.usedCents + cents) };
+}
+
+export interface Reconciliation {
+  customerNumber: string;
+  sessions: number;
+  drawn: number;
+  overage: number;
+  adjustments: number;
+  entitlementUsed: number;
+  rollups: number;
+  balanced: boolean;
+}
+
+/**
+ * Checks the ledger's invariants per account: session charges = usage draws + overage; entitlements' Used =
+ * usage draws + adjustments; rollups = everything in the ledger.
+ */
+export async function reconcile(db: Db, customerNumber?: string): Promise<Reconciliation[]> {
+  const rows = await reconcileTotals(db, customerNumber);
+  return rows.map((r: ReconcileRow) => {
+    const [sessions, usage, overage, adjustments, used, rollups] = [
+      r.session_cents,
+      r.usage_cents,
+      r.overage_cents,
+      r.adjustment_cents,
+      r.used_cents,
+      r.rollup_cents,
+    ].map(Number);
+    return {
+      customerNumber: r.customer_number,
+      sessions: centsToUnits(sessions),
+      drawn: centsToUnits(usage),
+      overage: centsToUnits(overage),
+      adjustments: centsToUnits(adjustments),
+      entitlementUsed: centsToUnits(used),
+      rollups: centsToUnits(rollups),
+      balanced:
+        sessions === usage + overage &&
+        used === usage + adjustments &&
+        rollups === usage + overage + adjustments,
+    };
+  });
+}
