@@ -139,9 +139,9 @@ export async function loadRateTables(db: Db): Promise<Map<string, Map<string, nu
   );
   const tables = new Map<string, Map<string, number>>();
   for (const r of rows) {
-    let table = tables.get(r.version);
-    if (!table) tables.set(r.version, (table = new Map()));
+    const table = tables.get(r.version) ?? new Map<string, number>();
     table.set(r.product, Number(r.rate));
+    tables.set(r.version, table);
   }
   return tables;
 }
