@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../platform/config.ts';
 import { createTestDatabase, type TestDatabase } from '../../test/test-db.ts';
 import { verifyPassword } from '../auth/password.ts';
+import { reconcile } from '../ledger/service.ts';
 import { clearDemoWorld, rowsOf, seedDemoWorld } from './seed.ts';
 import { seedIfEmpty } from './seed-on-start.ts';
 
@@ -181,12 +182,22 @@ describe('demo world in the database', () => {
         `select count(*) from usage_sessions where hours < 0.01 or charge < 0 or end_time < start_time`,
       ),
     ).toBe(0);
-    // Each session belongs to an elastic entitlement of its account that covers its day, in its currency.
+    // A session's entitlement (the first that paid for it) is an elastic entitlement of its account in its
+    // currency that was valid when it was charged; sessions no entitlement covered have none.
     expect(
-      await one(`select count(*) from usage_sessions s left join entitlements e on e.id = s.entitlement_id
+      await one(`select count(*) from usage_sessions s join entitlements e on e.id = s.entitlement_id
         where e.kind is distinct from 'ELASTIC' or e.customer_number <> s.customer_number or e.currency <> s.currency
-          or to_char(s.start_time at time zone 'UTC', 'YYYY-MM-DD') not between e.start_date and e.end_date`),
+          or to_char(coalesce(s.end_time, s.last_seen_at) at time zone 'UTC', 'YYYY-MM-DD')
+            not between e.start_date and e.end_date`),
     ).toBe(0);
+    // Charges are priced by the rating code and all of them reached the ledger.
+    expect(
+      await one(`select count(*) from usage_sessions where charged_cents <> round(charge * 100) or rate <= 0
+        or rate_table_version = ''`),
+    ).toBe(0);
+    const reconciliation = await reconcile(database.db);
+    expect(reconciliation.length).toBeGreaterThan(5);
+    expect(reconciliation.filter((r) => !r.balanced)).toEqual([]);
     const [range] = await q<{ first: string; last: string }>(
       `select to_char(min(start_time) at time zone 'UTC', 'YYYY-MM-DD') as first,
               to_char(max(coalesce(end_time, start_time)) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS') as last from usage_sessions`,
@@ -201,8 +212,8 @@ describe('demo world in the database', () => {
     ).toBe(0);
     // Planned used percentages hold: one entitlement used up, others below their quantity.
     const used = await q<{ pct: number }>(
-      `select round(100 * sum(s.charge) / e.quantity) as pct from entitlements e join usage_sessions s on s.entitlement_id = e.id
-       where e.kind = 'ELASTIC' group by e.id, e.quantity`,
+      `select round(used_cents / quantity) as pct from entitlements
+       where kind = 'ELASTIC' and quantity > 0 and start_date <= '${TODAY}' and used_cents > 0`,
     );
     expect(used.some((u) => Number(u.pct) >= 100)).toBe(true);
     expect(used.some((u) => Number(u.pct) < 80)).toBe(true);

@@ -13,10 +13,12 @@ import {
   licenseServers,
   portalContacts,
   products,
+  rateTables,
   users,
 } from '../../db/schema.ts';
 import { hashPassword } from '../auth/password.ts';
 import { productVersions, projects, usernames } from './catalogue.ts';
+import { loadSeededUsage, STAGING } from './seed-usage.ts';
 import { buildWorld, type DemoWorld, utcToday } from './world.ts';
 
 export interface SeedOptions {
@@ -91,18 +93,13 @@ export async function seedDemoWorld(db: Db, opts: SeedOptions): Promise<SeedSumm
   await insertAll(db, emails, world.emails, 200);
   await insertAll(db, alerts, world.alerts);
   await insertAll(db, features, world.features);
+  await insertAll(db, rateTables, world.rateTables);
 
   if (opts.sessions > 0 && world.sessionPlan.accounts.length > 0) {
-    // Loading first and indexing after is about twice as fast as maintaining the indexes row by row.
-    const indexes = rowsOf<{ name: string; definition: string }>(
-      await db.execute(sql`select indexname as name, indexdef as definition from pg_indexes
-        where schemaname = current_schema() and tablename = 'usage_sessions' and indexname <> 'usage_sessions_pkey'`),
-    );
-    for (const index of indexes) await db.execute(sql.raw(`drop index "${index.name}"`));
+    await db.execute(sql.raw(`create temp table ${STAGING} (like usage_sessions including defaults)`));
     await db.execute(sql.raw(usageSessionsSql(world, opts.seed, opts.sessions)));
-    for (const index of indexes) await db.execute(sql.raw(index.definition));
+    await loadSeededUsage(db, world.sessionPlan.targets);
   }
-  await db.execute(sql.raw(elasticQuantitiesSql(world)));
 
   // Rows were inserted with explicit ids (stable per seed); move the sequences past them.
   for (const table of [
@@ -160,6 +157,7 @@ export function usageSessionsSql(world: DemoWorld, seed: number, sessions: numbe
   const anchor = `timestamptz ${lit(`${world.today} 00:00:00+00`)}`;
   const u = (k: number) =>
     `((hashint8extended(g.i::int8, ${seed * 97 + k}::int8) & 2147483647)::float8 / 2147483648.0)`;
+  const h64 = (k: number) => `lpad(to_hex(hashint8extended(t.i::int8, ${seed * 97 + k}::int8)), 16, '0')`;
   const h48 = (k: number) =>
     `lpad(to_hex(hashint8extended(t.i::int8, ${seed * 97 + k}::int8) & 281474976710655), 12, '0')`;
 
@@ -171,9 +169,7 @@ export function usageSessionsSql(world: DemoWorld, seed: number, sessions: numbe
     )
     .join(',\n    ');
   const productSlots = plan.products.flatMap((p) => (p.hpc ? [p] : [p, p, p]));
-  const productValues = productSlots
-    .map((p, i) => `(${i}, ${lit(p.name)}, ${p.rate}::float8, ${p.hpc})`)
-    .join(',\n    ');
+  const productValues = productSlots.map((p, i) => `(${i}, ${lit(p.name)}, ${p.hpc})`).join(',\n    ');
   const periodValues = plan.periods
     .map(
       (p) =>
@@ -182,13 +178,13 @@ export function usageSessionsSql(world: DemoWorld, seed: number, sessions: numbe
     .join(',\n    ');
 
   return `
-insert into usage_sessions (id, customer_number, entitlement_id, session_id, start_time, end_time, product,
+insert into ${STAGING} (id, customer_number, entitlement_id, session_id, start_time, end_time, product,
   product_version, product_count, hours, charge, currency, username, host, project, session_status, referer_ip,
-  cloud_job_id, server_id)
+  cloud_job_id, server_id, last_seen_at)
 with
   a(slot, customer_number, server_id, host_prefix, cloud, user_offset, ip_prefix, ip_base) as (values
     ${accountValues}),
-  pr(slot, name, rate, hpc) as (values
+  pr(slot, name, hpc) as (values
     ${productValues}),
   p(customer_number, entitlement_id, from_ago, to_ago, currency) as (values
     ${periodValues}),
@@ -209,12 +205,12 @@ with
       end as start_time
     from base b
   )
-select t.i, a.customer_number, p.entitlement_id, upper(${h48(20)}), t.start_time,
+select t.i, a.customer_number, p.entitlement_id, upper(${h64(20)}), t.start_time,
   case when t.active then null else t.start_time + make_interval(secs => x.len) end,
   pr.name,
   (${textArray(productVersions)})[1 + greatest(0, (case when t.days_ago > 300 then 0 when t.days_ago > 180 then 1
     when t.days_ago > 60 then 2 else 3 end) - (case when t.u14 < 0.3 then 1 else 0 end))],
-  x.cnt, y.hours, round((pr.rate * x.cnt * y.hours)::numeric, 2)::float8, p.currency,
+  x.cnt, 0, 0, p.currency,
   (${textArray(usernames)})[1 + (a.user_offset + floor(t.u8 * 9)::int) % ${usernames.length}],
   a.host_prefix || case when x.cnt >= 8 then '-hpc' || lpad((1 + floor(t.u9 * 16)::int)::text, 2, '0')
     else '-ws' || lpad((1 + floor(t.u9 * 40)::int)::text, 3, '0') end,
@@ -222,7 +218,8 @@ select t.i, a.customer_number, p.entitlement_id, upper(${h48(20)}), t.start_time
   case when t.active then 'Active' when t.u11 < 0.02 then 'Terminated' else 'Completed' end,
   a.ip_prefix || '.' || (a.ip_base + floor(t.u12 * 4)::int)::text,
   case when a.cloud and t.u13 < 0.35 then 'cj-' || ${h48(21)} end,
-  a.server_id
+  a.server_id,
+  case when t.active then ${anchor} else t.start_time + make_interval(secs => x.len) end
 from t
   join a on a.slot = t.aslot
   join pr on pr.slot = t.pslot
@@ -232,23 +229,5 @@ from t
       when t.u7 < 0.75 then 1 when t.u7 < 0.92 then 2 else 4 end as cnt,
     case when t.active then extract(epoch from ${anchor} - t.start_time)::float8
       else least(floor(-ln(1 - t.u5) * 7920 * case when pr.hpc then 2.5 else 1 end), 345600,
-        extract(epoch from ${anchor} - t.start_time)::float8) end as len) x
-  cross join lateral (select greatest(0.01, round((x.len / 3600)::numeric, 2))::float8 as hours) y`;
-}
-
-/**
- * Elastic quantities follow the generated usage so that each entitlement shows its planned used percentage
- * whatever the number of sessions (1 = used up, which makes it inactive).
- */
-function elasticQuantitiesSql(world: DemoWorld): string {
-  const targets = world.sessionPlan.targets;
-  if (targets.length === 0) return 'select 1';
-  return `
-update entitlements e set quantity = case
-    when t.fraction >= 1 then greatest(floor(coalesce(s.used, 0)), 0)
-    else greatest(1000, ceil(coalesce(s.used, 0) / t.fraction / 100) * 100) end
-from (values ${targets.map((t) => `(${t.entitlementId}::bigint, ${t.usedFraction}::float8)`).join(', ')}) t(id, fraction)
-  left join (select entitlement_id, sum(charge) as used from usage_sessions group by entitlement_id) s
-    on s.entitlement_id = t.id
-where e.id = t.id`;
+        extract(epoch from ${anchor} - t.start_time)::float8) end as len) x`;
 }

@@ -96,8 +96,10 @@ export interface DemoWorld {
     accounts: SessionAccount[];
     periods: ElasticPeriod[];
     targets: ElasticTarget[];
-    products: { name: string; rate: number; hpc: boolean }[];
+    products: { name: string; hpc: boolean }[];
   };
+  /** Every elastic product priced in every rate table version (older tables are a little cheaper). */
+  rateTables: { version: string; product: string; rate: number }[];
 }
 
 export const vendorStaff = [
@@ -1080,10 +1082,17 @@ export function buildWorld(seed: number, today: string): DemoWorld {
       accounts: sessionAccounts,
       periods,
       targets,
-      products: catalogue
-        .filter((x) => x.elasticRate)
-        .map((x) => ({ name: x.name, rate: x.elasticRate!, hpc: Boolean(x.hpc) })),
+      products: catalogue.filter((x) => x.elasticRate).map((x) => ({ name: x.name, hpc: Boolean(x.hpc) })),
     },
+    rateTables: rateTableVersions.flatMap((version, v) =>
+      catalogue
+        .filter((x) => x.elasticRate)
+        .map((x) => ({
+          version,
+          product: x.name,
+          rate: Math.round(x.elasticRate! * (1 - 0.05 * (rateTableVersions.length - 1 - v)) * 100) / 100,
+        })),
+    ),
   };
 }
 
