@@ -10,7 +10,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const port = process.env.PORT ?? '18777';
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lp-e2e-'));
 
-if (!fs.existsSync(path.join(root, 'web/dist/index.html'))) {
+if (!fs.existsSync(path.join(process.env.WEB_DIST ?? path.join(root, 'web/dist'), 'index.html'))) {
   console.error('web/dist is missing: run `npm run build -w @lp/web` first');
   process.exit(1);
 }

@@ -35,4 +35,17 @@ export const messages = {
   internal: 'Internal server error',
   notFound: 'Not found',
   csrf: 'Missing anti-CSRF header',
+  // Spec 001 §4, §5, §8: usage transactions.
+  tooManyTransactions: (max: number) =>
+    `Total number of available transactions exceeds ${max}. Apply filters to reduce selection.`,
+  rangeClearsFilters: 'Action will clear all current filters. Do you wish to continue?',
+  noMatchesFound: 'No matches found.',
+  // Spec 001 §8: summary statement and its PDF.
+  noActiveEntitlements: 'No active entitlements for account',
+  pdfNotPdf: 'An error occurred when loading the PDF.',
+  pdfExportFailed: 'An error occurred when exporting the PDF.',
+  // Spec 001 §5, §7: elastic license server credentials.
+  invalidPin: 'PIN number is not valid. Please enter a 6 digits number.',
+  invalidUsernames: 'List of usernames is not valid. Please enter a valid list.',
+  pinNotFound: 'PIN not found',
 } as const;

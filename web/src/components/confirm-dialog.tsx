@@ -2,7 +2,7 @@ import { Button, Group, Text } from '@mantine/core';
 import { modals } from '@mantine/modals';
 
 /** Spec 000 §2.6: "Confirm" with a message, No and Yes; resolves true only on Yes. Width 350 px (§9). */
-export function confirmDialog(message: string): Promise<boolean> {
+export function confirmDialog(message: React.ReactNode): Promise<boolean> {
   return new Promise((resolve) => {
     modals.openConfirmModal({
       title: 'Confirm',

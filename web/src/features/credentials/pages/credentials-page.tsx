@@ -1,9 +1,73 @@
-import { Title } from '@mantine/core';
+import type { ElasticDevice } from '@lp/contract/credentials/schemas';
+import { permissionsFor } from '@lp/domain/policy';
+import { Stack, Title } from '@mantine/core';
+import { useEffect, useState } from 'react';
+import { useNavigate } from 'react-router';
+import { Spinner } from '../../../components/spinner.tsx';
+import { ApiError } from '../../../lib/api-client.ts';
+import { useCurrentUser } from '../../../lib/app-context.tsx';
+import { useCustomer } from '../../accounts/components/customer-context.tsx';
+import { getElasticDevice, getOrCreatePin, getUsers } from '../api/credentials.ts';
+import { CredentialsForm } from '../components/credentials-form.tsx';
 
-export default function Page() {
+const LOADING = 'Getting Elastic License Server information...';
+
+interface Loaded {
+  server: ElasticDevice;
+  pin: string;
+  users: string[];
+}
+
+/**
+ * /clscredentials (spec 001 §2.4): the PIN and allowed usernames of the account's elastic license server.
+ * Shown once the server id and a PIN are known; a new customer remounts the page (the shell keys the outlet),
+ * which reloads server, PIN and users.
+ */
+export default function CredentialsPage() {
+  const { customer } = useCustomer();
+  const user = useCurrentUser();
+  const navigate = useNavigate();
+  const [loaded, setLoaded] = useState<Loaded | null>(null);
+
+  useEffect(() => {
+    if (!customer) return;
+    let live = true;
+    const { customerNumber, customerName } = customer;
+    (async () => {
+      const server = await getElasticDevice(customerNumber, customerName);
+      const [pin, users] = await Promise.all([
+        getOrCreatePin(customerNumber, customerName, server.deviceId),
+        getUsers(customerNumber, customerName, server.deviceId),
+      ]);
+      if (live) setLoaded({ server, pin, users });
+    })().catch((e) => {
+      // Spec 001 §6: any failure (other than sign-in, handled by the client) goes to /nopermissions.
+      if (live && !(e instanceof ApiError && e.status === 401)) navigate('/nopermissions');
+    });
+    return () => {
+      live = false;
+    };
+  }, [customer, navigate]);
+
+  if (!customer) return null;
+  // Without info flags the page cannot tell edit rights: it stays read-only (the server decides anyway).
+  const viewOnly = customer.info ? permissionsFor(user.roles, customer.info).viewOnly : true;
   return (
-    <Title order={1} size="h2">
-      Elastic Credentials
-    </Title>
+    <Stack data-testid="credentials-page">
+      <Title order={1} size="h2">
+        Elastic Credentials
+      </Title>
+      {loaded ? (
+        <CredentialsForm
+          customerNumber={customer.customerNumber}
+          server={loaded.server}
+          initialPin={loaded.pin}
+          initialUsers={loaded.users}
+          viewOnly={viewOnly}
+        />
+      ) : (
+        <Spinner text={LOADING} />
+      )}
+    </Stack>
   );
 }

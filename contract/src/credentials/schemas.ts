@@ -1,0 +1,45 @@
+import { z } from 'zod';
+
+const customerNumber = z.string().min(1).max(64);
+const clsId = z.string().min(1).max(200);
+// Sent by the client, not needed by the server: the account is known by its number.
+const customerName = z.string().max(500).optional();
+
+/** POST /api/devices/elastic: the account's elastic license server. */
+export const elasticDeviceRequestSchema = z.object({ customerNumber, customerName });
+export const elasticDeviceSchema = z.object({ deviceId: z.string(), alias: z.string() });
+export type ElasticDevice = z.infer<typeof elasticDeviceSchema>;
+export const elasticDeviceResponseSchema = z.object({
+  status: z.literal('SUCCESS'),
+  data: elasticDeviceSchema,
+});
+
+/** POST /api/getpin: FAILURE with err "PIN not found" (404) while the server has no PIN. */
+export const getPinRequestSchema = z.object({ customerNumber, customerName, clsId });
+export const pinResponseSchema = z.object({
+  status: z.literal('SUCCESS'),
+  data: z.object({ pin: z.string() }),
+});
+
+/** POST /api/generatepin: gives a server without a PIN a random one; never replaces a stored PIN. */
+export const generatePinRequestSchema = z.object({ customerNumber, clsId });
+
+/** POST /api/changepin: the six-digit rule (@lp/domain/credentials) answers with the spec's message. */
+export const changePinRequestSchema = z.object({ clsId, customerNumber, pin: z.string() });
+
+/** POST /api/getUsers */
+export const getUsersRequestSchema = z.object({ customerNumber, customerName, clsId });
+export const usersResponseSchema = z.object({
+  status: z.literal('SUCCESS'),
+  data: z.object({ users: z.array(z.string()) }),
+});
+
+/** POST /api/saveUsers: replaces the list; the list rules (@lp/domain/credentials) answer with the spec's message. */
+export const saveUsersRequestSchema = z.object({
+  clsId,
+  customerNumber,
+  // Generous bounds: the domain rule answers with the spec's message well below them.
+  users: z.array(z.string().max(10_000)).max(100_000),
+});
+
+export const okResponseSchema = z.object({ status: z.literal('SUCCESS') });

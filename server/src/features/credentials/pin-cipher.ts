@@ -1,0 +1,103 @@
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Config } from '../../platform/config.ts';
+
+/**
+ * PINs of elastic license servers are stored encrypted (AES-256-GCM, docs/decisions/012-elastic-pin.md).
+ * The key comes from PIN_ENCRYPTION_KEY or, when unset, from a key file generated once in DATA_DIR.
+ */
+export const KEY_FILE = 'pin-encryption.key';
+const FORMAT = 'v1';
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
+
+function readKeyFile(file: string): Buffer {
+  const text = fs.readFileSync(file, 'utf8').trim();
+  if (!/^[0-9a-fA-F]{64}$/.test(text)) throw new Error(`${file} does not hold a key of 64 hex digits`);
+  return Buffer.from(text, 'hex');
+}
+
+const isCode = (e: unknown, ...codes: string[]) =>
+  e instanceof Error && 'code' in e && codes.includes(String((e as NodeJS.ErrnoException).code));
+
+/**
+ * Returns the key in `dir`, creating it when missing. Several processes may start at once (API nodes, test
+ * files sharing one temp folder): the key is written whole to a private temp file and then linked into place,
+ * so exactly one key wins and nobody ever reads a half-written file.
+ */
+export function loadOrCreateKeyFile(dir: string): Buffer {
+  const file = path.join(dir, KEY_FILE);
+  if (!fs.existsSync(file)) {
+    fs.mkdirSync(dir, { recursive: true });
+    const content = `${randomBytes(32).toString('hex')}\n`;
+    const tmp = path.join(dir, `${KEY_FILE}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+    fs.writeFileSync(tmp, content, { mode: 0o600, flag: 'wx' });
+    try {
+      fs.linkSync(tmp, file);
+    } catch (e) {
+      if (isCode(e, 'EPERM', 'ENOTSUP', 'EXDEV', 'ENOSYS')) {
+        // File systems without hard links: exclusive create still lets only one writer win.
+        try {
+          fs.writeFileSync(file, content, { mode: 0o600, flag: 'wx' });
+        } catch (inner) {
+          if (!isCode(inner, 'EEXIST')) throw inner;
+        }
+      } else if (!isCode(e, 'EEXIST')) {
+        throw e;
+      }
+    } finally {
+      fs.rmSync(tmp, { force: true });
+    }
+  }
+  return readKeyFile(file);
+}
+
+const keys = new WeakMap<Config, Buffer>();
+
+/** The PIN key of this configuration, loaded (or generated) once. */
+export function pinKey(config: Config): Buffer {
+  let key = keys.get(config);
+  if (!key) {
+    key = config.PIN_ENCRYPTION_KEY
+      ? Buffer.from(config.PIN_ENCRYPTION_KEY, 'hex')
+      : loadOrCreateKeyFile(path.resolve(config.DATA_DIR));
+    keys.set(config, key);
+  }
+  return key;
+}
+
+/**
+ * The cipher is bound to its server (associated data): a value copied onto another server's row does not
+ * decrypt there.
+ */
+const boundTo = (customerNumber: string, clsId: string) => Buffer.from(`${customerNumber}\u0000${clsId}`);
+
+export function encryptPin(key: Buffer, pin: string, customerNumber: string, clsId: string): string {
+  const iv = randomBytes(IV_BYTES);
+  const cipher = createCipheriv('aes-256-gcm', key, iv, { authTagLength: TAG_BYTES });
+  cipher.setAAD(boundTo(customerNumber, clsId));
+  const body = Buffer.concat([cipher.update(pin, 'utf8'), cipher.final()]);
+  const parts = [iv, cipher.getAuthTag(), body].map((b) => b.toString('base64url'));
+  return [FORMAT, ...parts].join(':');
+}
+
+export function decryptPin(key: Buffer, stored: string, customerNumber: string, clsId: string): string {
+  const [format, iv, tag, body] = stored.split(':');
+  if (format !== FORMAT || body === undefined) throw new Error('Stored PIN has an unknown format');
+  try {
+    const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'), {
+      authTagLength: TAG_BYTES,
+    });
+    decipher.setAAD(boundTo(customerNumber, clsId));
+    decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+    return Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]).toString(
+      'utf8',
+    );
+  } catch {
+    // Operators need to know why: usually PIN_ENCRYPTION_KEY (or the key file) changed after PINs were stored.
+    throw new Error(
+      `Stored PIN of ${clsId} cannot be decrypted with the configured key (PIN_ENCRYPTION_KEY or ${KEY_FILE})`,
+    );
+  }
+}

@@ -1,0 +1,61 @@
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import type { Db } from '../../db/database.ts';
+import { elasticServerSettings, licenseServers } from '../../db/schema.ts';
+
+/** The account's active elastic license servers, oldest first (the page shows the first). */
+export async function listElasticServers(db: Db, customerNumber: string) {
+  return db
+    .select({ hostId: licenseServers.hostId, alias: licenseServers.alias })
+    .from(licenseServers)
+    .where(
+      and(
+        eq(licenseServers.customerNumber, customerNumber),
+        eq(licenseServers.kind, 'elastic'),
+        eq(licenseServers.state, 'ACTIVE'),
+      ),
+    )
+    .orderBy(asc(licenseServers.id));
+}
+
+export async function findSettings(db: Db, customerNumber: string, clsId: string) {
+  const [row] = await db
+    .select({ pinCipher: elasticServerSettings.pinCipher, users: elasticServerSettings.users })
+    .from(elasticServerSettings)
+    .where(
+      and(eq(elasticServerSettings.customerNumber, customerNumber), eq(elasticServerSettings.clsId, clsId)),
+    );
+  return row;
+}
+
+const key = [elasticServerSettings.customerNumber, elasticServerSettings.clsId];
+
+export async function savePinCipher(db: Db, customerNumber: string, clsId: string, pinCipher: string) {
+  await db
+    .insert(elasticServerSettings)
+    .values({ customerNumber, clsId, pinCipher })
+    .onConflictDoUpdate({ target: key, set: { pinCipher, updatedAt: sql`now()` } });
+}
+
+/** Stores the PIN only where none is stored yet; a PIN already in place (even one written a moment ago) stays. */
+export async function savePinCipherIfMissing(
+  db: Db,
+  customerNumber: string,
+  clsId: string,
+  pinCipher: string,
+) {
+  await db
+    .insert(elasticServerSettings)
+    .values({ customerNumber, clsId, pinCipher })
+    .onConflictDoUpdate({
+      target: key,
+      set: { pinCipher, updatedAt: sql`now()` },
+      setWhere: isNull(elasticServerSettings.pinCipher),
+    });
+}
+
+export async function saveUsers(db: Db, customerNumber: string, clsId: string, users: string[]) {
+  await db
+    .insert(elasticServerSettings)
+    .values({ customerNumber, clsId, users })
+    .onConflictDoUpdate({ target: key, set: { users, updatedAt: sql`now()` } });
+}

@@ -1,0 +1,144 @@
+import { randomInt } from 'node:crypto';
+import { messages } from '@lp/contract/common/errors';
+import type { ElasticDevice } from '@lp/contract/credentials/schemas';
+import { isValidPin, isValidUsernameList, PIN_LENGTH } from '@lp/domain/credentials';
+import type { Db } from '../../db/database.ts';
+import type { AppContext } from '../../platform/context.ts';
+import { badRequest, notFound } from '../../platform/errors.ts';
+import type { Principal } from '../../platform/principal.ts';
+import { authorizeAccount } from '../accounts/policy.ts';
+import { decryptPin, encryptPin, pinKey } from './pin-cipher.ts';
+import {
+  findSettings,
+  listElasticServers,
+  saveUsers as replaceUsers,
+  savePinCipher,
+  savePinCipherIfMissing,
+} from './repository.ts';
+
+export const noElasticServer = 'This account has no elastic license server.';
+export const unknownServer = 'No activated elastic license server with this id for this account.';
+
+/** A clsId names a server only within its account: another account's server id is as unknown as a made-up one. */
+async function requireElasticServer(db: Db, customerNumber: string, clsId: string) {
+  const servers = await listElasticServers(db, customerNumber);
+  if (!servers.some((s) => s.hostId === clsId)) throw notFound(unknownServer);
+}
+
+/** A uniformly random PIN from the CSPRNG, leading zeros included. */
+export function randomPin(): string {
+  return String(randomInt(0, 10 ** PIN_LENGTH)).padStart(PIN_LENGTH, '0');
+}
+
+/** POST /api/devices/elastic: the account's elastic license server (the first active one). */
+export async function elasticDevice(
+  ctx: AppContext,
+  principal: Principal,
+  customerNumber: string,
+): Promise<ElasticDevice> {
+  await authorizeAccount(ctx, principal, customerNumber, 'read');
+  const [server] = await listElasticServers(ctx.db, customerNumber);
+  if (!server) throw notFound(noElasticServer);
+  return { deviceId: server.hostId, alias: server.alias ?? '' };
+}
+
+/** POST /api/getpin: the stored PIN, or 404 "PIN not found" while the server has none. */
+export async function getPin(
+  ctx: AppContext,
+  principal: Principal,
+  customerNumber: string,
+  clsId: string,
+): Promise<string> {
+  await authorizeAccount(ctx, principal, customerNumber, 'read');
+  await requireElasticServer(ctx.db, customerNumber, clsId);
+  const settings = await findSettings(ctx.db, customerNumber, clsId);
+  if (!settings?.pinCipher) throw notFound(messages.pinNotFound);
+  return decryptPin(pinKey(ctx.config), settings.pinCipher, customerNumber, clsId);
+}
+
+/**
+ * POST /api/generatepin: a server without a PIN gets a random one (spec 001 §4). Readers may call it: it never
+ * replaces a stored PIN, so it grants nothing a reader could not already read (docs/decisions/012-elastic-pin.md).
+ * Answers the PIN in force, which is another caller's when two pages race.
+ */
+export async function generatePin(
+  ctx: AppContext,
+  principal: Principal,
+  customerNumber: string,
+  clsId: string,
+): Promise<string> {
+  await authorizeAccount(ctx, principal, customerNumber, 'read');
+  const key = pinKey(ctx.config);
+  const stored = await ctx.db.transaction(async (tx) => {
+    await requireElasticServer(tx, customerNumber, clsId);
+    await savePinCipherIfMissing(
+      tx,
+      customerNumber,
+      clsId,
+      encryptPin(key, randomPin(), customerNumber, clsId),
+    );
+    return findSettings(tx, customerNumber, clsId);
+  });
+  return decryptPin(key, stored!.pinCipher!, customerNumber, clsId);
+}
+
+/** POST /api/changepin */
+export async function changePin(
+  ctx: AppContext,
+  principal: Principal,
+  request: { customerNumber: string; clsId: string; pin: string },
+): Promise<void> {
+  const { customerNumber, clsId, pin } = request;
+  await authorizeAccount(ctx, principal, customerNumber, 'edit');
+  if (!isValidPin(pin)) throw badRequest(messages.invalidPin);
+  const cipher = encryptPin(pinKey(ctx.config), pin, customerNumber, clsId);
+  await ctx.db.transaction(async (tx) => {
+    await requireElasticServer(tx, customerNumber, clsId);
+    await savePinCipher(tx, customerNumber, clsId, cipher);
+  });
+}
+
+/** POST /api/getUsers: the allowed usernames as saved; empty means everyone with the PIN. */
+export async function getUsers(
+  ctx: AppContext,
+  principal: Principal,
+  customerNumber: string,
+  clsId: string,
+): Promise<string[]> {
+  await authorizeAccount(ctx, principal, customerNumber, 'read');
+  await requireElasticServer(ctx.db, customerNumber, clsId);
+  return (await findSettings(ctx.db, customerNumber, clsId))?.users ?? [];
+}
+
+/** POST /api/saveUsers: replaces the list, kept as typed (the rules compare names ignoring case). */
+export async function saveUsers(
+  ctx: AppContext,
+  principal: Principal,
+  request: { customerNumber: string; clsId: string; users: string[] },
+): Promise<void> {
+  const { customerNumber, clsId, users } = request;
+  await authorizeAccount(ctx, principal, customerNumber, 'edit');
+  if (!isValidUsernameList(users)) throw badRequest(messages.invalidUsernames);
+  await ctx.db.transaction(async (tx) => {
+    await requireElasticServer(tx, customerNumber, clsId);
+    await replaceUsers(tx, customerNumber, clsId, users);
+  });
+}
+
+/**
+ * What an elastic license server enforces (for the /cls/v1 policy API): the decrypted PIN (null while none is
+ * stored) and the allowed usernames as saved. The caller has already authenticated the server.
+ */
+export async function getElasticServerPolicy(
+  ctx: AppContext,
+  customerNumber: string,
+  clsId: string,
+): Promise<{ pin: string | null; users: string[] }> {
+  const settings = await findSettings(ctx.db, customerNumber, clsId);
+  return {
+    pin: settings?.pinCipher
+      ? decryptPin(pinKey(ctx.config), settings.pinCipher, customerNumber, clsId)
+      : null,
+    users: settings?.users ?? [],
+  };
+}

@@ -1,0 +1,20 @@
+/** Spec 001 §3, §7: the credentials file {clsid, Alias, PIN}, produced in the browser and named with the server id. */
+export function credentialsFile(serverId: string, alias: string, pin: string) {
+  // Anything beyond letters, digits, dot, dash and underscore becomes "_": server ids are normally plain anyway.
+  const safeId = serverId.replace(/[^A-Za-z0-9._-]/g, '_');
+  return {
+    name: `${safeId}.json`,
+    text: `${JSON.stringify({ clsid: serverId, Alias: alias, PIN: pin }, null, 2)}\n`,
+  };
+}
+
+/** Hands a text to the browser as a download. */
+export function downloadText(name: string, text: string, type: string) {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = name;
+  link.click();
+  // The click starts the download synchronously; the URL is no longer needed after this task.
+  setTimeout(() => URL.revokeObjectURL(url), 0);
+}
