@@ -1,21 +1,6 @@
-import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.ts';
-import { elasticServerSettings, licenseServers } from '../../db/schema.ts';
-
-/** The account's active elastic license servers, oldest first (the page shows the first). */
-export async function listElasticServers(db: Db, customerNumber: string) {
-  return db
-    .select({ hostId: licenseServers.hostId, alias: licenseServers.alias })
-    .from(licenseServers)
-    .where(
-      and(
-        eq(licenseServers.customerNumber, customerNumber),
-        eq(licenseServers.kind, 'elastic'),
-        eq(licenseServers.state, 'ACTIVE'),
-      ),
-    )
-    .orderBy(asc(licenseServers.id));
-}
+import { elasticServerSettings } from '../../db/schema.ts';
 
 export async function findSettings(db: Db, customerNumber: string, clsId: string) {
   const [row] = await db

@@ -7,10 +7,10 @@ import type { AppContext } from '../../platform/context.ts';
 import { badRequest, notFound } from '../../platform/errors.ts';
 import type { Principal } from '../../platform/principal.ts';
 import { authorizeAccount } from '../accounts/policy.ts';
+import { listElasticServers } from '../ip-rules/repository.ts';
 import { decryptPin, encryptPin, pinKey } from './pin-cipher.ts';
 import {
   findSettings,
-  listElasticServers,
   saveUsers as replaceUsers,
   savePinCipher,
   savePinCipherIfMissing,
