@@ -9,7 +9,7 @@ export function isExportBlocked(status: string | null | undefined): boolean {
 
 const has = (roles: readonly string[], role: UserRole) => roles.includes(role);
 /** Vendor admin is treated as business operations (see docs/decisions/006-roles.md). */
-const isBusops = (roles: readonly string[]) => has(roles, 'busops') || has(roles, 'admin');
+export const isBusops = (roles: readonly string[]) => has(roles, 'busops') || has(roles, 'admin');
 
 export const isVendorStaff = (roles: readonly string[]) =>
   isBusops(roles) || has(roles, 'support') || has(roles, 'sales') || has(roles, 'salesaccess');

@@ -95,8 +95,8 @@ export async function registerAuth(app: FastifyInstance, ctx: AppContext): Promi
 
   app.addHook('onRequest', async (request, reply) => {
     const path = request.url.split('?')[0];
-    // oidc-provider requests carry no portal identity.
-    if (path.startsWith('/oidc/')) return;
+    // oidc-provider requests carry no portal identity; license servers authenticate with their own credential.
+    if (path.startsWith('/oidc/') || path.startsWith('/cls/')) return;
     request.principal = await principalOf(request, reply);
     const route = request.routeOptions.url ?? path;
     const isApi = path.startsWith('/api/') || route.startsWith('/api/');
