@@ -73,6 +73,28 @@ describe(`operator CLI (${engine})`, () => {
     expect(again.stderr).toContain('No active token');
   }, 120_000);
 
+  it('issues and revokes a license-server credential and reconciles the seeded ledger', async () => {
+    const issued = await cli('cls-credential', 'issue', '--account', '1000123');
+    expect(issued.stderr).not.toMatch(/Error/);
+    expect(issued.code).toBe(0);
+    expect(issued.stdout).toMatch(/^cls_[A-Za-z0-9_-]{43}\n$/);
+    const id = /Credential ([0-9a-f-]{36})/.exec(issued.stderr)?.[1];
+    expect((await cli('cls-credential', 'revoke', '--id', id!)).stdout).toContain(`Revoked credential ${id}`);
+    expect((await cli('cls-credential', 'revoke', '--id', id!)).code).toBe(1);
+    const none = await cli('cls-credential', 'issue', '--account', '9999999');
+    expect(none.code).toBe(1);
+    expect(none.stderr).toContain('has no active elastic license server');
+
+    const reconciled = await cli('reconcile');
+    expect(reconciled.code).toBe(0);
+    expect(reconciled.stdout).toMatch(/All \d+ accounts balance\.\n$/);
+    const json = await cli('reconcile', '--account', '1000123', '--json');
+    const [row] = JSON.parse(json.stdout);
+    expect(row).toMatchObject({ customerNumber: '1000123', balanced: true });
+    expect(row.sessions).toBeGreaterThan(0);
+    expect(row.sessions).toBeCloseTo(row.drawn + row.overage, 2);
+  }, 120_000);
+
   it('fails clearly for an unknown user and for bad arguments', async () => {
     const unknown = await cli('token', 'create', '--user', 'nobody@nowhere.example');
     expect(unknown.code).toBe(1);
@@ -83,6 +105,9 @@ describe(`operator CLI (${engine})`, () => {
       ['token', 'create'],
       ['seed', '--sessions', 'many'],
       ['users', 'list', '--bogus'],
+      ['simulate', '--url', 'x', '--token', 't'],
+      ['simulate', '--url', 'http://localhost:1'],
+      ['cls-credential', 'revoke', '--id', 'nope'],
     ]) {
       const bad = await cli(...args);
       expect(bad.code, args.join(' ')).toBe(2);

@@ -6,8 +6,10 @@
 import { parseArgs } from 'node:util';
 import { type Database, DataDirLockedError, openDatabase } from '@lp/server/db/database';
 import { type Config, ConfigError, loadConfig } from '@lp/server/platform/config';
+import { elastic } from './elastic.ts';
 import { CommandError, UsageError } from './errors.ts';
 import { seed } from './seed.ts';
+import { UsageSimulator } from './simulate.ts';
 import { tokens } from './tokens.ts';
 import { users } from './users.ts';
 
@@ -24,6 +26,19 @@ Commands:
   token create --user EMAIL [--expires DAYS]  create a personal API token; prints only the token
   token revoke --user EMAIL | --id TOKEN_ID   revoke all tokens of a user, or one token
   users list [--json]                         every user with vendor roles and per-account contact roles
+  cls-credential issue --account CN [--cls ID]
+                                              issue a credential for an elastic license server (default: the
+                                              account's first); prints only the token
+  cls-credential revoke --id CREDENTIAL_ID    revoke a license-server credential
+  reconcile [--account CN] [--json]           check the elastic ledger: session charges = draws + overage,
+                                              entitlements' Used = draws + adjustments, rollups = ledger;
+                                              exit code 1 when an account does not balance
+  simulate --url URL --token TOKEN [--rate N] [--duration S] [--backfill DAYS] [--heartbeat S]
+           [--leave-active] [--seed S]
+                                              drive a running portal's license-server API like an elastic
+                                              license server: N sessions started per minute (default 30) for
+                                              S seconds (default 60), heartbeats every S seconds (default 5),
+                                              optionally DAYS of finished history first (default 0)
 
 The database is the server's: DATABASE_URL (PostgreSQL) or the PGlite folder under DATA_DIR (default ./data).`;
 
@@ -34,6 +49,15 @@ const options = {
   expires: { type: 'string' },
   id: { type: 'string' },
   json: { type: 'boolean' },
+  account: { type: 'string' },
+  cls: { type: 'string' },
+  url: { type: 'string' },
+  token: { type: 'string' },
+  rate: { type: 'string' },
+  duration: { type: 'string' },
+  backfill: { type: 'string' },
+  heartbeat: { type: 'string' },
+  'leave-active': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -93,6 +117,47 @@ async function main(argv: string[]): Promise<number> {
     allowed('json');
     const json = Boolean(values.json);
     run = (database) => users.list(database.db, json, stdout);
+  } else if (command === 'cls-credential' && sub === 'issue') {
+    allowed('account', 'cls');
+    if (!values.account) throw new UsageError('cls-credential issue needs --account CUSTOMER_NUMBER');
+    const { account, cls } = values;
+    run = (database) => elastic.issue(database.db, account, cls, stdout);
+  } else if (command === 'cls-credential' && sub === 'revoke') {
+    allowed('id');
+    const id = values.id ?? '';
+    if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id))
+      throw new UsageError(`--id must be a credential id (a UUID), got "${id}"`);
+    run = (database) => elastic.revoke(database.db, id, stdout);
+  } else if (command === 'reconcile' && sub === undefined) {
+    allowed('account', 'json');
+    const { account } = values;
+    const json = Boolean(values.json);
+    run = (database) => elastic.reconcile(database.db, account, json, stdout);
+  } else if (command === 'simulate' && sub === undefined) {
+    allowed('url', 'token', 'rate', 'duration', 'backfill', 'heartbeat', 'leave-active', 'seed');
+    if (!values.url || !values.token) throw new UsageError('simulate needs --url URL and --token TOKEN');
+    try {
+      new URL(values.url);
+    } catch {
+      throw new UsageError(`--url must be a URL, got "${values.url}"`);
+    }
+    // The simulator talks to a running portal over HTTP; it never opens the database.
+    const simulator = new UsageSimulator(
+      {
+        url: values.url,
+        token: values.token,
+        rate: parseInteger('rate', values.rate, 0, 100_000) ?? 30,
+        duration: parseInteger('duration', values.duration, 0, 86_400) ?? 60,
+        backfillDays: parseInteger('backfill', values.backfill, 0, 400) ?? 0,
+        heartbeat: parseInteger('heartbeat', values.heartbeat, 1, 3600) ?? 5,
+        leaveActive: Boolean(values['leave-active']),
+        seed: parseInteger('seed', values.seed, 0, 2_147_483_647) ?? 1,
+      },
+      (line) => process.stderr.write(`${line}\n`),
+    );
+    const result = await simulator.run();
+    stdout(JSON.stringify(result));
+    return 0;
   } else {
     throw new UsageError(
       command ? `unknown command "${[command, sub].filter(Boolean).join(' ')}"` : 'no command given',
