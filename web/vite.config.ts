@@ -18,7 +18,8 @@ const chunkGroups: Array<{ name: string; test: RegExp }> = [
   },
   {
     name: 'charts',
-    test: /[\\/]node_modules[\\/](@mantine[\\/]charts|recharts|d3-[a-z-]+|victory-vendor|decimal\.js-light|es-toolkit|@reduxjs|redux|reselect|immer)[\\/]/,
+    // recharts' own CommonJS dependencies too: left out, they land in the importing page and make a cycle.
+    test: /[\\/]node_modules[\\/](@mantine[\\/]charts|recharts|d3-[a-z-]+|victory-vendor|decimal\.js-light|es-toolkit|@reduxjs|redux|redux-thunk|react-redux|reselect|immer|use-sync-external-store|eventemitter3|react-is)[\\/]/,
   },
   { name: 'dates', test: /[\\/]node_modules[\\/](@mantine[\\/]dates|dayjs)[\\/]/ },
 ];

@@ -52,6 +52,12 @@ export function daysRemaining(endDay: string | null, now: Date = new Date()): nu
   return Math.max(0, differenceInCalendarDays(utc(end), utc(now)) + 1);
 }
 
+/** Calendar days from `startDay` to the day of `now`: 0 on that day, negative before it; null when invalid. */
+export function daysSince(startDay: string, now: Date = new Date()): number | null {
+  const start = parseDay(startDay);
+  return start ? differenceInCalendarDays(utc(now), utc(start)) : null;
+}
+
 export const datePresets = [
   '1 Day',
   '5 Days',
@@ -155,3 +161,71 @@ export function dayRange(day: string): DateRange | null {
 }
 
 export const addDaysUtc = (d: Date, days: number) => new Date(addDays(utc(d), days).getTime());
+
+/** 'YYYY-MM-DD HH:mm:ss.SSS' in UTC: a range end that keeps its last millisecond. */
+export const formatInstant = (d: Date | string | number) => format(utc(d), 'yyyy-MM-dd HH:mm:ss.SSS');
+
+/** Spec 001 §2.3 / §9: the usage transactions' named ranges in menu order (1 Day is the default; Custom is separate). */
+export const transactionDatePresets = [
+  '1 Day',
+  '5 Days',
+  '1 Month',
+  '3 Months',
+  '6 Months',
+  'YTD',
+  '1 Year',
+  'Max',
+  'Last month',
+  'Last quarter',
+  'Last year',
+] as const satisfies readonly DatePreset[];
+export type TransactionDatePreset = (typeof transactionDatePresets)[number];
+export const DEFAULT_TRANSACTION_PRESET: TransactionDatePreset = '1 Day';
+
+/** Spec 001 §4: a period runs from 00:00:00.000 of its first day to 23:59:59.999 of its last day (UTC). */
+export function wholeDays(range: DateRange): DateRange {
+  return {
+    from: new Date(startOfDay(utc(range.from)).getTime()),
+    to: new Date(endOfDay(utc(range.to)).getTime()),
+  };
+}
+
+/** Days 'YYYY-MM-DD' picked in a custom range calendar; to is null until the range is complete. */
+export interface RangeSelection {
+  from: string | null;
+  to: string | null;
+}
+
+/**
+ * Spec 001 §4, custom calendar: the first click sets from; a later day sets to; any other click (the same
+ * or an earlier day, or any click once both are set) restarts the selection at the clicked day.
+ */
+export function nextRangeClick(current: RangeSelection, day: string): RangeSelection {
+  if (current.from !== null && current.to === null && day > current.from)
+    return { from: current.from, to: day };
+  return { from: day, to: null };
+}
+
+/** Spec 001 §2.2 / §9: the statement's named ranges in menu order (Last month is the default; Custom is separate). */
+export const statementDatePresets = [
+  'Last month',
+  'Last two weeks',
+  'Last week',
+  'This month',
+  'This week',
+  'Today',
+  'Yesterday',
+] as const satisfies readonly DatePreset[];
+export type StatementDatePreset = (typeof statementDatePresets)[number];
+export const DEFAULT_STATEMENT_PRESET: StatementDatePreset = 'Last month';
+
+export interface DayRange {
+  from: string;
+  to: string;
+}
+
+/** A preset as whole days 'YYYY-MM-DD' (the statement works on days: 00:00:00 to 23:59:59 UTC). */
+export function presetDays(preset: DatePreset, now: Date = new Date()): DayRange {
+  const r = presetRange(preset, now);
+  return { from: formatDate(r.from), to: formatDate(r.to) };
+}

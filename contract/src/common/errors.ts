@@ -48,4 +48,7 @@ export const messages = {
   invalidPin: 'PIN number is not valid. Please enter a 6 digits number.',
   invalidUsernames: 'List of usernames is not valid. Please enter a valid list.',
   pinNotFound: 'PIN not found',
+  // Spec 001 §8: weekly / monthly statement e-mail of an elastic entitlement.
+  emailSent: 'Email has been sent.',
+  emailNotSent: 'Email has not been sent.',
 } as const;

@@ -7,9 +7,18 @@ import { deletePref, listPrefs, upsertPref } from './repository.ts';
 const isEmpty = (v: unknown) =>
   v == null || (Array.isArray(v) ? v.length === 0 : typeof v === 'object' && Object.keys(v).length === 0);
 
-/** Spec 000 §4.4: a view with no filter, no sort and no column state is the initial view, so it is deleted. */
+/**
+ * Spec 000 §4.4: a view with no filter, no sort and no column state is the initial view, so it is deleted —
+ * unless it keeps a table's own state (spec 001 §3: date range or start/end dates, active only).
+ */
 export const isResetView = (p: TablePref) =>
-  isEmpty(p.filterModel) && isEmpty(p.sortModel) && isEmpty(p.columnOrder);
+  isEmpty(p.filterModel) &&
+  isEmpty(p.sortModel) &&
+  isEmpty(p.columnOrder) &&
+  !p.dateRange &&
+  !p.startDate &&
+  !p.endDate &&
+  !p.activeOnly;
 
 export async function getPrefs(ctx: AppContext, principal: Principal): Promise<TablePref[]> {
   const rows = await listPrefs(ctx.db, principal.userId);

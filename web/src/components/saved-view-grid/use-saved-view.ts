@@ -26,7 +26,14 @@ export interface SavedViewOptions {
   extra?: ExtraViewConditions;
   /** Called once the saved view is on the grid, so the table starts fetching rows with it. */
   onViewApplied?: (api: GridApi) => void;
+  /**
+   * The table's own saved state (spec 001 §3: date range or start/end dates, active only), saved with the view
+   * and saved again when it changes; leave it empty while the table is at its defaults.
+   */
+  extraPref?: ExtraPref;
 }
+
+export type ExtraPref = Partial<Pick<TablePref, 'dateRange' | 'startDate' | 'endDate' | 'activeOnly'>>;
 
 const readView = (api: GridApi): ViewState => ({
   filterModel: api.getFilterModel() as GridFilterModel,
@@ -37,7 +44,13 @@ const readView = (api: GridApi): ViewState => ({
  * Loads the saved view of (customer, table), applies it to the grid, saves every filter, sort, move or
  * visibility change (debounced) and drives the Clear filters / Reset view buttons.
  */
-export function useSavedView({ customerNumber, tableName, extra, onViewApplied }: SavedViewOptions) {
+export function useSavedView({
+  customerNumber,
+  tableName,
+  extra,
+  onViewApplied,
+  extraPref,
+}: SavedViewOptions) {
   const queryClient = useQueryClient();
   const prefs = useQuery(tablePrefsQuery());
   const [api, setApi] = useState<GridApi | null>(null);
@@ -46,6 +59,15 @@ export function useSavedView({ customerNumber, tableName, extra, onViewApplied }
   const [view, setView] = useState<ViewState>({ filterModel: null, columnState: [] });
   const [applied, setApplied] = useState(false);
   const [busy, setBusy] = useState<string | null>(PREFS_SPINNER);
+  const extraPrefRef = useRef(extraPref);
+  extraPrefRef.current = extraPref;
+  const prefNow = useCallback(
+    (gridApi: GridApi): TablePref => ({
+      ...prefFor(customerNumber, tableName, readView(gridApi), initial.current),
+      ...extraPrefRef.current,
+    }),
+    [customerNumber, tableName],
+  );
 
   const onGridReady = useCallback((gridApi: GridApi) => {
     initial.current = gridApi.getColumnState() as ColumnState[];
@@ -76,12 +98,12 @@ export function useSavedView({ customerNumber, tableName, extra, onViewApplied }
       api.applyColumnState({ state: initial.current, applyOrder: true, defaultState: { sort: null } });
     }
     const current = readView(api);
-    lastSaved.current = JSON.stringify(prefFor(customerNumber, tableName, current, initial.current));
+    lastSaved.current = JSON.stringify(prefNow(api));
     setView(current);
     setApplied(true);
     setBusy(null);
     onViewApplied?.(api);
-  }, [api, applied, prefs.data, prefs.isError, customerNumber, tableName, onViewApplied]);
+  }, [api, applied, prefs.data, prefs.isError, customerNumber, tableName, onViewApplied, prefNow]);
 
   const save = useCallback(
     async (pref: TablePref) => {
@@ -101,8 +123,17 @@ export function useSavedView({ customerNumber, tableName, extra, onViewApplied }
 
   const debouncedSave = useDebouncedCallback(() => {
     if (!api) return;
-    void save(prefFor(customerNumber, tableName, readView(api), initial.current));
+    void save(prefNow(api));
   }, PREF_SAVE_DEBOUNCE_MS);
+
+  // A change of the table's own state (e.g. its date range) is saved like a filter change.
+  const extraKey = JSON.stringify(extraPref ?? {});
+  const lastExtraKey = useRef(extraKey);
+  useEffect(() => {
+    if (extraKey === lastExtraKey.current) return;
+    lastExtraKey.current = extraKey;
+    if (applied) debouncedSave();
+  }, [extraKey, applied, debouncedSave]);
 
   /** Wire to the grid's filterChanged, sortChanged, columnMoved (finished) and columnVisible events. */
   const onViewChanged = useCallback(() => {

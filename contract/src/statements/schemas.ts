@@ -1,0 +1,71 @@
+import { z } from 'zod';
+
+const customerNumber = z.string().min(1).max(64);
+const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Dates must be YYYY-MM-DD');
+
+/**
+ * POST /api/emailweek and /api/emailmonth (spec 001 §7): send the weekly / monthly statement of one
+ * elastic entitlement. `date` is an ISO date or date-time; the period is the one that ends on its day.
+ */
+export const statementEmailRequestSchema = z.object({
+  customerid: customerNumber,
+  customername: z.string().max(500).optional(),
+  /** The elastic license server id (clsId) of the account. */
+  server: z.string().min(1).max(200),
+  activationid: z.string().min(1).max(200),
+  date: z.iso.datetime({ offset: true }).or(z.iso.date()),
+});
+export type StatementEmailRequest = z.infer<typeof statementEmailRequestSchema>;
+
+export const statementEmailResponseSchema = z.object({ status: z.literal('SUCCESS') });
+
+/** POST /api/statements and /api/getPdf: the period [from, to] as days (spec 001 §3 statement request). */
+export const statementRequestSchema = z.object({
+  from: day,
+  to: day,
+  /** The client's "today" (report date); the server uses its own clock when absent. */
+  today: day.optional(),
+  customerNumber,
+  customerName: z.string().max(500).optional(),
+});
+export type StatementRequest = z.infer<typeof statementRequestSchema>;
+
+export const statementProductSchema = z.object({
+  product: z.string(),
+  total: z.number(),
+  currency: z.string(),
+});
+export type StatementProduct = z.infer<typeof statementProductSchema>;
+
+/** One row of "Usage by Purchase Order": an elastic entitlement (or the uncovered usage, see docs). */
+export const statementRecordSchema = z.object({
+  PONumber: z.string(),
+  ActivationId: z.string(),
+  StartDate: z.string(),
+  EndDate: z.string(),
+  BalanceBeforeStart: z.number(),
+  BalanceAtEnd: z.number(),
+  /** Period used (units drawn within [from, to]). */
+  Used: z.number(),
+  Currency: z.string(),
+  LineItemQuantity: z.number(),
+  /** Units drawn since the entitlement began, through the period end. */
+  TotalUsed: z.number(),
+  Products: z.array(statementProductSchema),
+});
+export type StatementRecord = z.infer<typeof statementRecordSchema>;
+
+export const statementSchema = z.object({
+  Customer: z.object({
+    ReportDate: z.string(),
+    AccountId: z.string(),
+    AccountName: z.string(),
+    PeriodStart: z.string(),
+    PeriodEnd: z.string(),
+  }),
+  Records: z.array(statementRecordSchema),
+  Products: z.array(statementProductSchema),
+});
+export type Statement = z.infer<typeof statementSchema>;
+
+export const statementResponseSchema = z.object({ status: z.literal('SUCCESS'), data: statementSchema });

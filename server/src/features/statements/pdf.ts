@@ -1,0 +1,231 @@
+import type { Statement } from '@lp/contract/statements/schemas';
+import { displayProducts, formatAmount, type PieSlice, pieSlices } from '@lp/domain/statement';
+import PDFDocument from 'pdfkit';
+
+/*
+ * The summary statement as a PDF (spec 001 §2.2, §7 getPdf): the page's header, both tables and both pie
+ * charts, drawn with pdfkit's vector primitives (no browser, no images), so the server answers /api/getPdf
+ * and attaches the same document to the statement e-mails.
+ */
+
+type Doc = PDFKit.PDFDocument;
+
+const MARGIN = 36;
+const ROW_HEIGHT = 16;
+const FONT = 'Helvetica';
+const BOLD = 'Helvetica-Bold';
+/** Colour-blind-friendly palette (Okabe–Ito and Tableau), cycled for wedges beyond ten. */
+const PALETTE = [
+  '#0072B2',
+  '#E69F00',
+  '#009E73',
+  '#CC79A7',
+  '#56B4E9',
+  '#D55E00',
+  '#F0E442',
+  '#4E79A7',
+  '#9C755F',
+  '#BAB0AC',
+];
+
+interface Column {
+  title: string;
+  width: number;
+  align?: 'left' | 'right';
+}
+
+const poColumns: Column[] = [
+  { title: 'PO', width: 90 },
+  { title: 'Entitlement', width: 140 },
+  { title: 'Start Date', width: 66 },
+  { title: 'Expiration Date', width: 76 },
+  { title: 'Balance on Period Start Date', width: 120, align: 'right' },
+  { title: 'Balance on Period End Date', width: 120, align: 'right' },
+  { title: 'Period Used', width: 84, align: 'right' },
+  { title: 'Currency', width: 58 },
+];
+const productColumns: Column[] = [
+  { title: 'Product', width: 300 },
+  { title: 'Period Used', width: 120, align: 'right' },
+  { title: 'Currency', width: 80 },
+];
+
+/** Moves to a new page when `needed` points do not fit below the current position. */
+function ensureSpace(doc: Doc, needed: number) {
+  if (doc.y + needed > doc.page.height - doc.page.margins.bottom) doc.addPage();
+}
+
+function tableRow(doc: Doc, columns: Column[], cells: string[], opts: { x?: number; header?: boolean } = {}) {
+  // Header titles may wrap onto a second line; data cells stay on one line (cut with an ellipsis).
+  doc
+    .font(opts.header ? BOLD : FONT)
+    .fontSize(8.5)
+    .fillColor('#000000');
+  const height = opts.header
+    ? Math.max(...columns.map((c, i) => doc.heightOfString(cells[i] ?? '', { width: c.width - 6 }))) + 8
+    : ROW_HEIGHT;
+  ensureSpace(doc, height);
+  const y = doc.y;
+  const left = opts.x ?? MARGIN;
+  let x = left;
+  columns.forEach((c, i) => {
+    doc.text(cells[i] ?? '', x + 3, y + 4, {
+      width: c.width - 6,
+      height: height - 4,
+      align: c.align ?? 'left',
+      lineBreak: !!opts.header,
+      ellipsis: true,
+    });
+    x += c.width;
+  });
+  const width = columns.reduce((s, c) => s + c.width, 0);
+  doc
+    .moveTo(left, y + height)
+    .lineTo(left + width, y + height)
+    .lineWidth(0.5)
+    .strokeColor('#cccccc')
+    .stroke();
+  doc.x = MARGIN;
+  doc.y = y + height;
+}
+
+function heading(doc: Doc, text: string) {
+  ensureSpace(doc, 60);
+  doc.moveDown(0.8).font(BOLD).fontSize(13).fillColor('#000000').text(text, MARGIN, doc.y);
+  doc.moveDown(0.3);
+}
+
+/** A pie of vector wedges with a legend (name, amount, share) to its right. */
+function pieChart(doc: Doc, title: string, slices: PieSlice[]) {
+  const radius = 70;
+  const legendRows = Math.max(slices.length, 1);
+  ensureSpace(doc, Math.max(2 * radius + 30, legendRows * 14 + 30));
+  doc.font(BOLD).fontSize(10).fillColor('#000000').text(title, MARGIN, doc.y);
+  const top = doc.y + 6;
+  const cx = MARGIN + radius;
+  const cy = top + radius;
+  const total = slices.reduce((s, p) => s + p.value, 0);
+  if (total <= 0) {
+    doc.font(FONT).fontSize(9).text('No usage in this period.', MARGIN, top);
+    doc.y = top + 20;
+    return;
+  }
+  let angle = -Math.PI / 2;
+  slices.forEach((slice, i) => {
+    const colour = PALETTE[i % PALETTE.length];
+    const sweep = (slice.value / total) * 2 * Math.PI;
+    if (slices.length === 1) {
+      doc.circle(cx, cy, radius).fill(colour);
+    } else {
+      const end = angle + sweep;
+      const large = sweep > Math.PI ? 1 : 0;
+      const [x1, y1] = [cx + radius * Math.cos(angle), cy + radius * Math.sin(angle)];
+      const [x2, y2] = [cx + radius * Math.cos(end), cy + radius * Math.sin(end)];
+      doc.path(`M ${cx} ${cy} L ${x1} ${y1} A ${radius} ${radius} 0 ${large} 1 ${x2} ${y2} Z`).fill(colour);
+      angle = end;
+    }
+  });
+  const legendX = cx + radius + 30;
+  slices.forEach((slice, i) => {
+    const y = top + i * 14;
+    if (y + 14 > doc.page.height - doc.page.margins.bottom) return;
+    doc.rect(legendX, y + 1, 9, 9).fill(PALETTE[i % PALETTE.length]);
+    const share = ((slice.value / total) * 100).toFixed(1);
+    doc
+      .fillColor('#000000')
+      .font(FONT)
+      .fontSize(8.5)
+      .text(`${slice.name}: ${formatAmount(slice.value)} (${share} %)`, legendX + 14, y + 1, {
+        width: 400,
+        lineBreak: false,
+        ellipsis: true,
+      });
+  });
+  doc.x = MARGIN;
+  doc.y = top + Math.max(2 * radius, slices.length * 14) + 10;
+}
+
+/** Renders the statement; resolves with the whole PDF file. */
+export function renderStatementPdf(statement: Statement): Promise<Buffer> {
+  const doc = new PDFDocument({
+    size: 'A4',
+    layout: 'landscape',
+    margin: MARGIN,
+    info: {
+      Title: `Elastic Licensing Summary Statement ${statement.Customer.AccountId}`,
+      Author: 'Licensing portal',
+    },
+  });
+  const chunks: Buffer[] = [];
+  const done = new Promise<Buffer>((resolve, reject) => {
+    doc.on('data', (c: Buffer) => chunks.push(c));
+    doc.on('end', () => resolve(Buffer.concat(chunks)));
+    doc.on('error', reject);
+  });
+
+  const c = statement.Customer;
+  doc.font(BOLD).fontSize(16).text('Elastic Licensing Summary Statement', MARGIN, MARGIN);
+  doc.moveDown(0.4).font(FONT).fontSize(10);
+  doc.text(`Report Date: ${c.ReportDate}`);
+  doc.text(`Account: ${c.AccountId} (${c.AccountName})`);
+  doc.text(`Period Start Date: ${c.PeriodStart}    Period End Date: ${c.PeriodEnd}`);
+
+  heading(doc, 'Usage by Purchase Order');
+  tableRow(
+    doc,
+    poColumns,
+    poColumns.map((col) => col.title),
+    { header: true },
+  );
+  if (statement.Records.length === 0) {
+    doc
+      .font(FONT)
+      .fontSize(9)
+      .text('No entitlements in this period.', MARGIN, doc.y + 4);
+  }
+  for (const r of statement.Records) {
+    tableRow(doc, poColumns, [
+      r.PONumber,
+      r.ActivationId,
+      r.StartDate,
+      r.EndDate,
+      formatAmount(r.BalanceBeforeStart),
+      formatAmount(r.BalanceAtEnd),
+      formatAmount(r.Used),
+      r.Currency,
+    ]);
+    for (const p of displayProducts(r.Products)) {
+      tableRow(doc, productColumns, [p.product, formatAmount(p.total), p.currency], { x: MARGIN + 40 });
+    }
+  }
+  doc.moveDown(0.8);
+  pieChart(
+    doc,
+    'Period Used by Purchase Order',
+    pieSlices(
+      statement.Records.map((r) => ({
+        product: `${r.PONumber} ${r.ActivationId}`,
+        total: r.Used,
+        currency: '',
+      })),
+    ),
+  );
+
+  if (statement.Products.length > 0) {
+    heading(doc, 'Usage by Product');
+    tableRow(
+      doc,
+      productColumns,
+      productColumns.map((col) => col.title),
+      { header: true },
+    );
+    for (const p of displayProducts(statement.Products)) {
+      tableRow(doc, productColumns, [p.product, formatAmount(p.total), p.currency]);
+    }
+    doc.moveDown(0.8);
+    pieChart(doc, 'Period Used by Product', pieSlices(statement.Products));
+  }
+
+  doc.end();
+  return done;
+}

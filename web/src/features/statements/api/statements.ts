@@ -1,0 +1,54 @@
+import { csrfHeader } from '@lp/contract/auth/schemas';
+import { messages } from '@lp/contract/common/errors';
+import type { Statement, StatementRequest } from '@lp/contract/statements/schemas';
+import { queryOptions } from '@tanstack/react-query';
+import { api, redirectToSignIn } from '../../../lib/api-client.ts';
+
+/** POST /api/statements (spec 001 §7). A FAILURE is final: the answer depends only on the data, so no retry. */
+export const statementQuery = (request: StatementRequest) =>
+  queryOptions({
+    queryKey: ['statement', request] as const,
+    queryFn: async ({ signal }) =>
+      (await api<{ status: 'SUCCESS'; data: Statement }>('/api/statements', { body: request, signal })).data,
+    retry: false,
+  });
+
+/**
+ * POST /api/getPdf. The shared client reads JSON; a file answer is read here as a blob with the same headers and
+ * 401 rule. Spec 001 §8: an HTTP failure reads "An error occurred when exporting the PDF.", an answer that is not
+ * a PDF "An error occurred when loading the PDF.".
+ */
+export async function fetchStatementPdf(request: StatementRequest): Promise<Blob> {
+  let res: Response;
+  try {
+    res = await fetch('/api/getPdf', {
+      method: 'POST',
+      credentials: 'same-origin',
+      headers: { [csrfHeader]: '1', 'content-type': 'application/json', accept: 'application/pdf' },
+      body: JSON.stringify(request),
+    });
+  } catch {
+    throw new Error(messages.pdfExportFailed);
+  }
+  if (res.status === 401) {
+    redirectToSignIn();
+    throw new Error(messages.notSignedIn);
+  }
+  if (!res.ok) throw new Error(messages.pdfExportFailed);
+  if (!(res.headers.get('content-type') ?? '').startsWith('application/pdf'))
+    throw new Error(messages.pdfNotPdf);
+  return res.blob();
+}
+
+/** Hands a blob to the browser as a download with this file name. */
+export function saveFile(blob: Blob, fileName: string) {
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = fileName;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  // Revoked on the next tick: the click has started the download by then.
+  setTimeout(() => URL.revokeObjectURL(url), 0);
+}

@@ -1,0 +1,42 @@
+import type { StatementProduct } from '@lp/contract/statements/schemas';
+import { formatAmount } from '@lp/domain/statement';
+import type { ColDef, ValueFormatterParams } from 'ag-grid-community';
+import { AgGridReact } from 'ag-grid-react';
+import { gridTheme } from '../../../components/saved-view-grid/ag-grid-setup.ts';
+import './statement-grid-modules.ts';
+
+const PAGE_SIZE = 10;
+
+const columnDefs: ColDef<StatementProduct>[] = [
+  { colId: 'product', field: 'product', headerName: 'Product', flex: 2 },
+  {
+    colId: 'total',
+    field: 'total',
+    headerName: 'Period Used',
+    type: 'rightAligned',
+    valueFormatter: (p: ValueFormatterParams<StatementProduct, number>) =>
+      p.value == null ? '' : formatAmount(p.value),
+  },
+  { colId: 'currency', field: 'currency', headerName: 'Currency' },
+];
+
+const defaultColDef: ColDef<StatementProduct> = { sortable: true, resizable: true, flex: 1, minWidth: 110 };
+
+/** "Usage by Product" (spec 001 §2.2): the period's totals per product, paginated. */
+export function ProductGrid({ products }: { products: StatementProduct[] }) {
+  const rows = Math.min(products.length, PAGE_SIZE);
+  return (
+    <section aria-label="Usage by Product table" style={{ height: 56 + 42 * rows + 52 }}>
+      <AgGridReact<StatementProduct>
+        theme={gridTheme}
+        rowData={products}
+        columnDefs={columnDefs}
+        defaultColDef={defaultColDef}
+        rowHeight={42}
+        pagination
+        paginationPageSize={PAGE_SIZE}
+        paginationPageSizeSelector={false}
+      />
+    </section>
+  );
+}
