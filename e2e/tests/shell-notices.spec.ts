@@ -56,9 +56,10 @@ test('/noaccess returns to /elastic when an account with an empty export status 
     page.getByText('Access to this customer is denied per Export Compliance restrictions.'),
   ).toBeVisible();
   await expectNoSeriousViolations(page);
-  await pickAccount(page, 'Acme Energy', /Acme Energy Systems Ltd\./);
+  // Contoso: empty export status and elastic entitlements (without them /elastic goes on to /ssl).
+  await pickAccount(page, 'Contoso', /Contoso Motors AG/);
   await expect(page).toHaveURL(/\/elastic$/);
-  await expect(page.getByTestId('selected-customer')).toHaveText(/Acme Energy/);
+  await expect(page.getByTestId('selected-customer')).toHaveText(/Contoso/);
 });
 
 test('/nopermissions stays for the same customer and returns when a different one is chosen', async ({

@@ -12,6 +12,8 @@ export const clientConfigSchema = z.object({
   providerName: z.string(),
   loginUrl: z.string(),
   logoutUrl: z.string(),
+  /** Vendor's elastic licensing terms page (the Rate Table link on /elastic). */
+  elasticTermsUrl: z.string(),
 });
 export type ClientConfig = z.infer<typeof clientConfigSchema>;
 

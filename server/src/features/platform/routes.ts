@@ -35,6 +35,7 @@ export function registerPlatformRoutes(app: FastifyInstance, ctx: AppContext): v
     providerName: config.PROVIDER_NAME,
     loginUrl: '/api/auth/login',
     logoutUrl: '/api/auth/logout',
+    elasticTermsUrl: config.ELASTIC_TERMS_URL,
   };
   const info = buildInfo(config.BUILD_INFO);
   const docs = openApiDocument(JSON.parse(readFileSync(rootPackage, 'utf8')).version);

@@ -1,15 +1,131 @@
+import { messages } from '@lp/contract/common/errors';
 import { customerDisplay } from '@lp/domain/customer-text';
-import { Text, Title } from '@mantine/core';
-import { useCustomer } from '../../accounts/components/customer-context.tsx';
+import { classifyEntitlements, type EntitlementViewRow } from '@lp/domain/elastic-entitlements';
+import { Accordion, Stack, Text, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { useCallback, useEffect, useMemo } from 'react';
+import { useLocation, useNavigate } from 'react-router';
+import { confirmDialog } from '../../../components/confirm-dialog.tsx';
+import { hideSpinner, showError, showSpinner, showSuccess } from '../../../components/panels.tsx';
+import { Spinner } from '../../../components/spinner.tsx';
+import { ApiError } from '../../../lib/api-client.ts';
+import { useConfig } from '../../../lib/app-context.tsx';
+import { type SelectedCustomer, useCustomer } from '../../accounts/components/customer-context.tsx';
+import {
+  elasticDeviceQuery,
+  entitlementsQuery,
+  type StatementPeriod,
+  sendStatementEmail,
+} from '../api/entitlements.ts';
+import { EntitlementsTable } from '../components/entitlements-table.tsx';
 
-export default function Page() {
-  const { customer } = useCustomer();
+export const SENDING_SPINNER = 'Sending email...';
+export const confirmStatementEmail = (period: StatementPeriod, server: string, activationId: string) =>
+  `Are you sure you want to send a ${period} Statement email for this entitlement? Server ID: ${server}, Activation ID: ${activationId}`;
+
+const errorText = (e: unknown) =>
+  e instanceof ApiError ? e.err : e instanceof Error ? e.message : String(e);
+
+function Entitlements({ customer }: { customer: SelectedCustomer }) {
+  const { customerNumber, customerName } = customer;
+  const navigate = useNavigate();
+  const { pathname } = useLocation();
+  const { elasticTermsUrl } = useConfig();
+  const entitlements = useQuery(entitlementsQuery(customerNumber, customerName));
+  const { data: device, refetch: refetchDevice } = useQuery(elasticDeviceQuery(customerNumber, customerName));
+  const lists = useMemo(
+    () => (entitlements.data ? classifyEntitlements(entitlements.data) : null),
+    [entitlements.data],
+  );
+  const empty = !!lists && lists.active.length + lists.inactive.length === 0;
+
+  // Spec 001 §2.1: an account without elastic entitlements has nothing to show here.
+  useEffect(() => {
+    if (empty && pathname.startsWith('/elastic')) navigate('/ssl', { replace: true });
+  }, [empty, pathname, navigate]);
+
+  // Spec 001 §8: a failure shows nothing; the error is only logged.
+  useEffect(() => {
+    if (entitlements.error) console.warn('Error', entitlements.error);
+  }, [entitlements.error]);
+
+  const sendStatement = useCallback(
+    async (period: StatementPeriod, row: EntitlementViewRow) => {
+      let server: string;
+      try {
+        // A failed or pending server lookup is tried once more when it is needed.
+        server = device?.deviceId ?? (await refetchDevice({ throwOnError: true })).data?.deviceId ?? '';
+      } catch (e) {
+        showError(`${messages.emailNotSent} ${errorText(e)}`);
+        return;
+      }
+      if (!(await confirmDialog(confirmStatementEmail(period, server, row.activationId)))) return;
+      showSpinner(SENDING_SPINNER);
+      try {
+        await sendStatementEmail(period, {
+          customerid: customerNumber,
+          customername: customerName,
+          server,
+          activationid: row.activationId,
+          date: new Date().toISOString(),
+        });
+        showSuccess(messages.emailSent);
+      } catch (e) {
+        showError(`${messages.emailNotSent} ${errorText(e)}`);
+      } finally {
+        hideSpinner();
+      }
+    },
+    [customerNumber, customerName, device, refetchDevice],
+  );
+  const onSendStatement = useCallback(
+    (period: StatementPeriod, row: EntitlementViewRow) => void sendStatement(period, row),
+    [sendStatement],
+  );
+
+  if (entitlements.isPending) return <Spinner text="Loading..." />;
+  if (!lists || empty) return null;
+  const tables = [
+    { value: 'active', title: 'Active Entitlements', tableName: 'activeEntitlements', rows: lists.active },
+    {
+      value: 'inactive',
+      title: 'Inactive Entitlements',
+      tableName: 'inActiveEntitlements',
+      rows: lists.inactive,
+    },
+  ] as const;
   return (
-    <>
+    <Accordion multiple defaultValue={['active', 'inactive']} variant="separated" order={2}>
+      {tables.map((t) => (
+        <Accordion.Item key={t.value} value={t.value}>
+          <Accordion.Control>{t.title}</Accordion.Control>
+          <Accordion.Panel>
+            <EntitlementsTable
+              customerNumber={customerNumber}
+              tableName={t.tableName}
+              title={t.title}
+              rows={t.rows}
+              termsUrl={elasticTermsUrl}
+              onSendStatement={onSendStatement}
+            />
+          </Accordion.Panel>
+        </Accordion.Item>
+      ))}
+    </Accordion>
+  );
+}
+
+/** /elastic and /elastic/fromLeftMenu (spec 001 §2.1), inside RequireCustomer. */
+export default function EntitlementsPage() {
+  const { customer } = useCustomer();
+  if (!customer) return null;
+  return (
+    <Stack data-testid="entitlements-page">
       <Title order={1} size="h2">
         Elastic Licensing
       </Title>
-      {customer ? <Text data-testid="selected-customer">{customerDisplay(customer)}</Text> : null}
-    </>
+      <Text data-testid="selected-customer">{customerDisplay(customer)}</Text>
+      <Entitlements customer={customer} />
+    </Stack>
   );
 }

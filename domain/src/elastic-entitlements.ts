@@ -1,0 +1,160 @@
+import type { ElasticEntitlementRecord } from '@lp/contract/entitlements/schemas';
+import { daysRemaining, daysSince, parseDay } from './dates.ts';
+
+/**
+ * Spec 001 §4 "Entitlement classification": which elastic entitlements are active, their balances, the
+ * used and elapsed percentages and the colours of the /elastic tables. Pure, so the server's tests and
+ * the browser compute the same rows.
+ */
+
+export const ELASTIC_LICENSE_MODEL = 'Elastic-AEU';
+export const DEPLOYED_STATE = 'Deployed';
+
+export const NOT_STARTED = 'NOT STARTED';
+export const EXPIRED = 'EXPIRED';
+
+export type ProgressColour = 'green' | 'orange' | 'red';
+
+/** Spec 001 §3 "Entitlement view row". */
+export interface EntitlementViewRow {
+  activationId: string;
+  product: string;
+  count: number;
+  poNumber: string;
+  /** 'YYYY-MM-DD' */
+  startDate: string;
+  /** 'YYYY-MM-DD' */
+  endDate: string;
+  /** Days left counting the last day; 0 once expired. */
+  remainingDays: number;
+  /** NOT STARTED, EXPIRED or '{n} days'. */
+  remainingDaysLabel: string;
+  remainingDaysColour: ProgressColour;
+  /** Days since the start day (negative before it). */
+  usedDays: number;
+  /** Elapsed share of the validity period, 0..100. */
+  usedDaysPercentage: number;
+  /** The entitlement's quantity in units. */
+  total: number;
+  used: number;
+  remaining: number;
+  currency: string;
+  usedPercentage: number;
+  usedColour: ProgressColour;
+  rateTableVersion: string;
+  /** The part of the rate-table version before the first dot. */
+  rateTableLabel: string;
+  active: boolean;
+}
+
+export interface ClassifiedEntitlements {
+  active: EntitlementViewRow[];
+  inactive: EntitlementViewRow[];
+}
+
+/** Only Elastic-AEU records in state Deployed are shown. */
+export const countsAsElastic = (r: Pick<ElasticEntitlementRecord, 'LicenseModel' | 'EntitlementState'>) =>
+  r.LicenseModel === ELASTIC_LICENSE_MODEL && r.EntitlementState === DEPLOYED_STATE;
+
+/** Rounds to one decimal without binary-fraction surprises (0.05 → 0.1). */
+const round1 = (x: number) => Math.round(Number((x * 10).toFixed(6))) / 10;
+
+/** Remaining amount: rounded to 0.1, floored at 0, capped at the total quantity. */
+export function remainingAmount(total: number, used: number): number {
+  return Math.min(total, Math.max(0, round1(total - used)));
+}
+
+/**
+ * Used percentage: 0 for a zero total; else rounded, but 1 when usage exists and rounds to 0, 99 when it
+ * rounds to 100 while below the total; never below 0 or above 100.
+ */
+export function usedPercentage(total: number, used: number): number {
+  if (total <= 0) return 0;
+  const rounded = Math.round((used / total) * 100);
+  if (rounded === 0 && used > 0) return 1;
+  if (rounded >= 100 && used < total) return 99;
+  return Math.min(100, Math.max(0, rounded));
+}
+
+/** Used percentage below 80 green, 80 to 94 orange, 95 and above red. */
+export function usedColour(percentage: number): ProgressColour {
+  if (percentage >= 95) return 'red';
+  if (percentage >= 80) return 'orange';
+  return 'green';
+}
+
+/** Remaining days: 30 or fewer red, 90 or fewer orange, otherwise green. */
+export function remainingDaysColour(days: number): ProgressColour {
+  if (days <= 30) return 'red';
+  if (days <= 90) return 'orange';
+  return 'green';
+}
+
+/** The rate-table label: the part of the version before the first dot ('2024.1.0' → '2024'). */
+export const rateTableLabel = (version: string) => version.split('.')[0];
+
+/**
+ * One record as a view row; null when its dates are not real days (it cannot be placed in time).
+ * `now` decides which day is today (UTC).
+ */
+export function toViewRow(
+  record: ElasticEntitlementRecord,
+  now: Date = new Date(),
+): EntitlementViewRow | null {
+  const { StartDate: startDate, EndDate: endDate } = record;
+  const start = parseDay(startDate);
+  if (!start || endDate === null || !parseDay(endDate)) return null;
+  const usedDays = daysSince(startDate, now) ?? 0;
+  const remainingDays = daysRemaining(endDate, now) ?? 0;
+  // The validity period counts both its first and its last day.
+  const totalDays = daysRemaining(endDate, start) ?? 0;
+  const total = record.LineItemQuantity;
+  const used = record.Used;
+  const percentage = usedPercentage(total, used);
+  const notStarted = usedDays < 0;
+  const expired = !notStarted && remainingDays <= 0;
+  const usedDaysPercentage = notStarted
+    ? 0
+    : expired || totalDays <= 0
+      ? 100
+      : Math.min(100, Math.max(0, Math.round((usedDays / totalDays) * 100)));
+  return {
+    activationId: record.ActivationId,
+    product: record.CustomAttributes.Product,
+    count: record.CustomAttributes.Count,
+    poNumber: record.PONumber,
+    startDate,
+    endDate,
+    remainingDays,
+    remainingDaysLabel: notStarted
+      ? NOT_STARTED
+      : expired
+        ? EXPIRED
+        : `${remainingDays} ${remainingDays === 1 ? 'day' : 'days'}`,
+    remainingDaysColour: remainingDaysColour(remainingDays),
+    usedDays,
+    usedDaysPercentage,
+    total,
+    used,
+    remaining: remainingAmount(total, used),
+    currency: record.Currency,
+    usedPercentage: percentage,
+    usedColour: usedColour(percentage),
+    rateTableVersion: record.CustomAttributes.RateTableVersion,
+    rateTableLabel: rateTableLabel(record.CustomAttributes.RateTableVersion),
+    active: !notStarted && !expired && percentage !== 100,
+  };
+}
+
+/** Spec 001 §4: the Active and Inactive lists, each sorted by end date descending (ties by activation id). */
+export function classifyEntitlements(
+  records: readonly ElasticEntitlementRecord[],
+  now: Date = new Date(),
+): ClassifiedEntitlements {
+  const rows = records
+    .filter(countsAsElastic)
+    .map((r) => toViewRow(r, now))
+    .filter((r): r is EntitlementViewRow => r !== null)
+    .sort((a, b) => b.endDate.localeCompare(a.endDate) || a.activationId.localeCompare(b.activationId));
+  return { active: rows.filter((r) => r.active), inactive: rows.filter((r) => !r.active) };
+}

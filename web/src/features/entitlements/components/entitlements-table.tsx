@@ -1,0 +1,296 @@
+import type { TableName } from '@lp/contract/prefs/schemas';
+import type { EntitlementViewRow, ProgressColour } from '@lp/domain/elastic-entitlements';
+import { Anchor, Button, Group, Menu, Progress, Stack, Text } from '@mantine/core';
+import {
+  ClientSideRowModelModule,
+  type ColDef,
+  type ColumnMovedEvent,
+  type ICellRendererParams,
+  PaginationModule,
+  type TextMatcher,
+  type ValueFormatterParams,
+  type ValueGetterParams,
+} from 'ag-grid-community';
+import { AgGridReact } from 'ag-grid-react';
+import { useCallback, useMemo } from 'react';
+import { gridTheme } from '../../../components/saved-view-grid/ag-grid-setup.ts';
+import { useSavedView } from '../../../components/saved-view-grid/use-saved-view.ts';
+import { Spinner } from '../../../components/spinner.tsx';
+import type { StatementPeriod } from '../api/entitlements.ts';
+
+/** The whole list comes with one call, so these tables filter, sort and page in the browser. */
+const gridModules = [ClientSideRowModelModule, PaginationModule];
+
+export const PAGE_SIZE = 10;
+
+const numberFormat = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
+/** Spec 001 §2.1: numbers with thousands separators. */
+export const formatNumber = (value: number) => numberFormat.format(value);
+
+const barColour: Record<ProgressColour, string> = { green: 'green', orange: 'orange', red: 'red' };
+
+/**
+ * Each column filters on one or more texts (one per line): the shown text and the raw value, so that
+ * "1,000" and "1000" both find a count of 1000. One condition, contains or equals (spec 001 §2.1).
+ */
+const anyLine: TextMatcher = ({ filterOption, value, filterText }) => {
+  if (!filterText) return true;
+  const lines = String(value ?? '').split('\n');
+  return filterOption === 'equals'
+    ? lines.some((line) => line === filterText)
+    : lines.some((line) => line.includes(filterText));
+};
+
+type Row = EntitlementViewRow;
+type Lines = (row: Row) => Array<string | number>;
+
+const textFilter = (lines: Lines): Partial<ColDef<Row>> => ({
+  filter: 'agTextColumnFilter',
+  filterParams: {
+    filterOptions: ['contains', 'equals'],
+    maxNumConditions: 1,
+    buttons: ['reset'],
+    textMatcher: anyLine,
+  },
+  filterValueGetter: (p: ValueGetterParams<Row>) => (p.data ? lines(p.data).map(String).join('\n') : ''),
+});
+
+const numberColumn = (colId: 'count' | 'total' | 'remaining', headerName: string): ColDef<Row> => ({
+  colId,
+  field: colId,
+  headerName,
+  type: 'rightAligned',
+  valueFormatter: (p: ValueFormatterParams<Row, number>) =>
+    typeof p.value === 'number' ? formatNumber(p.value) : '',
+  ...textFilter((r) => [r[colId], formatNumber(r[colId])]),
+  minWidth: 110,
+});
+
+function EntitlementCell({ data }: ICellRendererParams<Row>) {
+  if (!data) return null;
+  return (
+    <Stack gap={0} py={4} style={{ lineHeight: 1.3 }}>
+      <Text size="sm" fw={600}>
+        {data.product}
+      </Text>
+      <Text size="xs">{data.activationId}</Text>
+    </Stack>
+  );
+}
+
+function Bar({
+  value,
+  colour,
+  label,
+  name,
+}: {
+  value: number;
+  colour: ProgressColour;
+  label: string;
+  name: string;
+}) {
+  return (
+    <Stack gap={2} justify="center" h="100%">
+      <Progress value={value} color={barColour[colour]} size="md" aria-label={name} data-colour={colour} />
+      <Text size="xs">{label}</Text>
+    </Stack>
+  );
+}
+
+function RemainingDaysCell({ data }: ICellRendererParams<Row>) {
+  if (!data) return null;
+  return (
+    <Bar
+      value={data.usedDaysPercentage}
+      colour={data.remainingDaysColour}
+      label={data.remainingDaysLabel}
+      name={`Elapsed time of ${data.activationId}`}
+    />
+  );
+}
+
+function UsedPercentageCell({ data }: ICellRendererParams<Row>) {
+  if (!data) return null;
+  return (
+    <Bar
+      value={data.usedPercentage}
+      colour={data.usedColour}
+      label={`${data.usedPercentage}%`}
+      name={`Used share of ${data.activationId}`}
+    />
+  );
+}
+
+type SendStatement = (period: StatementPeriod, row: Row) => void;
+interface GridContext {
+  send: SendStatement;
+}
+
+function StatementsCell({ data, context }: ICellRendererParams<Row, unknown, GridContext>) {
+  if (!data) return null;
+  return (
+    <Menu position="bottom-end" withinPortal>
+      <Menu.Target>
+        <Button size="compact-xs" variant="light" aria-label={`Statement e-mails for ${data.activationId}`}>
+          E-mail
+        </Button>
+      </Menu.Target>
+      <Menu.Dropdown>
+        <Menu.Item onClick={() => context.send('Weekly', data)}>Send weekly statement</Menu.Item>
+        <Menu.Item onClick={() => context.send('Monthly', data)}>Send monthly statement</Menu.Item>
+      </Menu.Dropdown>
+    </Menu>
+  );
+}
+
+export interface EntitlementsTableProps {
+  customerNumber: string;
+  tableName: Extract<TableName, 'activeEntitlements' | 'inActiveEntitlements'>;
+  title: string;
+  rows: Row[];
+  termsUrl: string;
+  onSendStatement: SendStatement;
+}
+
+/**
+ * One of the two /elastic tables (spec 001 §2.1) with the user's saved view, Clear filters and Reset view
+ * (spec 001 §4 "Table preference buttons").
+ */
+export function EntitlementsTable(props: EntitlementsTableProps) {
+  const { termsUrl } = props;
+  // Cells reach the action through the grid context: new column definitions would reset the user's columns.
+  const context = useMemo<GridContext>(() => ({ send: props.onSendStatement }), [props.onSendStatement]);
+  const view = useSavedView({ customerNumber: props.customerNumber, tableName: props.tableName });
+
+  const columnDefs = useMemo<ColDef<Row>[]>(
+    () => [
+      {
+        colId: 'entitlement',
+        headerName: 'Entitlement',
+        valueGetter: (p: ValueGetterParams<Row>) =>
+          p.data ? `${p.data.product} ${p.data.activationId}` : '',
+        cellRenderer: EntitlementCell,
+        ...textFilter((r) => [r.product, r.activationId]),
+        minWidth: 210,
+        flex: 2,
+      },
+      numberColumn('count', 'Count'),
+      {
+        colId: 'startDate',
+        field: 'startDate',
+        headerName: 'Start Date',
+        ...textFilter((r) => [r.startDate]),
+      },
+      {
+        colId: 'endDate',
+        field: 'endDate',
+        headerName: 'Expiration Date',
+        ...textFilter((r) => [r.endDate]),
+      },
+      {
+        colId: 'remainingDays',
+        field: 'remainingDays',
+        headerName: 'Remaining Days',
+        cellRenderer: RemainingDaysCell,
+        ...textFilter((r) => [r.remainingDays, r.remainingDaysLabel]),
+        minWidth: 140,
+      },
+      numberColumn('total', 'Total'),
+      numberColumn('remaining', 'Remaining'),
+      { colId: 'currency', field: 'currency', headerName: 'Currency', ...textFilter((r) => [r.currency]) },
+      {
+        colId: 'usedPercentage',
+        field: 'usedPercentage',
+        headerName: 'Used Percentage',
+        cellRenderer: UsedPercentageCell,
+        ...textFilter((r) => [r.usedPercentage, `${r.usedPercentage}%`]),
+        minWidth: 140,
+      },
+      {
+        colId: 'rateTable',
+        field: 'rateTableLabel',
+        headerName: 'Rate Table',
+        cellRenderer: ({ data }: ICellRendererParams<Row>) =>
+          data ? (
+            <Anchor
+              href={termsUrl}
+              target="_blank"
+              rel="noopener noreferrer"
+              size="sm"
+              c="blue.9"
+              title={`Rate table ${data.rateTableVersion}: elastic licensing terms`}
+            >
+              {data.rateTableLabel}
+            </Anchor>
+          ) : null,
+        ...textFilter((r) => [r.rateTableLabel, r.rateTableVersion]),
+      },
+      {
+        colId: 'statements',
+        headerName: 'Statements',
+        // The row action stays in reach however far the table is scrolled sideways.
+        pinned: 'right',
+        sortable: false,
+        filter: false,
+        minWidth: 120,
+        cellRenderer: StatementsCell,
+      },
+    ],
+    [termsUrl],
+  );
+
+  const defaultColDef = useMemo<ColDef<Row>>(
+    () => ({ sortable: true, resizable: true, flex: 1, minWidth: 100 }),
+    [],
+  );
+
+  const onColumnMoved = useCallback(
+    (e: ColumnMovedEvent) => {
+      if (e.finished) view.onViewChanged();
+    },
+    [view.onViewChanged],
+  );
+
+  return (
+    <Stack gap="xs">
+      <Group justify="flex-end" gap="xs">
+        <Button variant="default" size="xs" disabled={!view.buttons.clearFilters} onClick={view.clearFilters}>
+          Clear filters
+        </Button>
+        <Button
+          variant="default"
+          size="xs"
+          disabled={!view.buttons.resetView}
+          onClick={() => void view.resetView()}
+        >
+          Reset view
+        </Button>
+      </Group>
+      <section aria-label={`${props.title} table`} style={{ position: 'relative' }}>
+        {view.busy ? <Spinner text={view.busy} overlay /> : null}
+        <AgGridReact<Row>
+          modules={gridModules}
+          theme={gridTheme}
+          rowData={props.rows}
+          getRowId={(p) => p.data.activationId}
+          context={context}
+          columnDefs={columnDefs}
+          defaultColDef={defaultColDef}
+          domLayout="autoHeight"
+          rowHeight={56}
+          // A few columns only: render them all, so every cell is in the page for assistive technology.
+          suppressColumnVirtualisation
+          animateRows={false}
+          pagination
+          paginationPageSize={PAGE_SIZE}
+          paginationPageSizeSelector={[PAGE_SIZE, 25, 50, 100]}
+          onGridReady={(e) => view.onGridReady(e.api)}
+          onFilterChanged={view.onViewChanged}
+          onSortChanged={view.onViewChanged}
+          onColumnVisible={view.onViewChanged}
+          onColumnMoved={onColumnMoved}
+        />
+      </section>
+    </Stack>
+  );
+}
