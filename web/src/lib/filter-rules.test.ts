@@ -150,3 +150,16 @@ describe('matchesRule', () => {
     expect(ids({ condition: 'ALL', criteria: [] })).toEqual(['1001', '1002']);
   });
 });
+
+describe('ARRAY_CONTAINS on a scalar field', () => {
+  it('matches when the field is one of the listed values, as the server does', () => {
+    const rule = (value: Criterion['value']): FilterRule => ({
+      condition: 'ALL',
+      criteria: [{ name: 'name', method: 'ARRAY_CONTAINS', value }],
+    });
+    expect(matchesRule({ name: 'bob' }, rule(['alice', 'bob']))).toBe(true);
+    expect(matchesRule({ name: 'carol' }, rule(['alice', 'bob']))).toBe(false);
+    expect(matchesRule({ name: 'bob' }, rule('bob'))).toBe(true);
+    expect(matchesRule({ name: ['x', 'bob'] }, rule('bob'))).toBe(true);
+  });
+});

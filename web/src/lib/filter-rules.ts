@@ -48,7 +48,10 @@ function test(field: unknown, c: Criterion): boolean {
     case 'ENDSWITH':
       return text(field, c.casefold).endsWith(text(v, c.casefold));
     case 'ARRAY_CONTAINS':
-      return Array.isArray(field) && field.some((item) => item !== null && scalarEquals(item, v, c));
+      // As on the server: on a list field some element equals the value; on a scalar field the field is
+      // one of the listed values (a multi-select filter).
+      if (Array.isArray(field)) return field.some((item) => item !== null && scalarEquals(item, v, c));
+      return (Array.isArray(v) ? v : [v]).some((item) => item !== null && scalarEquals(field, item, c));
     case 'EQUALS':
       return scalarEquals(field, v, c);
     case 'NOT EQUAL':

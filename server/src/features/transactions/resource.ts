@@ -1,12 +1,14 @@
 import { sql } from 'drizzle-orm';
 import type { Resource } from '../../platform/query/resource.ts';
 
+/** Internal sort key of EndTime; never a client column (the service maps sorting on EndTime to it). */
+export const END_TIME_ORDER = 'EndTimeOrder';
+
 /**
  * Usage sessions ("Usage transactions", spec 001 §2.3 and §3) for the generic query engine. Column names
- * are the spec's attribute names; the route adds the account restriction as scope
- * (sql`u.customer_number = ${customerNumber}`), which with the default sort matches the index
- * usage_sessions_customer_start_idx (customer_number, start_time, id).
- * The product-specific "{product}CloudJobId" attribute is exposed as CloudJobId; the presenter renames it.
+ * are the spec's attribute names (contract/src/transactions/schemas.ts usageColumns); the service adds the
+ * account restriction as scope (sql`u.customer_number = ${customerNumber}`), which with the default sort
+ * matches the index usage_sessions_customer_start_idx (customer_number, start_time, id).
  */
 export const usageSessionsResource: Resource = {
   name: 'usage-sessions',
@@ -29,8 +31,17 @@ export const usageSessionsResource: Resource = {
     CloudJobId: { expr: sql`u.cloud_job_id`, type: 'text', nullable: true },
     ServerID: { expr: sql`u.server_id`, type: 'text' },
     AccountID: { expr: sql`u.customer_number`, type: 'text' },
+    RateFileVersion: { expr: sql`u.rate_table_version`, type: 'text' },
     // A session without an end time is still running (spec: End Time absent while the session is active).
     Active: { expr: sql`(u.end_time is null)`, type: 'boolean' },
+    // EndTime is a tie-breaker of every sort (spec 001 §2.3) but nullable, which a continuation token cannot
+    // carry. A running session sorts as if it ended at the last representable instant: where PostgreSQL puts
+    // NULLs (last ascending, first descending), so the order is the same as sorting on EndTime itself.
+    [END_TIME_ORDER]: {
+      expr: sql`coalesce(u.end_time, '9999-12-31 23:59:59.999+00'::timestamptz)`,
+      type: 'timestamp',
+      filterable: false,
+    },
   },
   id: { expr: sql`u.id`, type: 'number' },
   defaultSort: [{ name: 'StartTime', direction: 'asc' }],
@@ -38,3 +49,8 @@ export const usageSessionsResource: Resource = {
   maxLimit: 30_000,
   maxDistinct: 500,
 };
+
+export const accountScope = (customerNumber: string, serverId?: string | null) =>
+  serverId
+    ? sql`u.customer_number = ${customerNumber} and u.server_id = ${serverId}`
+    : sql`u.customer_number = ${customerNumber}`;

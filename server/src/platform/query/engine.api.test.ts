@@ -668,7 +668,7 @@ describe('usage sessions resource', () => {
   it('pages one account by token with a filter, keyed by the spec attribute names', async () => {
     const insert = (customer: string, i: number) =>
       sql`(${customer}, ${`s${i}`}, ${iso(BASE + i * 60_000)}::timestamptz, ${i % 3 ? iso(BASE + i * 60_000 + 3_600_000) : null}::timestamptz,
-        'Fluent', 2, 1.5, 3.25, 'USD', ${`user${i % 2}`}, 'host', 'P', 'Closed', 'srv1')`;
+        'Fluent', 2, 1.5, 3.25, 'USD', ${`user${i % 2}`}, 'host', 'P', 'Closed', ${`srv-${customer}`})`;
     const values = [
       ...Array.from({ length: 7 }, (_, i) => insert('1001', i)),
       ...Array.from({ length: 3 }, (_, i) => insert('2002', i)),

@@ -1,9 +1,431 @@
-import { Title } from '@mantine/core';
+import { messages } from '@lp/contract/common/errors';
+import type { ColumnState } from '@lp/contract/prefs/schemas';
+import type { Criterion } from '@lp/contract/query/schemas';
+import { CSV_EXPORT_MAX, type UsageAttribute, type UsageRow } from '@lp/contract/transactions/schemas';
+import type { TransactionDatePreset } from '@lp/domain/dates';
+import { Anchor, Button, Checkbox, Group, Stack, Text, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import {
+  type ColumnMovedEvent,
+  CustomFilterModule,
+  type GridApi,
+  type IDatasource,
+  type IGetRowsParams,
+  PaginationModule,
+} from 'ag-grid-community';
+import { AgGridReact } from 'ag-grid-react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { confirmDialog } from '../../../components/confirm-dialog.tsx';
+import { showError } from '../../../components/panels.tsx';
+import { gridTheme } from '../../../components/saved-view-grid/ag-grid-setup.ts';
+import { sortModelToRules } from '../../../components/saved-view-grid/grid-filter.ts';
+import { PREFS_SPINNER, useSavedView } from '../../../components/saved-view-grid/use-saved-view.ts';
+import {
+  findPref,
+  type GridFilterModel,
+  hasFilter,
+  sortModelOf,
+} from '../../../components/saved-view-grid/view-rules.ts';
+import { Spinner } from '../../../components/spinner.tsx';
+import { type ApiClient, api as defaultClient } from '../../../lib/api-client.ts';
+import { useCustomer } from '../../accounts/components/customer-context.tsx';
+import { tablePrefsQuery } from '../../prefs/api/table-prefs.ts';
+import {
+  createUsageDataService,
+  fetchForExport,
+  getLastReceived,
+  hasCloudJobs,
+  type UsageAccount,
+} from '../api/usage.ts';
+import { PeriodMenu } from '../components/period-menu.tsx';
+import { saveTextFile } from '../components/save-file.ts';
+import { usageColumnDefs } from '../components/usage-columns.ts';
+import { type Choice, ValuesFilterDialog } from '../components/values-filter-dialog.tsx';
+import { usageCsv, usageCsvFileName } from '../usage-csv.ts';
+import {
+  ACTIVE_DISABLED_FILTERS,
+  DEFAULT_PERIOD,
+  isDefaultPeriod,
+  periodBounds,
+  periodFromPref,
+  periodPref,
+  resetViewEnabled,
+  tableCriteria,
+  type UsagePeriod,
+  usageFilterRule,
+  type ValuesFilterModel,
+} from '../usage-filter.ts';
 
-export default function Page() {
+/** Spec 001 §2.3 spinner texts. */
+const USAGE_SPINNER = 'Getting Product Usage information ...';
+const EXPORT_SPINNER = 'Exporting transactions ...';
+const USAGE_PREFS_SPINNER = 'Getting Preferences';
+
+const TABLE = 'UsageTransactions';
+/** Spec 001 §9: block and page size 20; the page-size options 25, 50, 100, 500 (20 listed so it can be shown). */
+const PAGE_SIZE = 20;
+const PAGE_SIZES = [20, 25, 50, 100, 500];
+/** Spec 001 §9: the cache holds at most 5 times the largest option. */
+const MAX_BLOCKS = (5 * 500) / PAGE_SIZE;
+const DISTINCT_LIMIT = 500;
+const gridModules = [CustomFilterModule, PaginationModule];
+
+const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+interface UsageTableProps {
+  account: UsageAccount;
+  initialPeriod: UsagePeriod;
+  initialActiveOnly: boolean;
+  cloudJobs: boolean;
+}
+
+function UsageTable({ account, initialPeriod, initialActiveOnly, cloudJobs }: UsageTableProps) {
+  const [period, setPeriod] = useState(initialPeriod);
+  const [activeOnly, setActiveOnly] = useState(initialActiveOnly);
+  // Presets are relative to now: the bounds are fixed when the period is chosen or refreshed.
+  const [refreshed, setRefreshed] = useState(() => new Date());
+  const bounds = useMemo(() => periodBounds(period, refreshed), [period, refreshed]);
+  const [loading, setLoading] = useState(0);
+  const [exporting, setExporting] = useState(false);
+  const [valuesColumn, setValuesColumn] = useState<{ colId: string; title: string } | null>(null);
+
+  const lastReceived = useQuery({
+    queryKey: ['last-received', account.customerNumber],
+    queryFn: () => getLastReceived(account.customerNumber),
+  });
+
+  const dataService = useMemo(() => {
+    const client: ApiClient = async <T,>(path: string, options?: Parameters<ApiClient>[1]) => {
+      setLoading((n) => n + 1);
+      try {
+        return await defaultClient<T>(path, options);
+      } finally {
+        setLoading((n) => n - 1);
+      }
+    };
+    return createUsageDataService(account, client);
+  }, [account]);
+
+  const extraCriteria = useMemo<Criterion[]>(() => tableCriteria(bounds, activeOnly), [bounds, activeOnly]);
+  const criteriaRef = useRef(extraCriteria);
+  criteriaRef.current = extraCriteria;
+  const disabledFilters = activeOnly ? ACTIVE_DISABLED_FILTERS : undefined;
+  const disabledRef = useRef(disabledFilters);
+  disabledRef.current = disabledFilters;
+  const ruleFor = useCallback(
+    (model: unknown) => usageFilterRule(model as GridFilterModel, criteriaRef.current, disabledRef.current),
+    [],
+  );
+
+  // The total for the pager: one count per filter.
+  const counts = useRef(new Map<string, Promise<number>>());
+  const countFor = useCallback(
+    (rule: ReturnType<typeof ruleFor>) => {
+      const key = JSON.stringify(rule);
+      let total = counts.current.get(key);
+      if (!total) {
+        total = dataService.count(rule);
+        counts.current.set(key, total);
+        total.catch(() => counts.current.delete(key));
+      }
+      return total;
+    },
+    [dataService],
+  );
+
+  const gridApi = useRef<GridApi | null>(null);
+  const datasource = useMemo<IDatasource>(
+    () => ({
+      getRows: (params: IGetRowsParams) => {
+        const rule = ruleFor(params.filterModel);
+        Promise.all([
+          dataService.getBlock({
+            filter: rule,
+            sorting: sortModelToRules(params.sortModel),
+            startRow: params.startRow,
+            endRow: params.endRow,
+          }),
+          countFor(rule),
+        ])
+          .then(([block, total]) => params.successCallback(block.rows, block.lastRow ?? total))
+          .catch((e: unknown) => {
+            // Spec 001 §8: the block fails, the message is shown, the spinner hidden, the no-rows overlay shown.
+            showError(errorText(e));
+            params.failCallback();
+            gridApi.current?.setRowCount(0, true);
+            gridApi.current?.showNoRowsOverlay();
+          });
+      },
+    }),
+    [dataService, ruleFor, countFor],
+  );
+
+  const view = useSavedView({
+    customerNumber: account.customerNumber,
+    tableName: TABLE,
+    extra: { differsFromInitial: !isDefaultPeriod(period) || activeOnly },
+    extraPref: periodPref(period, activeOnly),
+  });
+  const { api, applied } = view;
+  gridApi.current = api;
+
+  // Rows are fetched once the saved view is on the grid (also when the preferences could not be loaded).
+  useEffect(() => {
+    if (api && applied) api.setGridOption('datasource', datasource);
+  }, [api, applied, datasource]);
+
+  const reload = useCallback(() => {
+    if (!api) return;
+    counts.current.clear();
+    dataService.invalidate();
+    api.paginationGoToFirstPage();
+    api.purgeInfiniteCache();
+  }, [api, dataService]);
+
+  // A new period or toggle refetches from the first row.
+  const criteriaKey = JSON.stringify(extraCriteria);
+  const lastCriteria = useRef(criteriaKey);
+  useEffect(() => {
+    if (criteriaKey === lastCriteria.current) return;
+    lastCriteria.current = criteriaKey;
+    reload();
+  }, [criteriaKey, reload]);
+
+  const choosePreset = async (preset: TransactionDatePreset) => {
+    if (api && hasFilter(api.getFilterModel() as GridFilterModel)) {
+      if (!(await confirmDialog(messages.rangeClearsFilters))) return;
+      api.setFilterModel(null);
+    }
+    setRefreshed(new Date());
+    setPeriod({ kind: 'preset', preset });
+  };
+
+  const toggleActive = (checked: boolean) => {
+    if (checked && api) {
+      const model = { ...(api.getFilterModel() as GridFilterModel) };
+      for (const colId of ACTIVE_DISABLED_FILTERS) delete model[colId];
+      api.setFilterModel(model);
+    }
+    setActiveOnly(checked);
+  };
+
+  const resetView = async () => {
+    setPeriod(DEFAULT_PERIOD);
+    setActiveOnly(false);
+    setRefreshed(new Date());
+    await view.resetView();
+  };
+
+  const refresh = () => {
+    void lastReceived.refetch();
+    setRefreshed(new Date());
+    reload();
+  };
+
+  const loadChoices = useCallback(
+    async (colId: string, search: string): Promise<Choice[]> => {
+      const model = { ...((api?.getFilterModel() ?? {}) as GridFilterModel) };
+      delete model[colId];
+      const rule = ruleFor(model);
+      if (search) rule.criteria.push({ name: colId, method: 'CONTAINS', value: search, casefold: true });
+      const values = await dataService.distinct(colId, rule, DISTINCT_LIMIT);
+      // A missing value cannot be picked: text columns keep '' for "none", only Cloud Job Id has nulls.
+      return values.filter((v): v is Choice => typeof v === 'string' || typeof v === 'number');
+    },
+    [api, dataService, ruleFor],
+  );
+
+  const applyValues = (colId: string, model: ValuesFilterModel | null) => {
+    setValuesColumn(null);
+    void api?.setColumnFilterModel(colId, model).then(() => api.onFilterChanged());
+  };
+
+  const openValues = useCallback(
+    (colId: string) => {
+      const title = api?.getColumn(colId)?.getColDef().headerName ?? colId;
+      setValuesColumn({ colId, title });
+    },
+    [api],
+  );
+  const openValuesRef = useRef(openValues);
+  openValuesRef.current = openValues;
+  const columnDefs = useMemo(
+    () =>
+      usageColumnDefs({
+        activeOnly,
+        hasCloudJobs: cloudJobs,
+        openValues: (colId) => openValuesRef.current(colId),
+      }),
+    [activeOnly, cloudJobs],
+  );
+
+  const exportCsv = async () => {
+    if (!api) return;
+    setExporting(true);
+    try {
+      const filter = ruleFor(api.getFilterModel());
+      const total = await dataService.count(filter);
+      if (total > CSV_EXPORT_MAX) {
+        showError(messages.tooManyTransactions(CSV_EXPORT_MAX));
+        return;
+      }
+      const columns = api.getAllDisplayedColumns().map((c) => ({
+        field: c.getColId() as keyof UsageRow & UsageAttribute,
+        title: c.getColDef().headerName ?? c.getColId(),
+      }));
+      const sorting = sortModelToRules(sortModelOf(api.getColumnState() as ColumnState[]));
+      const rows = await fetchForExport(account, {
+        filter,
+        sorting,
+        attributes: columns.map((c) => c.field),
+      });
+      saveTextFile(usageCsv(columns, rows), usageCsvFileName(account.customerNumber, bounds), 'text/csv');
+    } catch (e) {
+      showError(errorText(e));
+    } finally {
+      setExporting(false);
+    }
+  };
+
+  const currentValues = valuesColumn
+    ? ((api?.getColumnFilterModel(valuesColumn.colId) as ValuesFilterModel | null) ?? null)
+    : null;
+  const valuesModel = currentValues?.filterType === 'values' ? currentValues : null;
+  const busy =
+    view.busy === PREFS_SPINNER ? USAGE_PREFS_SPINNER : (view.busy ?? (exporting ? EXPORT_SPINNER : null));
+
   return (
-    <Title order={1} size="h2">
-      Usage Transactions
-    </Title>
+    <Stack gap="sm">
+      <Stack gap={2}>
+        <Text size="sm">
+          Last received transaction: {lastReceived.data ?? (lastReceived.isPending ? '…' : '—')}{' '}
+          <Anchor component="button" type="button" size="sm" onClick={refresh}>
+            (refresh)
+          </Anchor>
+        </Text>
+        <Text size="sm">Transactions may be delayed by up to 30 minutes.</Text>
+      </Stack>
+      <Group justify="space-between" gap="xs">
+        <Group gap="md">
+          <PeriodMenu
+            period={period}
+            bounds={bounds}
+            onPreset={(p) => void choosePreset(p)}
+            onCustom={(from, to) => {
+              setRefreshed(new Date());
+              setPeriod({ kind: 'custom', from, to });
+            }}
+          />
+          <Checkbox
+            label="Active Sessions"
+            checked={activeOnly}
+            onChange={(e) => toggleActive(e.currentTarget.checked)}
+          />
+        </Group>
+        <Group gap="xs">
+          <Button size="xs" variant="default" onClick={() => void exportCsv()} disabled={exporting}>
+            Export as csv file
+          </Button>
+          <Button
+            size="xs"
+            variant="default"
+            disabled={!view.buttons.clearFilters}
+            onClick={view.clearFilters}
+          >
+            Clear Filters
+          </Button>
+          <Button
+            size="xs"
+            variant="default"
+            disabled={!resetViewEnabled(view.buttons)}
+            onClick={() => void resetView()}
+          >
+            Reset View
+          </Button>
+        </Group>
+      </Group>
+      <section
+        aria-label="Usage transactions"
+        aria-busy={loading > 0}
+        style={{ position: 'relative', height: 640 }}
+      >
+        {busy ? (
+          <Spinner text={busy} overlay />
+        ) : loading > 0 ? (
+          <Spinner text={USAGE_SPINNER} overlay />
+        ) : null}
+        <AgGridReact<UsageRow>
+          theme={gridTheme}
+          modules={gridModules}
+          rowModelType="infinite"
+          cacheBlockSize={PAGE_SIZE}
+          maxBlocksInCache={MAX_BLOCKS}
+          pagination
+          paginationPageSize={PAGE_SIZE}
+          paginationPageSizeSelector={PAGE_SIZES}
+          columnDefs={columnDefs}
+          defaultColDef={{ sortable: true, resizable: true, width: 150, minWidth: 90 }}
+          maintainColumnOrder
+          // Fifteen columns: rendering them all keeps every header and cell reachable (and checkable).
+          suppressColumnVirtualisation
+          onGridReady={(e) => view.onGridReady(e.api as GridApi)}
+          onFilterChanged={view.onViewChanged}
+          onSortChanged={view.onViewChanged}
+          onColumnVisible={view.onViewChanged}
+          onColumnMoved={(e: ColumnMovedEvent) => {
+            if (e.finished) view.onViewChanged();
+          }}
+        />
+      </section>
+      <ValuesFilterDialog
+        column={valuesColumn}
+        current={valuesModel}
+        loadChoices={loadChoices}
+        onApply={applyValues}
+        onClose={() => setValuesColumn(null)}
+      />
+    </Stack>
+  );
+}
+
+/** Routed at /transactions inside RequireCustomer (web/src/app/router.tsx), remounted per customer. */
+export default function TransactionsPage() {
+  const { customer } = useCustomer();
+  const account = useMemo<UsageAccount | null>(
+    () =>
+      customer ? { customerNumber: customer.customerNumber, customerName: customer.customerName } : null,
+    [customer],
+  );
+  const prefs = useQuery(tablePrefsQuery());
+  const cloud = useQuery({
+    queryKey: ['usage-cloud-jobs', account?.customerNumber],
+    enabled: account !== null,
+    queryFn: () =>
+      hasCloudJobs(account as UsageAccount).catch((e: unknown) => {
+        // Spec 001 §8: failing to check the data for hidden columns is only logged.
+        console.warn('Could not check for cloud jobs', e);
+        return false;
+      }),
+  });
+  if (!account) return null;
+  const ready = (prefs.isSuccess || prefs.isError) && cloud.isSuccess;
+  const pref = prefs.data ? findPref(prefs.data, account.customerNumber, TABLE) : undefined;
+  return (
+    <Stack data-testid="transactions-page">
+      <Title order={1} size="h2">
+        Usage Transactions
+      </Title>
+      {ready ? (
+        <UsageTable
+          key={account.customerNumber}
+          account={account}
+          initialPeriod={periodFromPref(pref)}
+          initialActiveOnly={pref?.activeOnly === true}
+          cloudJobs={cloud.data}
+        />
+      ) : (
+        <Spinner text={USAGE_PREFS_SPINNER} />
+      )}
+    </Stack>
   );
 }
