@@ -11,9 +11,9 @@ import {
   loadRateTables,
   type NewSessionRow,
   newestVersion,
+  nextSessionIds,
   type SessionUpdate,
   sessionsById,
-  setSessionEntitlements,
   updateSessions,
 } from './repository.ts';
 
@@ -115,7 +115,8 @@ export async function ingestUsage(
       });
 
     // Time order inside the batch; rating is order-independent anyway, this keeps draws chronological.
-    events.sort((a, b) => Date.parse(a.event.time) - Date.parse(b.event.time) || a.index - b.index);
+    const at = new Map(events.map((e) => [e, Date.parse(e.event.time)]));
+    events.sort((a, b) => (at.get(a) as number) - (at.get(b) as number) || a.index - b.index);
     const charges: (Charge & { key: string })[] = [];
     for (const { index, event } of events) {
       const time = new Date(event.time);
@@ -176,12 +177,34 @@ export async function ingestUsage(
       }
     }
 
+    // Ids of new sessions first, so the ledger can name them and each session is written once, with the
+    // entitlement that paid first (the transactions' ActivationID).
     const fresh = [...working.values()].filter((s) => s.isNew);
-    const ids = await insertSessions(
+    const ids = await nextSessionIds(tx, fresh.length);
+    fresh.forEach((s, i) => {
+      s.rowId = ids[i];
+    });
+    const posted = await postCharges(
+      tx,
+      cn,
+      entitlements,
+      charges.map((c) => ({ ...c, sessionRowId: working.get(c.key)?.rowId ?? null })),
+    );
+    const byRow = new Map([...working.values()].map((s) => [s.rowId, s]));
+    for (const p of posted) {
+      const s = byRow.get(p.sessionRowId);
+      if (s && s.entitlementId === null && p.entitlementId !== null) {
+        s.entitlementId = p.entitlementId;
+        s.dirty = true;
+      }
+    }
+    await insertSessions(
       tx,
       fresh.map(
         (s): NewSessionRow => ({
+          id: s.rowId as number,
           customer_number: cn,
+          entitlement_id: s.entitlementId,
           session_id: s.key,
           start_time: s.start.toISOString(),
           end_time: s.end?.toISOString() ?? null,
@@ -205,7 +228,6 @@ export async function ingestUsage(
         }),
       ),
     );
-    for (const s of fresh) s.rowId = ids.get(s.key) ?? null;
     await updateSessions(
       tx,
       [...working.values()]
@@ -213,6 +235,7 @@ export async function ingestUsage(
         .map(
           (s): SessionUpdate => ({
             id: s.rowId as number,
+            entitlement_id: s.entitlementId,
             end_time: s.end?.toISOString() ?? null,
             last_seen_at: s.lastSeen.toISOString(),
             hours: s.hours,
@@ -221,20 +244,6 @@ export async function ingestUsage(
             session_status: s.status,
           }),
         ),
-    );
-    const posted = await postCharges(
-      tx,
-      cn,
-      entitlements,
-      charges.map((c) => ({ ...c, sessionRowId: working.get(c.key)?.rowId ?? null })),
-    );
-    const firstPayer = new Map<number, number>();
-    for (const p of posted)
-      if (p.sessionRowId !== null && p.entitlementId !== null && !firstPayer.has(p.sessionRowId))
-        firstPayer.set(p.sessionRowId, p.entitlementId);
-    await setSessionEntitlements(
-      tx,
-      [...firstPayer].map(([id, entitlement_id]) => ({ id, entitlement_id })),
     );
   });
   rejected.sort((a, b) => a.index - b.index);

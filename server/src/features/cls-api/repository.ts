@@ -57,7 +57,9 @@ export async function sessionsById(db: Db, clsId: string, sessionIds: readonly s
 }
 
 export interface NewSessionRow {
+  id: number;
   customer_number: string;
+  entitlement_id: number | null;
   session_id: string;
   start_time: string;
   end_time: string | null;
@@ -80,29 +82,34 @@ export interface NewSessionRow {
   charged_cents: number;
 }
 
-/** Inserts new sessions; answers their row ids by session id. */
-export async function insertSessions(db: Db, rows: readonly NewSessionRow[]): Promise<Map<string, number>> {
-  if (rows.length === 0) return new Map();
-  const inserted = await queryRows<{ id: string | number; session_id: string }>(
+/** Reserves row ids for new sessions (so ledger rows can name them before the sessions are written). */
+export async function nextSessionIds(db: Db, n: number): Promise<number[]> {
+  if (n === 0) return [];
+  const rows = await queryRows<{ id: string | number }>(
     db,
-    sql`insert into usage_sessions (customer_number, session_id, start_time, end_time, last_seen_at, product,
-        product_version, product_count, hours, charge, currency, username, host, project, session_status,
-        referer_ip, cloud_job_id, server_id, rate_table_version, rate, charged_cents)
-      select customer_number, session_id, start_time, end_time, last_seen_at, product, product_version,
-        product_count, hours, charge, currency, username, host, project, session_status, referer_ip,
-        cloud_job_id, server_id, rate_table_version, rate, charged_cents
-      from jsonb_to_recordset(${jsonRows(rows)}) as t(customer_number text, session_id text,
-        start_time timestamptz, end_time timestamptz, last_seen_at timestamptz, product text,
-        product_version text, product_count int, hours float8, charge float8, currency text, username text,
-        host text, project text, session_status text, referer_ip text, cloud_job_id text, server_id text,
-        rate_table_version text, rate float8, charged_cents bigint)
-      returning id, session_id`,
+    sql`select nextval(pg_get_serial_sequence('usage_sessions', 'id')) as id from generate_series(1, ${n})`,
   );
-  return new Map(inserted.map((r) => [r.session_id, Number(r.id)]));
+  return rows.map((r) => Number(r.id));
+}
+
+export async function insertSessions(db: Db, rows: readonly NewSessionRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  await db.execute(sql`insert into usage_sessions (id, customer_number, entitlement_id, session_id, start_time,
+      end_time, last_seen_at, product, product_version, product_count, hours, charge, currency, username, host,
+      project, session_status, referer_ip, cloud_job_id, server_id, rate_table_version, rate, charged_cents)
+    select id, customer_number, entitlement_id, session_id, start_time, end_time, last_seen_at, product,
+      product_version, product_count, hours, charge, currency, username, host, project, session_status,
+      referer_ip, cloud_job_id, server_id, rate_table_version, rate, charged_cents
+    from jsonb_to_recordset(${jsonRows(rows)}) as t(id bigint, customer_number text, entitlement_id bigint,
+      session_id text, start_time timestamptz, end_time timestamptz, last_seen_at timestamptz, product text,
+      product_version text, product_count int, hours float8, charge float8, currency text, username text,
+      host text, project text, session_status text, referer_ip text, cloud_job_id text, server_id text,
+      rate_table_version text, rate float8, charged_cents bigint)`);
 }
 
 export interface SessionUpdate {
   id: number;
+  entitlement_id: number | null;
   end_time: string | null;
   last_seen_at: string;
   hours: number;
@@ -114,21 +121,11 @@ export interface SessionUpdate {
 export async function updateSessions(db: Db, rows: readonly SessionUpdate[]): Promise<void> {
   if (rows.length === 0) return;
   await db.execute(sql`update usage_sessions u set end_time = t.end_time, last_seen_at = t.last_seen_at,
-      hours = t.hours, charge = t.charge, charged_cents = t.charged_cents, session_status = t.session_status
+      hours = t.hours, charge = t.charge, charged_cents = t.charged_cents, session_status = t.session_status,
+      entitlement_id = t.entitlement_id
     from jsonb_to_recordset(${jsonRows(rows)}) as t(id bigint, end_time timestamptz, last_seen_at timestamptz,
-      hours float8, charge float8, charged_cents bigint, session_status text)
+      hours float8, charge float8, charged_cents bigint, session_status text, entitlement_id bigint)
     where u.id = t.id`);
-}
-
-/** Records which entitlement first paid for each session (the transactions' ActivationID). */
-export async function setSessionEntitlements(
-  db: Db,
-  rows: readonly { id: number; entitlement_id: number }[],
-): Promise<void> {
-  if (rows.length === 0) return;
-  await db.execute(sql`update usage_sessions u set entitlement_id = t.entitlement_id
-    from jsonb_to_recordset(${jsonRows(rows)}) as t(id bigint, entitlement_id bigint)
-    where u.id = t.id and u.entitlement_id is null`);
 }
 
 /** Rate tables as version → product → rate. */
