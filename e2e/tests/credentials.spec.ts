@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { expect, type Page, test } from '@playwright/test';
-import { expectNoSeriousViolations, pickAccount, signIn } from './helpers.ts';
+import { expectNoSeriousViolations, pickAccount, refuseCalls, signIn } from './helpers.ts';
 
 const ACCOUNT = /Acme Aerospace Inc\./;
 const LOADING = 'Getting Elastic License Server information...';
@@ -262,16 +262,7 @@ test('changing the customer reloads server, PIN and users', async ({ page }) => 
 });
 
 test('a failed credentials call goes to /nopermissions', async ({ page }) => {
-  await page.route('**/api/getUsers', (route) =>
-    route.fulfill({
-      status: 403,
-      contentType: 'application/json',
-      body: JSON.stringify({
-        status: 'FAILURE',
-        err: 'You do not have enough permissions to view this page.',
-      }),
-    }),
-  );
+  await refuseCalls(page, '**/api/getUsers', 403, 'You do not have enough permissions to view this page.');
   await signIn(page, 'admin@acme.example');
   await pickAccount(page, 'Aerospace', ACCOUNT);
   await page.goto('/clscredentials');
@@ -281,16 +272,7 @@ test('a failed credentials call goes to /nopermissions', async ({ page }) => {
 
 test('a failed save goes to /nopermissions', async ({ page }) => {
   await openCredentials(page);
-  await page.route('**/api/saveUsers', (route) =>
-    route.fulfill({
-      status: 403,
-      contentType: 'application/json',
-      body: JSON.stringify({
-        status: 'FAILURE',
-        err: 'You do not have enough permissions for such operation.',
-      }),
-    }),
-  );
+  await refuseCalls(page, '**/api/saveUsers', 403, 'You do not have enough permissions for such operation.');
   await usersInput(page).fill('blocked');
   await button(page, 'Access restrictions', 'Save').click();
   await confirm(page).getByRole('button', { name: 'Yes' }).click();

@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
-import { expectNoSeriousViolations, pickAccount, signIn } from './helpers.ts';
+import { expectNoSeriousViolations, filterColumn, pickAccount, signIn } from './helpers.ts';
 
 /*
  * E-mails (spec 000 §2.7, §2.8, §6): the list with its saved view, the detail page with the body in a
@@ -22,18 +22,6 @@ async function openEmails(page: Page) {
   await expect(subjectCells(page).first()).toHaveText(/\S/);
 }
 
-async function filterColumn(page: Page, colId: string, option: 'Contains' | 'Equals', text: string) {
-  await grid(page).locator(`.ag-header-cell[col-id="${colId}"] .ag-header-cell-filter-button`).click();
-  const popup = page.locator('.ag-filter');
-  await expect(popup).toBeVisible();
-  if (option === 'Equals') {
-    await popup.locator('.ag-picker-field').first().click();
-    await page.getByRole('option', { name: 'Equals' }).click();
-  }
-  await popup.locator('input[type="text"]').first().fill(text);
-  await page.keyboard.press('Escape');
-}
-
 test('lists the e-mails, filters them and keeps the saved view after a reload', async ({ page }) => {
   await openEmails(page);
   await expect(grid(page).getByRole('columnheader', { name: /^Date/ })).toBeVisible();
@@ -47,7 +35,7 @@ test('lists the e-mails, filters them and keeps the saved view after a reload', 
   const clear = page.getByRole('button', { name: 'Clear filters' });
   await expect(clear).toBeDisabled();
 
-  await filterColumn(page, 'subject', 'Contains', 'license file');
+  await filterColumn(grid(page), 'subject', 'Contains', 'license file');
   await expect
     .poll(async () => {
       const subjects = await subjectCells(page).allTextContents();
@@ -72,7 +60,7 @@ test('lists the e-mails, filters them and keeps the saved view after a reload', 
   await expect.poll(async () => (await subjectCells(page).allTextContents()).length).toBe(dates.length);
 
   // Equals matches the whole value only.
-  await filterColumn(page, 'subject', 'Equals', filtered[0]);
+  await filterColumn(grid(page), 'subject', 'Equals', filtered[0]);
   await expect.poll(async () => await subjectCells(page).allTextContents()).toContain(filtered[0]);
   expect((await subjectCells(page).allTextContents()).every((s) => s === filtered[0])).toBe(true);
   await clear.click();

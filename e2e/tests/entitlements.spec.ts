@@ -1,5 +1,5 @@
 import { expect, type Locator, type Page, test } from '@playwright/test';
-import { expectNoSeriousViolations, pickAccount, signIn } from './helpers.ts';
+import { expectNoSeriousViolations, filterColumn, pickAccount, refuseCalls, signIn } from './helpers.ts';
 
 /*
  * Elastic entitlements (spec 001 §2.1, §4, §5, §8). Demo world: Acme Aerospace Inc. (1000123) has a current
@@ -69,24 +69,6 @@ async function openAcme(page: Page, email = 'admin@acme.example') {
   await expect(page).toHaveURL(/\/elastic$/);
   await expect(page.getByTestId('selected-customer')).toHaveText(/Acme Aerospace Inc\./);
   await expect(table(page, 'Active Entitlements').locator('.ag-row').first()).toBeVisible();
-}
-
-async function filterColumn(
-  page: Page,
-  grid: Locator,
-  colId: string,
-  option: 'Contains' | 'Equals',
-  text: string,
-) {
-  await grid.locator(`.ag-header-cell[col-id="${colId}"] .ag-header-cell-filter-button`).click();
-  const popup = page.locator('.ag-filter');
-  await expect(popup).toBeVisible();
-  if (option === 'Equals') {
-    await popup.locator('.ag-picker-field').first().click();
-    await page.getByRole('option', { name: 'Equals' }).click();
-  }
-  await popup.locator('input[type="text"]').first().fill(text);
-  await page.keyboard.press('Escape');
 }
 
 test('shows the active and inactive elastic entitlements with their real balances', async ({ page }) => {
@@ -192,7 +174,7 @@ test('filters, clears and resets each table and keeps its saved view', async ({ 
   await expect(reset).toBeDisabled();
 
   // One condition, on the shown label: only the expired entitlement is left.
-  await filterColumn(page, grid, 'remainingDays', 'Equals', 'expired');
+  await filterColumn(grid, 'remainingDays', 'Equals', 'expired');
   await expect.poll(() => rowCount(grid)).toBe(1);
   await expect(grid.locator('[col-id="remainingDays"][role="gridcell"]')).toHaveText(['EXPIRED']);
   await expect(clear).toBeEnabled();
@@ -216,7 +198,7 @@ test('filters, clears and resets each table and keeps its saved view', async ({ 
   // Contains matches the number with or without thousands separators.
   const id = all[0];
   const total = (await cell(grid, id, 'total').textContent()) ?? '';
-  await filterColumn(page, grid, 'total', 'Contains', total.replaceAll(',', ''));
+  await filterColumn(grid, 'total', 'Contains', total.replaceAll(',', ''));
   await expect.poll(() => activationIds(grid)).toContain(id);
   for (const shown of await activationIds(grid)) await expect(cell(grid, shown, 'total')).toHaveText(total);
   await clear.click();
@@ -289,13 +271,7 @@ test('sends a weekly statement e-mail after a confirmation naming the server and
   });
 
   // A refused request says so, followed by the server's text.
-  await page.route('**/api/emailmonth', (route) =>
-    route.fulfill({
-      status: 404,
-      contentType: 'application/json',
-      body: JSON.stringify({ status: 'FAILURE', err: 'No such entitlement', code: 'NOT_FOUND' }),
-    }),
-  );
+  await refuseCalls(page, '**/api/emailmonth', 404, 'No such entitlement', 'NOT_FOUND');
   await grid.getByRole('button', { name: `Statement e-mails for ${id}` }).click();
   await page.getByRole('menuitem', { name: 'Send monthly statement' }).click();
   await dialog.getByRole('button', { name: 'Yes' }).click();

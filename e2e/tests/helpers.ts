@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, type Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 
 export const DEMO_PASSWORD = process.env.DEMO_PASSWORD ?? 'demo-password';
 
@@ -40,4 +40,34 @@ export async function expectNoSeriousViolations(page: Page, scope?: string) {
   const results = await builder.analyze();
   const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+}
+
+/** Sets the one condition of a grid column's text filter (spec 000 §2.7) from its header button. */
+export async function filterColumn(
+  grid: Locator,
+  colId: string,
+  option: 'Contains' | 'Equals',
+  text: string,
+) {
+  const page = grid.page();
+  await grid.locator(`.ag-header-cell[col-id="${colId}"] .ag-header-cell-filter-button`).click();
+  const popup = page.locator('.ag-filter');
+  await expect(popup).toBeVisible();
+  if (option === 'Equals') {
+    await popup.locator('.ag-picker-field').first().click();
+    await page.getByRole('option', { name: 'Equals' }).click();
+  }
+  await popup.locator('input[type="text"]').first().fill(text);
+  await page.keyboard.press('Escape');
+}
+
+/** Makes the server refuse the calls to `url` with this status and text, as its one error handler answers. */
+export async function refuseCalls(page: Page, url: string, status: number, err: string, code?: string) {
+  await page.route(url, (route) =>
+    route.fulfill({
+      status,
+      contentType: 'application/json',
+      body: JSON.stringify({ status: 'FAILURE', err, code }),
+    }),
+  );
 }

@@ -1,5 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
-import { expectNoSeriousViolations, pickAccount, signIn } from './helpers.ts';
+import { expectNoSeriousViolations, pickAccount, refuseCalls, signIn } from './helpers.ts';
 
 const ACCOUNT = /Acme Aerospace Inc\./;
 
@@ -118,16 +118,7 @@ test('an account without an elastic server says so', async ({ page }) => {
 });
 
 test('a failed read of the IP settings goes to /nopermissions', async ({ page }) => {
-  await page.route('**/api/getips', (route) =>
-    route.fulfill({
-      status: 403,
-      contentType: 'application/json',
-      body: JSON.stringify({
-        status: 'FAILURE',
-        err: 'You do not have enough permissions to view this page.',
-      }),
-    }),
-  );
+  await refuseCalls(page, '**/api/getips', 403, 'You do not have enough permissions to view this page.');
   await openIpSettings(page, 'admin@acme.example').catch(() => {});
   await expect(page).toHaveURL(/\/nopermissions$/);
   await expect(page.getByText('You do not have enough permissions to view this page.')).toBeVisible();

@@ -1,6 +1,6 @@
 import { expect, type Page, test } from '@playwright/test';
 import { PDFParse } from 'pdf-parse';
-import { expectNoSeriousViolations, pickAccount, signIn } from './helpers.ts';
+import { expectNoSeriousViolations, filterColumn, pickAccount, signIn } from './helpers.ts';
 
 /*
  * Summary statement (spec 001 §2.2, §4, §8). Demo world: Acme Aerospace Inc. (1000123) has 13 months of elastic
@@ -250,13 +250,7 @@ test('exports the statement as a PDF named after customer and period', async ({ 
 test('filters the purchase orders; Clear filters brings them back', async ({ page }) => {
   await openStatement(page);
   const data = await expectStatementShown(page, lastMonth());
-  const filterEntitlement = async (text: string) => {
-    await poGrid(page)
-      .locator('.ag-header-cell[col-id="ActivationId"] .ag-header-cell-filter-button')
-      .click();
-    await page.locator('.ag-filter input[type="text"]').first().fill(text);
-    await page.keyboard.press('Escape');
-  };
+  const filterEntitlement = (text: string) => filterColumn(poGrid(page), 'ActivationId', 'Contains', text);
   const clear = page.getByRole('button', { name: 'Clear filters' });
   await filterEntitlement(data.Records[0].ActivationId);
   await expect(clear).toBeEnabled();

@@ -7,11 +7,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { elasticServerSettings, licenseServers } from '../../db/schema.ts';
 import { loadConfig } from '../../platform/config.ts';
 import type { AppContext } from '../../platform/context.ts';
+import { buildAccountFixture, signInStaff } from '../../test/account-fixture.ts';
 import { addContact, buildAccount } from '../../test/factories.ts';
 import { signInAs } from '../../test/sign-in.ts';
 import { createTestApp } from '../../test/test-app.ts';
 import { createTestDatabase, type TestDatabase } from '../../test/test-db.ts';
-import { getElasticServerPolicy, noElasticServer, unknownServer } from './service.ts';
+import { unknownServer } from '../ip-rules/service.ts';
+import { getElasticServerPolicy, noElasticServer } from './service.ts';
 
 const CN = '4100001';
 const OTHER = '4100002';
@@ -31,8 +33,7 @@ let busops: Headers;
 beforeAll(async () => {
   database = await createTestDatabase();
   app = await createTestApp(database);
-  await buildAccount(database.db, { customerNumber: CN, name: 'Acme' });
-  await buildAccount(database.db, { customerNumber: OTHER, name: 'Other' });
+  ({ boss, reader, outsider } = await buildAccountFixture(database.db, CN, OTHER));
   await buildAccount(database.db, { customerNumber: BARE, name: 'Bare' });
   const server = (
     customerNumber: string,
@@ -60,15 +61,9 @@ beforeAll(async () => {
   ]) {
     await database.db.insert(licenseServers).values(row);
   }
-  await addContact(database.db, CN, 'boss@acme.example', contactRoles.admin);
-  await addContact(database.db, CN, 'reader@acme.example', contactRoles.viewer);
-  await addContact(database.db, OTHER, 'outsider@other.example', contactRoles.admin);
   await addContact(database.db, BARE, 'boss@bare.example', contactRoles.admin);
-  boss = (await signInAs(database.db, 'boss@acme.example')).headers;
-  reader = (await signInAs(database.db, 'reader@acme.example')).headers;
-  outsider = (await signInAs(database.db, 'outsider@other.example')).headers;
   bareBoss = (await signInAs(database.db, 'boss@bare.example')).headers;
-  busops = (await signInAs(database.db, 'ops@vendor.example', { vendorRoles: ['busops'] })).headers;
+  busops = await signInStaff(database.db, 'busops');
 });
 
 afterAll(async () => {

@@ -8,6 +8,7 @@ import { badRequest, notFound } from '../../platform/errors.ts';
 import type { Principal } from '../../platform/principal.ts';
 import { authorizeAccount } from '../accounts/policy.ts';
 import { listElasticServers } from '../ip-rules/repository.ts';
+import { requireElasticServer } from '../ip-rules/service.ts';
 import { decryptPin, encryptPin, pinKey } from './pin-cipher.ts';
 import {
   findSettings,
@@ -17,13 +18,6 @@ import {
 } from './repository.ts';
 
 export const noElasticServer = 'This account has no elastic license server.';
-export const unknownServer = 'No activated elastic license server with this id for this account.';
-
-/** A clsId names a server only within its account: another account's server id is as unknown as a made-up one. */
-async function requireElasticServer(db: Db, customerNumber: string, clsId: string) {
-  const servers = await listElasticServers(db, customerNumber);
-  if (!servers.some((s) => s.hostId === clsId)) throw notFound(unknownServer);
-}
 
 /** A uniformly random PIN from the CSPRNG, leading zeros included. */
 export function randomPin(): string {
@@ -42,6 +36,18 @@ export async function elasticDevice(
   return { deviceId: server.hostId, alias: server.alias ?? '' };
 }
 
+/** A server's stored settings for a caller who may read the account; 404 when the server is not the account's. */
+async function readServerSettings(
+  ctx: AppContext,
+  principal: Principal,
+  customerNumber: string,
+  clsId: string,
+) {
+  await authorizeAccount(ctx, principal, customerNumber, 'read');
+  await requireElasticServer(ctx.db, customerNumber, clsId);
+  return findSettings(ctx.db, customerNumber, clsId);
+}
+
 /** POST /api/getpin: the stored PIN, or 404 "PIN not found" while the server has none. */
 export async function getPin(
   ctx: AppContext,
@@ -49,9 +55,7 @@ export async function getPin(
   customerNumber: string,
   clsId: string,
 ): Promise<string> {
-  await authorizeAccount(ctx, principal, customerNumber, 'read');
-  await requireElasticServer(ctx.db, customerNumber, clsId);
-  const settings = await findSettings(ctx.db, customerNumber, clsId);
+  const settings = await readServerSettings(ctx, principal, customerNumber, clsId);
   if (!settings?.pinCipher) throw notFound(messages.pinNotFound);
   return decryptPin(pinKey(ctx.config), settings.pinCipher, customerNumber, clsId);
 }
@@ -82,6 +86,25 @@ export async function generatePin(
   return decryptPin(key, stored!.pinCipher!, customerNumber, clsId);
 }
 
+/**
+ * Writes a server's settings for a caller who may edit the account: refuses the input's problem (if any) with
+ * 400, a server that is not the account's with 404, then writes in one transaction.
+ */
+async function editServerSettings(
+  ctx: AppContext,
+  principal: Principal,
+  { customerNumber, clsId }: { customerNumber: string; clsId: string },
+  problem: string | null,
+  write: (tx: Db) => Promise<unknown>,
+): Promise<void> {
+  await authorizeAccount(ctx, principal, customerNumber, 'edit');
+  if (problem) throw badRequest(problem);
+  await ctx.db.transaction(async (tx) => {
+    await requireElasticServer(tx, customerNumber, clsId);
+    await write(tx);
+  });
+}
+
 /** POST /api/changepin */
 export async function changePin(
   ctx: AppContext,
@@ -89,13 +112,9 @@ export async function changePin(
   request: { customerNumber: string; clsId: string; pin: string },
 ): Promise<void> {
   const { customerNumber, clsId, pin } = request;
-  await authorizeAccount(ctx, principal, customerNumber, 'edit');
-  if (!isValidPin(pin)) throw badRequest(messages.invalidPin);
-  const cipher = encryptPin(pinKey(ctx.config), pin, customerNumber, clsId);
-  await ctx.db.transaction(async (tx) => {
-    await requireElasticServer(tx, customerNumber, clsId);
-    await savePinCipher(tx, customerNumber, clsId, cipher);
-  });
+  await editServerSettings(ctx, principal, request, isValidPin(pin) ? null : messages.invalidPin, (tx) =>
+    savePinCipher(tx, customerNumber, clsId, encryptPin(pinKey(ctx.config), pin, customerNumber, clsId)),
+  );
 }
 
 /** POST /api/getUsers: the allowed usernames as saved; empty means everyone with the PIN. */
@@ -105,9 +124,7 @@ export async function getUsers(
   customerNumber: string,
   clsId: string,
 ): Promise<string[]> {
-  await authorizeAccount(ctx, principal, customerNumber, 'read');
-  await requireElasticServer(ctx.db, customerNumber, clsId);
-  return (await findSettings(ctx.db, customerNumber, clsId))?.users ?? [];
+  return (await readServerSettings(ctx, principal, customerNumber, clsId))?.users ?? [];
 }
 
 /** POST /api/saveUsers: replaces the list, kept as typed (the rules compare names ignoring case). */
@@ -117,12 +134,13 @@ export async function saveUsers(
   request: { customerNumber: string; clsId: string; users: string[] },
 ): Promise<void> {
   const { customerNumber, clsId, users } = request;
-  await authorizeAccount(ctx, principal, customerNumber, 'edit');
-  if (!isValidUsernameList(users)) throw badRequest(messages.invalidUsernames);
-  await ctx.db.transaction(async (tx) => {
-    await requireElasticServer(tx, customerNumber, clsId);
-    await replaceUsers(tx, customerNumber, clsId, users);
-  });
+  await editServerSettings(
+    ctx,
+    principal,
+    request,
+    isValidUsernameList(users) ? null : messages.invalidUsernames,
+    (tx) => replaceUsers(tx, customerNumber, clsId, users),
+  );
 }
 
 /**

@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../db/database.ts';
 import { entitlements, products } from '../../db/schema.ts';
+import { buildAccountFixture, signInStaff } from '../../test/account-fixture.ts';
 import {
   buildElasticEntitlement,
   buildElasticServer,
@@ -14,7 +15,6 @@ import {
   recordUsage,
 } from '../../test/elastic-factories.ts';
 import { addContact, buildAccount, buildEntitlement } from '../../test/factories.ts';
-import { signInAs } from '../../test/sign-in.ts';
 import { createTestApp } from '../../test/test-app.ts';
 import { createTestDatabase, type TestDatabase } from '../../test/test-db.ts';
 
@@ -56,21 +56,14 @@ beforeAll(async () => {
     daemon: 'elastic_units',
     featureName: 'elastic_units',
   });
-  await buildAccount(database.db, { customerNumber: CN, name: 'Acme' });
-  await buildAccount(database.db, { customerNumber: OTHER, name: 'Other' });
+  ({ boss, reader, outsider } = await buildAccountFixture(database.db, CN, OTHER));
+  support = await signInStaff(database.db, 'support');
   await buildAccount(database.db, {
     customerNumber: BLOCKED,
     name: 'Blocked',
     exportControlStatus: 'Denied',
   });
-  await addContact(database.db, CN, 'boss@acme.example', contactRoles.admin);
-  await addContact(database.db, CN, 'reader@acme.example', contactRoles.viewer);
-  await addContact(database.db, OTHER, 'outsider@other.example', contactRoles.admin);
   await addContact(database.db, BLOCKED, 'boss@acme.example', contactRoles.admin);
-  boss = (await signInAs(database.db, 'boss@acme.example')).headers;
-  reader = (await signInAs(database.db, 'reader@acme.example')).headers;
-  outsider = (await signInAs(database.db, 'outsider@other.example')).headers;
-  support = (await signInAs(database.db, 'help@vendor.example', { vendorRoles: ['support'] })).headers;
 
   await elastic(CN, { activationId: 'EL-CUR', usedCents: 123_456 });
   await elastic(CN, {

@@ -1,9 +1,7 @@
-import { contactRoles } from '@lp/domain/policy';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { licenseServers } from '../../db/schema.ts';
-import { addContact, buildAccount } from '../../test/factories.ts';
-import { signInAs } from '../../test/sign-in.ts';
+import { buildAccountFixture, signInStaff } from '../../test/account-fixture.ts';
 import { createTestApp } from '../../test/test-app.ts';
 import { createTestDatabase, type TestDatabase } from '../../test/test-db.ts';
 
@@ -23,8 +21,8 @@ let busops: Headers;
 beforeAll(async () => {
   database = await createTestDatabase();
   app = await createTestApp(database);
-  await buildAccount(database.db, { customerNumber: CN, name: 'Acme' });
-  await buildAccount(database.db, { customerNumber: OTHER, name: 'Other' });
+  ({ boss, reader, outsider } = await buildAccountFixture(database.db, CN, OTHER));
+  busops = await signInStaff(database.db, 'busops');
   const server = (customerNumber: string, hostId: string, kind: string, state = 'ACTIVE') => ({
     customerNumber,
     name: hostId,
@@ -42,13 +40,6 @@ beforeAll(async () => {
       server(CN, 'ONPREM-1', 'single'),
       server(OTHER, 'OTHER-CLS', 'elastic'),
     ]);
-  await addContact(database.db, CN, 'boss@acme.example', contactRoles.admin);
-  await addContact(database.db, CN, 'reader@acme.example', contactRoles.viewer);
-  await addContact(database.db, OTHER, 'outsider@other.example', contactRoles.admin);
-  boss = (await signInAs(database.db, 'boss@acme.example')).headers;
-  reader = (await signInAs(database.db, 'reader@acme.example')).headers;
-  outsider = (await signInAs(database.db, 'outsider@other.example')).headers;
-  busops = (await signInAs(database.db, 'ops@vendor.example', { vendorRoles: ['busops'] })).headers;
 });
 
 afterAll(async () => {

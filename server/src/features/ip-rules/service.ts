@@ -1,5 +1,6 @@
 import type { ElasticServer, IpRuleDto } from '@lp/contract/ip-rules/schemas';
 import { checkIpRules, firstIpRuleProblem } from '@lp/domain/ip-rules';
+import type { Db } from '../../db/database.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { badRequest, notFound } from '../../platform/errors.ts';
 import type { Principal } from '../../platform/principal.ts';
@@ -19,8 +20,8 @@ export async function activatedElasticServers(
 }
 
 /** A clsId names a server only within its account: another account's server id is as unknown as a made-up one. */
-async function requireElasticServer(ctx: AppContext, customerNumber: string, clsId: string) {
-  const servers = await listElasticServers(ctx.db, customerNumber);
+export async function requireElasticServer(db: Db, customerNumber: string, clsId: string) {
+  const servers = await listElasticServers(db, customerNumber);
   if (!servers.some((s) => s.hostId === clsId)) throw notFound(unknownServer);
 }
 
@@ -31,7 +32,7 @@ export async function getIpRules(
   clsId: string,
 ): Promise<IpRuleDto[]> {
   await authorizeAccount(ctx, principal, customerNumber, 'read');
-  await requireElasticServer(ctx, customerNumber, clsId);
+  await requireElasticServer(ctx.db, customerNumber, clsId);
   return listIpRules(ctx.db, customerNumber, clsId);
 }
 
@@ -43,7 +44,7 @@ export async function setIpRules(
 ): Promise<IpRuleDto[]> {
   const { customerNumber, clsId } = request;
   await authorizeAccount(ctx, principal, customerNumber, 'edit');
-  await requireElasticServer(ctx, customerNumber, clsId);
+  await requireElasticServer(ctx.db, customerNumber, clsId);
   const check = checkIpRules(request.whitelist);
   const problem = firstIpRuleProblem(check);
   if (problem) throw badRequest(problem);

@@ -2,7 +2,7 @@ import type { DayRange } from '@lp/domain/dates';
 import type { StatementEntitlement, UsageAggregate } from '@lp/domain/statement';
 import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.ts';
-import { elasticDailyUsage, entitlements, licenseServers } from '../../db/schema.ts';
+import { elasticDailyUsage, entitlements } from '../../db/schema.ts';
 
 /** Only these entitlements count as elastic (spec 001 §4 classification). */
 const isElastic = (customerNumber: string) =>
@@ -81,19 +81,4 @@ export async function usageAggregates(
     )
     .groupBy(u.entitlementId, u.product);
   return rows;
-}
-
-/** The account's elastic license server with this id (clsId), if any. */
-export async function findElasticServer(db: Db, customerNumber: string, clsId: string) {
-  const [row] = await db
-    .select({ hostId: licenseServers.hostId, alias: licenseServers.alias })
-    .from(licenseServers)
-    .where(
-      and(
-        eq(licenseServers.customerNumber, customerNumber),
-        eq(licenseServers.kind, 'elastic'),
-        eq(licenseServers.hostId, clsId),
-      ),
-    );
-  return row;
 }

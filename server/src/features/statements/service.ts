@@ -15,15 +15,10 @@ import { AppError, badRequest, notFound } from '../../platform/errors.ts';
 import { sendAccountEmail } from '../../platform/mail/mailer.ts';
 import type { Principal } from '../../platform/principal.ts';
 import { authorizeAccount } from '../accounts/policy.ts';
+import { requireElasticServer } from '../ip-rules/service.ts';
 import { renderStatementPdf } from './pdf.ts';
-import {
-  findElasticEntitlement,
-  findElasticServer,
-  listElasticEntitlements,
-  usageAggregates,
-} from './repository.ts';
+import { findElasticEntitlement, listElasticEntitlements, usageAggregates } from './repository.ts';
 
-export const unknownElasticServer = 'No elastic license server with this id for this account.';
 export const unknownElasticEntitlement = 'No elastic entitlement with this activation id for this account.';
 
 /** Currency of the uncovered usage: the newest elastic entitlement's (an account buys in one currency). */
@@ -106,9 +101,7 @@ export async function sendStatementEmail(
   request: StatementEmailRequest,
 ): Promise<void> {
   const { customer } = await authorizeAccount(ctx, principal, request.customerid, 'read');
-  if (!(await findElasticServer(ctx.db, customer.customerNumber, request.server))) {
-    throw notFound(unknownElasticServer);
-  }
+  await requireElasticServer(ctx.db, customer.customerNumber, request.server);
   const entitlement = await findElasticEntitlement(ctx.db, customer.customerNumber, request.activationid);
   if (!entitlement) throw notFound(unknownElasticEntitlement);
 

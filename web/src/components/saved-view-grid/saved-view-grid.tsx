@@ -1,7 +1,7 @@
 import type { TableName } from '@lp/contract/prefs/schemas';
 import type { Criterion } from '@lp/contract/query/schemas';
-import { Alert, Button, Group, Stack } from '@mantine/core';
-import type { ColDef, ColumnMovedEvent, GridApi, IDatasource, IGetRowsParams } from 'ag-grid-community';
+import { Alert, Group, Stack } from '@mantine/core';
+import type { ColDef, GridApi, IDatasource, IGetRowsParams } from 'ag-grid-community';
 import { AgGridReact } from 'ag-grid-react';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { DataService } from '../../lib/data-service.ts';
@@ -9,6 +9,7 @@ import type { Row } from '../../lib/filter-rules.ts';
 import { Spinner } from '../spinner.tsx';
 import { gridTheme } from './ag-grid-setup.ts';
 import { filterModelToRule, sortModelToRules } from './grid-filter.ts';
+import { SavedViewButtons } from './saved-view-buttons.tsx';
 import { useSavedView } from './use-saved-view.ts';
 import type { ExtraViewConditions, GridFilterModel } from './view-rules.ts';
 
@@ -108,40 +109,16 @@ export function SavedViewGrid<T extends Row>(props: SavedViewGridProps<T>) {
     [],
   );
 
-  const onColumnMoved = useCallback(
-    (e: ColumnMovedEvent) => {
-      if (e.finished) view.onViewChanged();
-    },
-    [view.onViewChanged],
-  );
-
   return (
     <Stack gap="xs">
       <Group justify="space-between">
         <Group gap="xs">{props.toolbar}</Group>
         <Group gap="xs">
-          <Button
-            variant="default"
-            size="xs"
-            disabled={!view.buttons.clearFilters}
-            onClick={() => {
-              view.clearFilters();
-              props.onClearFilters?.();
-            }}
-          >
-            Clear filters
-          </Button>
-          <Button
-            variant="default"
-            size="xs"
-            disabled={!view.buttons.resetView}
-            onClick={() => {
-              void view.resetView();
-              props.onResetView?.();
-            }}
-          >
-            Reset view
-          </Button>
+          <SavedViewButtons
+            view={view}
+            onClearFilters={props.onClearFilters}
+            onResetView={props.onResetView}
+          />
         </Group>
       </Group>
       {view.loadError ? (
@@ -158,11 +135,7 @@ export function SavedViewGrid<T extends Row>(props: SavedViewGridProps<T>) {
           cacheBlockSize={props.blockSize ?? 100}
           columnDefs={props.columnDefs}
           defaultColDef={defaultColDef}
-          onGridReady={(e) => view.onGridReady(e.api)}
-          onFilterChanged={view.onViewChanged}
-          onSortChanged={view.onViewChanged}
-          onColumnVisible={view.onViewChanged}
-          onColumnMoved={onColumnMoved}
+          {...view.gridEvents}
         />
       </section>
     </Stack>

@@ -1,7 +1,7 @@
 import type { ColumnState, TableName, TablePref } from '@lp/contract/prefs/schemas';
 import { useDebouncedCallback } from '@mantine/hooks';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import type { GridApi } from 'ag-grid-community';
+import type { ColumnMovedEvent, GridApi, GridReadyEvent } from 'ag-grid-community';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { mergeSavedPref, saveTablePrefs, tablePrefsQuery } from '../../features/prefs/api/table-prefs.ts';
 import {
@@ -31,6 +31,15 @@ export interface SavedViewOptions {
    * and saved again when it changes; leave it empty while the table is at its defaults.
    */
   extraPref?: ExtraPref;
+}
+
+/** The grid events a saved view follows; spread them on the AgGridReact. */
+export interface SavedViewGridEvents {
+  onGridReady: (e: GridReadyEvent) => void;
+  onFilterChanged: () => void;
+  onSortChanged: () => void;
+  onColumnVisible: () => void;
+  onColumnMoved: (e: ColumnMovedEvent) => void;
 }
 
 export type ExtraPref = Partial<Pick<TablePref, 'dateRange' | 'startDate' | 'endDate' | 'activeOnly'>>;
@@ -142,6 +151,19 @@ export function useSavedView({
     debouncedSave();
   }, [api, applied, debouncedSave]);
 
+  const gridEvents = useMemo<SavedViewGridEvents>(
+    () => ({
+      onGridReady: (e) => onGridReady(e.api),
+      onFilterChanged: onViewChanged,
+      onSortChanged: onViewChanged,
+      onColumnVisible: onViewChanged,
+      onColumnMoved: (e) => {
+        if (e.finished) onViewChanged();
+      },
+    }),
+    [onGridReady, onViewChanged],
+  );
+
   const clearFilters = useCallback(() => {
     api?.setFilterModel(null);
   }, [api]);
@@ -162,6 +184,7 @@ export function useSavedView({
     api,
     onGridReady,
     onViewChanged,
+    gridEvents,
     clearFilters,
     resetView,
     buttons,

@@ -3,11 +3,10 @@ import type { ElasticDevice } from '@lp/contract/credentials/schemas';
 import { pinActions, usernameActions, usernamesToText } from '@lp/domain/credentials';
 import { Alert, Button, Group, Paper, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { useRef, useState } from 'react';
-import { useNavigate } from 'react-router';
 import { confirmDialog } from '../../../components/confirm-dialog.tsx';
 import { LeaveGuard } from '../../../components/leave-guard.tsx';
 import { usePanels } from '../../../components/panels.tsx';
-import { ApiError } from '../../../lib/api-client.ts';
+import { useGoToNoPermissions } from '../../../lib/no-permissions.ts';
 import { changePin, saveUsers } from '../api/credentials.ts';
 import { credentialsFile, downloadText } from '../export-file.ts';
 
@@ -30,6 +29,25 @@ const withServerId = (question: string, serverId: string) => (
   </>
 );
 
+/** A field's rule message, announced as soon as the field breaks the rule. */
+const RuleAlert = ({ testId, children }: { testId: string; children: React.ReactNode }) => (
+  <Alert color="red" variant="light" role="alert" data-testid={testId}>
+    {children}
+  </Alert>
+);
+
+/** One titled section of the page; the heading names the section for assistive technology. */
+const Section = ({ id, title, children }: { id: string; title: string; children: React.ReactNode }) => (
+  <Paper withBorder p="md" component="section" aria-labelledby={id}>
+    <Stack gap="sm">
+      <Title order={2} size="h4" id={id}>
+        {title}
+      </Title>
+      {children}
+    </Stack>
+  </Paper>
+);
+
 interface Props {
   customerNumber: string;
   server: ElasticDevice;
@@ -40,7 +58,7 @@ interface Props {
 
 /** The PIN, export and allowed-usernames sections of /clscredentials, with the enable rules of spec 001 §4. */
 export function CredentialsForm({ customerNumber, server, initialPin, initialUsers, viewOnly }: Props) {
-  const navigate = useNavigate();
+  const goToNoPermissions = useGoToNoPermissions();
   const panels = usePanels();
   const [savedPin, setSavedPin] = useState(initialPin);
   const [pin, setPin] = useState(initialPin);
@@ -68,7 +86,7 @@ export function CredentialsForm({ customerNumber, server, initialPin, initialUse
       setSaving(false);
     } catch (e) {
       // The guard is off while saving, so leaving for the notice page is not blocked.
-      if (!(e instanceof ApiError && e.status === 401)) navigate('/nopermissions');
+      goToNoPermissions(e);
     } finally {
       busy.current = false;
       panels.hideSpinner();
@@ -104,121 +122,94 @@ export function CredentialsForm({ customerNumber, server, initialPin, initialUse
       <LeaveGuard when={(pinState.changed || userState.changed) && !saving} />
       <TextInput label="Server ID" value={server.deviceId} readOnly variant="filled" maw={420} />
 
-      <Paper withBorder p="md" component="section" aria-labelledby="pin-heading">
-        <Stack gap="sm">
-          <Title order={2} size="h4" id="pin-heading">
-            PIN
-          </Title>
-          <Text size="sm">Users of the elastic license server need this 6-digit PIN.</Text>
-          <TextInput
-            label="PIN"
-            value={pin}
-            onChange={(e) => setPin(e.currentTarget.value)}
-            disabled={viewOnly || saving}
-            inputMode="numeric"
-            autoComplete="off"
-            maxLength={20}
-            maw={200}
-            aria-invalid={!pinState.valid}
-          />
-          {pinState.valid ? null : (
-            <Alert color="red" variant="light" role="alert" data-testid="pin-alert">
-              {messages.invalidPin}
-            </Alert>
-          )}
-          <Group>
-            <Button variant="default" disabled={!pinState.cancel || saving} onClick={() => setPin(savedPin)}>
-              Cancel
-            </Button>
-            <Button disabled={!pinState.change || saving} onClick={changePinClicked}>
-              Change PIN
-            </Button>
-          </Group>
-        </Stack>
-      </Paper>
+      <Section id="pin-heading" title="PIN">
+        <Text size="sm">Users of the elastic license server need this 6-digit PIN.</Text>
+        <TextInput
+          label="PIN"
+          value={pin}
+          onChange={(e) => setPin(e.currentTarget.value)}
+          disabled={viewOnly || saving}
+          inputMode="numeric"
+          autoComplete="off"
+          maxLength={20}
+          maw={200}
+          aria-invalid={!pinState.valid}
+        />
+        {pinState.valid ? null : <RuleAlert testId="pin-alert">{messages.invalidPin}</RuleAlert>}
+        <Group>
+          <Button variant="default" disabled={!pinState.cancel || saving} onClick={() => setPin(savedPin)}>
+            Cancel
+          </Button>
+          <Button disabled={!pinState.change || saving} onClick={changePinClicked}>
+            Change PIN
+          </Button>
+        </Group>
+      </Section>
 
-      <Paper withBorder p="md" component="section" aria-labelledby="export-heading">
-        <Stack gap="sm">
-          <Title order={2} size="h4" id="export-heading">
-            Export
-          </Title>
-          <Text size="sm">Export the server id, alias and PIN to a JSON file for configuring clients.</Text>
-          <TextInput
-            label="Alias"
-            value={alias}
-            onChange={(e) => setAlias(e.currentTarget.value)}
-            maxLength={200}
-            maw={420}
-            aria-invalid={!aliasValid}
-          />
-          {aliasValid ? null : (
-            <Alert color="red" variant="light" role="alert" data-testid="alias-alert">
-              {credentialTexts.aliasEmpty}
-            </Alert>
-          )}
-          {pinState.exportFile ? null : (
-            <Alert color="yellow" variant="light" data-testid="export-alert">
-              {credentialTexts.exportInvalidPin}
-            </Alert>
-          )}
-          <Group>
-            <Button disabled={!pinState.exportFile || !aliasValid || saving} onClick={exportClicked}>
-              Export to JSON file
-            </Button>
-          </Group>
-        </Stack>
-      </Paper>
+      <Section id="export-heading" title="Export">
+        <Text size="sm">Export the server id, alias and PIN to a JSON file for configuring clients.</Text>
+        <TextInput
+          label="Alias"
+          value={alias}
+          onChange={(e) => setAlias(e.currentTarget.value)}
+          maxLength={200}
+          maw={420}
+          aria-invalid={!aliasValid}
+        />
+        {aliasValid ? null : <RuleAlert testId="alias-alert">{credentialTexts.aliasEmpty}</RuleAlert>}
+        {pinState.exportFile ? null : (
+          <Alert color="yellow" variant="light" data-testid="export-alert">
+            {credentialTexts.exportInvalidPin}
+          </Alert>
+        )}
+        <Group>
+          <Button disabled={!pinState.exportFile || !aliasValid || saving} onClick={exportClicked}>
+            Export to JSON file
+          </Button>
+        </Group>
+      </Section>
 
-      <Paper withBorder p="md" component="section" aria-labelledby="access-heading">
-        <Stack gap="sm">
-          <Title order={2} size="h4" id="access-heading">
-            Access restrictions
-          </Title>
-          {userState.users.length === 0 ? (
-            <Alert color="green" variant="light" data-testid="users-banner">
-              {credentialTexts.allowAll}
-            </Alert>
-          ) : (
-            <Alert color="red" variant="light" data-testid="users-banner">
-              {credentialTexts.blockOthers}
-            </Alert>
-          )}
-          <Text size="sm" id="users-help">
-            One username per line, case insensitive, without spaces or non-ASCII characters. Leave the list
-            empty to allow all users with the current PIN.
-          </Text>
-          <Textarea
-            label="Allowed usernames"
-            aria-describedby="users-help"
-            value={usersText}
-            onChange={(e) => setUsersText(e.currentTarget.value)}
-            disabled={viewOnly || saving}
-            autosize
-            minRows={5}
-            maxRows={15}
-            maw={420}
-            spellCheck={false}
-            aria-invalid={!userState.valid}
-          />
-          {userState.valid ? null : (
-            <Alert color="red" variant="light" role="alert" data-testid="users-alert">
-              {messages.invalidUsernames}
-            </Alert>
-          )}
-          <Group>
-            <Button
-              variant="default"
-              disabled={!userState.cancel || saving}
-              onClick={() => setUsersText(usernamesToText(savedUsers))}
-            >
-              Cancel
-            </Button>
-            <Button disabled={!userState.save || saving} onClick={saveUsersClicked}>
-              Save
-            </Button>
-          </Group>
-        </Stack>
-      </Paper>
+      <Section id="access-heading" title="Access restrictions">
+        {userState.users.length === 0 ? (
+          <Alert color="green" variant="light" data-testid="users-banner">
+            {credentialTexts.allowAll}
+          </Alert>
+        ) : (
+          <Alert color="red" variant="light" data-testid="users-banner">
+            {credentialTexts.blockOthers}
+          </Alert>
+        )}
+        <Text size="sm" id="users-help">
+          One username per line, case insensitive, without spaces or non-ASCII characters. Leave the list
+          empty to allow all users with the current PIN.
+        </Text>
+        <Textarea
+          label="Allowed usernames"
+          aria-describedby="users-help"
+          value={usersText}
+          onChange={(e) => setUsersText(e.currentTarget.value)}
+          disabled={viewOnly || saving}
+          autosize
+          minRows={5}
+          maxRows={15}
+          maw={420}
+          spellCheck={false}
+          aria-invalid={!userState.valid}
+        />
+        {userState.valid ? null : <RuleAlert testId="users-alert">{messages.invalidUsernames}</RuleAlert>}
+        <Group>
+          <Button
+            variant="default"
+            disabled={!userState.cancel || saving}
+            onClick={() => setUsersText(usernamesToText(savedUsers))}
+          >
+            Cancel
+          </Button>
+          <Button disabled={!userState.save || saving} onClick={saveUsersClicked}>
+            Save
+          </Button>
+        </Group>
+      </Section>
     </Stack>
   );
 }

@@ -1,12 +1,10 @@
 import type { ElasticDevice } from '@lp/contract/credentials/schemas';
-import { permissionsFor } from '@lp/domain/policy';
 import { Stack, Title } from '@mantine/core';
 import { useEffect, useState } from 'react';
-import { useNavigate } from 'react-router';
 import { Spinner } from '../../../components/spinner.tsx';
-import { ApiError } from '../../../lib/api-client.ts';
-import { useCurrentUser } from '../../../lib/app-context.tsx';
+import { useGoToNoPermissions } from '../../../lib/no-permissions.ts';
 import { useCustomer } from '../../accounts/components/customer-context.tsx';
+import { useViewOnly } from '../../accounts/components/use-view-only.ts';
 import { getElasticDevice, getOrCreatePin, getUsers } from '../api/credentials.ts';
 import { CredentialsForm } from '../components/credentials-form.tsx';
 
@@ -25,8 +23,8 @@ interface Loaded {
  */
 export default function CredentialsPage() {
   const { customer } = useCustomer();
-  const user = useCurrentUser();
-  const navigate = useNavigate();
+  const viewOnly = useViewOnly();
+  const goToNoPermissions = useGoToNoPermissions();
   const [loaded, setLoaded] = useState<Loaded | null>(null);
 
   useEffect(() => {
@@ -42,16 +40,14 @@ export default function CredentialsPage() {
       if (live) setLoaded({ server, pin, users });
     })().catch((e) => {
       // Spec 001 §6: any failure (other than sign-in, handled by the client) goes to /nopermissions.
-      if (live && !(e instanceof ApiError && e.status === 401)) navigate('/nopermissions');
+      if (live) goToNoPermissions(e);
     });
     return () => {
       live = false;
     };
-  }, [customer, navigate]);
+  }, [customer, goToNoPermissions]);
 
   if (!customer) return null;
-  // Without info flags the page cannot tell edit rights: it stays read-only (the server decides anyway).
-  const viewOnly = customer.info ? permissionsFor(user.roles, customer.info).viewOnly : true;
   return (
     <Stack data-testid="credentials-page">
       <Title order={1} size="h2">

@@ -4,7 +4,6 @@ import { Anchor, Button, Group, Menu, Progress, Stack, Text } from '@mantine/cor
 import {
   ClientSideRowModelModule,
   type ColDef,
-  type ColumnMovedEvent,
   type ICellRendererParams,
   PaginationModule,
   type TextMatcher,
@@ -12,8 +11,9 @@ import {
   type ValueGetterParams,
 } from 'ag-grid-community';
 import { AgGridReact } from 'ag-grid-react';
-import { useCallback, useMemo } from 'react';
+import { useMemo } from 'react';
 import { gridTheme } from '../../../components/saved-view-grid/ag-grid-setup.ts';
+import { SavedViewButtons } from '../../../components/saved-view-grid/saved-view-buttons.tsx';
 import { useSavedView } from '../../../components/saved-view-grid/use-saved-view.ts';
 import { Spinner } from '../../../components/spinner.tsx';
 import type { StatementPeriod } from '../api/entitlements.ts';
@@ -244,27 +244,10 @@ export function EntitlementsTable(props: EntitlementsTableProps) {
     [],
   );
 
-  const onColumnMoved = useCallback(
-    (e: ColumnMovedEvent) => {
-      if (e.finished) view.onViewChanged();
-    },
-    [view.onViewChanged],
-  );
-
   return (
     <Stack gap="xs">
       <Group justify="flex-end" gap="xs">
-        <Button variant="default" size="xs" disabled={!view.buttons.clearFilters} onClick={view.clearFilters}>
-          Clear filters
-        </Button>
-        <Button
-          variant="default"
-          size="xs"
-          disabled={!view.buttons.resetView}
-          onClick={() => void view.resetView()}
-        >
-          Reset view
-        </Button>
+        <SavedViewButtons view={view} />
       </Group>
       <section aria-label={`${props.title} table`} style={{ position: 'relative' }}>
         {view.busy ? <Spinner text={view.busy} overlay /> : null}
@@ -284,11 +267,7 @@ export function EntitlementsTable(props: EntitlementsTableProps) {
           pagination
           paginationPageSize={PAGE_SIZE}
           paginationPageSizeSelector={[PAGE_SIZE, 25, 50, 100]}
-          onGridReady={(e) => view.onGridReady(e.api)}
-          onFilterChanged={view.onViewChanged}
-          onSortChanged={view.onViewChanged}
-          onColumnVisible={view.onViewChanged}
-          onColumnMoved={onColumnMoved}
+          {...view.gridEvents}
         />
       </section>
     </Stack>

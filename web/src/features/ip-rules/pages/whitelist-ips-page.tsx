@@ -1,6 +1,5 @@
 import type { ElasticServer, IpRuleDto } from '@lp/contract/ip-rules/schemas';
 import { checkIpRules, type IpRule, sameIpRules } from '@lp/domain/ip-rules';
-import { permissionsFor } from '@lp/domain/policy';
 import {
   ActionIcon,
   Alert,
@@ -14,14 +13,14 @@ import {
   VisuallyHidden,
 } from '@mantine/core';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { useNavigate } from 'react-router';
 import { LeaveGuard } from '../../../components/leave-guard.tsx';
 import { usePanels } from '../../../components/panels.tsx';
 import { Spinner } from '../../../components/spinner.tsx';
 import { useRowEditor } from '../../../components/use-row-editor.ts';
 import { ApiError } from '../../../lib/api-client.ts';
-import { useCurrentUser } from '../../../lib/app-context.tsx';
+import { useGoToNoPermissions } from '../../../lib/no-permissions.ts';
 import { useCustomer } from '../../accounts/components/customer-context.tsx';
+import { useViewOnly } from '../../accounts/components/use-view-only.ts';
 import { getActivatedElasticServers, getIpRules, setIpRules } from '../api/ip-rules.ts';
 
 const LOADING = 'Getting IP Settings...';
@@ -57,7 +56,7 @@ function IpRulesForm({
   server: ElasticServer;
   viewOnly: boolean;
 }) {
-  const navigate = useNavigate();
+  const goToNoPermissions = useGoToNoPermissions();
   const panels = usePanels();
   const [baseline, setBaseline] = useState<IpRuleDto[] | null>(null);
   const editor = useRowEditor<IpRule, Field>(blankRule);
@@ -75,12 +74,12 @@ function IpRulesForm({
       })
       .catch((e) => {
         // Spec 000 §6, §8: a failed read of the IP settings goes to /nopermissions.
-        if (mounted.current && !(e instanceof ApiError && e.status === 401)) navigate('/nopermissions');
+        if (mounted.current) goToNoPermissions(e);
       });
     return () => {
       mounted.current = false;
     };
-  }, [customerNumber, server.DeviceID, navigate, reset]);
+  }, [customerNumber, server.DeviceID, goToNoPermissions, reset]);
 
   const check = useMemo(() => checkIpRules(rows), [rows]);
   const changed = baseline !== null && !sameIpRules(rows, baseline);
@@ -200,8 +199,8 @@ function IpRulesForm({
 /** /whitelistips (spec 000 §2.10, §4.6): the IP allow-list of the account's elastic license server. */
 export default function WhitelistIpsPage() {
   const { customer } = useCustomer();
-  const user = useCurrentUser();
-  const navigate = useNavigate();
+  const viewOnly = useViewOnly();
+  const goToNoPermissions = useGoToNoPermissions();
   const [servers, setServers] = useState<ElasticServer[] | null>(null);
 
   useEffect(() => {
@@ -210,16 +209,14 @@ export default function WhitelistIpsPage() {
     getActivatedElasticServers(customer.customerNumber, customer.customerName)
       .then((list) => live && setServers(list))
       .catch((e) => {
-        if (live && !(e instanceof ApiError && e.status === 401)) navigate('/nopermissions');
+        if (live) goToNoPermissions(e);
       });
     return () => {
       live = false;
     };
-  }, [customer, navigate]);
+  }, [customer, goToNoPermissions]);
 
   if (!customer) return null;
-  // Without info flags the page cannot tell edit rights: it stays read-only (the server decides anyway).
-  const viewOnly = customer.info ? permissionsFor(user.roles, customer.info).viewOnly : true;
   const server = servers?.[0];
   return (
     <Stack data-testid="whitelist-ips-page">

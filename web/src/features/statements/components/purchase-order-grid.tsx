@@ -3,7 +3,6 @@ import { displayProducts, formatAmount, pieSlices } from '@lp/domain/statement';
 import { ActionIcon, Group, Table } from '@mantine/core';
 import type {
   ColDef,
-  ColumnMovedEvent,
   GetRowIdParams,
   ICellRendererParams,
   IsFullWidthRowParams,
@@ -12,8 +11,9 @@ import type {
   ValueFormatterParams,
 } from 'ag-grid-community';
 import { AgGridReact } from 'ag-grid-react';
-import { useCallback, useMemo } from 'react';
+import { useMemo } from 'react';
 import { gridTheme } from '../../../components/saved-view-grid/ag-grid-setup.ts';
+import type { SavedViewGridEvents } from '../../../components/saved-view-grid/use-saved-view.ts';
 import { keepDetailsUnderParents, type PoRow, poRows } from '../statement-view.ts';
 import './statement-grid-modules.ts';
 import { StatementPie } from './statement-pie.tsx';
@@ -144,21 +144,15 @@ export interface PurchaseOrderGridProps {
   records: StatementRecord[];
   expanded: ReadonlySet<string>;
   onToggle: (rowId: string) => void;
-  onGridReady: (api: import('ag-grid-community').GridApi) => void;
-  onViewChanged: () => void;
+  /** The saved view's grid events (spec 001 §3). */
+  gridEvents: SavedViewGridEvents;
 }
 
 /**
  * "Usage by Purchase Order" (spec 001 §2.2). AG Grid Community has no master/detail, so an expanded record is
  * followed by a full-width row of its own (see poRows); filters and sorts keep the pair together.
  */
-export function PurchaseOrderGrid({
-  records,
-  expanded,
-  onToggle,
-  onGridReady,
-  onViewChanged,
-}: PurchaseOrderGridProps) {
+export function PurchaseOrderGrid({ records, expanded, onToggle, gridEvents }: PurchaseOrderGridProps) {
   const rows = useMemo(() => poRows(records, expanded), [records, expanded]);
   const context = useMemo<GridContext>(() => ({ toggle: onToggle }), [onToggle]);
   const defaultColDef = useMemo<ColDef<PoRow>>(
@@ -172,7 +166,6 @@ export function PurchaseOrderGrid({
     }),
     [],
   );
-  const onColumnMoved = useCallback((e: ColumnMovedEvent) => e.finished && onViewChanged(), [onViewChanged]);
   const height = Math.min(
     640,
     80 +
@@ -197,11 +190,7 @@ export function PurchaseOrderGrid({
           const ordered = keepDetailsUnderParents(p.nodes);
           p.nodes.splice(0, p.nodes.length, ...ordered);
         }}
-        onGridReady={(e) => onGridReady(e.api)}
-        onFilterChanged={onViewChanged}
-        onSortChanged={onViewChanged}
-        onColumnVisible={onViewChanged}
-        onColumnMoved={onColumnMoved}
+        {...gridEvents}
       />
     </section>
   );

@@ -8,6 +8,7 @@ import { Button, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/c
 import { useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { showError } from '../../../components/panels.tsx';
+import { SavedViewButtons } from '../../../components/saved-view-grid/saved-view-buttons.tsx';
 import { useSavedView } from '../../../components/saved-view-grid/use-saved-view.ts';
 import { findPref } from '../../../components/saved-view-grid/view-rules.ts';
 import { Spinner } from '../../../components/spinner.tsx';
@@ -100,25 +101,7 @@ function StatementView(props: {
           <StatementRangeMenu value={range} onChange={setRange} />
         </Group>
         <Group gap="xs">
-          <Button
-            variant="default"
-            size="xs"
-            disabled={!view.buttons.clearFilters}
-            onClick={view.clearFilters}
-          >
-            Clear filters
-          </Button>
-          <Button
-            variant="default"
-            size="xs"
-            disabled={!view.buttons.resetView}
-            onClick={() => {
-              setRange(DEFAULT_RANGE);
-              void view.resetView();
-            }}
-          >
-            Reset view
-          </Button>
+          <SavedViewButtons view={view} onResetView={() => setRange(DEFAULT_RANGE)} />
           <Button size="xs" disabled={!statement.isSuccess} loading={exporting} onClick={exportPdf}>
             Export as PDF
           </Button>
@@ -147,8 +130,7 @@ function StatementView(props: {
             records={data?.Records ?? []}
             expanded={expanded}
             onToggle={onToggle}
-            onGridReady={view.onGridReady}
-            onViewChanged={view.onViewChanged}
+            gridEvents={view.gridEvents}
           />
           {products.length > 0 ? (
             <>
