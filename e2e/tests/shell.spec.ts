@@ -27,6 +27,8 @@ test('vendor staff sign in, pick an account by typing, see the role label and si
   await expect(page.getByTestId('role-label')).toHaveText('Business Operations Role');
   await page.getByRole('menuitem', { name: 'Sign Out' }).click();
   await page.waitForURL((url) => !url.pathname.startsWith('/elastic'));
+  // The IdP's sign-out ends on the portal, which asks for sign-in; wait for that chain of redirects to settle.
+  await expect(page.getByLabel('Email')).toBeVisible();
 
   // The session is gone: the guarded page asks for sign-in again, and local storage was cleared.
   await page.goto('/elastic');
