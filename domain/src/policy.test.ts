@@ -1,7 +1,14 @@
 import type { AccountInfo } from '@lp/contract/accounts/schemas';
 import { describe, expect, it } from 'vitest';
 import { accountInfo } from './account-info-fixture.ts';
-import { contactFlags, contactRoles, isExportBlocked, permissionsFor, roleLabel } from './policy.ts';
+import {
+  contactFlags,
+  contactRoles,
+  isExportBlocked,
+  mayManageServerCredentials,
+  permissionsFor,
+  roleLabel,
+} from './policy.ts';
 
 const base = accountInfo();
 const info = (over: Partial<AccountInfo>) => ({ ...base, ...over });
@@ -82,5 +89,17 @@ describe('role label', () => {
     });
     expect(contactFlags(contactRoles.coordinator).isAsc).toBe(true);
     expect(contactFlags(undefined)).toEqual({ isPortalEdit: false, isPortalView: false, isAsc: false });
+  });
+});
+
+describe('license-server credentials', () => {
+  it('are managed by busops, vendor admin and support only', () => {
+    expect(mayManageServerCredentials(['busops'])).toBe(true);
+    expect(mayManageServerCredentials(['admin'])).toBe(true);
+    expect(mayManageServerCredentials(['support'])).toBe(true);
+    expect(mayManageServerCredentials(['sales'])).toBe(false);
+    expect(mayManageServerCredentials(['salesaccess'])).toBe(false);
+    expect(mayManageServerCredentials(['user'])).toBe(false);
+    expect(mayManageServerCredentials([])).toBe(false);
   });
 });

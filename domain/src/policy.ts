@@ -14,6 +14,10 @@ export const isBusops = (roles: readonly string[]) => has(roles, 'busops') || ha
 export const isVendorStaff = (roles: readonly string[]) =>
   isBusops(roles) || has(roles, 'support') || has(roles, 'sales') || has(roles, 'salesaccess');
 
+/** Business operations and support issue and revoke elastic license-server credentials (decision 014). */
+export const mayManageServerCredentials = (roles: readonly string[]) =>
+  isBusops(roles) || has(roles, 'support');
+
 export interface Permissions {
   viewOnly: boolean;
   sslAllowed: boolean;

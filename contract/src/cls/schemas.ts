@@ -1,6 +1,9 @@
 import { z } from 'zod';
 
-const instant = z.iso.datetime({ offset: true });
+// Year 0 is valid ISO 8601 but not a PostgreSQL timestamp.
+const instant = z.iso
+  .datetime({ offset: true })
+  .refine((t) => Date.parse(t) >= -62_135_596_800_000, 'must be 0001-01-01T00:00:00Z or later');
 
 /**
  * One session event sent by an elastic license server. Every event carries the session's descriptor, so a
@@ -84,5 +87,12 @@ export const adjustmentRequestSchema = z.object({
   amount: z.number().finite().min(-1e9).max(1e9),
   product: z.string().min(1).max(100).default('Balance Adjustment'),
   note: z.string().max(1000).default(''),
-  day: z.iso.date().optional(),
+  // Year 0 is a valid ISO date but not a PostgreSQL one.
+  day: z.iso
+    .date()
+    .refine((d) => d >= '0001-01-01', 'Dates start at 0001-01-01')
+    .optional(),
 });
+export type ServerCredential = z.infer<typeof credentialListResponseSchema>['data'][number];
+export type IssuedCredential = z.infer<typeof issueCredentialResponseSchema>['data'];
+export type AdjustmentRequest = z.input<typeof adjustmentRequestSchema>;

@@ -24,7 +24,7 @@ export const statementRequestSchema = z.object({
   from: day,
   to: day,
   /** The client's "today" (report date); the server uses its own clock when absent. */
-  today: day.optional(),
+  today: z.iso.date().optional(),
   customerNumber,
   customerName: z.string().max(500).optional(),
 });

@@ -25,7 +25,10 @@ export function describeZodError(error: ZodError): string {
   const issue = error.issues[0];
   if (!issue) return 'Invalid request';
   const where = issue.path.length ? issue.path.join('.') : 'body';
-  return `Invalid request: ${where}: ${issue.message}`;
+  // A long list of allowed values would turn the sentence into a dump.
+  const message =
+    issue.code === 'invalid_value' && issue.values.length > 5 ? 'Invalid option' : issue.message;
+  return `Invalid request: ${where}: ${message}`;
 }
 
 const fastifyCodes: Record<string, ErrorCode> = {

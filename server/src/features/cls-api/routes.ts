@@ -4,13 +4,14 @@ import {
   usageBatchSchema,
 } from '@lp/contract/cls/schemas';
 import { formatDate } from '@lp/domain/dates';
-import { isBusops } from '@lp/domain/policy';
+import { isBusops, mayManageServerCredentials } from '@lp/domain/policy';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../../platform/context.ts';
 import { forbidden, notFound } from '../../platform/errors.ts';
 import { type Principal, requirePrincipal } from '../../platform/principal.ts';
 import { parseInput } from '../../platform/validate.ts';
+import { authorizeAccount } from '../accounts/policy.ts';
 import { postAdjustment } from '../ledger/service.ts';
 import { ingestUsage } from './ingest.ts';
 import {
@@ -25,7 +26,7 @@ const USAGE_BODY_LIMIT = 8 * 1024 * 1024;
 
 /** Business operations and support issue and revoke license-server credentials. */
 const staffOnly = (principal: Principal) => {
-  if (!isBusops(principal.vendorRoles) && !principal.vendorRoles.includes('support')) throw forbidden();
+  if (!mayManageServerCredentials(principal.vendorRoles)) throw forbidden();
 };
 
 /**
@@ -48,11 +49,14 @@ export function registerClsRoutes(app: FastifyInstance, ctx: AppContext): void {
   });
 
   app.get('/api/cls/credentials', async (request) => {
-    staffOnly(requirePrincipal(request));
+    const principal = requirePrincipal(request);
+    staffOnly(principal);
     const { customerNumber } = parseInput(
       z.object({ customerNumber: z.string().min(1).max(64) }),
       request.query,
     );
+    // Unknown and export-blocked accounts are refused for staff too (docs/decisions/006).
+    await authorizeAccount(ctx, principal, customerNumber, 'read');
     const rows = await listServerCredentials(ctx.db, customerNumber);
     return {
       status: 'SUCCESS',
@@ -70,6 +74,8 @@ export function registerClsRoutes(app: FastifyInstance, ctx: AppContext): void {
     const principal = requirePrincipal(request);
     staffOnly(principal);
     const input = parseInput(issueCredentialRequestSchema, request.body);
+    // Support may issue although view-only on accounts: the staff role is the write permission here.
+    await authorizeAccount(ctx, principal, input.customerNumber, 'read');
     const issued = await issueServerCredential(ctx.db, { ...input, createdBy: principal.email });
     return { status: 'SUCCESS', data: { ...issued, ...input } };
   });
@@ -85,6 +91,7 @@ export function registerClsRoutes(app: FastifyInstance, ctx: AppContext): void {
     const principal = requirePrincipal(request);
     if (!isBusops(principal.vendorRoles)) throw forbidden();
     const input = parseInput(adjustmentRequestSchema, request.body);
+    await authorizeAccount(ctx, principal, input.customerNumber, 'edit');
     const data = await ctx.db.transaction((tx) =>
       postAdjustment(tx, { ...input, day: input.day ?? formatDate(new Date()), createdBy: principal.email }),
     );

@@ -330,6 +330,9 @@ class CriterionContext {
 
   instantCompare(op: '<' | '>' | '<=' | '>=', ms: number): SQL {
     if (this.target.type !== 'timestamp') throw this.unsupported();
+    // The day after 9999-12-31 (AFTERDAY, DAYRANGE) has no timestamp form; every stored instant is before it.
+    if (ms > MAX_INSTANT)
+      return op === '<' || op === '<=' ? sql`${this.target.expr} is not null` : sql`false`;
     return sql`${this.target.expr} ${comparisonOps[op]} ${new Date(ms).toISOString()}::timestamptz`;
   }
 

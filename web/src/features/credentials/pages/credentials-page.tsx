@@ -7,6 +7,7 @@ import { useCustomer } from '../../accounts/components/customer-context.tsx';
 import { useViewOnly } from '../../accounts/components/use-view-only.ts';
 import { getElasticDevice, getOrCreatePin, getUsers } from '../api/credentials.ts';
 import { CredentialsForm } from '../components/credentials-form.tsx';
+import { ServerCredentials } from '../components/server-credentials.tsx';
 
 const LOADING = 'Getting Elastic License Server information...';
 
@@ -64,6 +65,9 @@ export default function CredentialsPage() {
       ) : (
         <Spinner text={LOADING} />
       )}
+      {loaded ? (
+        <ServerCredentials customerNumber={customer.customerNumber} clsId={loaded.server.deviceId} />
+      ) : null}
     </Stack>
   );
 }

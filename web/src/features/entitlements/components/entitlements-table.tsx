@@ -122,8 +122,10 @@ function UsedPercentageCell({ data }: ICellRendererParams<Row>) {
 }
 
 type SendStatement = (period: StatementPeriod, row: Row) => void;
+type AdjustBalance = (row: Row) => void;
 interface GridContext {
   send: SendStatement;
+  adjust?: AdjustBalance;
 }
 
 function StatementsCell({ data, context }: ICellRendererParams<Row, unknown, GridContext>) {
@@ -143,6 +145,21 @@ function StatementsCell({ data, context }: ICellRendererParams<Row, unknown, Gri
   );
 }
 
+function AdjustBalanceCell({ data, context }: ICellRendererParams<Row, unknown, GridContext>) {
+  if (!data || !context.adjust) return null;
+  const adjust = context.adjust;
+  return (
+    <Button
+      size="compact-xs"
+      variant="light"
+      aria-label={`Adjust balance of ${data.activationId}`}
+      onClick={() => adjust(data)}
+    >
+      Adjust balance
+    </Button>
+  );
+}
+
 export interface EntitlementsTableProps {
   customerNumber: string;
   tableName: Extract<TableName, 'activeEntitlements' | 'inActiveEntitlements'>;
@@ -150,6 +167,8 @@ export interface EntitlementsTableProps {
   rows: Row[];
   termsUrl: string;
   onSendStatement: SendStatement;
+  /** Vendor busops only: opens the balance adjustment of a row. */
+  onAdjustBalance?: AdjustBalance;
 }
 
 /**
@@ -159,7 +178,11 @@ export interface EntitlementsTableProps {
 export function EntitlementsTable(props: EntitlementsTableProps) {
   const { termsUrl } = props;
   // Cells reach the action through the grid context: new column definitions would reset the user's columns.
-  const context = useMemo<GridContext>(() => ({ send: props.onSendStatement }), [props.onSendStatement]);
+  const context = useMemo<GridContext>(
+    () => ({ send: props.onSendStatement, adjust: props.onAdjustBalance }),
+    [props.onSendStatement, props.onAdjustBalance],
+  );
+  const adjustable = !!props.onAdjustBalance;
   const view = useSavedView({ customerNumber: props.customerNumber, tableName: props.tableName });
 
   const columnDefs = useMemo<ColDef<Row>[]>(
@@ -235,8 +258,21 @@ export function EntitlementsTable(props: EntitlementsTableProps) {
         minWidth: 120,
         cellRenderer: StatementsCell,
       },
+      ...(adjustable
+        ? [
+            {
+              colId: 'balance',
+              headerName: 'Balance',
+              pinned: 'right',
+              sortable: false,
+              filter: false,
+              minWidth: 140,
+              cellRenderer: AdjustBalanceCell,
+            } satisfies ColDef<Row>,
+          ]
+        : []),
     ],
-    [termsUrl],
+    [termsUrl, adjustable],
   );
 
   const defaultColDef = useMemo<ColDef<Row>>(

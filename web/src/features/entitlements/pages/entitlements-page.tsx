@@ -17,6 +17,7 @@ import {
   type StatementPeriod,
   sendStatementEmail,
 } from '../api/entitlements.ts';
+import { useBalanceAdjuster } from '../components/adjust-balance-dialog.tsx';
 import { EntitlementsTable } from '../components/entitlements-table.tsx';
 
 export const SENDING_SPINNER = 'Sending email...';
@@ -33,6 +34,7 @@ function Entitlements({ customer }: { customer: SelectedCustomer }) {
   const { elasticTermsUrl } = useConfig();
   const entitlements = useQuery(entitlementsQuery(customerNumber, customerName));
   const { data: device, refetch: refetchDevice } = useQuery(elasticDeviceQuery(customerNumber, customerName));
+  const adjuster = useBalanceAdjuster(customerNumber);
   const lists = useMemo(
     () => (entitlements.data ? classifyEntitlements(entitlements.data) : null),
     [entitlements.data],
@@ -107,10 +109,12 @@ function Entitlements({ customer }: { customer: SelectedCustomer }) {
               rows={t.rows}
               termsUrl={elasticTermsUrl}
               onSendStatement={onSendStatement}
+              onAdjustBalance={adjuster.onAdjustBalance}
             />
           </Accordion.Panel>
         </Accordion.Item>
       ))}
+      {adjuster.dialog}
     </Accordion>
   );
 }

@@ -1,0 +1,229 @@
+import type { IssuedCredential, ServerCredential } from '@lp/contract/cls/schemas';
+import { formatDateTime } from '@lp/domain/dates';
+import { mayManageServerCredentials } from '@lp/domain/policy';
+import {
+  Alert,
+  Badge,
+  Button,
+  CopyButton,
+  Group,
+  Modal,
+  Paper,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+  VisuallyHidden,
+} from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { confirmDialog } from '../../../components/confirm-dialog.tsx';
+import { showError, showSuccess } from '../../../components/panels.tsx';
+import { Spinner } from '../../../components/spinner.tsx';
+import { ApiError } from '../../../lib/api-client.ts';
+import { useCurrentUser } from '../../../lib/app-context.tsx';
+import {
+  serverCredentialsQuery,
+  useIssueCredential,
+  useRevokeCredential,
+} from '../api/server-credentials.ts';
+
+export const serverCredentialTexts = {
+  title: 'License server credentials',
+  intro:
+    'The elastic license server signs in to the portal with a credential: it reads its PIN, allowed usernames and IP rules and reports usage with it.',
+  empty: 'No credentials have been issued for this account.',
+  confirmIssue: 'Are you sure you want to issue a new credential for this Elastic License Server?',
+  confirmRevoke:
+    'Are you sure you want to revoke this credential? The license server using it can no longer connect.',
+  tokenTitle: 'New license server credential',
+  tokenOnce: 'Copy the token now and configure it on the license server. It will not be shown again.',
+  issued: 'Credential issued.',
+  revoked: 'Credential revoked.',
+} as const;
+
+const errorText = (e: unknown) =>
+  e instanceof ApiError ? e.err : e instanceof Error ? e.message : String(e);
+
+const question = (text: string, detail: string) => (
+  <>
+    {text}
+    <br />
+    <strong>{detail}</strong>
+  </>
+);
+
+/** The token of a credential just issued: shown once, with a copy button. */
+function TokenDialog({ issued, onClose }: { issued: IssuedCredential | null; onClose: () => void }) {
+  return (
+    <Modal
+      opened={issued !== null}
+      onClose={onClose}
+      title={serverCredentialTexts.tokenTitle}
+      size={600}
+      // A stray click outside must not throw away the only copy of the token.
+      closeOnClickOutside={false}
+      closeButtonProps={{ 'aria-label': 'Close' }}
+    >
+      {issued ? (
+        <Stack gap="sm">
+          <Alert color="yellow" variant="light">
+            {serverCredentialTexts.tokenOnce}
+          </Alert>
+          <TextInput label="Server ID" value={issued.clsId} readOnly variant="filled" />
+          <Group align="flex-end" wrap="nowrap">
+            <TextInput
+              label="Token"
+              value={issued.token}
+              readOnly
+              variant="filled"
+              style={{ flex: 1 }}
+              styles={{ input: { fontFamily: 'monospace' } }}
+              onFocus={(e) => e.currentTarget.select()}
+            />
+            <CopyButton value={issued.token}>
+              {({ copied, copy }) => (
+                <Button variant="light" color={copied ? 'teal' : undefined} onClick={copy}>
+                  {copied ? 'Copied' : 'Copy'}
+                </Button>
+              )}
+            </CopyButton>
+          </Group>
+          <Group justify="flex-end">
+            <Button onClick={onClose}>Close</Button>
+          </Group>
+        </Stack>
+      ) : null}
+    </Modal>
+  );
+}
+
+function CredentialRow({
+  credential,
+  busy,
+  onRevoke,
+}: {
+  credential: ServerCredential;
+  busy: boolean;
+  onRevoke: (c: ServerCredential) => void;
+}) {
+  const created = formatDateTime(credential.createdAt);
+  return (
+    <Table.Tr>
+      <Table.Td>{credential.clsId}</Table.Td>
+      <Table.Td>{created}</Table.Td>
+      <Table.Td>{credential.createdBy}</Table.Td>
+      <Table.Td>
+        {credential.revokedAt ? (
+          formatDateTime(credential.revokedAt)
+        ) : (
+          <Badge color="green" variant="light">
+            Active
+          </Badge>
+        )}
+      </Table.Td>
+      <Table.Td>
+        {credential.revokedAt ? null : (
+          <Button
+            size="compact-sm"
+            color="red"
+            variant="light"
+            disabled={busy}
+            aria-label={`Revoke credential issued ${created}`}
+            onClick={() => onRevoke(credential)}
+          >
+            Revoke
+          </Button>
+        )}
+      </Table.Td>
+    </Table.Tr>
+  );
+}
+
+function ServerCredentialsSection({ customerNumber, clsId }: { customerNumber: string; clsId: string }) {
+  const list = useQuery(serverCredentialsQuery(customerNumber));
+  const issue = useIssueCredential(customerNumber);
+  const revoke = useRevokeCredential(customerNumber);
+  const [issued, setIssued] = useState<IssuedCredential | null>(null);
+  const busy = issue.isPending || revoke.isPending;
+
+  const issueClicked = async () => {
+    if (busy || !(await confirmDialog(question(serverCredentialTexts.confirmIssue, clsId)))) return;
+    try {
+      setIssued(await issue.mutateAsync(clsId));
+      showSuccess(serverCredentialTexts.issued);
+    } catch (e) {
+      showError(errorText(e));
+    }
+  };
+
+  const revokeClicked = async (credential: ServerCredential) => {
+    const detail = `${credential.clsId}, issued ${formatDateTime(credential.createdAt)}`;
+    if (busy || !(await confirmDialog(question(serverCredentialTexts.confirmRevoke, detail)))) return;
+    try {
+      await revoke.mutateAsync(credential.id);
+      showSuccess(serverCredentialTexts.revoked);
+    } catch (e) {
+      showError(errorText(e));
+    }
+  };
+
+  return (
+    <Paper withBorder p="md" component="section" aria-labelledby="server-credentials-heading">
+      <Stack gap="sm">
+        <Title order={2} size="h4" id="server-credentials-heading">
+          {serverCredentialTexts.title}
+        </Title>
+        <Text size="sm">{serverCredentialTexts.intro}</Text>
+        {list.isPending ? (
+          <Spinner text="Loading..." />
+        ) : list.error ? (
+          <Alert color="red" variant="light" role="alert">
+            {errorText(list.error)}
+          </Alert>
+        ) : list.data.length === 0 ? (
+          <Text size="sm" c="dimmed">
+            {serverCredentialTexts.empty}
+          </Text>
+        ) : (
+          <Table.ScrollContainer minWidth={640}>
+            <Table striped aria-labelledby="server-credentials-heading">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>Server ID</Table.Th>
+                  <Table.Th>Created</Table.Th>
+                  <Table.Th>Created by</Table.Th>
+                  <Table.Th>Revoked</Table.Th>
+                  <Table.Th>
+                    <VisuallyHidden>Action</VisuallyHidden>
+                  </Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {list.data.map((c) => (
+                  <CredentialRow key={c.id} credential={c} busy={busy} onRevoke={revokeClicked} />
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        )}
+        <Group>
+          <Button onClick={issueClicked} loading={issue.isPending} disabled={revoke.isPending}>
+            Issue credential
+          </Button>
+        </Group>
+      </Stack>
+      <TokenDialog issued={issued} onClose={() => setIssued(null)} />
+    </Paper>
+  );
+}
+
+/**
+ * Vendor staff (busops, support) issue and revoke the credentials the account's elastic license server
+ * uses for the license-server API (docs/decisions/014-license-server-api.md). Nobody else sees the section.
+ */
+export function ServerCredentials(props: { customerNumber: string; clsId: string }) {
+  const { roles } = useCurrentUser();
+  return mayManageServerCredentials(roles) ? <ServerCredentialsSection {...props} /> : null;
+}
