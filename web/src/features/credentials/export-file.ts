@@ -7,14 +7,3 @@ export function credentialsFile(serverId: string, alias: string, pin: string) {
     text: `${JSON.stringify({ clsid: serverId, Alias: alias, PIN: pin }, null, 2)}\n`,
   };
 }
-
-/** Hands a text to the browser as a download. */
-export function downloadText(name: string, text: string, type: string) {
-  const url = URL.createObjectURL(new Blob([text], { type }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = name;
-  link.click();
-  // The click starts the download synchronously; the URL is no longer needed after this task.
-  setTimeout(() => URL.revokeObjectURL(url), 0);
-}

@@ -7,8 +7,9 @@ import { confirmDialog } from '../../../components/confirm-dialog.tsx';
 import { LeaveGuard } from '../../../components/leave-guard.tsx';
 import { usePanels } from '../../../components/panels.tsx';
 import { useGoToNoPermissions } from '../../../lib/no-permissions.ts';
+import { saveTextFile } from '../../../lib/save-file.ts';
 import { changePin, saveUsers } from '../api/credentials.ts';
-import { credentialsFile, downloadText } from '../export-file.ts';
+import { credentialsFile } from '../export-file.ts';
 
 /** Spec 001 §2.4, §5: texts shown verbatim. */
 export const credentialTexts = {
@@ -114,7 +115,7 @@ export function CredentialsForm({ customerNumber, server, initialPin, initialUse
 
   const exportClicked = () => {
     const file = credentialsFile(server.deviceId, alias.trim(), savedPin);
-    downloadText(file.name, file.text, 'application/json');
+    saveTextFile(file.text, file.name, 'application/json');
   };
 
   return (

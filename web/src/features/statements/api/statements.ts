@@ -39,16 +39,3 @@ export async function fetchStatementPdf(request: StatementRequest): Promise<Blob
     throw new Error(messages.pdfNotPdf);
   return res.blob();
 }
-
-/** Hands a blob to the browser as a download with this file name. */
-export function saveFile(blob: Blob, fileName: string) {
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // Revoked on the next tick: the click has started the download by then.
-  setTimeout(() => URL.revokeObjectURL(url), 0);
-}

@@ -12,9 +12,10 @@ import { SavedViewButtons } from '../../../components/saved-view-grid/saved-view
 import { useSavedView } from '../../../components/saved-view-grid/use-saved-view.ts';
 import { findPref } from '../../../components/saved-view-grid/view-rules.ts';
 import { Spinner } from '../../../components/spinner.tsx';
+import { saveFile } from '../../../lib/save-file.ts';
 import { useCustomer } from '../../accounts/components/customer-context.tsx';
 import { tablePrefsQuery } from '../../prefs/api/table-prefs.ts';
-import { fetchStatementPdf, saveFile, statementQuery } from '../api/statements.ts';
+import { fetchStatementPdf, statementQuery } from '../api/statements.ts';
 import { ProductGrid } from '../components/product-grid.tsx';
 import { PurchaseOrderGrid } from '../components/purchase-order-grid.tsx';
 import { StatementPie } from '../components/statement-pie.tsx';

@@ -28,6 +28,7 @@ import {
 } from '../../../components/saved-view-grid/view-rules.ts';
 import { Spinner } from '../../../components/spinner.tsx';
 import { type ApiClient, api as defaultClient } from '../../../lib/api-client.ts';
+import { saveTextFile } from '../../../lib/save-file.ts';
 import { useCustomer } from '../../accounts/components/customer-context.tsx';
 import { tablePrefsQuery } from '../../prefs/api/table-prefs.ts';
 import {
@@ -38,7 +39,6 @@ import {
   type UsageAccount,
 } from '../api/usage.ts';
 import { PeriodMenu } from '../components/period-menu.tsx';
-import { saveTextFile } from '../components/save-file.ts';
 import { usageColumnDefs } from '../components/usage-columns.ts';
 import { type Choice, ValuesFilterDialog } from '../components/values-filter-dialog.tsx';
 import { usageCsv, usageCsvFileName } from '../usage-csv.ts';
