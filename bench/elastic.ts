@@ -24,17 +24,14 @@
  * postgres://postgres@127.0.0.1:5432/test), dropped afterwards; pglite: temporary folders, removed afterwards.
  */
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
-import type { PGlite } from '@electric-sql/pglite';
 import type { UsageEventInput } from '@lp/contract/cls/schemas';
 import type { FilterRule } from '@lp/contract/query/schemas';
 import { CSV_EXPORT_MAX, type UsageAttribute, type UsageRow } from '@lp/contract/transactions/schemas';
 import { formatDate } from '@lp/domain/dates';
 import { contactRoles } from '@lp/domain/policy';
-import { type Database, migrateDatabase, openPglite, openPostgres, queryRows } from '@lp/server/db/database';
+import { type Database, queryRows } from '@lp/server/db/database';
 import { type ElasticServer, ingestUsage } from '@lp/server/features/cls-api/ingest';
 import { issueServerCredential } from '@lp/server/features/cls-api/server-credentials';
 import { projects, usernames } from '@lp/server/features/demo/catalogue';
@@ -61,6 +58,7 @@ import { PgDialect } from 'drizzle-orm/pg-core';
 import type { FastifyInstance } from 'fastify';
 import Papa from 'papaparse';
 import pg from 'pg';
+import { type BenchDatabase, openBenchDatabase } from './bench-database.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -88,53 +86,6 @@ const iterations = Number(args.iterations);
 const BATCH = 1000;
 const dialect = new PgDialect();
 const DAY = 86_400_000;
-
-type RawRunner = (text: string, params: unknown[]) => Promise<unknown>;
-interface BenchDatabase {
-  database: Database;
-  raw: RawRunner;
-  cleanup: () => Promise<void>;
-}
-
-async function openBenchDatabase(poolMax: number): Promise<BenchDatabase> {
-  if (engine === 'pglite') {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lp-bench-'));
-    const database = await openPglite(path.join(dir, 'data'));
-    await migrateDatabase(database);
-    const client = (database as unknown as { pglite: PGlite }).pglite;
-    return {
-      database,
-      raw: (text, params) => client.query(text, params as never[]),
-      cleanup: async () => {
-        await database.close();
-        fs.rmSync(dir, { recursive: true, force: true });
-      },
-    };
-  }
-  const base = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-  const name = `lp_bench_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: base });
-  admin.on('error', () => {});
-  await admin.connect();
-  // template0: template1 may be busy with other sessions' CREATE DATABASE on a shared server.
-  await admin.query(`create database ${name} template template0`);
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  const database = await openPostgres(url.toString(), poolMax);
-  await migrateDatabase(database, url.toString());
-  const pool = new pg.Pool({ connectionString: url.toString(), max: 2 });
-  pool.on('error', () => {});
-  return {
-    database,
-    raw: (text, params) => pool.query(text, params),
-    cleanup: async () => {
-      await pool.end();
-      await database.close();
-      await admin.query(`drop database if exists ${name} with (force)`);
-      await admin.end();
-    },
-  };
-}
 
 function percentile(samples: readonly number[], p: number): number {
   const sorted = [...samples].sort((a, b) => a - b);
@@ -849,7 +800,7 @@ async function main() {
     `engine=${engine} extra-sql=${args['extra-sql'] ?? 'none'} stages=${[...stages].join(',')} events=${ingestEvents} streams=${streams} statement-sessions=${statementSessions} rows=${totalRows} iterations=${iterations}`,
   );
   if (stages.has('ingest') || stages.has('latency') || stages.has('statement')) {
-    const bench = await openBenchDatabase(Math.max(8, streams + 2));
+    const bench = await openBenchDatabase(engine, Math.max(8, streams + 2));
     try {
       await buildRateTable(bench.database.db, RATE_TABLE, RATES);
       if (args['extra-sql']) await bench.database.db.execute(sql.raw(args['extra-sql']));
@@ -868,7 +819,7 @@ async function main() {
     }
   }
   if (stages.has('block') || stages.has('csv')) {
-    const bench = await openBenchDatabase(4);
+    const bench = await openBenchDatabase(engine, 4);
     try {
       await blockAndCsvStage(bench);
     } finally {

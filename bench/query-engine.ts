@@ -10,13 +10,9 @@
  * dropped afterwards. pglite: a temporary data folder, removed afterwards.
  */
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
-import type { PGlite } from '@electric-sql/pglite';
 import type { FilterRule, SortRule } from '@lp/contract/query/schemas';
-import { type Database, migrateDatabase, openPglite, openPostgres } from '@lp/server/db/database';
+import type { Database } from '@lp/server/db/database';
 import { usageSessionsResource } from '@lp/server/features/transactions/resource';
 import {
   compileCountQuery,
@@ -28,7 +24,7 @@ import {
 } from '@lp/server/platform/query/engine';
 import { type SQL, sql } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
-import pg from 'pg';
+import { openBenchDatabase } from './bench-database.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -46,52 +42,6 @@ const iterations = Number(args.iterations);
 const budgetMs = Number(args['budget-seconds']) * 1000;
 const ACCOUNTS = 50;
 const dialect = new PgDialect();
-
-type RawRunner = (text: string, params: unknown[]) => Promise<unknown>;
-
-async function openBenchDatabase(): Promise<{
-  database: Database;
-  raw: RawRunner;
-  cleanup: () => Promise<void>;
-}> {
-  if (engine === 'pglite') {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lp-bench-'));
-    const database = await openPglite(path.join(dir, 'data'));
-    await migrateDatabase(database);
-    const client = (database as unknown as { pglite: PGlite }).pglite;
-    return {
-      database,
-      raw: (text, params) => client.query(text, params as never[]),
-      cleanup: async () => {
-        await database.close();
-        fs.rmSync(dir, { recursive: true, force: true });
-      },
-    };
-  }
-  const base = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-  const name = `lp_bench_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: base });
-  admin.on('error', () => {});
-  await admin.connect();
-  // template0: template1 may be busy with other sessions' CREATE DATABASE on a shared server.
-  await admin.query(`create database ${name} template template0`);
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  const database = await openPostgres(url.toString(), 4);
-  await migrateDatabase(database, url.toString());
-  const pool = new pg.Pool({ connectionString: url.toString(), max: 2 });
-  pool.on('error', () => {});
-  return {
-    database,
-    raw: (text, params) => pool.query(text, params),
-    cleanup: async () => {
-      await pool.end();
-      await database.close();
-      await admin.query(`drop database if exists ${name} with (force)`);
-      await admin.end();
-    },
-  };
-}
 
 /** Deterministic data: row g of N belongs to account g % 50, starts within 13 months before the end date. */
 async function fill(database: Database) {
@@ -149,7 +99,7 @@ interface Case {
 
 async function main() {
   const t0 = Date.now();
-  const { database, raw, cleanup } = await openBenchDatabase();
+  const { database, raw, cleanup } = await openBenchDatabase(engine, 4);
   try {
     console.log(
       `engine=${engine} rows=${totalRows} iterations=${iterations} extra-sql=${args['extra-sql'] ?? 'none'}`,
