@@ -17,9 +17,12 @@ export default defineConfig({
             'server/src/**/*.test.ts',
             'web/src/**/*.test.ts',
             'tools/src/**/*.test.ts',
+            'scripts/**/*.test.mjs',
           ],
           exclude: apiFiles,
           environment: 'node',
+          // Property tests run thousands of cases: 5 s (the default) is too short on a loaded 2-core machine.
+          testTimeout: 60_000,
         },
       },
       ...engines.map((engine) => ({

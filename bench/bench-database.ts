@@ -15,6 +15,8 @@ export type RawRunner = (text: string, params: unknown[]) => Promise<unknown>;
 
 export interface BenchDatabase {
   database: Database;
+  /** PostgreSQL only: the throw-away database's URL, e.g. for a server process the bench starts. */
+  url?: string;
   raw: RawRunner;
   cleanup: () => Promise<void>;
 }
@@ -52,6 +54,7 @@ export async function openBenchDatabase(
   pool.on('error', () => {});
   return {
     database,
+    url: url.toString(),
     raw: (text, params) => pool.query(text, params),
     cleanup: async () => {
       await pool.end();

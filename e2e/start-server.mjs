@@ -19,7 +19,8 @@ if (!fs.existsSync(path.join(process.env.WEB_DIST ?? path.join(root, 'web/dist')
 const env = { ...process.env };
 delete env.DATABASE_URL;
 
-const child = spawn('npx', ['tsx', 'server/src/main.ts'], {
+// The server runs in a direct child (no npx/tsx wrappers in between), so a SIGTERM here reaches it.
+const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
   cwd: root,
   stdio: 'inherit',
   env: {

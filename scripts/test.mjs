@@ -5,9 +5,20 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ensureInstalled, ensureWebBuilt, root, run } from './lib.mjs';
+import { ensureRuntime } from './runtime.mjs';
 
+await ensureRuntime();
 const started = Date.now();
 ensureInstalled();
+
+/** Wall-clock seconds of each layer, printed at the end. */
+const durations = [];
+function timed(layer, fn) {
+  const t0 = Date.now();
+  const result = fn();
+  durations.push([layer, (Date.now() - t0) / 1000]);
+  return result;
+}
 
 function ensureChromium() {
   if (fs.existsSync('/usr/bin/chromium')) return;
@@ -42,37 +53,54 @@ const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'lp-test-'));
 const totals = { passed: 0, failed: 0, skipped: 0 };
 
 console.log('\n== lint (biome) ==');
-run('npx', ['biome', 'check', '.']);
+timed('lint', () => run('npx', ['biome', 'check', '.']));
 console.log('\n== typecheck (tsc) ==');
-run('npx', ['tsc', '-p', '.']);
+timed('typecheck', () => run('npx', ['tsc', '-p', '.']));
 
 const pgUrl = postgresUrl();
-console.log('\n== unit and API integration tests (vitest) ==');
-const vitestJson = path.join(tmp, 'vitest.json');
-const vitestStatus = run(
-  'npx',
-  ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`],
-  { env: { ...process.env, ...(pgUrl ? { TEST_DATABASE_URL: pgUrl } : {}) }, allowFailure: true },
-);
-if (fs.existsSync(vitestJson)) {
-  const r = JSON.parse(fs.readFileSync(vitestJson, 'utf8'));
-  totals.passed += r.numPassedTests;
-  totals.failed += r.numFailedTests;
-  totals.skipped += r.numPendingTests + r.numTodoTests;
-} else if (vitestStatus !== 0) totals.failed += 1;
+const statuses = [];
+/** One vitest project per run, so each layer gets its own duration. */
+function vitestLayer(project, env = {}) {
+  console.log(`\n== ${project} (vitest) ==`);
+  const json = path.join(tmp, `vitest-${project}.json`);
+  const status = timed(project, () =>
+    run(
+      'npx',
+      [
+        'vitest',
+        'run',
+        '--project',
+        project,
+        '--reporter=default',
+        '--reporter=json',
+        `--outputFile.json=${json}`,
+      ],
+      { env: { ...process.env, ...env }, allowFailure: true },
+    ),
+  );
+  statuses.push(status);
+  if (fs.existsSync(json)) {
+    const r = JSON.parse(fs.readFileSync(json, 'utf8'));
+    totals.passed += r.numPassedTests;
+    totals.failed += r.numFailedTests;
+    totals.skipped += r.numPendingTests + r.numTodoTests;
+  } else if (status !== 0) totals.failed += 1;
+}
+vitestLayer('unit');
+vitestLayer('api-pglite');
+if (pgUrl) vitestLayer('api-postgres', { TEST_DATABASE_URL: pgUrl });
 
 ensureChromium();
-ensureWebBuilt();
+timed('build', () => ensureWebBuilt());
 console.log('\n== browser tests (playwright, chromium) ==');
 const pwJson = path.join(tmp, 'playwright.json');
-const pwStatus = run(
-  'npx',
-  ['playwright', 'test', '--config', 'e2e/playwright.config.ts', '--reporter=list,json'],
-  {
+const pwStatus = timed('browser', () =>
+  run('npx', ['playwright', 'test', '--config', 'e2e/playwright.config.ts', '--reporter=list,json'], {
     env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: pwJson },
     allowFailure: true,
-  },
+  }),
 );
+statuses.push(pwStatus);
 if (fs.existsSync(pwJson)) {
   const s = JSON.parse(fs.readFileSync(pwJson, 'utf8')).stats;
   totals.passed += s.expected + s.flaky;
@@ -80,7 +108,10 @@ if (fs.existsSync(pwJson)) {
   totals.skipped += s.skipped;
 } else if (pwStatus !== 0) totals.failed += 1;
 
-console.log(`\nTook ${Math.round((Date.now() - started) / 1000)} s.`);
+durations.push(['total', (Date.now() - started) / 1000]);
+console.log('\nDurations:');
+for (const [layer, seconds] of durations)
+  console.log(`  ${layer.padEnd(14)}${seconds.toFixed(1).padStart(8)} s`);
 if (!pgUrl) {
   console.log(`\n${'!'.repeat(78)}`);
   console.log(
@@ -92,4 +123,4 @@ if (!pgUrl) {
 console.log(
   `\n${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}`,
 );
-process.exit(totals.failed > 0 || vitestStatus !== 0 || pwStatus !== 0 ? 1 : 0);
+process.exit(totals.failed > 0 || statuses.some((s) => s !== 0) ? 1 : 0);

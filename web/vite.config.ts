@@ -1,5 +1,6 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { compression } from 'vite-plugin-compression2';
 
 /** Where the dev/preview proxy sends API and IdP calls (LP_API_URL overrides, e.g. for a second server). */
 const api = process.env.LP_API_URL ?? 'http://localhost:8080';
@@ -26,7 +27,8 @@ const chunkGroups: Array<{ name: string; test: RegExp }> = [
 
 export default defineConfig({
   root: import.meta.dirname,
-  plugins: [react()],
+  // Brotli and gzip copies of the built files, served as they are by the server (no compression per request).
+  plugins: [react(), compression({ algorithms: ['brotliCompress', 'gzip'] })],
   server: {
     port: 5173,
     proxy,

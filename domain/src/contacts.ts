@@ -63,18 +63,6 @@ export function freeMailCheckFromList(listText: string): FreeMailCheck {
 
 export const isCoordinator = (c: Contact) => c.role === contactRoles.coordinator;
 
-/**
- * Who may change an account's contacts (docs/decisions/009-portal-access.md): its administrators and support
- * coordinator, and vendor business operations, admin and support staff. Viewers and sales staff may not.
- */
-export function canEditContacts(
-  roles: readonly string[],
-  info: { isPortalEdit: boolean; isAsc: boolean } | null | undefined,
-): boolean {
-  if (roles.includes('busops') || roles.includes('admin') || roles.includes('support')) return true;
-  return Boolean(info?.isPortalEdit || info?.isAsc);
-}
-
 export interface ContactErrors {
   email?: string;
   role?: string;

@@ -1,4 +1,5 @@
 import { UTCDate } from '@date-fns/utc';
+import { parseCalendarDay } from '@lp/contract/common/dates';
 import {
   addDays,
   differenceInCalendarDays,
@@ -8,8 +9,6 @@ import {
   endOfWeek,
   endOfYear,
   format,
-  isValid,
-  parse,
   startOfDay,
   startOfMonth,
   startOfQuarter,
@@ -46,12 +45,8 @@ export const formatDateTime = (d: Date | string | number) => {
 export const formatDate = (d: Date | string | number) => isoOf(d).slice(0, 10);
 export const formatMonthYear = (d: Date | string | number) => format(utc(d), MONTH_YEAR_FORMAT);
 
-/** Parses a real calendar date 'YYYY-MM-DD' (rejects 2024-02-30); null when invalid. */
-export function parseDay(text: string): Date | null {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return null;
-  const d = parse(text, DATE_FORMAT, new UTCDate(0));
-  return isValid(d) && formatDate(d) === text ? new Date(d.getTime()) : null;
-}
+/** Parses a real calendar date 'YYYY-MM-DD' (rejects 2024-02-30); null when invalid. The one parser: decision 020. */
+export const parseDay = parseCalendarDay;
 
 /** Days remaining until `endDay` counted inclusive of the last day (ends today = 1, ended yesterday = 0). */
 export function daysRemaining(endDay: string | null, now: Date = new Date()): number | null {

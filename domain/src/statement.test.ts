@@ -5,7 +5,6 @@ import {
   BALANCE_ADJUSTMENT,
   buildStatement,
   displayProducts,
-  formatAmount,
   pieSlices,
   type StatementEntitlement,
   statementEmailPeriod,
@@ -197,12 +196,6 @@ describe('presentation rules', () => {
 
   it('drops negative totals from the pie', () => {
     expect(pieSlices(list)).toEqual([{ name: 'Fluent', value: 120.5 }]);
-  });
-
-  it('formats numbers with thousands separators', () => {
-    expect(formatAmount(1234567.891)).toBe('1,234,567.89');
-    expect(formatAmount(1000)).toBe('1,000');
-    expect(formatAmount(-2500.5)).toBe('-2,500.5');
   });
 
   it('names the PDF after customer and period', () => {

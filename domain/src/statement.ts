@@ -171,10 +171,6 @@ export interface PieSlice {
 export const pieSlices = (products: readonly StatementProductTotal[]): PieSlice[] =>
   products.filter((p) => p.total > 0).map((p) => ({ name: p.product, value: p.total }));
 
-/** Numbers with thousands separators and at most two decimals (units are hundredths). */
-export const formatAmount = (n: number) =>
-  n.toLocaleString('en-US', { minimumFractionDigits: 0, maximumFractionDigits: 2 });
-
 export const statementPdfFileName = (customerNumber: string, period: DayRange) =>
   `ElasticLicensingSummaryStatement ${customerNumber} ${period.from} ${period.to}.pdf`;
 

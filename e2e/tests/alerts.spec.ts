@@ -1,4 +1,5 @@
-import { type APIRequestContext, type Browser, expect, type Page, test } from '@playwright/test';
+import type { APIRequestContext, Browser, Page, Request } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 import { expectNoSeriousViolations, signIn } from './helpers.ts';
 
 /*
@@ -268,15 +269,26 @@ test('alerts refresh on navigation at most once a minute, and every 15 minutes',
   await staff.create({ category: 'CRITICAL', service: ['E2E Refresh'], description: 'Refresh check' });
   await page.clock.install();
   let fetches = 0;
+  let open = 0;
+  const isAlertsRead = (r: Request) =>
+    r.method() === 'GET' && new URL(r.url()).pathname === '/api/notifications';
   page.on('request', (r) => {
-    if (r.method() === 'GET' && new URL(r.url()).pathname === '/api/notifications') fetches++;
+    if (!isAlertsRead(r)) return;
+    fetches++;
+    open++;
   });
+  const settled = (r: Request) => {
+    if (isAlertsRead(r)) open--;
+  };
+  page.on('requestfinished', settled);
+  page.on('requestfailed', settled);
   await signIn(page, CUSTOMER);
   await openFresh(page, '/notifications');
   await expect(page.getByRole('region', { name: 'Outage' })).toBeVisible();
-  // The automatic customer selection at start re-fetches the shell's queries once; let it settle.
+  // The automatic customer selection at start re-fetches the shell's queries once; let it settle: the network
+  // went quiet and no alerts read is still under way.
   await page.waitForLoadState('networkidle');
-  await page.waitForTimeout(1500);
+  await expect.poll(() => open).toBe(0);
   const afterStart = fetches;
 
   // Navigating within the minute reuses the last answer.
@@ -296,3 +308,36 @@ test('alerts refresh on navigation at most once a minute, and every 15 minutes',
   await expect.poll(() => fetches).toBeGreaterThan(afterStart + 1);
   await staff.close();
 });
+
+// newhire has no accounts (/nocustomer); cad's only account is export-denied (/noaccess).
+for (const [email, notice] of [
+  ['newhire@acme.example', 'nocustomer'],
+  ['cad@tailspin.example', 'noaccess'],
+] as const) {
+  test(`a user left on /${notice} reaches every alert screen (alerts are not account-scoped)`, async ({
+    page,
+    browser,
+  }) => {
+    const staff = await staffApi(browser);
+    await staff.resolveAllActive();
+    await staff.create({ category: 'CRITICAL', service: ['E2E Reach'], description: 'Reach outage' });
+    const id = await staff.create({ category: 'INFO', service: ['E2E Reach'], description: 'Reach info' });
+    await signIn(page, email);
+    await expect(page).toHaveURL(new RegExp(`/${notice}$`));
+    await banner(page).getByRole('link', { name: 'See All' }).click();
+    await expect(page).toHaveURL(/\/notifications$/);
+    await expect(page.getByRole('tab', { name: 'Active' })).toHaveAttribute('aria-selected', 'true');
+    // Opened afresh (reload, typed URL), each alert screen stays where it is.
+    for (const [path, heading] of [
+      ['/notifications', 'Outage'],
+      ['/notifications-category/critical', 'Outage Alerts'],
+      [`/notification-details/${id}`, 'Alert Details'],
+    ] as const) {
+      await openFresh(page, path);
+      await expect(page.getByRole('heading', { name: heading }).first()).toBeVisible();
+      await expect(page).toHaveURL(new RegExp(`${path}$`));
+    }
+    await staff.resolveAllActive();
+    await staff.close();
+  });
+}

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
-import { expect, type Page, test } from '@playwright/test';
-import { expectNoSeriousViolations, pickAccount, refuseCalls, signIn } from './helpers.ts';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
+import { expectNoSeriousViolations, holdCalls, pickAccount, refuseCalls, signIn } from './helpers.ts';
 
 const ACCOUNT = /Acme Aerospace Inc\./;
 const LOADING = 'Getting Elastic License Server information...';
@@ -44,16 +45,14 @@ async function saveUsersAs(page: Page, text: string) {
 }
 
 test('the page shows the server id and a generated six-digit PIN once both are known', async ({ page }) => {
-  // Slow the first read down so the loading spinner can be seen; the form is not shown before the data.
-  await page.route('**/api/getUsers', async (route) => {
-    await new Promise((resolve) => setTimeout(resolve, 700));
-    await route.continue();
-  });
+  // Hold the first read so the loading spinner can be seen; the form is not shown before the data.
+  const release = await holdCalls(page, '**/api/getUsers');
   await signIn(page, 'admin@acme.example');
   await pickAccount(page, 'Aerospace', ACCOUNT);
   await page.goto('/clscredentials');
   await expect(page.getByText(LOADING)).toBeVisible();
   await expect(pinInput(page)).toHaveCount(0);
+  release();
   await expect(pinInput(page)).toHaveValue(/^[0-9]{6}$/);
   await expect(serverId(page)).toHaveAttribute('readonly', '');
   await expect(serverId(page)).toHaveValue(/\S+/);
@@ -111,17 +110,16 @@ test('an administrator changes the PIN after confirming; invalid PINs are refuse
 
   // Yes saves, under the saving spinner.
   await pinInput(page).fill(next);
-  await page.route('**/api/changepin', async (route) => {
-    await new Promise((resolve) => setTimeout(resolve, 700));
-    await route.continue();
-  });
+  const release = await holdCalls(page, '**/api/changepin');
   await change.click();
   await confirm(page).getByRole('button', { name: 'Yes' }).click();
   await expect(page.getByText(SAVING)).toBeVisible();
   await expect(change).toBeDisabled();
   await expect(cancel).toBeDisabled();
-  await expect(exportButton).toBeEnabled();
+  release();
   await expect(page.getByText(SAVING)).toHaveCount(0);
+  // Once saved, the new PIN can be exported.
+  await expect(exportButton).toBeEnabled();
   await page.reload();
   await expect(pinInput(page)).toHaveValue(next);
 });

@@ -1,6 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, type Page, test } from '@playwright/test';
-import { expectNoSeriousViolations, filterColumn, pickAccount, signIn } from './helpers.ts';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
+import { expectNoSeriousViolations, expectSavedView, filterColumn, pickAccount, signIn } from './helpers.ts';
 
 /*
  * E-mails (spec 000 §2.7, §2.8, §6): the list with its saved view, the detail page with the body in a
@@ -8,6 +9,7 @@ import { expectNoSeriousViolations, filterColumn, pickAccount, signIn } from './
  * for admin@acme.example; Litware Medical Devices Oy is an Indirect customer of ops@litware.example.
  */
 
+const ACME = '1000123';
 const grid = (page: Page) => page.getByRole('region', { name: 'Emails' });
 const rows = (page: Page) => grid(page).locator('[role="row"][row-index]');
 const subjectCells = (page: Page) => grid(page).locator('[role="gridcell"][col-id="subject"]');
@@ -47,7 +49,7 @@ test('lists the e-mails, filters them and keeps the saved view after a reload', 
   await expect(clear).toBeEnabled();
 
   // The filter is saved (debounced) for this customer and table, and comes back after a reload.
-  await page.waitForTimeout(1500);
+  await expectSavedView(page, ACME, 'emailList', (v) => v?.filterModel?.subject?.filter === 'license file');
   await page.reload();
   await expect(rows(page).first()).toBeVisible();
   await expect(clear).toBeEnabled();
@@ -77,7 +79,7 @@ test('lists the e-mails, filters them and keeps the saved view after a reload', 
       return s.length > 1 && s.every((v, i) => i === 0 || s[i - 1].localeCompare(v) <= 0);
     })
     .toBe(true);
-  await page.waitForTimeout(1500);
+  await expectSavedView(page, ACME, 'emailList', (v) => v?.sortModel?.[0]?.colId === 'subject');
   await page.reload();
   await expect(reset).toBeEnabled();
   await reset.click();
@@ -180,4 +182,25 @@ test('shows "Getting Emails..." while loading and goes to /nopermissions when th
   release();
   await expect(page).toHaveURL(/\/nopermissions$/);
   await expect(page.getByText('You do not have enough permissions to view this page.')).toBeVisible();
+});
+
+test('the list is paginated with the row count, like the other tables', async ({ page }) => {
+  await openEmails(page);
+  const counted = await page.request.post('/api/getemails/count', {
+    data: { customerNumber: '1000123' },
+    headers: { 'x-lp-csrf': '1' },
+  });
+  expect(counted.status()).toBe(200);
+  const total: number = (await counted.json()).data;
+  expect(total).toBeGreaterThan(20);
+  const summary = grid(page).locator('.ag-paging-row-summary-panel');
+  await expect(summary).toHaveText(`1 to 20 of ${total}`);
+  await expect(rows(page)).toHaveCount(20);
+  const firstPage = await subjectCells(page).allTextContents();
+
+  await grid(page).getByRole('button', { name: 'Next Page' }).click();
+  await expect(summary).toHaveText(`21 to ${Math.min(40, total)} of ${total}`);
+  await expect(subjectCells(page).first()).toHaveText(/\S/);
+  await expect(rows(page)).toHaveCount(Math.min(40, total) - 20);
+  expect(await subjectCells(page).allTextContents()).not.toEqual(firstPage);
 });

@@ -1,5 +1,14 @@
-import { expect, type Locator, type Page, test } from '@playwright/test';
-import { expectNoSeriousViolations, filterColumn, pickAccount, refuseCalls, signIn } from './helpers.ts';
+import type { Locator, Page } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
+import {
+  expectNoSeriousViolations,
+  expectSavedView,
+  filterColumn,
+  isDefaultView,
+  pickAccount,
+  refuseCalls,
+  signIn,
+} from './helpers.ts';
 
 /*
  * Elastic entitlements (spec 001 §2.1, §4, §5, §8). Demo world: Acme Aerospace Inc. (1000123) has a current
@@ -38,6 +47,9 @@ const rowCount = async (grid: Locator) => (await activationIds(grid)).length;
 
 const today = () => new Date().toISOString().slice(0, 10);
 const thousands = (n: number) => n.toLocaleString('en-US', { maximumFractionDigits: 2 });
+/** Amounts: thousands separators and always two decimals (decision 024). */
+const amount = (n: number) =>
+  n.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 
 async function records(page: Page, customerNumber: string): Promise<ElasticRecord[]> {
   const res = await page.request.post('/api/getEntitlements', {
@@ -110,10 +122,10 @@ test('shows the active and inactive elastic entitlements with their real balance
     `${cur.CustomAttributes.Product}${cur.ActivationId}`,
   );
   await expect(cell(activeGrid, cur.ActivationId, 'count')).toHaveText(thousands(cur.CustomAttributes.Count));
-  await expect(cell(activeGrid, cur.ActivationId, 'total')).toHaveText(thousands(cur.LineItemQuantity));
+  await expect(cell(activeGrid, cur.ActivationId, 'total')).toHaveText(amount(cur.LineItemQuantity));
   expect(cur.LineItemQuantity).toBeGreaterThanOrEqual(1000);
   await expect(cell(activeGrid, cur.ActivationId, 'total')).toContainText(',');
-  await expect(cell(activeGrid, cur.ActivationId, 'remaining')).toHaveText(thousands(e.remaining));
+  await expect(cell(activeGrid, cur.ActivationId, 'remaining')).toHaveText(amount(e.remaining));
   await expect(cell(activeGrid, cur.ActivationId, 'startDate')).toHaveText(cur.StartDate);
   await expect(cell(activeGrid, cur.ActivationId, 'endDate')).toHaveText(cur.EndDate);
   await expect(cell(activeGrid, cur.ActivationId, 'currency')).toHaveText(cur.Currency);
@@ -178,7 +190,8 @@ test('filters, clears and resets each table and keeps its saved view', async ({ 
   await expect.poll(() => rowCount(grid)).toBe(1);
   await expect(grid.locator('[col-id="remainingDays"][role="gridcell"]')).toHaveText(['EXPIRED']);
   await expect(clear).toBeEnabled();
-  await expect(reset).toBeDisabled();
+  // Decision 023: a filter is something to reset, so Reset view is enabled too.
+  await expect(reset).toBeEnabled();
   // The active table keeps its own view.
   await expect(
     page
@@ -187,7 +200,12 @@ test('filters, clears and resets each table and keeps its saved view', async ({ 
   ).toBeDisabled();
 
   // Saved per customer and table: it comes back after a reload.
-  await page.waitForTimeout(1500);
+  await expectSavedView(
+    page,
+    ACME,
+    'inActiveEntitlements',
+    (v) => v?.filterModel?.remainingDays !== undefined,
+  );
   await page.reload();
   await expect.poll(() => rowCount(grid)).toBe(1);
   await expect(clear).toBeEnabled();
@@ -195,10 +213,10 @@ test('filters, clears and resets each table and keeps its saved view', async ({ 
   await expect.poll(() => rowCount(grid)).toBe(2);
   await expect(clear).toBeDisabled();
 
-  // Contains matches the number with or without thousands separators.
+  // Contains matches the number as stored: without the thousands separators and the display's .00.
   const id = all[0];
   const total = (await cell(grid, id, 'total').textContent()) ?? '';
-  await filterColumn(grid, 'total', 'Contains', total.replaceAll(',', ''));
+  await filterColumn(grid, 'total', 'Contains', total.replaceAll(',', '').replace(/\.00$/, ''));
   await expect.poll(() => activationIds(grid)).toContain(id);
   for (const shown of await activationIds(grid)) await expect(cell(grid, shown, 'total')).toHaveText(total);
   await clear.click();
@@ -207,16 +225,84 @@ test('filters, clears and resets each table and keeps its saved view', async ({ 
   await grid.locator('.ag-header-cell[col-id="endDate"] .ag-header-cell-label').click();
   await expect.poll(() => activationIds(grid)).toEqual([...all].reverse());
   await expect(reset).toBeEnabled();
-  await page.waitForTimeout(1500);
+  await expectSavedView(page, ACME, 'inActiveEntitlements', (v) => v?.sortModel?.[0]?.colId === 'endDate');
   await page.reload();
   await expect.poll(() => activationIds(grid)).toEqual([...all].reverse());
   await expect(reset).toBeEnabled();
   await reset.click();
   await expect.poll(() => activationIds(grid)).toEqual(all);
   await expect(reset).toBeDisabled();
-  await page.waitForTimeout(1500);
+  await expectSavedView(page, ACME, 'inActiveEntitlements', isDefaultView);
   await page.reload();
   await expect.poll(() => activationIds(grid)).toEqual(all);
+});
+
+test('a reset made while an earlier save is still on its way is the view the server keeps', async ({
+  page,
+}) => {
+  await openAcme(page);
+  const grid = table(page, 'Inactive Entitlements');
+  const section = page.getByRole('region', { name: 'Inactive Entitlements', exact: true });
+  await expect.poll(() => rowCount(grid)).toBe(2);
+  // Hold only the first save (the filter's) until the reset has been clicked.
+  let releaseFirst = () => {};
+  const firstHeld = new Promise<void>((resolve) => {
+    releaseFirst = resolve;
+  });
+  let firstSeen = () => {};
+  const firstSent = new Promise<void>((resolve) => {
+    firstSeen = resolve;
+  });
+  let saves = 0;
+  await page.route('**/api/featureflag/pref', async (route) => {
+    if (route.request().method() !== 'POST' || saves++ > 0) return route.continue();
+    firstSeen();
+    await firstHeld;
+    await route.continue();
+  });
+  await filterColumn(grid, 'remainingDays', 'Equals', 'expired');
+  await expect.poll(() => rowCount(grid)).toBe(1);
+  await firstSent;
+  await section.getByRole('button', { name: 'Reset view' }).click();
+  await expect.poll(() => rowCount(grid)).toBe(2);
+  releaseFirst();
+  await expect.poll(() => saves).toBe(2);
+  await expectSavedView(page, ACME, 'inActiveEntitlements', isDefaultView);
+  await page.reload();
+  await expect.poll(() => rowCount(grid)).toBe(2);
+  await expect(section.getByRole('button', { name: 'Clear filters' })).toBeDisabled();
+});
+
+test('a view-only user asking for a statement e-mail gets the 600 px view-only notice and nothing is sent', async ({
+  page,
+}) => {
+  await openAcme(page, 'engineer@acme.example');
+  const emailCount = async () =>
+    (
+      await (
+        await page.request.post('/api/getemails/count', {
+          data: { customerNumber: ACME },
+          headers: { 'x-lp-csrf': '1' },
+        })
+      ).json()
+    ).data;
+  const before = await emailCount();
+  const sent: string[] = [];
+  page.on('request', (r) => {
+    if (/\/api\/email(week|month)$/.test(r.url())) sent.push(r.url());
+  });
+  const grid = table(page, 'Active Entitlements');
+  const [id] = await activationIds(grid);
+  await grid.getByRole('button', { name: `Statement e-mails for ${id}` }).click();
+  await page.getByRole('menuitem', { name: 'Send weekly statement' }).click();
+  const notice = page.getByRole('dialog', { name: `Customer ${ACME}` });
+  await expect(notice).toContainText('You do not have enough permissions for such operation.');
+  expect(Math.round((await notice.boundingBox())?.width ?? 0)).toBe(600);
+  await expect(page.getByRole('dialog', { name: 'Confirm' })).toHaveCount(0);
+  await notice.getByRole('button', { name: 'Ok' }).click();
+  await expect(notice).toBeHidden();
+  expect(sent).toEqual([]);
+  expect(await emailCount()).toEqual(before);
 });
 
 test('sends a weekly statement e-mail after a confirmation naming the server and the entitlement', async ({

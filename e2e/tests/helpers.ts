@@ -1,5 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, type Locator, type Page } from '@playwright/test';
+import type { Locator, Page, Route } from '@playwright/test';
+import { expect } from './fixtures.ts';
 
 export const DEMO_PASSWORD = process.env.DEMO_PASSWORD ?? 'demo-password';
 
@@ -70,4 +71,64 @@ export async function refuseCalls(page: Page, url: string, status: number, err: 
       body: JSON.stringify({ status: 'FAILURE', err, code }),
     }),
   );
+}
+
+/** One table's saved view as GET /api/featureflag/pref answers it (spec 000 §4.4); fields as the app sends them. */
+export interface SavedView {
+  customerNumber: string;
+  tableName: string;
+  filterModel?: Record<string, Record<string, unknown>> | null;
+  sortModel?: { colId: string; sort: string }[] | null;
+  columnOrder?: unknown[] | null;
+  [field: string]: unknown;
+}
+
+/** A view without filter, sort or column changes: the table's default (or no saved view at all). */
+export const isDefaultView = (view: SavedView | undefined) =>
+  !view ||
+  (Object.keys(view.filterModel ?? {}).length === 0 && !view.sortModel?.length && !view.columnOrder?.length);
+
+/**
+ * Waits until the server holds the view that `saved` accepts for this customer's table. Views are saved
+ * debounced (500 ms) after the last change, so a reload must wait for the server rather than for a fixed time.
+ */
+export async function expectSavedView(
+  page: Page,
+  customerNumber: string,
+  tableName: string,
+  saved: (view: SavedView | undefined) => boolean,
+) {
+  let last: SavedView | undefined;
+  try {
+    await expect
+      .poll(
+        async () => {
+          const answer = await page.request.get('/api/featureflag/pref');
+          const { data } = (await answer.json()) as { data: SavedView[] };
+          last = data.find((v) => v.customerNumber === customerNumber && v.tableName === tableName);
+          return saved(last);
+        },
+        { timeout: 30_000 },
+      )
+      .toBe(true);
+  } catch (e) {
+    // Say what the server holds instead, so a failure explains itself.
+    throw new Error(`The saved view of ${tableName} is ${JSON.stringify(last)}\n${(e as Error).message}`);
+  }
+}
+
+/**
+ * Holds the calls to `url` until the returned release() is called, so a test can see the waiting state (a
+ * spinner) for as long as it needs; `answer` replaces the server's answer when given.
+ */
+export async function holdCalls(page: Page, url: string, answer?: (route: Route) => Promise<void>) {
+  let release = () => {};
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route(url, async (route) => {
+    await released;
+    await (answer ? answer(route) : route.continue());
+  });
+  return release;
 }

@@ -1,4 +1,5 @@
-import { expect, type Page, test } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 import { expectNoSeriousViolations, pickAccount, refuseCalls, signIn } from './helpers.ts';
 
 const ACCOUNT = /Acme Aerospace Inc\./;

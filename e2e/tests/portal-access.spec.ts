@@ -1,4 +1,5 @@
-import { expect, type Page, test } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 import { expectNoSeriousViolations, pickAccount, signIn } from './helpers.ts';
 
 const ACCOUNT = /Acme Aerospace Inc\./;
@@ -196,4 +197,31 @@ test('leaving with unsaved changes asks first: Cancel stays, Ok leaves', async (
   await page.getByRole('link', { name: 'Licensing Portal home' }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Ok' }).click();
   await expect(page).toHaveURL(/\/elastic$/);
+});
+
+test('switching the customer with unsaved changes asks first: Cancel keeps both, Ok switches and drops them', async ({
+  page,
+}) => {
+  await openPortalAccess(page, 'admin@acme.example');
+  await emailInput(page, 2).fill('changed@acme.example');
+  const dialog = page.getByRole('dialog', { name: 'WARNING: You have unsaved changes.' });
+
+  await pickAccount(page, 'Automotive', /Acme Automotive GmbH/);
+  await expect(dialog).toBeVisible();
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(dialog).toBeHidden();
+  const accountBox = page.getByRole('textbox', { name: 'Account' });
+  await expect(accountBox).toHaveValue(/Acme Aerospace Inc\./);
+  await expect(emailInput(page, 2)).toHaveValue('changed@acme.example');
+
+  await pickAccount(page, 'Automotive', /Acme Automotive GmbH/);
+  await dialog.getByRole('button', { name: 'Ok' }).click();
+  await expect(accountBox).toHaveValue(/Acme Automotive GmbH/);
+  await expect(page).toHaveURL(/\/portalaccess$/);
+  await expect(page.getByTestId('contact-row').first()).toBeVisible();
+  const emails = await page
+    .getByTestId('contact-row')
+    .locator('input')
+    .evaluateAll((inputs) => inputs.map((i) => (i as HTMLInputElement).value));
+  expect(emails).not.toContain('changed@acme.example');
 });

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 import { expectNoSeriousViolations, pickAccount, signIn } from './helpers.ts';
 
 test('/noselectedcustomer asks for a customer and returns to /elastic once one is chosen', async ({

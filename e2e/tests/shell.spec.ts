@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 import { expectNoSeriousViolations, openUserMenu, pickAccount, searchAccount, signIn } from './helpers.ts';
 
 test('a signed-out visit to /elastic goes to sign-in', async ({ page }) => {
@@ -124,4 +124,42 @@ test('a failed sign-in is shown with a way to try again', async ({ page }) => {
   await expect(page.getByRole('heading', { name: 'Sign-in failed' })).toBeVisible();
   await page.getByRole('link', { name: 'Sign in' }).click();
   await expect(page.getByLabel('Email')).toBeVisible();
+});
+
+test('an account picked while the automatic selection is still loading is the one that stays', async ({
+  page,
+}) => {
+  // Hold the automatic selection's account info (the first info call) until the user has picked another one.
+  let releaseFirst = () => {};
+  const firstHeld = new Promise<void>((resolve) => {
+    releaseFirst = resolve;
+  });
+  let firstSeen = (_url: string) => {};
+  const firstSent = new Promise<string>((resolve) => {
+    firstSeen = resolve;
+  });
+  const asked: string[] = [];
+  await page.route('**/api/getaccountinfo/**', async (route) => {
+    asked.push(route.request().url());
+    if (asked.length > 1) return route.continue();
+    firstSeen(route.request().url());
+    await firstHeld;
+    await route.continue();
+  });
+  await signIn(page, 'admin@acme.example');
+  const automatic = await firstSent;
+  const accountBox = page.getByRole('textbox', { name: 'Account' });
+  await pickAccount(page, 'Energy', /Acme Energy Systems Ltd\./);
+  await expect(accountBox).toHaveValue(/Acme Energy Systems Ltd\./);
+  // The held call was for another account (the first of the list).
+  expect(asked.at(-1)).not.toBe(automatic);
+
+  const late = page.waitForResponse((r) => r.url() === automatic);
+  releaseFirst();
+  await late;
+  // Let the app handle the late answer (two frames), then the user's pick must still be the selection.
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  await expect(accountBox).toHaveValue(/Acme Energy Systems Ltd\./);
+  await page.reload();
+  await expect(accountBox).toHaveValue(/Acme Energy Systems Ltd\./);
 });

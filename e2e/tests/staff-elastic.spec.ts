@@ -1,4 +1,5 @@
-import { expect, type Locator, type Page, test } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 import { expectNoSeriousViolations, pickAccount, signIn } from './helpers.ts';
 
 /*
@@ -30,7 +31,9 @@ const activeTable = (page: Page) =>
   page.getByRole('region', { name: 'Active Entitlements table', exact: true });
 const cell = (grid: Locator, activationId: string, colId: string) =>
   grid.locator(`.ag-row[row-id="${activationId}"] [col-id="${colId}"]`);
-const thousands = (n: number) => n.toLocaleString('en-US', { maximumFractionDigits: 2 });
+/** Amounts: thousands separators and always two decimals (decision 024). */
+const money = (n: number) =>
+  n.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 /** Spec 001 §4, written out independently of the page: remaining rounded to 0.1, floored at 0, capped. */
 const remaining = (r: ElasticRecord) =>
   Math.min(r.LineItemQuantity, Math.max(0, Math.round((r.LineItemQuantity - r.Used) * 10) / 10));
@@ -139,7 +142,7 @@ test('busops credits an entitlement and Used and Remaining change; the ledger li
   );
   if (!current) throw new Error('the demo world has no current elastic entitlement with usage');
   const id = current.ActivationId;
-  await expect(cell(grid, id, 'remaining')).toHaveText(thousands(remaining(current)));
+  await expect(cell(grid, id, 'remaining')).toHaveText(money(remaining(current)));
 
   await grid.getByRole('button', { name: `Adjust balance of ${id}` }).click();
   const dialog = page.getByRole('dialog', { name: 'Adjust balance' });
@@ -165,14 +168,12 @@ test('busops credits an entitlement and Used and Remaining change; the ledger li
   await expect(dialog).toBeHidden();
   const after = (await elasticRecords(page)).find((r) => r.ActivationId === id);
   expect(after?.Used).toBeCloseTo(current.Used - 5, 2);
-  await expect(
-    page.getByText(`Balance of ${id} adjusted. Used: ${thousands(after?.Used ?? 0)}.`),
-  ).toBeVisible();
+  await expect(page.getByText(`Balance of ${id} adjusted. Used: ${money(after?.Used ?? 0)}.`)).toBeVisible();
   // The table shows the new balance without a reload.
-  await expect(cell(grid, id, 'remaining')).toHaveText(thousands(remaining(after as ElasticRecord)));
+  await expect(cell(grid, id, 'remaining')).toHaveText(money(remaining(after as ElasticRecord)));
 });
 
-test('customers see neither staff tool; support manages credentials but cannot adjust balances', async ({
+test('customers see neither staff tool; view-only support gets the notice and cannot adjust balances', async ({
   page,
 }) => {
   await openCredentials(page, 'admin@acme.example');
@@ -192,7 +193,12 @@ test('customers see neither staff tool; support manages credentials but cannot a
   await page.context().clearCookies();
   await openCredentials(page, 'support@demo.example');
   await expect(credentials(page)).toBeVisible();
-  await expect(credentials(page).getByRole('button', { name: 'Issue credential' })).toBeEnabled();
+  // Support is view-only on this account (decision 022): the notice replaces the confirmation.
+  await credentials(page).getByRole('button', { name: 'Issue credential' }).click();
+  const notice = page.getByRole('dialog', { name: `Customer ${ACME}` });
+  await expect(notice).toContainText('You do not have enough permissions for such operation.');
+  await notice.getByRole('button', { name: 'Ok' }).click();
+  await expect(page.getByRole('dialog')).toHaveCount(0);
   await page.goto('/elastic');
   await expect(activeTable(page).locator('.ag-row').first()).toBeVisible();
   await expect(page.getByRole('button', { name: /^Adjust balance/ })).toHaveCount(0);

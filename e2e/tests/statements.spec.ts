@@ -1,5 +1,6 @@
-import { expect, type Page, test } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { PDFParse } from 'pdf-parse';
+import { expect, test } from './fixtures.ts';
 import { expectNoSeriousViolations, filterColumn, pickAccount, signIn } from './helpers.ts';
 
 /*
@@ -35,7 +36,9 @@ interface Statement {
 const poGrid = (page: Page) => page.getByRole('region', { name: 'Usage by Purchase Order' });
 const header = (page: Page) => page.getByRole('region', { name: 'Statement header' });
 const rangeButton = (page: Page) => page.getByRole('button', { name: /^Date range:/ });
-const thousands = (n: number) => n.toLocaleString('en-US', { maximumFractionDigits: 2 });
+/** Amounts: thousands separators and always two decimals (decision 024). */
+const amount = (n: number) =>
+  n.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 const iso = (d: Date) => d.toISOString().slice(0, 10);
 
 /** Independent oracle for the preset periods (UTC, weeks from Sunday). */
@@ -84,9 +87,9 @@ async function expectStatementShown(page: Page, period: { from: string; to: stri
   for (const r of data.Records) {
     const row = poGrid(page).locator(`.ag-row[row-id="po:${r.ActivationId}"]`);
     await expect(row.locator('[col-id="ActivationId"]')).toHaveText(r.ActivationId);
-    await expect(row.locator('[col-id="BalanceBeforeStart"]')).toHaveText(thousands(r.BalanceBeforeStart));
-    await expect(row.locator('[col-id="BalanceAtEnd"]')).toHaveText(thousands(r.BalanceAtEnd));
-    await expect(row.locator('[col-id="Used"]')).toHaveText(thousands(r.Used));
+    await expect(row.locator('[col-id="BalanceBeforeStart"]')).toHaveText(amount(r.BalanceBeforeStart));
+    await expect(row.locator('[col-id="BalanceAtEnd"]')).toHaveText(amount(r.BalanceAtEnd));
+    await expect(row.locator('[col-id="Used"]')).toHaveText(amount(r.Used));
   }
   return data;
 }
@@ -106,10 +109,10 @@ test('shows last month by default with balances, product usage and pies', async 
   const top = data.Products[0];
   await expect(products.getByRole('gridcell', { name: top.product, exact: true })).toBeVisible();
   await expect(
-    products.getByRole('gridcell', { name: thousands(top.total), exact: true }).first(),
+    products.getByRole('gridcell', { name: amount(top.total), exact: true }).first(),
   ).toBeVisible();
   const pie = page.getByRole('figure', { name: 'Period Used by Product', exact: true });
-  await expect(pie).toContainText(`${top.product}: ${thousands(top.total)}`);
+  await expect(pie).toContainText(`${top.product}: ${amount(top.total)}`);
 
   // Buttons at the default view.
   await expect(page.getByRole('button', { name: 'Clear filters' })).toBeDisabled();
@@ -132,7 +135,7 @@ test('expands a purchase order into its products and pie, and collapses it again
   await expect(detail.getByRole('row')).toHaveCount(record.Products.length + 1);
   const first = record.Products[0];
   await expect(detail.getByRole('row').nth(1)).toContainText(first.product);
-  await expect(detail.getByRole('row').nth(1)).toContainText(thousands(first.total));
+  await expect(detail.getByRole('row').nth(1)).toContainText(amount(first.total));
   await expect(poGrid(page).getByRole('figure', { name: `Period Used by Product (${name})` })).toContainText(
     first.product,
   );
@@ -258,8 +261,8 @@ test('filters the purchase orders; Clear filters brings them back', async ({ pag
   await clear.click();
   await filterEntitlement('no-such-entitlement');
   await expect(poGrid(page).locator('.ag-row')).toHaveCount(0);
-  // Spec 000 §4.4 reading: Reset view waits until no filter is present.
-  await expect(page.getByRole('button', { name: 'Reset view' })).toBeDisabled();
+  // Decision 023: a filter is something to reset, so Reset view is enabled with it.
+  await expect(page.getByRole('button', { name: 'Reset view' })).toBeEnabled();
   await clear.click();
   await expect(poGrid(page).locator('.ag-row')).toHaveCount(data.Records.length);
   await expect(clear).toBeDisabled();

@@ -1,7 +1,15 @@
 import fs from 'node:fs';
-import { expect, type Page, test } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import Papa from 'papaparse';
-import { expectNoSeriousViolations, pickAccount, signIn } from './helpers.ts';
+import { expect, test } from './fixtures.ts';
+import {
+  expectNoSeriousViolations,
+  expectSavedView,
+  holdCalls,
+  isDefaultView,
+  pickAccount,
+  signIn,
+} from './helpers.ts';
 
 /*
  * Usage transactions (spec 001 §2.3, §4, §5, §8, §9): the period menu with its presets and the custom
@@ -11,6 +19,8 @@ import { expectNoSeriousViolations, pickAccount, signIn } from './helpers.ts';
  * and Acme Automotive GmbH (1000154, elastic usage without cloud jobs).
  */
 
+const AEROSPACE = '1000123';
+const TABLE = 'UsageTransactions';
 const grid = (page: Page) => page.getByRole('region', { name: 'Usage transactions' });
 const cells = (page: Page, colId: string) => grid(page).locator(`[role="gridcell"][col-id="${colId}"]`);
 const summary = (page: Page) => grid(page).locator('.ag-paging-row-summary-panel');
@@ -129,12 +139,10 @@ test('shows the last received transaction and the 1 Day default, sorted by start
 test('switches presets, pages, and picks a custom range in the two-month calendar', async ({ page }) => {
   await openTransactions(page);
   // While rows load, the spec's spinner text shows.
-  await page.route('**/api/fetchUsage', async (route) => {
-    await new Promise((r) => setTimeout(r, 700));
-    await route.continue();
-  });
+  const release = await holdCalls(page, '**/api/fetchUsage');
   await choosePeriod(page, '3 Months');
   await expect(page.getByText('Getting Product Usage information ...')).toBeVisible();
+  release();
   await expect(page.getByText('Getting Product Usage information ...')).toBeHidden();
   await page.unroute('**/api/fetchUsage');
   await expect(periodButton(page)).toHaveText('3 Months');
@@ -178,13 +186,20 @@ test('switches presets, pages, and picks a custom range in the two-month calenda
   await expect(periodButton(page)).toHaveText(`${firstMonth}-05 – ${firstMonth}-20`);
 
   // The saved view keeps the custom dates; Reset View returns to 1 Day.
-  await page.waitForTimeout(1500);
+  await expectSavedView(
+    page,
+    AEROSPACE,
+    TABLE,
+    (v) =>
+      String(v?.startDate).startsWith(`${firstMonth}-05`) &&
+      String(v?.endDate).startsWith(`${firstMonth}-20`),
+  );
   await page.reload();
   await expect(periodButton(page)).toHaveText(`${firstMonth}-05 – ${firstMonth}-20`);
   await resetView(page).click();
   await expect(periodButton(page)).toHaveText('1 Day');
   await expect(resetView(page)).toBeDisabled();
-  await page.waitForTimeout(1500);
+  await expectSavedView(page, AEROSPACE, TABLE, (v) => isDefaultView(v) && !v?.startDate && !v?.dateRange);
   await page.reload();
   await expect(periodButton(page)).toHaveText('1 Day');
 });
@@ -282,7 +297,7 @@ test('filters text, numbers, typed dates and chosen values; clearing and resetti
   expect(await total(page)).toBe(oneProduct);
 
   // The filtered view is saved and comes back after a reload.
-  await page.waitForTimeout(1500);
+  await expectSavedView(page, AEROSPACE, TABLE, (v) => v?.filterModel?.Product !== undefined);
   await page.reload();
   await expect(periodButton(page)).toHaveText('3 Months');
   await expect.poll(() => total(page)).toBe(oneProduct);
@@ -358,7 +373,7 @@ test('Active Sessions shows running sessions only and turns off the Hours and En
   await expect(resetView(page)).toBeEnabled();
 
   // Kept in the saved view.
-  await page.waitForTimeout(1500);
+  await expectSavedView(page, account.AccountID, TABLE, (v) => v?.activeOnly === true);
   await page.reload();
   await expect(page.getByRole('checkbox', { name: 'Active Sessions' })).toBeChecked();
   await expect.poll(() => total(page)).toBe(account.count);
@@ -402,12 +417,12 @@ test('exports the visible columns of every filtered row as CSV', async ({ page }
   expect(parsed.data.slice(1, 21)).toEqual(firstPage);
 
   // Over the limit: the spec's message instead of a file; the progress text shows meanwhile.
-  await page.route('**/api/fetchUsage/count', async (route) => {
-    await new Promise((r) => setTimeout(r, 1000));
-    await route.fulfill({ json: { status: 'SUCCESS', data: 30_001 } });
-  });
+  const release = await holdCalls(page, '**/api/fetchUsage/count', (route) =>
+    route.fulfill({ json: { status: 'SUCCESS', data: 30_001 } }),
+  );
   await page.getByRole('button', { name: 'Export as csv file' }).click();
   await expect(page.getByText('Exporting transactions ...')).toBeVisible();
+  release();
   await expect(
     page.getByText(
       'Total number of available transactions exceeds 30000. Apply filters to reduce selection.',
@@ -429,7 +444,8 @@ test('a failing usage call shows its message and no rows', async ({ page }) => {
   await expect(page.getByTestId('error-panel')).toContainText('data request refused');
   await expect(page.getByText('Getting Product Usage information ...')).toBeHidden();
   await expect(cells(page, 'StartTime')).toHaveCount(0);
-  await expect(grid(page).getByText('No Rows To Show')).toBeVisible();
+  // The overlay itself: AG Grid's aria-live region repeats the same words for screen readers.
+  await expect(grid(page).locator('.ag-overlay').getByText('No Rows To Show')).toBeVisible();
 });
 
 test('the multi-select dialog shows a search error, without Select All and with Apply disabled', async ({
@@ -454,4 +470,56 @@ test('the multi-select dialog shows a search error, without Select All and with 
   await expect(dialog).toBeHidden();
   await expect(clearFilters(page)).toBeDisabled();
   await resetView(page).click();
+});
+
+test('one header click asks once, with both tie-breakers; the CSV follows the on-screen sort', async ({
+  page,
+}) => {
+  await openTransactions(page);
+  await choosePeriod(page, '3 Months');
+  const rows = await total(page);
+  expect(rows).toBeGreaterThan(20);
+  const sortings: unknown[] = [];
+  page.on('request', (r) => {
+    if (r.method() === 'POST' && r.url().endsWith('/api/fetchUsage')) sortings.push(r.postDataJSON().sorting);
+  });
+  const tieBreakers = [
+    { name: 'StartTime', direction: 'asc' },
+    { name: 'EndTime', direction: 'asc' },
+  ];
+
+  // Product descending: one click sorts ascending, the second descending; each click is one request.
+  for (const direction of ['asc', 'desc']) {
+    sortings.length = 0;
+    const answered = page.waitForResponse((r) => r.url().endsWith('/api/fetchUsage'));
+    await grid(page).locator('.ag-header-cell[col-id="Product"] .ag-header-cell-label').click();
+    await answered;
+    await expect(grid(page).locator(`.ag-header-cell[col-id="Product"]`)).toHaveAttribute(
+      'aria-sort',
+      direction === 'asc' ? 'ascending' : 'descending',
+    );
+    await expect(grid(page)).toHaveAttribute('aria-busy', 'false');
+    expect(sortings).toEqual([[{ name: 'Product', direction }, ...tieBreakers]]);
+  }
+
+  sortings.length = 0;
+  const downloading = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Export as csv file' }).click();
+  const download = await downloading;
+  expect(sortings).toEqual([[{ name: 'Product', direction: 'desc' }, ...tieBreakers]]);
+  const parsed = Papa.parse<Record<string, string>>(fs.readFileSync((await download.path())!, 'utf8'), {
+    header: true,
+    skipEmptyLines: true,
+  });
+  expect(parsed.errors).toEqual([]);
+  expect(parsed.data.length).toBe(rows);
+  // Product descending, then Start Time ascending within a product ('YYYY-MM-DD HH:mm:ss' sorts as text).
+  const key = (r: Record<string, string>) => [r.Product, r['Start Time']] as const;
+  const expected = [...parsed.data].sort((a, b) => {
+    const [pa, sa] = key(a);
+    const [pb, sb] = key(b);
+    return pa === pb ? (sa < sb ? -1 : sa > sb ? 1 : 0) : pa < pb ? 1 : -1;
+  });
+  expect(parsed.data.map(key)).toEqual(expected.map(key));
+  expect(new Set(parsed.data.map((r) => r.Product)).size).toBeGreaterThan(1);
 });

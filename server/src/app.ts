@@ -25,7 +25,13 @@ import { registerTransactionRoutes } from './features/transactions/routes.ts';
 import { registerUserRoutes } from './features/user/routes.ts';
 import type { Config } from './platform/config.ts';
 import type { AppContext } from './platform/context.ts';
-import { installErrorHandler, installNotFoundHandler } from './platform/errors.ts';
+import {
+  clientErrorHandler,
+  frameworkErrors,
+  installErrorHandler,
+  installNotFoundHandler,
+} from './platform/errors.ts';
+import { installInputGuard } from './platform/input-guard.ts';
 import { startMailWorker } from './platform/mail/mailer.ts';
 import { loadOrCreateSecret } from './platform/secrets.ts';
 
@@ -42,13 +48,17 @@ export async function buildApp(config: Config, database: Database): Promise<Fast
       },
     },
     bodyLimit: config.BODY_LIMIT_BYTES,
-    trustProxy: true,
+    // Off unless TRUST_PROXY names the proxies: a forged X-Forwarded-For must not pick the client address.
+    trustProxy: config.TRUST_PROXY,
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && /^[\w-]{1,64}$/.test(given) ? given : randomUUID();
     },
     requestIdHeader: false,
     return503OnClosing: true,
+    // Errors raised before routing and requests the HTTP parser refuses answer in the one envelope too.
+    frameworkErrors,
+    clientErrorHandler,
   });
 
   const ctx: AppContext = {
@@ -87,6 +97,8 @@ export async function buildApp(config: Config, database: Database): Promise<Fast
     crossOriginEmbedderPolicy: false,
   });
   await app.register(cookie);
+  // After the cookie parser, before sign-in reads the session cookie or token.
+  installInputGuard(app);
   await app.register(rateLimit, { global: false });
 
   app.get('/healthz', async () => ({ status: 'ok' }));
@@ -126,7 +138,25 @@ export async function buildApp(config: Config, database: Database): Promise<Fast
 
   const webDist = config.WEB_DIST ?? defaultWebDist;
   if (fs.existsSync(path.join(webDist, 'index.html'))) {
-    await app.register(fastifyStatic, { root: webDist, wildcard: false, index: false });
+    const assets = path.join(webDist, 'assets') + path.sep;
+    await app.register(fastifyStatic, {
+      root: webDist,
+      wildcard: false,
+      index: false,
+      // The build writes .br and .gz copies beside each text file (web/vite.config.ts); they are sent to
+      // browsers that accept them, the plain file to others.
+      preCompressed: true,
+      cacheControl: false,
+      setHeaders(res, filePath) {
+        res.setHeader('vary', 'accept-encoding');
+        // Vite names every file under assets/ by its content hash: a changed file is a new URL. Anything
+        // else (index.html, favicon) keeps its name across releases and must be revalidated.
+        res.setHeader(
+          'cache-control',
+          filePath.startsWith(assets) ? 'public, max-age=31536000, immutable' : 'no-cache',
+        );
+      },
+    });
     installNotFoundHandler(app, fs.readFileSync(path.join(webDist, 'index.html')));
   } else {
     installNotFoundHandler(app);

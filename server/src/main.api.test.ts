@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { createInterface } from 'node:readline';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from './test/test-db.ts';
 
@@ -48,21 +49,24 @@ function start(env: Record<string, string>) {
   return { child, exited, output: () => output };
 }
 
-async function waitReady(port: number, proc: { exited: Promise<number | null> }) {
-  let done = false;
-  void proc.exited.then(() => {
-    done = true;
-  });
-  for (let i = 0; i < 300 && !done; i++) {
-    try {
-      const res = await fetch(`http://127.0.0.1:${port}/readyz`);
-      if (res.ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('server did not become ready');
+/** Waits for the server's own "ready" line (printed once it listens), or fails when the process exits first. */
+async function waitReady(proc: {
+  child: ChildProcess;
+  exited: Promise<number | null>;
+  output: () => string;
+}) {
+  const lines = createInterface({ input: proc.child.stdout! });
+  const ready = new Promise<void>((resolve) =>
+    lines.on('line', (line) => {
+      if (line.startsWith('Licensing Portal is ready at')) resolve();
+    }),
+  );
+  await Promise.race([
+    ready,
+    proc.exited.then((code) => {
+      throw new Error(`server exited (${code}) before it was ready:\n${proc.output()}`);
+    }),
+  ]);
 }
 
 const kill = (c: ChildProcess) => c.kill('SIGTERM');
@@ -76,7 +80,7 @@ describe('the server process', () => {
       env.DATABASE_URL = database.url!;
     }
     const proc = start(env);
-    await waitReady(port, proc);
+    await waitReady(proc);
     const res = await fetch(`http://127.0.0.1:${port}/api/getaccounts`, {
       method: 'POST',
       headers: {
@@ -97,11 +101,11 @@ describe('the server process', () => {
       .map((l) => JSON.parse(l));
     expect(lines.some((l) => l.reqId === 'req-test-1')).toBe(true);
     expect(proc.output()).not.toContain('secret-cookie-value');
-  }, 90_000);
+  }, 360_000);
 
   it('refuses to start with a bad variable and names it', async () => {
     const proc = start({ PORT: 'not-a-port' });
     expect(await proc.exited).toBe(2);
     expect(proc.output()).toContain('PORT');
-  }, 60_000);
+  }, 120_000);
 });

@@ -41,10 +41,11 @@ async function main() {
       url: config.publicUrl,
       database: database.engine,
       idp: config.builtInIdp ? 'built-in' : config.OIDC_ISSUER,
+      node: process.version,
     },
     'listening',
   );
-  console.log(`Licensing Portal is ready at ${config.publicUrl}`);
+  console.log(`Licensing Portal is ready at ${config.publicUrl} (Node ${process.version})`);
 }
 
 void main();

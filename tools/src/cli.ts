@@ -4,14 +4,9 @@
  * including library chatter, goes to stderr.
  */
 import { parseArgs } from 'node:util';
-import { type Database, DataDirLockedError, openDatabase } from '@lp/server/db/database';
+import type { Database } from '@lp/server/db/database';
 import { type Config, ConfigError, loadConfig } from '@lp/server/platform/config';
-import { elastic } from './elastic.ts';
 import { CommandError, UsageError } from './errors.ts';
-import { seed } from './seed.ts';
-import { UsageSimulator } from './simulate.ts';
-import { tokens } from './tokens.ts';
-import { users } from './users.ts';
 
 const stdout = (text: string) => process.stdout.write(`${text}\n`);
 // Libraries (migrations, drivers) may log; keep stdout for the command's own output.
@@ -97,13 +92,14 @@ async function main(argv: string[]): Promise<number> {
     allowed('sessions', 'seed');
     const sessions = parseInteger('sessions', values.sessions, 0, 100_000_000);
     const seedValue = parseInteger('seed', values.seed, -2_147_483_648, 2_147_483_647);
-    run = (database, config) => seed(database, config, { sessions, seed: seedValue }, stdout);
+    run = async (database, config) =>
+      (await import('./seed.ts')).seed(database, config, { sessions, seed: seedValue }, stdout);
   } else if (command === 'token' && sub === 'create') {
     allowed('user', 'expires');
     if (!values.user) throw new UsageError('token create needs --user EMAIL');
     const expires = parseInteger('expires', values.expires, 1, 3650);
     const user = values.user;
-    run = (database) => tokens.create(database.db, user, expires, stdout);
+    run = async (database) => (await import('./tokens.ts')).tokens.create(database.db, user, expires, stdout);
   } else if (command === 'token' && sub === 'revoke') {
     allowed('user', 'id');
     if (Boolean(values.user) === Boolean(values.id))
@@ -112,27 +108,28 @@ async function main(argv: string[]): Promise<number> {
       throw new UsageError(`--id must be a token id (a UUID), got "${values.id}"`);
     }
     const by = { user: values.user, id: values.id };
-    run = (database) => tokens.revoke(database.db, by, stdout);
+    run = async (database) => (await import('./tokens.ts')).tokens.revoke(database.db, by, stdout);
   } else if (command === 'users' && sub === 'list') {
     allowed('json');
     const json = Boolean(values.json);
-    run = (database) => users.list(database.db, json, stdout);
+    run = async (database) => (await import('./users.ts')).users.list(database.db, json, stdout);
   } else if (command === 'cls-credential' && sub === 'issue') {
     allowed('account', 'cls');
     if (!values.account) throw new UsageError('cls-credential issue needs --account CUSTOMER_NUMBER');
     const { account, cls } = values;
-    run = (database) => elastic.issue(database.db, account, cls, stdout);
+    run = async (database) => (await import('./elastic.ts')).elastic.issue(database.db, account, cls, stdout);
   } else if (command === 'cls-credential' && sub === 'revoke') {
     allowed('id');
     const id = values.id ?? '';
     if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id))
       throw new UsageError(`--id must be a credential id (a UUID), got "${id}"`);
-    run = (database) => elastic.revoke(database.db, id, stdout);
+    run = async (database) => (await import('./elastic.ts')).elastic.revoke(database.db, id, stdout);
   } else if (command === 'reconcile' && sub === undefined) {
     allowed('account', 'json');
     const { account } = values;
     const json = Boolean(values.json);
-    run = (database) => elastic.reconcile(database.db, account, json, stdout);
+    run = async (database) =>
+      (await import('./elastic.ts')).elastic.reconcile(database.db, account, json, stdout);
   } else if (command === 'simulate' && sub === undefined) {
     allowed('url', 'token', 'rate', 'duration', 'backfill', 'heartbeat', 'leave-active', 'seed');
     if (!values.url || !values.token) throw new UsageError('simulate needs --url URL and --token TOKEN');
@@ -142,6 +139,7 @@ async function main(argv: string[]): Promise<number> {
       throw new UsageError(`--url must be a URL, got "${values.url}"`);
     }
     // The simulator talks to a running portal over HTTP; it never opens the database.
+    const { UsageSimulator } = await import('./simulate.ts');
     const simulator = new UsageSimulator(
       {
         url: values.url,
@@ -165,6 +163,8 @@ async function main(argv: string[]): Promise<number> {
   }
 
   const config = loadConfig(process.env);
+  // Commands load only what they use: the database layer and the command's module cost seconds to import.
+  const { DataDirLockedError, openDatabase } = await import('@lp/server/db/database');
   let database: Database;
   try {
     database = await openDatabase(config);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { instantSchema } from '../common/dates.ts';
 import { countRequestSchema, distinctRequestSchema, pageRequestSchema } from '../query/schemas.ts';
 
 /** Spec 000 §3 Notification. Kept here (not imported from domain) so the contract stays dependency-free. */
@@ -47,14 +48,6 @@ export const activeAlertsResponseSchema = z.object({
 });
 export const alertResponseSchema = z.object({ status: z.literal('SUCCESS'), data: alertSchema });
 
-const isoInstant = z
-  .string()
-  .max(40)
-  .refine((s) => /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?)?(Z|[+-]\d{2}:?\d{2})?$/.test(s), {
-    message: 'expected an ISO 8601 date-time',
-  })
-  .refine((s) => !Number.isNaN(Date.parse(s)), { message: 'not a valid date' });
-
 const httpUrl = z
   .string()
   .max(2000)
@@ -79,8 +72,8 @@ export const alertInputSchema = z
     category: z.enum(alertCategoryValues),
     service: z.array(z.string().trim().min(1).max(100)).min(1).max(20),
     description: z.string().trim().min(1).max(2000),
-    date: isoInstant.optional(),
-    expires: isoInstant.nullable().optional(),
+    date: instantSchema.optional(),
+    expires: instantSchema.nullable().optional(),
     links: z
       .record(z.string().trim().min(1).max(100), httpUrl)
       .refine((l) => Object.keys(l).length <= 20, { message: 'at most 20 links' })

@@ -1,9 +1,7 @@
 import { z } from 'zod';
+import { calendarDaySchema, zonedInstantSchema } from '../common/dates.ts';
 
-// Year 0 is valid ISO 8601 but not a PostgreSQL timestamp.
-const instant = z.iso
-  .datetime({ offset: true })
-  .refine((t) => Date.parse(t) >= -62_135_596_800_000, 'must be 0001-01-01T00:00:00Z or later');
+const instant = zonedInstantSchema;
 
 /**
  * One session event sent by an elastic license server. Every event carries the session's descriptor, so a
@@ -87,11 +85,7 @@ export const adjustmentRequestSchema = z.object({
   amount: z.number().finite().min(-1e9).max(1e9),
   product: z.string().min(1).max(100).default('Balance Adjustment'),
   note: z.string().max(1000).default(''),
-  // Year 0 is a valid ISO date but not a PostgreSQL one.
-  day: z.iso
-    .date()
-    .refine((d) => d >= '0001-01-01', 'Dates start at 0001-01-01')
-    .optional(),
+  day: calendarDaySchema.optional(),
 });
 export type ServerCredential = z.infer<typeof credentialListResponseSchema>['data'][number];
 export type IssuedCredential = z.infer<typeof issueCredentialResponseSchema>['data'];

@@ -33,8 +33,11 @@ export const messages = {
   dataTimeout: 'data request timeout',
   fetchFailed: (attempts: number) => `unable to fetch data after ${attempts} attempts`,
   internal: 'Internal server error',
+  databaseUnavailable: 'Service temporarily unavailable: the database cannot be reached.',
   notFound: 'Not found',
   csrf: 'Missing anti-CSRF header',
+  // Decision 021: a user's large pages (CSV export, fetch-all) beyond the per-user limit.
+  tooManyLargeRequests: 'Too many large requests at once; try again in a moment.',
   // Spec 001 §4, §5, §8: usage transactions.
   tooManyTransactions: (max: number) =>
     `Total number of available transactions exceeds ${max}. Apply filters to reduce selection.`,

@@ -14,6 +14,8 @@ export const clientConfigSchema = z.object({
   logoutUrl: z.string(),
   /** Vendor's elastic licensing terms page (the Rate Table link on /elastic). */
   elasticTermsUrl: z.string(),
+  /** The server's ACCOUNT_LIST_MAX: a top-bar search matching this many accounts or more is "too many". */
+  accountListMax: z.number().int().positive(),
 });
 export type ClientConfig = z.infer<typeof clientConfigSchema>;
 

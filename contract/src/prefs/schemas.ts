@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { instantTextSchema } from '../common/dates.ts';
 
 /** Table names used across the product (spec 000 §3). */
 export const tableNames = [
@@ -60,19 +61,27 @@ export const filterModelSchema = z
     message: 'too many filtered columns',
   });
 
-const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}([ T]\d{2}:\d{2}(:\d{2})?)?/, 'expected YYYY-MM-DD');
+const isoDate = instantTextSchema;
 
-export const tablePrefSchema = z.object({
-  customerNumber: z.string().min(1).max(64),
-  tableName: z.enum(tableNames),
-  filterModel: filterModelSchema.nullable().optional(),
-  sortModel: sortModelSchema.nullable().optional(),
-  columnOrder: z.array(columnStateSchema).max(200).nullable().optional(),
-  dateRange: z.string().max(40).nullable().optional(),
-  startDate: isoDate.nullable().optional(),
-  endDate: isoDate.nullable().optional(),
-  activeOnly: z.boolean().nullable().optional(),
-});
+/** Stored size of one saved view (its JSON text). */
+export const MAX_PREF_BYTES = 65_536;
+
+export const tablePrefSchema = z
+  .object({
+    customerNumber: z.string().min(1).max(64),
+    tableName: z.enum(tableNames),
+    filterModel: filterModelSchema.nullable().optional(),
+    sortModel: sortModelSchema.nullable().optional(),
+    columnOrder: z.array(columnStateSchema).max(200).nullable().optional(),
+    dateRange: z.string().max(40).nullable().optional(),
+    startDate: isoDate.nullable().optional(),
+    endDate: isoDate.nullable().optional(),
+    activeOnly: z.boolean().nullable().optional(),
+  })
+  // Nesting is bounded for every body (decision 020); the stored size is bounded here.
+  .refine((p) => JSON.stringify(p).length <= MAX_PREF_BYTES, {
+    message: `a saved view must be at most ${MAX_PREF_BYTES / 1024} KB`,
+  });
 export type TablePref = z.infer<typeof tablePrefSchema>;
 
 export const savePrefsRequestSchema = z.object({ tables: z.array(tablePrefSchema).min(1).max(50) });

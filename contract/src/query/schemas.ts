@@ -58,7 +58,9 @@ export const pageRequestSchema = z.object({
   sorting: sortingSchema.optional(),
   offset: z.number().int().min(0).max(10_000_000).optional(),
   token: z.string().max(2000).nullable().optional(),
-  limit: z.number().int().min(1).max(30_000).optional(),
+  // Spec 000/001 §9: maximum size 1000 per call; a table may allow less (its resource's maxLimit) or, where
+  // the spec asks for it, more (the usage CSV export, contract/src/transactions).
+  limit: z.number().int().min(1).max(1000).optional(),
 });
 export type PageRequest = z.input<typeof pageRequestSchema>;
 

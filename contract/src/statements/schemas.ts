@@ -1,7 +1,8 @@
 import { z } from 'zod';
+import { calendarDaySchema, zonedInstantSchema } from '../common/dates.ts';
 
 const customerNumber = z.string().min(1).max(64);
-const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Dates must be YYYY-MM-DD');
+const day = calendarDaySchema;
 
 /**
  * POST /api/emailweek and /api/emailmonth (spec 001 §7): send the weekly / monthly statement of one
@@ -13,7 +14,7 @@ export const statementEmailRequestSchema = z.object({
   /** The elastic license server id (clsId) of the account. */
   server: z.string().min(1).max(200),
   activationid: z.string().min(1).max(200),
-  date: z.iso.datetime({ offset: true }).or(z.iso.date()),
+  date: z.union([calendarDaySchema, zonedInstantSchema]),
 });
 export type StatementEmailRequest = z.infer<typeof statementEmailRequestSchema>;
 
@@ -24,7 +25,7 @@ export const statementRequestSchema = z.object({
   from: day,
   to: day,
   /** The client's "today" (report date); the server uses its own clock when absent. */
-  today: z.iso.date().optional(),
+  today: calendarDaySchema.optional(),
   customerNumber,
   customerName: z.string().max(500).optional(),
 });

@@ -53,6 +53,8 @@ const scope = {
  */
 export const fetchUsageRequestSchema = pageRequestSchema.extend({
   ...scope,
+  /** Above 1000 (the CSV export) the page is streamed and admitted per user (decision 021). */
+  limit: z.number().int().min(1).max(CSV_EXPORT_MAX).optional(),
   attributes: z.array(z.enum(usageAttributes)).max(usageAttributes.length).optional(),
 });
 export type FetchUsageRequest = z.input<typeof fetchUsageRequestSchema>;

@@ -1,3 +1,5 @@
+import { fork } from 'node:child_process';
+import { once } from 'node:events';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -23,5 +25,53 @@ describe('embedded database folder', () => {
     const rows = await queryRows<{ name: string }>(again.db, sql`select name from accounts`);
     expect(rows).toEqual([{ name: 'Kept' }]);
     await again.close();
-  }, 60_000);
+  }, 300_000); // four PGlite opens and two migrations: 96 s at load 32 on 2 cores
+
+  it('takes over at once the lock of a process killed with SIGKILL, and still refuses a live holder', async () => {
+    const folder = path.join(dir, 'crashed');
+    const script = path.join(dir, 'hold-lock.mjs');
+    const moduleUrl = (file: string) => new URL(file, import.meta.url).href;
+    fs.writeFileSync(
+      script,
+      `const { migrateDatabase, openPglite } = await import(${JSON.stringify(moduleUrl('./database.ts'))});
+       const { accounts } = await import(${JSON.stringify(moduleUrl('./schema.ts'))});
+       const database = await openPglite(${JSON.stringify(folder)});
+       await migrateDatabase(database);
+       await database.db.insert(accounts).values({ customerNumber: '2', name: 'Before the crash' });
+       process.send('holding');`,
+    );
+    const child = fork(script, { execArgv: ['--import', 'tsx'] });
+    const exited = once(child, 'exit');
+    const [message] = await Promise.race([once(child, 'message'), exited]);
+    expect(message).toBe('holding');
+
+    await expect(openPglite(folder)).rejects.toThrowError(DataDirLockedError);
+
+    child.kill('SIGKILL');
+    await exited;
+    // The lock directory is still there (nothing ran at exit), yet the folder opens at once.
+    expect(fs.existsSync(`${folder}.lock`)).toBe(true);
+    const again = await openPglite(folder);
+    const rows = await queryRows<{ name: string }>(again.db, sql`select name from accounts`);
+    expect(rows).toEqual([{ name: 'Before the crash' }]);
+    await expect(openPglite(folder)).rejects.toThrowError(/in use by another process/);
+    await again.close();
+    expect(fs.existsSync(`${folder}.lock`)).toBe(false);
+  }, 300_000);
+
+  it('takes over a lock whose pid now names another process, not one held on another host', async () => {
+    const lockDir = (name: string, owner: object) => {
+      const folder = path.join(dir, name);
+      fs.mkdirSync(`${folder}.lock`, { recursive: true });
+      fs.writeFileSync(path.join(`${folder}.lock`, 'owner.json'), JSON.stringify(owner));
+      return folder;
+    };
+    // A live pid (this process) with another start time: the holder died and its pid was reused.
+    const reused = lockDir('reused', { pid: process.pid, hostname: os.hostname(), startTime: '1' });
+    const taken = await openPglite(reused);
+    await taken.close();
+    // Another machine's holder cannot be checked: its lock is honoured until its mtime grows stale.
+    const remote = lockDir('remote', { pid: process.pid, hostname: 'another-host', startTime: '1' });
+    await expect(openPglite(remote)).rejects.toThrowError(DataDirLockedError);
+  }, 300_000);
 });

@@ -5,11 +5,12 @@ import { PGlite } from '@electric-sql/pglite';
 import type { SQL } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
-import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { type PgDatabase, PgDialect, type PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
-import lockfile from 'proper-lockfile';
+import Cursor from 'pg-cursor';
+import { lockDataDir } from './data-dir-lock.ts';
 import * as schema from './schema.ts';
 
 export type Schema = typeof schema;
@@ -21,10 +22,28 @@ export interface Database {
   engine: Engine;
   /** Runs a plain query; for health checks and tools. */
   ping(): Promise<void>;
+  /**
+   * Runs one query and hands its rows over `size` at a time from a database cursor, so a large result never
+   * sits whole in this process (decision 021). Values come as from `db.execute` (timestamps as text).
+   * Leaving the loop early (break, throw) closes the cursor.
+   */
+  streamRows(query: SQL, size: number): AsyncGenerator<Record<string, unknown>[], void>;
   close(): Promise<void>;
 }
 
 export const migrationsFolder = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../drizzle');
+
+const dialect = new PgDialect();
+type Row = Record<string, unknown>;
+
+// Date and time values stay text, as drizzle's drivers return them to the query engine.
+const TEXT_TYPES = new Set([1082, 1114, 1184, 1186, 1182, 1115, 1185, 1187, 1231]);
+const textTimestamps = {
+  getTypeParser: (oid: number, format?: 'text' | 'binary') =>
+    TEXT_TYPES.has(oid) ? (value: string) => value : pg.types.getTypeParser(oid, format as 'text'),
+};
+
+let pgliteCursors = 0;
 
 // A number unique to this product, used so that concurrently starting API nodes migrate one at a time.
 const MIGRATION_LOCK = 7_300_415;
@@ -38,16 +57,12 @@ export async function openPglite(
   let release: (() => Promise<void>) | undefined;
   if (dir) {
     fs.mkdirSync(dir, { recursive: true });
-    try {
-      // PGlite lets a second process open the same folder and silently loses writes; refuse instead.
-      release = await lockfile.lock(dir, { lockfilePath: `${dir}.lock`, stale: 15_000, update: 5_000 });
-    } catch (e) {
-      if ((e as { code?: string }).code === 'ELOCKED') {
-        throw new DataDirLockedError(
-          `The data folder ${dir} is in use by another process (lock file ${dir}.lock). Stop the other server or set DATA_DIR to another folder.`,
-        );
-      }
-      throw e;
+    // PGlite lets a second process open the same folder and silently loses writes; refuse instead.
+    release = await lockDataDir(dir);
+    if (!release) {
+      throw new DataDirLockedError(
+        `The data folder ${dir} is in use by another process (lock file ${dir}.lock). Stop the other server or set DATA_DIR to another folder.`,
+      );
     }
   }
   const client = await PGlite.create({ dataDir: dir, loadDataDir: options.loadDataDir });
@@ -57,6 +72,25 @@ export async function openPglite(
     engine: 'pglite',
     async ping() {
       await client.query('select 1');
+    },
+    // PGlite has one connection, so a cursor must outlive its statement's transaction: WITH HOLD keeps the
+    // result inside PGlite (spilled to temporary files past work_mem) and other queries run between fetches.
+    async *streamRows(query, size) {
+      const { sql: text, params } = dialect.sqlToQuery(query);
+      const name = `lp_stream_${++pgliteCursors}`;
+      const parsers = { 1082: String, 1114: String, 1184: String, 1186: String };
+      await client.query(`declare ${name} no scroll cursor with hold for ${text}`, params);
+      try {
+        for (;;) {
+          const { rows } = await client.query<Row>(`fetch forward ${Math.trunc(size)} from ${name}`, [], {
+            parsers,
+          });
+          if (rows.length === 0) return;
+          yield rows;
+        }
+      } finally {
+        await client.query(`close ${name}`).catch(() => {});
+      }
     },
     async close() {
       await client.close();
@@ -77,6 +111,29 @@ export async function openPostgres(url: string, poolMax = 10): Promise<Database>
     engine: 'postgres',
     async ping() {
       await pool.query('select 1');
+    },
+    // The cursor holds one pooled connection until the last chunk; the large-request gate bounds how many.
+    async *streamRows(query, size) {
+      const { sql: text, params } = dialect.sqlToQuery(query);
+      const client = await pool.connect();
+      const cursor = client.query(new Cursor<Row>(text, params, { types: textTimestamps }));
+      let failed = false;
+      try {
+        for (;;) {
+          const rows = await cursor.read(size);
+          if (rows.length === 0) return;
+          yield rows;
+        }
+      } catch (e) {
+        failed = true;
+        throw e;
+      } finally {
+        await cursor.close().catch(() => {
+          failed = true;
+        });
+        // A connection whose cursor failed is discarded rather than returned to the pool.
+        client.release(failed);
+      }
     },
     async close() {
       await pool.end();

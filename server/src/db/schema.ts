@@ -1,9 +1,11 @@
+import { parseInstant } from '@lp/contract/common/dates';
 import { sql } from 'drizzle-orm';
 import {
   type AnyPgColumn,
   bigint,
   bigserial,
   boolean,
+  customType,
   doublePrecision,
   index,
   integer,
@@ -11,12 +13,19 @@ import {
   pgTable,
   primaryKey,
   text,
-  timestamp,
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
 
-const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+/**
+ * timestamptz read with the one date parser: drizzle's own reader hands PostgreSQL's text to `new Date`,
+ * whose legacy parsing turns years 1..99 into 19xx (decision 020).
+ */
+const ts = customType<{ data: Date; driverData: string }>({
+  dataType: () => 'timestamp with time zone',
+  toDriver: (value) => (value instanceof Date ? value.toISOString() : value),
+  fromDriver: (value) => new Date(typeof value === 'string' ? (parseInstant(value) ?? Number.NaN) : value),
+});
 
 /** Portal users: created or refreshed from ID-token claims at each sign-in. */
 export const users = pgTable('users', {
@@ -24,7 +33,7 @@ export const users = pgTable('users', {
   email: text('email').notNull().unique(),
   name: text('name').notNull().default(''),
   vendorRoles: text('vendor_roles').array().notNull().default(sql`'{}'::text[]`),
-  createdAt: ts('created_at').notNull().defaultNow(),
+  createdAt: ts('created_at').notNull().default(sql`now()`),
   lastLoginAt: ts('last_login_at'),
 });
 
@@ -37,8 +46,8 @@ export const sessions = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     idToken: text('id_token'),
-    createdAt: ts('created_at').notNull().defaultNow(),
-    lastSeenAt: ts('last_seen_at').notNull().defaultNow(),
+    createdAt: ts('created_at').notNull().default(sql`now()`),
+    lastSeenAt: ts('last_seen_at').notNull().default(sql`now()`),
     expiresAt: ts('expires_at').notNull(),
   },
   (t) => [index('sessions_user_idx').on(t.userId)],
@@ -53,13 +62,28 @@ export const loginStates = pgTable('login_states', {
   expiresAt: ts('expires_at').notNull(),
 });
 
+/**
+ * Failed sign-ins of the built-in provider per e-mail (keyed by an HMAC of the address, so typed
+ * addresses of unknown accounts are not stored): shared by every API node (decision 017).
+ */
+export const signInFailures = pgTable(
+  'sign_in_failures',
+  {
+    emailKey: text('email_key').primaryKey(),
+    failures: integer('failures').notNull(),
+    windowStartedAt: ts('window_started_at').notNull(),
+    lockedUntil: ts('locked_until'),
+  },
+  (t) => [index('sign_in_failures_window_idx').on(t.windowStartedAt)],
+);
+
 export const apiTokens = pgTable('api_tokens', {
   id: uuid('id').primaryKey().defaultRandom(),
   userId: uuid('user_id')
     .notNull()
     .references(() => users.id, { onDelete: 'cascade' }),
   tokenHash: text('token_hash').notNull().unique(),
-  createdAt: ts('created_at').notNull().defaultNow(),
+  createdAt: ts('created_at').notNull().default(sql`now()`),
   expiresAt: ts('expires_at'),
   revokedAt: ts('revoked_at'),
 });
@@ -108,7 +132,7 @@ export const accounts = pgTable(
     supportEmail: text('support_email').notNull().default(''),
     isAccessDisabled: boolean('is_access_disabled').notNull().default(false),
     isFnpLicenseGenerator: boolean('is_fnp_license_generator').notNull().default(false),
-    createdAt: ts('created_at').notNull().defaultNow(),
+    createdAt: ts('created_at').notNull().default(sql`now()`),
   },
   (t) => [index('accounts_name_idx').on(sql`lower(${t.name})`)],
 );
@@ -291,7 +315,7 @@ export const emails = pgTable(
     body: text('body').notNull(),
     /** [{filename, contentType, contentBase64}] sent with the message and kept with the record. */
     attachments: jsonb('attachments').notNull().default(sql`'[]'::jsonb`),
-    date: ts('date').notNull().defaultNow(),
+    date: ts('date').notNull().default(sql`now()`),
     /** Outbox state: recorded (no SMTP configured), pending, sent, failed (gave up after retries). */
     deliveryStatus: text('delivery_status').notNull().default('recorded'),
     attempts: integer('attempts').notNull().default(0),
@@ -356,7 +380,7 @@ export const tablePrefs = pgTable(
     customerNumber: text('customer_number').notNull(),
     tableName: text('table_name').notNull(),
     payload: jsonb('payload').notNull(),
-    updatedAt: ts('updated_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().default(sql`now()`),
   },
   (t) => [primaryKey({ columns: [t.userId, t.customerNumber, t.tableName] })],
 );
@@ -393,7 +417,7 @@ export const elasticLedger = pgTable(
     amountCents: bigint('amount_cents', { mode: 'number' }).notNull(),
     /** When the usage happened (statement periods and rollups use this). */
     at: ts('at').notNull(),
-    createdAt: ts('created_at').notNull().defaultNow(),
+    createdAt: ts('created_at').notNull().default(sql`now()`),
     createdBy: text('created_by'),
     note: text('note'),
   },
@@ -427,7 +451,7 @@ export const clsCredentials = pgTable(
       .references(() => accounts.customerNumber, { onDelete: 'cascade' }),
     clsId: text('cls_id').notNull(),
     tokenHash: text('token_hash').notNull().unique(),
-    createdAt: ts('created_at').notNull().defaultNow(),
+    createdAt: ts('created_at').notNull().default(sql`now()`),
     createdBy: text('created_by').notNull(),
     revokedAt: ts('revoked_at'),
   },
@@ -444,7 +468,7 @@ export const elasticServerSettings = pgTable(
     clsId: text('cls_id').notNull(),
     pinCipher: text('pin_cipher'),
     users: text('users').array().notNull().default(sql`'{}'::text[]`),
-    updatedAt: ts('updated_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().default(sql`now()`),
   },
   (t) => [primaryKey({ columns: [t.customerNumber, t.clsId] })],
 );

@@ -34,4 +34,29 @@ describe('loadConfig', () => {
     expect(c.publicUrl).toBe('https://portal.example.com');
     expect(c.cookieSecure).toBe(true);
   });
+
+  it('trusts no proxy unless TRUST_PROXY says which', () => {
+    expect(loadConfig({}).TRUST_PROXY).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'false' }).TRUST_PROXY).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 192.168.1.4,::1,fd00::/8,loopback' }).TRUST_PROXY).toEqual([
+      '10.0.0.0/8',
+      '192.168.1.4',
+      '::1',
+      'fd00::/8',
+      'loopback',
+    ]);
+    for (const bad of ['true', 'yes', '1', '2', '10.0.0.0/33', 'proxy.example', '10.0.0.1,']) {
+      expect(() => loadConfig({ TRUST_PROXY: bad })).toThrowError(/TRUST_PROXY/);
+    }
+  });
+
+  it('limits failed sign-ins per e-mail by default', () => {
+    const c = loadConfig({});
+    expect([c.LOGIN_ACCOUNT_MAX_FAILURES, c.LOGIN_ACCOUNT_LOCKOUT_MINUTES]).toEqual([10, 15]);
+    expect(loadConfig({ LOGIN_ACCOUNT_MAX_FAILURES: '3' }).LOGIN_ACCOUNT_MAX_FAILURES).toBe(3);
+    expect(() => loadConfig({ LOGIN_ACCOUNT_MAX_FAILURES: '0' })).toThrowError(/LOGIN_ACCOUNT_MAX_FAILURES/);
+    expect(() => loadConfig({ LOGIN_ACCOUNT_LOCKOUT_MINUTES: 'soon' })).toThrowError(
+      /LOGIN_ACCOUNT_LOCKOUT_MINUTES/,
+    );
+  });
 });

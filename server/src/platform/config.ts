@@ -7,6 +7,37 @@ const bool = z
 
 const url = z.string().url();
 
+/** One trusted proxy: an address, a CIDR range or one of proxy-addr's names. */
+const proxyEntry = z.union([
+  z.ipv4(),
+  z.ipv6(),
+  z.cidrv4(),
+  z.cidrv6(),
+  z.enum(['loopback', 'linklocal', 'uniquelocal']),
+]);
+
+/**
+ * Which peers may set X-Forwarded-* (Fastify's trustProxy): off unless configured, because a trusted
+ * header decides the client address the sign-in limit counts (decision 017). `false`/unset = off, else
+ * a comma list of the proxies' addresses/CIDRs. No hop counts: Fastify treats a count as "trust
+ * nothing", since a count cannot tell the real proxy from a client that connects directly.
+ */
+const trustProxy = z
+  .string()
+  .trim()
+  .default('false')
+  .transform((v, c): false | string[] => {
+    if (v === '' || v === 'false') return false;
+    const entries = v.split(',').map((e) => e.trim());
+    if (entries.every((e) => proxyEntry.safeParse(e).success)) return entries;
+    c.addIssue({
+      code: 'custom',
+      message:
+        "expected false or a comma list of the proxies' addresses/CIDRs (or loopback, linklocal, uniquelocal)",
+    });
+    return z.NEVER;
+  });
+
 /** Every variable the server reads, with its default. Validated once at start. */
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -27,7 +58,15 @@ const envSchema = z.object({
   SESSION_ABSOLUTE_HOURS: z.coerce.number().int().min(1).default(12),
   COOKIE_SECURE: bool.optional(),
   LOGIN_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(20),
+  /** Failed sign-ins per e-mail address before it is locked for LOGIN_ACCOUNT_LOCKOUT_MINUTES. */
+  LOGIN_ACCOUNT_MAX_FAILURES: z.coerce.number().int().min(1).default(10),
+  LOGIN_ACCOUNT_LOCKOUT_MINUTES: z.coerce.number().int().min(1).max(1440).default(15),
+  TRUST_PROXY: trustProxy,
   ACCOUNT_LIST_MAX: z.coerce.number().int().min(1).default(500),
+  /** Decision 021: large pages (more than 1000 rows) one user may stream at once on a node, the node's total, and how long a request over either waits before its 429. */
+  LARGE_PAGES_PER_USER: z.coerce.number().int().min(1).default(2),
+  LARGE_PAGES_PER_NODE: z.coerce.number().int().min(1).default(4),
+  LARGE_PAGE_WAIT_MS: z.coerce.number().int().min(0).default(5000),
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   PRODUCT_NAME: z.string().min(1).default('Simulation Suite'),
@@ -53,6 +92,8 @@ const envSchema = z.object({
     .optional(),
   /** Vendor's elastic licensing terms page (the Rate Table link on /elastic). */
   ELASTIC_TERMS_URL: url.default('https://example.com/elastic-terms'),
+  /** How many days back a license server may report a usage session (decision 020). */
+  CLS_BACKFILL_DAYS: z.coerce.number().int().min(1).max(36_500).default(400),
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -1,5 +1,7 @@
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import { type ErrorCode, errorCatalogue, messages } from '@lp/contract/common/errors';
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ZodError } from 'zod';
 
 /** The only error type routes and services throw on purpose; its message is safe to show. */
@@ -38,38 +40,120 @@ const fastifyCodes: Record<string, ErrorCode> = {
   FST_ERR_CTP_EMPTY_JSON_BODY: 'BAD_REQUEST',
   FST_ERR_CTP_INVALID_JSON_BODY: 'BAD_REQUEST',
   FST_ERR_RATE_LIMIT: 'RATE_LIMITED',
+  FST_ERR_BAD_URL: 'BAD_REQUEST',
+  FST_ERR_MAX_PARAM_LENGTH: 'BAD_REQUEST',
 };
+
+const fastifyTexts: Partial<Record<string, string>> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: 'Request body is too large',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'Unsupported content type',
+  FST_ERR_RATE_LIMIT: 'Too many requests, try again later',
+  FST_ERR_BAD_URL: 'Malformed URL',
+  FST_ERR_MAX_PARAM_LENGTH: 'Malformed URL: a path segment is too long',
+};
+
+const codeOfStatus = new Map<number, ErrorCode>(
+  Object.entries(errorCatalogue).map(([code, status]) => [status, code as ErrorCode]),
+);
+
+// Connection-level failures of either engine: node-postgres/net codes, PostgreSQL's connection-exception
+// (08xxx) and shutdown (57P0x) classes, too many connections, and a closed pool or PGlite instance.
+const UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENOTFOUND',
+  'EPIPE',
+  '53300',
+]);
+const UNAVAILABLE_TEXT =
+  /Connection terminated|connection timeout|timeout exceeded when trying to connect|Cannot use a pool after calling end|Client was closed|PGlite is closed|database system is (starting up|shutting down)/i;
+
+/** True when the error (or what it wraps) says the database cannot be reached. */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  for (
+    let e = error, depth = 0;
+    e && typeof e === 'object' && depth < 5;
+    e = (e as { cause?: unknown }).cause, depth++
+  ) {
+    const { code, message } = e as { code?: unknown; message?: unknown };
+    if (typeof code === 'string' && (UNAVAILABLE_CODES.has(code) || /^(08|57P0)/.test(code))) return true;
+    if (typeof message === 'string' && UNAVAILABLE_TEXT.test(message)) return true;
+  }
+  return false;
+}
+
+export interface ErrorAnswer {
+  statusCode: number;
+  body: { status: 'FAILURE'; err: string; code: ErrorCode };
+  /** unexpected: log it with the request id */
+  unexpected: boolean;
+}
+
+const answer = (code: ErrorCode, err: string, unexpected = false): ErrorAnswer => ({
+  statusCode: errorCatalogue[code],
+  body: { status: 'FAILURE', err, code },
+  unexpected,
+});
+
+/**
+ * What any error answers, in the one envelope {status: 'FAILURE', err, code}: AppErrors and schema problems
+ * their catalogue status, Fastify's own 4xx errors (bad URL, body, content type, size) theirs, an unreachable
+ * database 503, anything else a bare 500.
+ */
+export function answerFor(error: FastifyError | AppError | ZodError | Error): ErrorAnswer {
+  if (error instanceof AppError) return answer(error.code, error.message);
+  if (error instanceof ZodError) return answer('BAD_REQUEST', describeZodError(error));
+  if (isDatabaseUnavailable(error)) return answer('UNAVAILABLE', messages.databaseUnavailable);
+  const { code, statusCode } = error as FastifyError;
+  const mapped = (code && fastifyCodes[code]) || (statusCode === 400 ? 'BAD_REQUEST' : undefined);
+  if (mapped) {
+    const text =
+      fastifyTexts[code] ??
+      (mapped === 'BAD_REQUEST' && code?.startsWith('FST_ERR_CTP') ? 'Malformed JSON body' : error.message);
+    return answer(mapped, text);
+  }
+  if (statusCode && statusCode >= 400 && statusCode < 500) {
+    const known = codeOfStatus.get(statusCode);
+    return { ...answer(known ?? 'BAD_REQUEST', error.message), statusCode };
+  }
+  return answer('INTERNAL', messages.internal, true);
+}
 
 /** The one error handler: known errors get their catalogue status, anything else a bare 500. */
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | AppError | ZodError, request, reply) => {
-    if (error instanceof AppError) {
-      return reply.status(error.httpStatus).send({ status: 'FAILURE', err: error.message, code: error.code });
-    }
-    if (error instanceof ZodError) {
-      return reply.status(400).send({ status: 'FAILURE', err: describeZodError(error), code: 'BAD_REQUEST' });
-    }
-    const mapped =
-      (error.code && fastifyCodes[error.code]) || (error.statusCode === 400 ? 'BAD_REQUEST' : undefined);
-    if (mapped) {
-      const err =
-        mapped === 'PAYLOAD_TOO_LARGE'
-          ? 'Request body is too large'
-          : mapped === 'BAD_REQUEST' && error.code?.startsWith('FST_ERR_CTP')
-            ? 'Malformed JSON body'
-            : mapped === 'RATE_LIMITED'
-              ? 'Too many requests, try again later'
-              : error.message;
-      return reply.status(errorCatalogue[mapped]).send({ status: 'FAILURE', err, code: mapped });
-    }
-    if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
-      return reply
-        .status(error.statusCode)
-        .send({ status: 'FAILURE', err: error.message, code: 'BAD_REQUEST' });
-    }
-    request.log.error({ err: error }, 'unhandled error');
-    return reply.status(500).send({ status: 'FAILURE', err: messages.internal, code: 'INTERNAL' });
+    const { statusCode, body, unexpected } = answerFor(error);
+    if (unexpected) request.log.error({ err: error }, 'unhandled error');
+    else if (statusCode === 503) request.log.warn({ err: error }, 'database unavailable');
+    return reply.status(statusCode).send(body);
   });
+}
+
+/** Fastify's `frameworkErrors`: errors raised before routing (malformed URL encoding, a too-long path segment). */
+export function frameworkErrors(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  const { statusCode, body } = answerFor(error);
+  reply.status(statusCode).send(body);
+}
+
+/** Fastify's `clientErrorHandler`: a request the HTTP parser refused still gets the envelope. */
+export function clientErrorHandler(error: Error & { code?: string }, socket: Socket): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  // Node's codes: oversized headers are 431, a timed-out request 408, anything else is a bad request.
+  const [status, err] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'Request headers are too large']
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'Request timeout']
+        : [400, 'Malformed HTTP request'];
+  const body = JSON.stringify({ status: 'FAILURE', err, code: 'BAD_REQUEST' });
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+  );
 }
 
 /** JSON 404 for unknown paths; when the SPA is served, client-side routes get its page instead. */

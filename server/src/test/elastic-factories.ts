@@ -86,7 +86,13 @@ export async function recordUsage(
   server: { customerNumber: string; clsId: string },
   sessions: readonly UsageSpec[],
 ) {
-  const result = await ingestUsage(db, server, usageEvents(sessions), new Date('2100-01-01T00:00:00Z'));
+  const result = await ingestUsage(
+    db,
+    server,
+    usageEvents(sessions),
+    new Date('2100-01-01T00:00:00Z'),
+    1_000_000,
+  );
   if (result.rejected.length) throw new Error(`usage rejected: ${JSON.stringify(result.rejected)}`);
   return result;
 }

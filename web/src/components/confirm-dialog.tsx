@@ -1,4 +1,4 @@
-import { Button, Group, Text } from '@mantine/core';
+import { Text } from '@mantine/core';
 import { modals } from '@mantine/modals';
 
 /** Spec 000 §2.6: "Confirm" with a message, No and Yes; resolves true only on Yes. Width 350 px (§9). */
@@ -13,21 +13,5 @@ export function confirmDialog(message: React.ReactNode): Promise<boolean> {
       onCancel: () => resolve(false),
       onClose: () => resolve(false),
     });
-  });
-}
-
-/** Spec 000 §2.6: "You do not have enough permissions for such operation." with Ok. */
-export function noPermissionDialog() {
-  const id = modals.open({
-    title: 'Permissions',
-    size: 350,
-    children: (
-      <>
-        <Text size="sm">You do not have enough permissions for such operation.</Text>
-        <Group justify="flex-end" mt="md">
-          <Button onClick={() => modals.close(id)}>Ok</Button>
-        </Group>
-      </>
-    ),
   });
 }

@@ -1,22 +1,21 @@
+import { messages } from '@lp/contract/common/errors';
 import { Button, Group, Text } from '@mantine/core';
 import { modals } from '@mantine/modals';
 
 /**
- * Spec 000 §2.6 / §6: view-only users get this 600 px notice instead of an edit or confirm dialog.
- * It names the customer number so the user knows which account's rights are missing.
+ * The one view-only notice (spec 000 §2.6 and §6, spec 002 "View-only notice dialog"): 600 px, the customer
+ * number and "You do not have enough permissions for such operation." with Ok. A view-only user gets it
+ * instead of an edit or confirm dialog (decision 022).
  */
 export function showViewOnlyNotice(customerNumber: string): Promise<void> {
   return new Promise((resolve) => {
     const id = modals.open({
-      title: 'View only',
+      title: `Customer ${customerNumber}`,
       size: 600,
       onClose: () => resolve(),
       children: (
         <>
-          <Text size="sm">
-            You have view-only access to customer {customerNumber}. Changes are not allowed; please contact a
-            Licensing Portal Administrator of this customer if you need to make changes.
-          </Text>
+          <Text size="sm">{messages.noPermission}</Text>
           <Group justify="flex-end" mt="md">
             <Button onClick={() => modals.close(id)}>Ok</Button>
           </Group>

@@ -50,6 +50,25 @@ describe('api client', () => {
     expect(waits).toEqual([100, 200, 300]);
   });
 
+  it('retries a 200 whose body breaks off mid-way (a large page whose stream failed)', async () => {
+    const cut = new Response(
+      new ReadableStream({
+        start(controller) {
+          controller.enqueue(new TextEncoder().encode('{"status":"SUCCESS","data":[{"a":1},'));
+          controller.error(new TypeError('terminated'));
+        },
+      }),
+      { status: 200, headers: { 'content-type': 'application/json' } },
+    );
+    const { client, calls } = setup([cut, json(200, { status: 'SUCCESS', data: [{ a: 1 }], token: null })]);
+    await expect(client('/api/fetchUsage', { body: {} })).resolves.toEqual({
+      status: 'SUCCESS',
+      data: [{ a: 1 }],
+      token: null,
+    });
+    expect(calls).toHaveLength(2);
+  });
+
   it('gives up after 5 attempts with the spec message', async () => {
     const { client, calls } = setup(Array.from({ length: 6 }, () => json(502, {})));
     await expect(client('/api/x')).rejects.toMatchObject({ err: 'unable to fetch data after 5 attempts' });

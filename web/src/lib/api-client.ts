@@ -103,7 +103,16 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
         lastError = new ApiError(0, e instanceof Error ? e.message : String(e));
         continue;
       }
-      const body = await readBody(res);
+      let body: unknown;
+      try {
+        body = await readBody(res);
+      } catch (e) {
+        // A body cut off mid-way (a large page whose stream failed on the server, decision 021) is a
+        // transport failure: retried like one.
+        if (req.signal?.aborted) throw req.signal.reason ?? e;
+        lastError = new ApiError(0, e instanceof Error ? e.message : String(e));
+        continue;
+      }
       if (res.status === 401) {
         onUnauthenticated();
         throw new ApiError(

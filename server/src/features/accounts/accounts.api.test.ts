@@ -257,3 +257,33 @@ describe('bad requests', () => {
     expect(res.json().status).toBe('FAILURE');
   });
 });
+
+describe('ACCOUNT_LIST_MAX (issue 8 §3: "Too many accounts found" never appeared)', () => {
+  it('the list stops at the limit, the count does not, and /api/config tells the browser the limit', async () => {
+    const limited = await createTestApp(database, { ACCOUNT_LIST_MAX: '3' });
+    try {
+      expect((await limited.inject('/api/config')).json().accountListMax).toBe(3);
+      const filter = {
+        condition: 'ANY',
+        criteria: [{ name: 'AccountID', method: 'CONTAINS', value: '1', casefold: true }],
+      };
+      const list = await limited.inject({
+        method: 'POST',
+        url: '/api/getaccounts',
+        headers: busops,
+        payload: { filter },
+      });
+      expect(list.json().data).toHaveLength(3);
+      const count = await limited.inject({
+        method: 'POST',
+        url: '/api/getaccounts/count',
+        headers: busops,
+        payload: { filter },
+      });
+      // The browser compares this count with accountListMax (count >= max: "Too many accounts found.").
+      expect(count.json().data).toBeGreaterThanOrEqual(4);
+    } finally {
+      await limited.close();
+    }
+  });
+});

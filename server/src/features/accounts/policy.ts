@@ -24,19 +24,16 @@ export interface AccountAccess {
   permissions: Permissions;
 }
 
-/** Loads the account as `principal` sees it; outsiders and unknown numbers get the same 403. */
-export async function loadAccountAccess(
+/** The account as `principal` sees it, or null when it does not exist or is not theirs. */
+async function findAccountAccess(
   ctx: AppContext,
   principal: Principal,
   customerNumber: string,
-): Promise<AccountAccess> {
+): Promise<AccountAccess | null> {
   const account = await findAccount(ctx.db, customerNumber);
   const staff = isVendorStaff(principal.vendorRoles);
   const role = staff ? undefined : await findContactRole(ctx.db, customerNumber, principal.email);
-  if (!account || (!staff && !role)) {
-    // Same answer whether the account does not exist or belongs to someone else.
-    throw forbidden(messages.noPermissionPage);
-  }
+  if (!account || (!staff && !role)) return null;
   const counts = await entitlementCounts(ctx.db, customerNumber);
   const info: AccountInfo = {
     ...contactFlags(role),
@@ -61,6 +58,18 @@ export async function loadAccountAccess(
   };
 }
 
+/** Loads the account as `principal` sees it; outsiders and unknown numbers get the same 403. */
+export async function loadAccountAccess(
+  ctx: AppContext,
+  principal: Principal,
+  customerNumber: string,
+): Promise<AccountAccess> {
+  const access = await findAccountAccess(ctx, principal, customerNumber);
+  // Same answer whether the account does not exist or belongs to someone else.
+  if (!access) throw forbidden(messages.noPermissionPage);
+  return access;
+}
+
 /** The one gate for account-scoped calls: returns the access or throws 403 with the spec's words. */
 export async function authorizeAccount(
   ctx: AppContext,
@@ -68,7 +77,29 @@ export async function authorizeAccount(
   customerNumber: string,
   action: AccountAction,
 ): Promise<AccountAccess> {
-  const access = await loadAccountAccess(ctx, principal, customerNumber);
+  return permit(await loadAccountAccess(ctx, principal, customerNumber), action);
+}
+
+/**
+ * The same gate for calls that name an object by its id (an e-mail, a license-server credential) rather
+ * than by its account: `owner` is the object's account, looked up by the caller first (undefined when the
+ * id is unknown). An object of an account the user cannot see is answered with `unknown`, exactly as an
+ * id that does not exist, so ids reveal nothing; otherwise the account's rules apply as for any call
+ * (export-controlled accounts: 403 with the export text).
+ */
+export async function authorizeAccountOf(
+  ctx: AppContext,
+  principal: Principal,
+  owner: string | undefined,
+  action: AccountAction,
+  unknown: AppError,
+): Promise<AccountAccess> {
+  const access = owner === undefined ? null : await findAccountAccess(ctx, principal, owner);
+  if (!access) throw unknown;
+  return permit(access, action);
+}
+
+function permit(access: AccountAccess, action: AccountAction): AccountAccess {
   if (action === 'info') return access;
   const p = access.permissions;
   if (p.exportBlocked) throw forbidden(messages.exportDenied);

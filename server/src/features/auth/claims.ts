@@ -28,20 +28,3 @@ export function userFromClaims(claims: Claims, rolesClaim: string): SignedInUser
     vendorRoles: toVendorRoles(parseRolesClaim(claims[rolesClaim])),
   };
 }
-
-/**
- * Accepts only same-origin relative paths for the post-sign-in redirect, so the login link cannot be
- * turned into an open redirect ("//evil.example", "/\\evil.example", "https://...").
- */
-export function safeReturnTo(value: unknown): string {
-  if (typeof value !== 'string' || !value.startsWith('/') || value.length > 2000) return '/';
-  if (value.startsWith('//') || value.includes('\\') || [...value].some((c) => c.charCodeAt(0) < 0x20))
-    return '/';
-  const base = 'http://portal.invalid';
-  try {
-    const url = new URL(value, base);
-    return url.origin === base ? `${url.pathname}${url.search}${url.hash}` : '/';
-  } catch {
-    return '/';
-  }
-}

@@ -106,10 +106,10 @@ export class RelyingParty {
 }
 
 /**
- * Sends requests for the public origin to this server's own listening socket, with
- * X-Forwarded-Host/Proto naming the public origin so the IdP builds public URLs. This avoids
- * depending on how `localhost` resolves (IPv4 vs IPv6) and on the public hostname being reachable
- * from inside (TLS terminated by a proxy).
+ * Sends requests for the public origin to this server's own listening socket (the /oidc mount makes
+ * the IdP build public URLs whatever the request says). This avoids depending on how `localhost`
+ * resolves (IPv4 vs IPv6) and on the public hostname being reachable from inside (TLS terminated by a
+ * proxy).
  */
 function localFetch(app: FastifyInstance, publicUrl: string): client.CustomFetch {
   const pub = new URL(publicUrl);
@@ -127,11 +127,6 @@ function localFetch(app: FastifyInstance, publicUrl: string): client.CustomFetch
           : address.family === 'IPv6'
             ? `[${address.address}]`
             : address.address;
-    const headers = {
-      ...options.headers,
-      'x-forwarded-host': pub.host,
-      'x-forwarded-proto': pub.protocol.slice(0, -1),
-    };
-    return fetch(`http://${host}:${address.port}${target.pathname}${target.search}`, { ...options, headers });
+    return fetch(`http://${host}:${address.port}${target.pathname}${target.search}`, options);
   };
 }

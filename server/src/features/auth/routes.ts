@@ -11,8 +11,9 @@ import { findUserByApiToken } from './api-tokens.ts';
 import { autoSubmitScript, autoSubmitScriptPath } from './built-in-idp/pages.ts';
 import { builtInIssuer, createBuiltInIdp } from './built-in-idp/provider.ts';
 import { mountBuiltInIdp } from './built-in-idp/routes.ts';
-import { safeReturnTo, userFromClaims } from './claims.ts';
+import { userFromClaims } from './claims.ts';
 import { RelyingParty } from './oidc-client.ts';
+import { safeReturnPath } from './return-path.ts';
 import {
   createSession,
   deleteSession,
@@ -122,7 +123,7 @@ export async function registerAuth(app: FastifyInstance, ctx: AppContext): Promi
 
   app.get('/api/auth/login', async (request, reply) => {
     const parsed = loginQuerySchema.safeParse(request.query);
-    const returnTo = safeReturnTo(parsed.success ? parsed.data.returnTo : undefined);
+    const returnTo = safeReturnPath(parsed.success ? parsed.data.returnTo : undefined, config.publicUrl);
     const publicUrl = new URL(config.publicUrl);
     if (request.host !== publicUrl.host) {
       // The session cookie must be set on the public origin (where the IdP sends the browser back).
@@ -180,7 +181,7 @@ export async function registerAuth(app: FastifyInstance, ctx: AppContext): Promi
       return reply
         .setCookie(sessionCookieName, sessionId, cookieOptions)
         .header('cache-control', 'no-store')
-        .redirect(pending.returnTo, 302);
+        .redirect(safeReturnPath(pending.returnTo, config.publicUrl), 302);
     } catch (err) {
       return failed('code exchange or ID token validation failed', err);
     }

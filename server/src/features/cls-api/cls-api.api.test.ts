@@ -1,3 +1,4 @@
+import { messages } from '@lp/contract/common/errors';
 import { contactRoles } from '@lp/domain/policy';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
@@ -58,14 +59,18 @@ afterAll(async () => {
 const bearer = (t: string) => ({ authorization: `Bearer ${t}` });
 
 describe('server credentials', () => {
-  it('vendor staff issue a credential; customers and other staff may not', async () => {
-    const denied = await app.inject({
-      method: 'POST',
-      url: '/api/cls/credentials',
-      headers: customer,
-      payload: { customerNumber: CN, clsId },
-    });
-    expect(denied.statusCode).toBe(403);
+  it('busops issue a credential; customers and view-only support staff may not (decision 022)', async () => {
+    for (const headers of [customer, support]) {
+      const denied = await app.inject({
+        method: 'POST',
+        url: '/api/cls/credentials',
+        headers,
+        payload: { customerNumber: CN, clsId },
+      });
+      expect(denied.statusCode).toBe(403);
+      expect(denied.json().err).toBe(messages.noPermission);
+    }
+    expect(await queryRows(database.db, sql`select id from cls_credentials`)).toEqual([]);
     const wrongServer = await app.inject({
       method: 'POST',
       url: '/api/cls/credentials',
@@ -76,7 +81,7 @@ describe('server credentials', () => {
     const issued = await app.inject({
       method: 'POST',
       url: '/api/cls/credentials',
-      headers: support,
+      headers: busops,
       payload: { customerNumber: CN, clsId },
     });
     expect(issued.statusCode).toBe(200);
@@ -93,7 +98,7 @@ describe('server credentials', () => {
       headers: busops,
     });
     expect(list.json().data).toEqual([
-      expect.objectContaining({ clsId, createdBy: 'help@vendor.example', revokedAt: null }),
+      expect.objectContaining({ clsId, createdBy: 'ops@vendor.example', revokedAt: null }),
     ]);
   });
 
@@ -211,10 +216,11 @@ describe('POST /cls/v1/usage', () => {
     const [{ id }] = (
       await app.inject({ method: 'GET', url: `/api/cls/credentials?customerNumber=${CN}`, headers: busops })
     ).json().data;
-    expect(
-      (await app.inject({ method: 'DELETE', url: `/api/cls/credentials/${id}`, headers: customer }))
-        .statusCode,
-    ).toBe(403);
+    for (const headers of [customer, support]) {
+      const denied = await app.inject({ method: 'DELETE', url: `/api/cls/credentials/${id}`, headers });
+      expect(denied.statusCode).toBe(403);
+      expect(denied.json().err).toBe(messages.noPermission);
+    }
     expect(
       (await app.inject({ method: 'DELETE', url: `/api/cls/credentials/${id}`, headers: busops })).statusCode,
     ).toBe(200);

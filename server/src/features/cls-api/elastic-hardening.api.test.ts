@@ -502,7 +502,7 @@ describe('bad input is a 400, never a 500', () => {
       expectFailure(await post('/api/cls/credentials', support, payload), 400);
     }
     expectFailure(
-      await post('/api/cls/credentials', support, { customerNumber: MINE, clsId: fixtures[THEIRS].clsId }),
+      await post('/api/cls/credentials', busops, { customerNumber: MINE, clsId: fixtures[THEIRS].clsId }),
       404,
     );
   });

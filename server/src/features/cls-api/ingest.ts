@@ -1,4 +1,5 @@
 import { type UsageEvent, usageEventSchema } from '@lp/contract/cls/schemas';
+import { findInputProblem } from '@lp/contract/common/input-limits';
 import { formatDate } from '@lp/domain/dates';
 import { chargeCents, rateTableFor, sessionHours } from '@lp/domain/elastic-rating';
 import { isValidIp } from '@lp/domain/ip-rules';
@@ -19,6 +20,9 @@ import {
 
 /** Events may not claim to come from the future (clock skew allowance). */
 const MAX_SKEW_MS = 5 * 60_000;
+const DAY_MS = 86_400_000;
+/** How far back a session may start unless the caller says otherwise (config CLS_BACKFILL_DAYS). */
+export const DEFAULT_BACKFILL_DAYS = 400;
 
 export interface ElasticServer {
   customerNumber: string;
@@ -49,7 +53,10 @@ interface Working {
   version: string;
 }
 
-function checkEvent(raw: unknown, now: Date): UsageEvent | string {
+function checkEvent(raw: unknown, now: Date, backfillDays: number): UsageEvent | string {
+  // The batch's body skips the app-wide input guard (decision 020) so one bad event cannot sink the batch.
+  const problem = findInputProblem(raw);
+  if (problem) return `${problem.path.join('.') || 'event'}: ${problem.message}`;
   const parsed = usageEventSchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -58,6 +65,9 @@ function checkEvent(raw: unknown, now: Date): UsageEvent | string {
   const e = parsed.data;
   const time = Date.parse(e.time);
   if (time > now.getTime() + MAX_SKEW_MS) return 'time: event time is in the future';
+  // A session from long ago (year 50) would be charged for centuries of hours (decision 020).
+  if (Date.parse(e.startTime) < now.getTime() - backfillDays * DAY_MS)
+    return `startTime: sessions may start at most ${backfillDays} days ago`;
   if (time < Date.parse(e.startTime)) return 'time: event time is before the session start';
   if (e.ip && !isValidIp(e.ip)) return 'ip: not a valid IP address';
   return e;
@@ -74,11 +84,12 @@ export async function ingestUsage(
   server: ElasticServer,
   rawEvents: readonly unknown[],
   now: Date = new Date(),
+  backfillDays: number = DEFAULT_BACKFILL_DAYS,
 ): Promise<IngestResult> {
   const rejected: IngestResult['rejected'] = [];
   const events: { index: number; event: UsageEvent }[] = [];
   rawEvents.forEach((raw, index) => {
-    const checked = checkEvent(raw, now);
+    const checked = checkEvent(raw, now, backfillDays);
     if (typeof checked === 'string') rejected.push({ index, reason: checked });
     else events.push({ index, event: checked });
   });

@@ -5,16 +5,17 @@ import {
 } from '@lp/contract/cls/schemas';
 import { formatDate } from '@lp/domain/dates';
 import { isBusops, mayManageServerCredentials } from '@lp/domain/policy';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../../platform/context.ts';
 import { forbidden, notFound } from '../../platform/errors.ts';
 import { type Principal, requirePrincipal } from '../../platform/principal.ts';
 import { parseInput } from '../../platform/validate.ts';
-import { authorizeAccount } from '../accounts/policy.ts';
+import { authorizeAccount, authorizeAccountOf } from '../accounts/policy.ts';
 import { postAdjustment } from '../ledger/service.ts';
-import { ingestUsage } from './ingest.ts';
+import { type ElasticServer, ingestUsage } from './ingest.ts';
 import {
+  findServerCredentialOwner,
   issueServerCredential,
   listServerCredentials,
   revokeServerCredential,
@@ -24,7 +25,7 @@ import { requireServer, serverPolicy } from './service.ts';
 /** Ingest batches of up to 5000 events are larger than the portal's default body limit. */
 const USAGE_BODY_LIMIT = 8 * 1024 * 1024;
 
-/** Business operations and support issue and revoke license-server credentials. */
+/** Business operations and support (where not view-only) issue and revoke license-server credentials. */
 const staffOnly = (principal: Principal) => {
   if (!mayManageServerCredentials(principal.vendorRoles)) throw forbidden();
 };
@@ -42,11 +43,26 @@ export function registerClsRoutes(app: FastifyInstance, ctx: AppContext): void {
     return body;
   });
 
-  app.post('/cls/v1/usage', { bodyLimit: USAGE_BODY_LIMIT }, async (request) => {
-    const server = await requireServer(ctx, request.headers.authorization);
-    const { events } = parseInput(usageBatchSchema, request.body);
-    return { status: 'SUCCESS', ...(await ingestUsage(ctx.db, server, events)) };
-  });
+  // The credential is checked in onRequest, before up to 8 MB of body is read and parsed.
+  const usageServer = new WeakMap<FastifyRequest, ElasticServer>();
+  app.post(
+    '/cls/v1/usage',
+    {
+      bodyLimit: USAGE_BODY_LIMIT,
+      config: { checksItemsItself: true },
+      onRequest: async (request) => {
+        usageServer.set(request, await requireServer(ctx, request.headers.authorization));
+      },
+    },
+    async (request) => {
+      const server = usageServer.get(request) as ElasticServer;
+      const { events } = parseInput(usageBatchSchema, request.body);
+      return {
+        status: 'SUCCESS',
+        ...(await ingestUsage(ctx.db, server, events, new Date(), ctx.config.CLS_BACKFILL_DAYS)),
+      };
+    },
+  );
 
   app.get('/api/cls/credentials', async (request) => {
     const principal = requirePrincipal(request);
@@ -74,15 +90,19 @@ export function registerClsRoutes(app: FastifyInstance, ctx: AppContext): void {
     const principal = requirePrincipal(request);
     staffOnly(principal);
     const input = parseInput(issueCredentialRequestSchema, request.body);
-    // Support may issue although view-only on accounts: the staff role is the write permission here.
-    await authorizeAccount(ctx, principal, input.customerNumber, 'read');
+    // The staff role admits the caller; issuing is still an account write, so view-only is refused (decision 022).
+    await authorizeAccount(ctx, principal, input.customerNumber, 'edit');
     const issued = await issueServerCredential(ctx.db, { ...input, createdBy: principal.email });
     return { status: 'SUCCESS', data: { ...issued, ...input } };
   });
 
   app.delete('/api/cls/credentials/:id', async (request) => {
-    staffOnly(requirePrincipal(request));
+    const principal = requirePrincipal(request);
+    staffOnly(principal);
     const { id } = parseInput(z.object({ id: z.uuid() }), request.params);
+    // The credential's account passes the same gate as issuing one, as an account write (export-controlled accounts are refused).
+    const owner = await findServerCredentialOwner(ctx.db, id);
+    await authorizeAccountOf(ctx, principal, owner, 'edit', notFound());
     if (!(await revokeServerCredential(ctx.db, id))) throw notFound();
     return { status: 'SUCCESS' };
   });

@@ -25,6 +25,15 @@ export async function issueServerCredential(
   return { id: row.id, token };
 }
 
+/** The account a credential belongs to; undefined for an unknown id. */
+export async function findServerCredentialOwner(db: Db, id: string): Promise<string | undefined> {
+  const [row] = await db
+    .select({ customerNumber: clsCredentials.customerNumber })
+    .from(clsCredentials)
+    .where(eq(clsCredentials.id, id));
+  return row?.customerNumber;
+}
+
 export async function revokeServerCredential(db: Db, id: string): Promise<boolean> {
   const rows = await db
     .update(clsCredentials)

@@ -1,3 +1,4 @@
+import { formatAmount } from '@lp/domain/amounts';
 import { contactRoles } from '@lp/domain/policy';
 import type {
   accounts,
@@ -451,8 +452,6 @@ const designed: AccountPlan[] = [
 const DAY = 86_400_000;
 const slug = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, '');
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-const money = (n: number) =>
-  n.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 const months = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
 
 /** Today's UTC date as 'YYYY-MM-DD': the anchor that keeps demo data recent. */
@@ -1034,14 +1033,14 @@ export function buildWorld(seed: number, today: string): DemoWorld {
         const period = kind === 'weekly' ? `${from} to ${day(offset - 1)}` : from.slice(0, 7);
         const used = rng.int(200, 9000) + rng.int(0, 99) / 100;
         subject = `${kind === 'weekly' ? 'Weekly' : 'Monthly'} Elastic Statement: ${plan.name} (${period})`;
-        body = `${greeting}<p>Your ${kind} elastic usage statement for <b>${esc(period)}</b> is ready.</p><table border="1" cellpadding="4"><tr><th>Account</th><td>${cn}</td></tr><tr><th>Period used</th><td>${money(used)} ${plan.currency}</td></tr></table><p>See Elastic Statements in the Licensing Portal for details by purchase order and product.</p>${footer}`;
+        body = `${greeting}<p>Your ${kind} elastic usage statement for <b>${esc(period)}</b> is ready.</p><table border="1" cellpadding="4"><tr><th>Account</th><td>${cn}</td></tr><tr><th>Period used</th><td>${formatAmount(used)} ${plan.currency}</td></tr></table><p>See Elastic Statements in the Licensing Portal for details by purchase order and product.</p>${footer}`;
       } else if (kind === 'fsa') {
         const line = fsaLines.length ? rng.pick(fsaLines) : undefined;
         // The confirmation goes out a few minutes after the order.
         if (line?.orderedAt && line.orderedAt.getTime() < anchor)
           sent = new Date(line.orderedAt.getTime() + 180_000);
         subject = `FSA order confirmation ${line?.poNumber ?? poNumber(offset)}`;
-        body = `${greeting}<p>Entitlements were created from your Flexible Spending Account.</p><ul><li>Entitlement: ${line?.activationId ?? '-'}</li><li>Cost: ${money(line?.price ?? 0)} ${plan.currency}</li></ul>${footer}`;
+        body = `${greeting}<p>Entitlements were created from your Flexible Spending Account.</p><ul><li>Entitlement: ${line?.activationId ?? '-'}</li><li>Cost: ${formatAmount(line?.price ?? 0)} ${plan.currency}</li></ul>${footer}`;
       } else if (kind === 'expiry') {
         const e = ssl.length ? rng.pick(ssl) : undefined;
         subject = e

@@ -260,7 +260,7 @@ describe('DELETE /api/emails/{id}', () => {
   const del = (id: number | string, who: string | null) =>
     app.inject({ method: 'DELETE', url: `/api/emails/${id}`, headers: who ? headers[who] : {} });
 
-  it('lets busops and support delete, and refuses customers and other staff', async () => {
+  it('lets busops delete, and refuses customers, view-only support and other staff (decision 022)', async () => {
     const ids = (await list('admin', { sorting: { name: 'date', direction: 'asc' }, limit: 3 })).data.map(
       (r) => r.id,
     );
@@ -273,8 +273,10 @@ describe('DELETE /api/emails/{id}', () => {
     expect((await del(ids[1], 'busops')).json()).toEqual({ status: 'SUCCESS' });
     expect((await post('/api/getemail', 'admin', { customerNumber: ACME, id: ids[1] })).statusCode).toBe(404);
     expect((await del(ids[1], 'busops')).statusCode).toBe(404);
-    expect((await del(ids[2], 'support')).statusCode).toBe(200);
-    expect((await list('admin', {})).data).toHaveLength(11);
+    const bySupport = await del(ids[2], 'support');
+    expect(bySupport.statusCode).toBe(403);
+    expect(bySupport.json()).toMatchObject({ err: messages.noPermission });
+    expect((await list('admin', {})).data).toHaveLength(12);
     expect((await del('not-a-number', 'busops')).statusCode).toBe(400);
   });
 });

@@ -39,6 +39,15 @@ export async function findCustomerEmail(db: Db, customerNumber: string, id: numb
   return row;
 }
 
+/** The account an e-mail belongs to; undefined for an unknown id. */
+export async function findEmailOwner(db: Db, id: number): Promise<string | undefined> {
+  const [row] = await db
+    .select({ customerNumber: emails.customerNumber })
+    .from(emails)
+    .where(eq(emails.id, id));
+  return row?.customerNumber;
+}
+
 export async function deleteEmail(db: Db, id: number): Promise<boolean> {
   const rows = await db.delete(emails).where(eq(emails.id, id)).returning({ id: emails.id });
   return rows.length > 0;

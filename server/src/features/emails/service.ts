@@ -5,8 +5,14 @@ import type { AppContext } from '../../platform/context.ts';
 import { forbidden, notFound } from '../../platform/errors.ts';
 import type { Principal } from '../../platform/principal.ts';
 import { queryCount, queryDistinct, queryPage } from '../../platform/query/engine.ts';
-import { authorizeAccount } from '../accounts/policy.ts';
-import { customerScope, deleteEmail, emailsResource, findCustomerEmail } from './repository.ts';
+import { authorizeAccount, authorizeAccountOf } from '../accounts/policy.ts';
+import {
+  customerScope,
+  deleteEmail,
+  emailsResource,
+  findCustomerEmail,
+  findEmailOwner,
+} from './repository.ts';
 import { sanitizeEmailHtml } from './sanitize.ts';
 
 const toRow = (r: Record<string, unknown>): EmailRow => ({
@@ -89,5 +95,8 @@ const deleteRoles = new Set(['busops', 'support', 'admin']);
 
 export async function removeEmail(ctx: AppContext, principal: Principal, id: number): Promise<void> {
   if (!principal.vendorRoles.some((r) => deleteRoles.has(r))) throw forbidden();
-  if (!(await deleteEmail(ctx.db, id))) throw notFound('Email not found');
+  const unknown = notFound('Email not found');
+  // The e-mail's account passes the gate the e-mail list passes (export-controlled accounts are refused); a delete is an account write, so view-only staff are refused too (decision 022).
+  await authorizeAccountOf(ctx, principal, await findEmailOwner(ctx.db, id), 'edit', unknown);
+  if (!(await deleteEmail(ctx.db, id))) throw unknown;
 }

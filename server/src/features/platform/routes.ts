@@ -36,6 +36,7 @@ export function registerPlatformRoutes(app: FastifyInstance, ctx: AppContext): v
     loginUrl: '/api/auth/login',
     logoutUrl: '/api/auth/logout',
     elasticTermsUrl: config.ELASTIC_TERMS_URL,
+    accountListMax: config.ACCOUNT_LIST_MAX,
   };
   const info = buildInfo(config.BUILD_INFO);
   const docs = openApiDocument(JSON.parse(readFileSync(rootPackage, 'utf8')).version);

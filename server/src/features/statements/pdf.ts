@@ -1,5 +1,6 @@
 import type { Statement } from '@lp/contract/statements/schemas';
-import { displayProducts, formatAmount, type PieSlice, pieSlices } from '@lp/domain/statement';
+import { formatAmount } from '@lp/domain/amounts';
+import { displayProducts, type PieSlice, pieSlices } from '@lp/domain/statement';
 import PDFDocument from 'pdfkit';
 
 /*

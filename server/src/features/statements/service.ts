@@ -1,9 +1,9 @@
 import { messages } from '@lp/contract/common/errors';
 import type { Statement, StatementEmailRequest, StatementRequest } from '@lp/contract/statements/schemas';
+import { formatAmount } from '@lp/domain/amounts';
 import { type DayRange, formatDate } from '@lp/domain/dates';
 import {
   buildStatement,
-  formatAmount,
   type StatementEmailKind,
   type StatementEntitlement,
   statementEmailPeriod,
@@ -90,9 +90,9 @@ const escapeHtml = (s: string) =>
 const kindTitle: Record<StatementEmailKind, string> = { week: 'Weekly', month: 'Monthly' };
 
 /**
- * POST /api/emailweek and /api/emailmonth. Anyone who may read the account may ask for a statement of one of
- * its elastic entitlements; it goes to the asking user only (so nobody can mail others), carries the
- * statement PDF of that entitlement and is recorded in the account's e-mails through the outbox.
+ * POST /api/emailweek and /api/emailmonth. Anyone who may write to the account (not view-only, decision 022) may
+ * ask for a statement of one of its elastic entitlements; it goes to the asking user only (so nobody can mail
+ * others), carries the statement PDF of that entitlement and is recorded in the account's e-mails through the outbox.
  */
 export async function sendStatementEmail(
   ctx: AppContext,
@@ -100,7 +100,7 @@ export async function sendStatementEmail(
   kind: StatementEmailKind,
   request: StatementEmailRequest,
 ): Promise<void> {
-  const { customer } = await authorizeAccount(ctx, principal, request.customerid, 'read');
+  const { customer } = await authorizeAccount(ctx, principal, request.customerid, 'edit');
   await requireElasticServer(ctx.db, customer.customerNumber, request.server);
   const entitlement = await findElasticEntitlement(ctx.db, customer.customerNumber, request.activationid);
   if (!entitlement) throw notFound(unknownElasticEntitlement);

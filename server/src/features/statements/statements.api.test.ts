@@ -300,7 +300,7 @@ describe('POST /api/getPdf', () => {
       'Mechanical',
       BALANCE_ADJUSTMENT,
       'Period Used by Product',
-      'Fluent: 80 (80.0 %)',
+      'Fluent: 80.00 (80.0 %)',
     ]) {
       expect(text).toContain(expected);
     }
@@ -363,13 +363,13 @@ describe('POST /api/emailweek and /api/emailmonth', () => {
   });
 
   it('sends the monthly statement for the month through the date, to the requesting user', async () => {
-    const res = await post('/api/emailmonth', 'viewer', emailBody({ date: '2026-03-31' }));
+    const res = await post('/api/emailmonth', 'admin', emailBody({ date: '2026-03-31' }));
     expect(res.json()).toEqual({ status: 'SUCCESS' });
     const mail = await latestEmail();
-    expect(mail.to).toBe('viewer@acme.example');
+    expect(mail.to).toBe('admin@acme.example');
     expect(mail.subject).toBe('Monthly Statement ACT-BIG 2026-03-01 to 2026-03-31');
-    expect(mail.body).toContain('45 USD'); // period used
-    expect(mail.body).toContain('955 USD'); // balance at the end
+    expect(mail.body).toContain('45.00 USD'); // period used
+    expect(mail.body).toContain('955.00 USD'); // balance at the end
   });
 
   it('refuses unknown or foreign activation ids and servers with 404, sending nothing', async () => {
@@ -384,6 +384,20 @@ describe('POST /api/emailweek and /api/emailmonth', () => {
       const res = await post('/api/emailweek', 'admin', emailBody(over));
       expect(res.statusCode, JSON.stringify(over)).toBe(404);
       expect(res.json().status).toBe('FAILURE');
+    }
+    expect(await database.db.$count(emails)).toBe(before);
+  });
+
+  it('refuses view-only users and view-only support staff with 403, sending nothing (decision 022)', async () => {
+    const before = await database.db.$count(emails);
+    for (const [url, who] of [
+      ['/api/emailweek', 'viewer'],
+      ['/api/emailmonth', 'viewer'],
+      ['/api/emailweek', 'support'],
+    ] as const) {
+      const res = await post(url, who, emailBody());
+      expect(res.statusCode, `${url} ${who}`).toBe(403);
+      expect(res.json()).toEqual({ status: 'FAILURE', err: messages.noPermission, code: 'FORBIDDEN' });
     }
     expect(await database.db.$count(emails)).toBe(before);
   });

@@ -7,10 +7,11 @@ import {
   usageColumns,
 } from '@lp/contract/transactions/schemas';
 import { formatDateTime } from '@lp/domain/dates';
+import { usageSortWithTieBreakers } from '@lp/domain/usage-sort';
 import type { AppContext } from '../../platform/context.ts';
 import { badRequest } from '../../platform/errors.ts';
 import type { Principal } from '../../platform/principal.ts';
-import { queryCount, queryDistinct, queryPage } from '../../platform/query/engine.ts';
+import { queryCount, queryDistinct, queryPage, streamPage } from '../../platform/query/engine.ts';
 import { authorizeAccount } from '../accounts/policy.ts';
 import { accountScope, END_TIME_ORDER, usageSessionsResource } from './resource.ts';
 
@@ -22,16 +23,12 @@ interface UsageScope {
 const isColumn = (name: string): name is UsageColumn => (usageColumns as readonly string[]).includes(name);
 
 /**
- * The client's sort, then StartTime and EndTime ascending as tie-breakers (spec 001 §2.3). Only the spec's
- * columns may be named; EndTime sorts through its token-safe key (resource.ts).
+ * The client's sort, then StartTime and EndTime ascending as tie-breakers (spec 001 §2.3), added here too
+ * for clients that send none. Only the spec's columns may be named; EndTime sorts through its token-safe
+ * key (resource.ts).
  */
 export function usageSorting(sorting: readonly SortRule[] | undefined): SortRule[] {
-  const rules = [
-    ...(sorting ?? []),
-    { name: 'StartTime', direction: 'asc' as const },
-    { name: 'EndTime', direction: 'asc' as const },
-  ];
-  return rules.map((rule) => {
+  return usageSortWithTieBreakers(sorting).map((rule) => {
     if (!isColumn(rule.name)) throw badRequest(`Unknown sort column '${rule.name.slice(0, 60)}'`);
     return rule.name === 'EndTime' ? { ...rule, name: END_TIME_ORDER } : rule;
   });
@@ -53,27 +50,60 @@ function present(row: Record<string, unknown>, attributes: readonly UsageAttribu
   return Object.fromEntries(attributes.map((a) => [a, all[a]])) as UsageRow;
 }
 
-export async function listUsage(
+type UsagePageRequest = UsageScope & {
+  attributes?: UsageAttribute[];
+  filter?: FilterRule;
+  sorting?: SortRule[];
+  offset?: number;
+  token?: string | null;
+  limit?: number;
+};
+
+/** Pages above the usage query's maximum size (spec 001 §9: 1000), i.e. the CSV export, are streamed. */
+export const LARGE_USAGE_PAGE = 1000;
+/** Rows read from the database cursor and written to the response at a time. */
+const STREAM_CHUNK_ROWS = 1000;
+
+function usagePageOptions(ctx: AppContext, request: UsagePageRequest) {
+  const { customerNumber, serverId, attributes, sorting, ...pageRequest } = request;
+  return {
+    options: {
+      scope: accountScope(customerNumber, serverId),
+      request: { ...pageRequest, sorting: usageSorting(sorting) },
+      secret: ctx.secret,
+    },
+    wanted: attributes?.length ? attributes : usageAttributes,
+  };
+}
+
+export async function listUsage(ctx: AppContext, principal: Principal, request: UsagePageRequest) {
+  await authorizeAccount(ctx, principal, request.customerNumber, 'read');
+  const { options, wanted } = usagePageOptions(ctx, request);
+  const page = await queryPage(ctx.db, usageSessionsResource, options);
+  return { rows: page.rows.map((r) => present(r, wanted)), token: page.token };
+}
+
+/** listUsage for large pages: the same rows and token, yielded in chunks from a database cursor (decision 021). */
+export async function* streamUsage(
   ctx: AppContext,
   principal: Principal,
-  request: UsageScope & {
-    attributes?: UsageAttribute[];
-    filter?: FilterRule;
-    sorting?: SortRule[];
-    offset?: number;
-    token?: string | null;
-    limit?: number;
-  },
-) {
+  request: UsagePageRequest,
+): AsyncGenerator<UsageRow[], string | null> {
   await authorizeAccount(ctx, principal, request.customerNumber, 'read');
-  const { customerNumber, serverId, attributes, sorting, ...pageRequest } = request;
-  const page = await queryPage(ctx.db, usageSessionsResource, {
-    scope: accountScope(customerNumber, serverId),
-    request: { ...pageRequest, sorting: usageSorting(sorting) },
-    secret: ctx.secret,
+  const { options, wanted } = usagePageOptions(ctx, request);
+  const chunks = streamPage(ctx.database, usageSessionsResource, {
+    ...options,
+    chunkSize: STREAM_CHUNK_ROWS,
   });
-  const wanted = attributes?.length ? attributes : usageAttributes;
-  return { rows: page.rows.map((r) => present(r, wanted)), token: page.token };
+  try {
+    for (;;) {
+      const step = await chunks.next();
+      if (step.done) return step.value;
+      yield step.value.map((r) => present(r, wanted));
+    }
+  } finally {
+    await chunks.return(null);
+  }
 }
 
 export async function countUsage(

@@ -1,9 +1,10 @@
+import { parseInstant } from '@lp/contract/common/dates';
 import type { Criterion, FilterRule } from '@lp/contract/query/schemas';
 import { type SQL, sql } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../errors.ts';
-import { compileFilter, compileSort, escapeLike, keysetPredicate, parseInstant } from './compile.ts';
+import { compileFilter, compileSort, escapeLike, keysetPredicate } from './compile.ts';
 import { compilePageQuery } from './engine.ts';
 import type { Resource } from './resource.ts';
 

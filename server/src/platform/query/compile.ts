@@ -48,6 +48,7 @@
  * resource's defaultSort. The resource id is always appended as the final tie-breaker, in the direction of
  * the last key, so the order is total. NULLs sort as PostgreSQL does (last when ascending).
  */
+import { MAX_INSTANT, parseInstant } from '@lp/contract/common/dates';
 import type { Criterion, FilterRule, SortRule } from '@lp/contract/query/schemas';
 import { filterMethods } from '@lp/contract/query/schemas';
 import { type SQL, sql } from 'drizzle-orm';
@@ -371,42 +372,6 @@ class CriterionContext {
 /** Makes user text match literally inside a LIKE pattern (backslash is PostgreSQL's default escape). */
 export function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
-
-const INSTANT =
-  /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?\s*(?:([Zz])|([+-])(\d{2}):?(\d{2})?)?$/;
-
-// Years 1..9999: what both JS ISO strings and PostgreSQL timestamps represent without surprises.
-const MIN_INSTANT = -62_135_596_800_000; // 0001-01-01T00:00:00Z
-const MAX_INSTANT = 253_402_300_799_999; // 9999-12-31T23:59:59.999Z
-
-/** Parses the date forms the filter accepts into epoch milliseconds; undefined when it is not a date. */
-export function parseInstant(value: unknown): number | undefined {
-  if (typeof value === 'number') {
-    return Number.isInteger(value) && value >= MIN_INSTANT && value <= MAX_INSTANT ? value : undefined;
-  }
-  if (typeof value !== 'string') return undefined;
-  const m = INSTANT.exec(value.trim());
-  if (!m) return undefined;
-  const [year, month, day, hour, minute, second] = [m[1], m[2], m[3], m[4], m[5], m[6]].map((p) =>
-    Number(p ?? 0),
-  );
-  const millis = m[7] ? Number(m[7].slice(0, 3).padEnd(3, '0')) : 0;
-  if (year < 1 || month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 59)
-    return undefined;
-  const date = new Date(0);
-  date.setUTCFullYear(year, month - 1, day);
-  date.setUTCHours(hour, minute, second, millis);
-  if (date.getUTCDate() !== day || date.getUTCMonth() !== month - 1) return undefined;
-  let offsetMinutes = 0;
-  if (m[9]) {
-    const oh = Number(m[10]);
-    const om = Number(m[11] ?? 0);
-    if (oh > 14 || om > 59) return undefined;
-    offsetMinutes = (m[9] === '-' ? -1 : 1) * (oh * 60 + om);
-  }
-  const ms = date.getTime() - offsetMinutes * 60_000;
-  return ms >= MIN_INSTANT && ms <= MAX_INSTANT ? ms : undefined;
 }
 
 function startOfUtcDay(ms: number): number {

@@ -3,7 +3,7 @@ import { messages } from '@lp/contract/common/errors';
 import type { FilterRule, SortRule } from '@lp/contract/query/schemas';
 import { type SQL, sql } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
-import type { Db } from '../../db/database.ts';
+import type { Database, Db } from '../../db/database.ts';
 import { badRequest } from '../errors.ts';
 import {
   compileFilter,
@@ -200,21 +200,62 @@ export async function queryPage(db: Db, resource: Resource, opts: PageOptions): 
   const raw = await runRows(db, compiled.query);
   const more = raw.length > compiled.limit;
   const pageRows = more ? raw.slice(0, compiled.limit) : raw;
+  const convert = rowConverter(resource);
+  return {
+    rows: pageRows.map(convert),
+    token: pageToken(compiled, pageRows[pageRows.length - 1], more, opts.secret),
+  };
+}
+
+/**
+ * queryPage for large pages (decision 021): the same query, rows and token, but the rows come from a
+ * database cursor `chunkSize` at a time and are yielded chunk by chunk, so memory stays flat in the page
+ * size. The generator's return value is the token, known only after the page's last row.
+ */
+export async function* streamPage(
+  database: Pick<Database, 'streamRows'>,
+  resource: Resource,
+  opts: PageOptions & { chunkSize: number },
+): AsyncGenerator<Record<string, unknown>[], string | null> {
+  const compiled = compilePageQuery(resource, opts);
+  const convert = rowConverter(resource);
+  let sent = 0;
+  let last: Record<string, unknown> | undefined;
+  let more = false;
+  for await (const raw of database.streamRows(compiled.query, opts.chunkSize)) {
+    const rows = raw.length > compiled.limit - sent ? raw.slice(0, compiled.limit - sent) : raw;
+    more = rows.length < raw.length;
+    if (rows.length > 0) {
+      sent += rows.length;
+      last = rows[rows.length - 1];
+      yield rows.map(convert);
+    }
+    if (more) break;
+  }
+  return pageToken(compiled, last, more, opts.secret);
+}
+
+function rowConverter(resource: Resource) {
   const { columns } = staticParts(resource);
-  const rows = pageRows.map((r) => {
+  return (r: Record<string, unknown>) => {
     const out: Record<string, unknown> = {};
     for (const c of columns) out[c.name] = c.convert ? normalize(c.convert, r[c.name]) : (r[c.name] ?? null);
     return out;
-  });
-  let token: string | null = null;
-  if (more && compiled.keys.every((k) => k.keysetSafe)) {
-    const last = pageRows[pageRows.length - 1];
-    const values = compiled.keys.map((k) => cursorValue(last[k.name ?? ID_ALIAS]));
-    if (values.every((v) => v !== null))
-      token = signCursor(compiled.binding, values as KeyValue[], opts.secret);
-    else if (compiled.keyset) throw badRequest(messages.tokenNotSupported);
-  }
-  return { rows, token };
+  };
+}
+
+/** The cursor after the page's last row when more rows exist and the sort can be continued by token. */
+function pageToken(
+  compiled: CompiledPage,
+  last: Record<string, unknown> | undefined,
+  more: boolean,
+  secret: Buffer,
+): string | null {
+  if (!more || !last || !compiled.keys.every((k) => k.keysetSafe)) return null;
+  const values = compiled.keys.map((k) => cursorValue(last[k.name ?? ID_ALIAS]));
+  if (values.every((v) => v !== null)) return signCursor(compiled.binding, values as KeyValue[], secret);
+  if (compiled.keyset) throw badRequest(messages.tokenNotSupported);
+  return null;
 }
 
 export interface CountOptions {

@@ -6,6 +6,7 @@ import { AgGridReact } from 'ag-grid-react';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { DataService } from '../../lib/data-service.ts';
 import type { Row } from '../../lib/filter-rules.ts';
+import { useCountPerFilter } from '../../lib/use-count-per-filter.ts';
 import { Spinner } from '../spinner.tsx';
 import { gridTheme } from './ag-grid-setup.ts';
 import { filterModelToRule, sortModelToRules } from './grid-filter.ts';
@@ -30,18 +31,26 @@ export interface SavedViewGridProps<T extends Row> {
   toolbar?: React.ReactNode;
   height?: number | string;
   blockSize?: number;
+  /** Rows per page of the pager (spec 000 §2.7: tables are paginated). */
+  pageSize?: number;
   ariaLabel: string;
 }
 
+const PAGE_SIZE = 20;
+const PAGE_SIZES = [20, 50, 100];
+
 /**
  * The one server-side table of the product: AG Grid's infinite row model fed by the data service,
- * with the user's saved view for (customer, table). Filters accept one condition (spec 000 §2.7).
+ * with the user's saved view for (customer, table) and a pager with the row count. Filters accept one
+ * condition (spec 000 §2.7).
  */
 export function SavedViewGrid<T extends Row>(props: SavedViewGridProps<T>) {
   const { dataService, extraCriteria, fieldOf } = props;
   const [loadFailed, setLoadFailed] = useState<string | null>(null);
   const criteriaRef = useRef(extraCriteria);
   criteriaRef.current = extraCriteria;
+  // The pager's row count ("1 to 20 of 53").
+  const { countFor } = useCountPerFilter(dataService);
 
   const datasource = useMemo<IDatasource>(
     () => ({
@@ -57,16 +66,18 @@ export function SavedViewGrid<T extends Row>(props: SavedViewGridProps<T>) {
           params.failCallback();
           return;
         }
-        dataService
-          .getBlock({
+        Promise.all([
+          dataService.getBlock({
             filter: rule,
             sorting: sortModelToRules(params.sortModel, fieldOf),
             startRow: params.startRow,
             endRow: params.endRow,
-          })
-          .then((block) => {
+          }),
+          countFor(rule),
+        ])
+          .then(([block, total]) => {
             setLoadFailed(null);
-            params.successCallback(block.rows, block.lastRow);
+            params.successCallback(block.rows, block.lastRow ?? total);
           })
           .catch((e: unknown) => {
             setLoadFailed(e instanceof Error ? e.message : String(e));
@@ -74,7 +85,7 @@ export function SavedViewGrid<T extends Row>(props: SavedViewGridProps<T>) {
           });
       },
     }),
-    [dataService, fieldOf],
+    [dataService, fieldOf, countFor],
   );
 
   const onViewApplied = useCallback(
@@ -94,7 +105,10 @@ export function SavedViewGrid<T extends Row>(props: SavedViewGridProps<T>) {
   useEffect(() => {
     if (criteriaKey === lastCriteria.current) return;
     lastCriteria.current = criteriaKey;
-    if (view.api && view.applied) view.api.purgeInfiniteCache();
+    if (view.api && view.applied) {
+      view.api.paginationGoToFirstPage();
+      view.api.purgeInfiniteCache();
+    }
   }, [criteriaKey, view.api, view.applied]);
 
   const defaultColDef = useMemo<ColDef<T>>(
@@ -133,6 +147,9 @@ export function SavedViewGrid<T extends Row>(props: SavedViewGridProps<T>) {
           theme={gridTheme}
           rowModelType="infinite"
           cacheBlockSize={props.blockSize ?? 100}
+          pagination
+          paginationPageSize={props.pageSize ?? PAGE_SIZE}
+          paginationPageSizeSelector={PAGE_SIZES}
           columnDefs={props.columnDefs}
           defaultColDef={defaultColDef}
           {...view.gridEvents}

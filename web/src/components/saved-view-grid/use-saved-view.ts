@@ -114,18 +114,23 @@ export function useSavedView({
     onViewApplied?.(api);
   }, [api, applied, prefs.data, prefs.isError, customerNumber, tableName, onViewApplied, prefNow]);
 
+  // Saves go out one at a time, in the order they were made, so an older view never lands after a newer one.
+  const saving = useRef<Promise<void>>(Promise.resolve());
   const save = useCallback(
-    async (pref: TablePref) => {
+    (pref: TablePref): Promise<void> => {
       const key = JSON.stringify(pref);
-      if (key === lastSaved.current) return;
+      if (key === lastSaved.current) return saving.current;
       lastSaved.current = key;
-      try {
-        await saveTablePrefs([pref]);
-        queryClient.setQueryData(tablePrefsQuery().queryKey, (list) => mergeSavedPref(list, pref));
-      } catch (e) {
-        // Spec 000 §4.4: a failed save is only logged.
-        console.warn('Error', e);
-      }
+      saving.current = saving.current.then(async () => {
+        try {
+          await saveTablePrefs([pref]);
+          queryClient.setQueryData(tablePrefsQuery().queryKey, (list) => mergeSavedPref(list, pref));
+        } catch (e) {
+          // Spec 000 §4.4: a failed save is only logged.
+          console.warn('Error', e);
+        }
+      });
+      return saving.current;
     },
     [queryClient],
   );
@@ -178,7 +183,11 @@ export function useSavedView({
     setBusy(null);
   }, [api, save, customerNumber, tableName]);
 
-  const buttons = useMemo(() => viewButtons(view, initial.current, extra), [view, extra]);
+  // Until the saved view is on the grid there is nothing to clear or reset: a click then would be lost.
+  const buttons = useMemo(
+    () => (applied ? viewButtons(view, initial.current, extra) : { clearFilters: false, resetView: false }),
+    [applied, view, extra],
+  );
 
   return {
     api,

@@ -39,18 +39,18 @@ describe('column state comparison', () => {
   });
 });
 
-describe('Clear filters / Reset view enable rules', () => {
-  it('enables Clear filters only with a filter present, and then not Reset view', () => {
+describe('Clear filters / Reset view enable rules (decision 023: one rule for every table)', () => {
+  it('enables Clear filters only with a filter present, and Reset view too (Reset clears the filter)', () => {
     expect(viewButtons({ filterModel: filter, columnState: initial }, initial)).toEqual({
       clearFilters: true,
-      resetView: false,
+      resetView: true,
     });
     expect(viewButtons({ filterModel: filter, columnState: moved }, initial)).toEqual({
       clearFilters: true,
-      resetView: false,
+      resetView: true,
     });
   });
-  it('enables Reset view only without a filter and with columns changed', () => {
+  it('disables Reset view only when there is nothing to reset', () => {
     expect(viewButtons({ filterModel: null, columnState: initial }, initial)).toEqual({
       clearFilters: false,
       resetView: false,
@@ -63,7 +63,7 @@ describe('Clear filters / Reset view enable rules', () => {
   it('lets a table add its own conditions', () => {
     expect(
       viewButtons({ filterModel: null, columnState: initial }, initial, { filterPresent: true }),
-    ).toEqual({ clearFilters: true, resetView: false });
+    ).toEqual({ clearFilters: true, resetView: true });
     expect(
       viewButtons({ filterModel: null, columnState: initial }, initial, { differsFromInitial: true }),
     ).toEqual({ clearFilters: false, resetView: true });
@@ -80,6 +80,20 @@ describe('preference payload', () => {
     );
     expect(pref).toEqual({ customerNumber: '1001', tableName: 'emailList' });
     expect(isResetPref(pref)).toBe(true);
+  });
+  it('saves the initial view with its default sort as the reset preference too', () => {
+    const pref = prefFor('1001', 'emailList', { filterModel: null, columnState: initial }, initial);
+    expect(pref).toEqual({ customerNumber: '1001', tableName: 'emailList' });
+    // Taking the default sort away is a change that is kept.
+    const unsorted = prefFor(
+      '1001',
+      'emailList',
+      { filterModel: null, columnState: initial.map((c) => ({ ...c, sort: null })) },
+      initial,
+    );
+    expect(isResetPref(unsorted)).toBe(false);
+    expect(unsorted.sortModel).toEqual([]);
+    expect(columnStateFromPref(unsorted, initial).find((c) => c.colId === 'date')?.sort).toBeNull();
   });
   it('saves filter, sort and column order of a changed view, and restores it', () => {
     const pref = prefFor('1001', 'emailList', { filterModel: filter, columnState: moved }, initial);

@@ -39,11 +39,10 @@ export interface ViewButtons {
 }
 
 /**
- * Spec 000 §4.4. Clear filters: enabled only when a filter is present (it clears only the filter).
- * Reset view: enabled only when no filter is present, and (our reading of the spec's sentence "the
- * column state equals the initial state" as the disabled-condition it describes) only when there is
- * something to reset: the columns differ from the initial state or the table reports a non-default
- * extra condition. See docs/decisions for the reading.
+ * Clear filters: enabled only when a filter is present (it clears only the filter). Reset view: disabled
+ * only when there is nothing to reset — no filter, the initial columns and no non-default table condition
+ * (spec 001 §4 and 002 §4 word it so; Reset also clears the filter). One rule for every table:
+ * docs/decisions/023-reset-view-and-customer-switch.md.
  */
 export function viewButtons(
   view: ViewState,
@@ -52,7 +51,7 @@ export function viewButtons(
 ): ViewButtons {
   const filterPresent = hasFilter(view.filterModel) || !!extra.filterPresent;
   const atInitial = columnStatesEqual(view.columnState, initial) && !extra.differsFromInitial;
-  return { clearFilters: filterPresent, resetView: !filterPresent && !atInitial };
+  return { clearFilters: filterPresent, resetView: filterPresent || !atInitial };
 }
 
 /** AG Grid sort model derived from column state, in sort-index order. */
@@ -64,8 +63,8 @@ export function sortModelOf(state: readonly ColumnState[]) {
 }
 
 /**
- * The preference to save for a view. A view with no filter, no sort and the initial columns is saved
- * as the empty preference, which the server treats as "reset" (spec 000 §4.4).
+ * The preference to save for a view. A view with no filter and the initial columns (order, visibility and the
+ * table's default sort) is saved as the empty preference, which the server treats as "reset" (spec 000 §4.4).
  */
 export function prefFor(
   customerNumber: string,
@@ -73,14 +72,11 @@ export function prefFor(
   view: ViewState,
   initial: readonly ColumnState[],
 ): TablePref {
-  const sortModel = sortModelOf(view.columnState);
-  if (
-    !hasFilter(view.filterModel) &&
-    sortModel.length === 0 &&
-    columnStatesEqual(view.columnState, initial)
-  ) {
+  // The initial columns include the table's default sort (e.g. Start Time ascending): keeping it is no change.
+  if (!hasFilter(view.filterModel) && columnStatesEqual(view.columnState, initial)) {
     return { customerNumber, tableName };
   }
+  const sortModel = sortModelOf(view.columnState);
   return {
     customerNumber,
     tableName,

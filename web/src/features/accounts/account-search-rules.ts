@@ -3,10 +3,9 @@ import { messages } from '@lp/contract/common/errors';
 import type { FilterRule } from '@lp/contract/query/schemas';
 import { parseCustomerText } from '@lp/domain/customer-text';
 
-/** Spec 000 §5, §9: filter debounce 1 s, search limit 100, at most 500 matches before "Too many". */
+/** Spec 000 §5, §9: filter debounce 1 s, search limit 100. "Too many" comes from the server's /api/config. */
 export const ACCOUNT_SEARCH_DEBOUNCE_MS = 1000;
 export const ACCOUNT_SEARCH_LIMIT = 100;
-export const ACCOUNT_LIST_MAX = 500;
 
 export type AccountSearchPlan =
   | { kind: 'none' }
@@ -37,8 +36,11 @@ export function accountSearchPlan(text: string): AccountSearchPlan {
   return { kind: 'search', filter: { condition: 'ANY', criteria: [criterion] } };
 }
 
-/** The count decides before any rows are fetched: none, or too many to list. */
-export function accountCountMessage(count: number, max = ACCOUNT_LIST_MAX): string | null {
+/**
+ * The count decides before any rows are fetched: none, or too many to list. `max` is the server's
+ * ACCOUNT_LIST_MAX (/api/config accountListMax), the most rows the account list will ever answer.
+ */
+export function accountCountMessage(count: number, max: number): string | null {
   if (count <= 0) return messages.noAccountFound;
   if (count >= max) return messages.tooManyAccounts;
   return null;

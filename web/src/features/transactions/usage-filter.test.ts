@@ -8,7 +8,6 @@ import {
   periodBounds,
   periodFromPref,
   periodPref,
-  resetViewEnabled,
   tableCriteria,
   usageFilterRule,
 } from './usage-filter.ts';
@@ -117,13 +116,5 @@ describe('filter rule of the transactions table', () => {
     expect(fromLocalInput('2026-03-02T10:15:07')).toBe('2026-03-02 10:15:07');
     expect(fromLocalInput('2026-03-02T10:15')).toBe('2026-03-02 10:15:00');
     expect(fromLocalInput('')).toBeUndefined();
-  });
-});
-
-describe('Reset View (spec 001 §4)', () => {
-  it('is enabled with a filter, changed columns, a range other than 1 Day or active-only on', () => {
-    expect(resetViewEnabled({ clearFilters: false, resetView: false })).toBe(false);
-    expect(resetViewEnabled({ clearFilters: true, resetView: false })).toBe(true);
-    expect(resetViewEnabled({ clearFilters: false, resetView: true })).toBe(true);
   });
 });

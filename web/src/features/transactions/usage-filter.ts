@@ -135,11 +135,3 @@ export function usageFilterRule(
 
 /** Columns whose filter the Active Sessions toggle disables (spec 001 §2.3). */
 export const ACTIVE_DISABLED_FILTERS: ReadonlySet<string> = new Set(['Hours', 'EndTime']);
-
-/**
- * Spec 001 §4: Reset View is disabled only when no filter is present, the columns are the initial ones,
- * active-only is off and the range is 1 Day; `grid` are the shared saved-view buttons (view-rules.ts), whose
- * Clear is "a filter is present" and whose Reset is "no filter and something else differs".
- */
-export const resetViewEnabled = (grid: { clearFilters: boolean; resetView: boolean }) =>
-  grid.clearFilters || grid.resetView;

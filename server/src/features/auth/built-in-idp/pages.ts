@@ -9,6 +9,9 @@ export const autoSubmitScript =
 
 export const wrongCredentialsMessage = 'Username or password is incorrect';
 export const tooManyAttemptsMessage = 'Too many sign-in attempts. Wait a minute and try again.';
+/** Shown for a locked e-mail address, whether or not an account has it (the text reveals nothing). */
+export const lockedOutMessage = (minutes: number) =>
+  `Too many failed sign-in attempts for this email address. Wait ${minutes} minutes and try again.`;
 
 export function escapeHtml(value: unknown): string {
   return String(value ?? '').replace(

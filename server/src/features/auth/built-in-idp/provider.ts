@@ -112,7 +112,8 @@ export async function createBuiltInIdp(ctx: AppContext): Promise<BuiltInIdp> {
   };
 
   const provider = new Provider(builtInIssuer(config.publicUrl), configuration);
-  // Same trust as Fastify's trustProxy: X-Forwarded-Proto/Host decide cookie security and URLs.
+  // Koa reads X-Forwarded-Proto/Host/For; the /oidc mount (routes.ts) overwrites them with PUBLIC_URL
+  // and Fastify's client address, so no client can pick the endpoints or the address.
   provider.proxy = true;
   provider.on('server_error', (_koa, err) => ctx.log.error({ err }, 'built-in IdP server error'));
   // Koa prints unhandled errors to stderr by default; route them to the structured log instead.

@@ -9,12 +9,20 @@ import { AppError } from '../../../platform/errors.ts';
 import { verifyPassword } from '../password.ts';
 import {
   type LoginPageOptions,
+  lockedOutMessage,
   loginPage,
   messagePage,
   tooManyAttemptsMessage,
   wrongCredentialsMessage,
 } from './pages.ts';
 import { type BuiltInIdp, builtInIssuerPath } from './provider.ts';
+import {
+  type AccountThrottle,
+  clearSignInFailures,
+  isSignInLocked,
+  recordSignInFailure,
+  signInKey,
+} from './sign-in-throttle.ts';
 
 const demoUsersShown = 100;
 
@@ -41,6 +49,11 @@ const loginBody = z.object({
 export async function mountBuiltInIdp(app: FastifyInstance, ctx: AppContext, idp: BuiltInIdp): Promise<void> {
   const { provider } = idp;
   const callback = provider.callback();
+  const publicUrl = new URL(ctx.config.publicUrl);
+  const throttle: AccountThrottle = {
+    maxFailures: ctx.config.LOGIN_ACCOUNT_MAX_FAILURES,
+    lockoutMinutes: ctx.config.LOGIN_ACCOUNT_LOCKOUT_MINUTES,
+  };
 
   await app.register(async (oidc) => {
     // oidc-provider reads request bodies itself: leave the stream untouched for every content type.
@@ -53,6 +66,12 @@ export async function mountBuiltInIdp(app: FastifyInstance, ctx: AppContext, idp
       // originalUrl, like Express's app.use('/oidc', provider.callback()).
       raw.originalUrl = raw.url;
       raw.url = (raw.url ?? '/').slice(builtInIssuerPath.length) || '/';
+      // oidc-provider (Koa, proxy on) builds its endpoint URLs and cookie security from these headers:
+      // they always name PUBLIC_URL, whatever the client or a proxy sent, and the client address is
+      // the one Fastify settled on under TRUST_PROXY.
+      raw.headers['x-forwarded-host'] = publicUrl.host;
+      raw.headers['x-forwarded-proto'] = publicUrl.protocol.slice(0, -1);
+      raw.headers['x-forwarded-for'] = request.ip;
       callback(raw, reply.raw);
     });
   });
@@ -80,10 +99,15 @@ export async function mountBuiltInIdp(app: FastifyInstance, ctx: AppContext, idp
       );
     });
 
-    const renderLogin = async (reply: FastifyReply, uid: string, extra: Partial<LoginPageOptions> = {}) => {
+    const renderLogin = async (
+      reply: FastifyReply,
+      uid: string,
+      extra: Partial<LoginPageOptions> = {},
+      status = 200,
+    ) => {
       const options: LoginPageOptions = { action: `${builtInIssuerPath}/interaction/${uid}/login`, ...extra };
       if (!ctx.config.production) options.demo = await demoUsers(ctx);
-      return sendHtml(reply, 200, loginPage(options));
+      return sendHtml(reply, status, loginPage(options));
     };
 
     pages.get<{ Params: { uid: string } }>(
@@ -125,14 +149,26 @@ export async function mountBuiltInIdp(app: FastifyInstance, ctx: AppContext, idp
         const parsed = loginBody.safeParse(request.body ?? {});
         const email = parsed.success ? parsed.data.email.trim().toLowerCase() : '';
         const password = parsed.success ? parsed.data.password : '';
+        // Per-e-mail limit (decision 017): the same steps for known and unknown addresses, so neither
+        // the text nor the time taken tells whether an account exists. A locked address is refused
+        // before any lookup, even with the right password.
+        const key = signInKey(ctx.secret, email);
+        const lockedOut = () =>
+          renderLogin(reply, details.uid, { email, error: lockedOutMessage(throttle.lockoutMinutes) }, 429);
+        if (email && (await isSignInLocked(ctx.db, key))) {
+          request.log.info({ email }, 'built-in IdP: address locked after failed sign-ins');
+          return lockedOut();
+        }
         const [account] = email
           ? await ctx.db.select().from(idpAccounts).where(eq(idpAccounts.email, email))
           : [];
         const ok = await verifyPassword(password, account?.passwordHash ?? dummyHash);
         if (!account || !ok || !password) {
           request.log.info({ email }, 'built-in IdP: wrong email or password');
+          if (email && (await recordSignInFailure(ctx.db, key, throttle))) return lockedOut();
           return renderLogin(reply, details.uid, { email, error: wrongCredentialsMessage });
         }
+        await clearSignInFailures(ctx.db, key);
         const returnTo = await provider.interactionResult(
           request.raw,
           reply.raw,

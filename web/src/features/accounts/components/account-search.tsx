@@ -5,6 +5,7 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { ApiError } from '../../../lib/api-client.ts';
+import { useConfig } from '../../../lib/app-context.tsx';
 import {
   ACCOUNT_SEARCH_DEBOUNCE_MS,
   ACCOUNT_SEARCH_LIMIT,
@@ -18,13 +19,13 @@ import { useCustomer } from './customer-context.tsx';
 type SearchResult = { rows: AccountRow[]; message: string | null };
 
 /** Count first, then fetch at most 100 rows only when the count is neither zero nor too many. */
-async function searchAccounts(text: string): Promise<SearchResult> {
+async function searchAccounts(text: string, max: number): Promise<SearchResult> {
   const plan = accountSearchPlan(text);
   if (plan.kind === 'none') return { rows: [], message: null };
   if (plan.kind === 'invalid') return { rows: [], message: plan.message };
   try {
     const count = await countAccounts(plan.filter);
-    const message = accountCountMessage(count);
+    const message = accountCountMessage(count, max);
     if (message) return { rows: [], message };
     return { rows: await getAccounts({ filter: plan.filter, limit: ACCOUNT_SEARCH_LIMIT }), message: null };
   } catch (e) {
@@ -37,6 +38,7 @@ async function searchAccounts(text: string): Promise<SearchResult> {
 /** The top-bar account search box (spec 000 §2.2, §5). */
 export function AccountSearch() {
   const { customer, selectCustomer, refreshAccounts } = useCustomer();
+  const { accountListMax } = useConfig();
   const shown = customer ? customerDisplay(customer) : '';
   const [text, setText] = useState(shown);
   const [typed, setTyped] = useState(false);
@@ -55,7 +57,7 @@ export function AccountSearch() {
   const active = typed && debounced.trim() !== '' && debounced === text && debounced !== shown;
   const search = useQuery({
     queryKey: ['account-search', debounced],
-    queryFn: () => searchAccounts(debounced),
+    queryFn: () => searchAccounts(debounced, accountListMax),
     enabled: active,
     staleTime: 30_000,
   });
@@ -69,18 +71,19 @@ export function AccountSearch() {
     if (active && (loading || rows.length > 0)) combobox.openDropdown();
   }, [active, loading, rows.length, combobox]);
 
-  const choose = (value: string) => {
+  const choose = async (value: string) => {
     const row = rows.find((r) => accountOptionText(r) === value);
     combobox.closeDropdown();
     if (!row) return;
     setText(value);
     setTyped(false);
-    void selectCustomer(row);
+    // Staying with unsaved edits keeps the current customer, so the box shows it again.
+    if (!(await selectCustomer(row))) setText(shown);
   };
 
   return (
     <Group gap={4} wrap="nowrap">
-      <Combobox store={combobox} onOptionSubmit={choose} withinPortal={false}>
+      <Combobox store={combobox} onOptionSubmit={(v) => void choose(v)} withinPortal={false}>
         <Combobox.Target>
           <TextInput
             w={{ base: 220, sm: 360 }}
@@ -118,10 +121,10 @@ export function AccountSearch() {
         <ActionIcon
           variant="subtle"
           aria-label="Refresh account list"
-          onClick={() => {
+          onClick={async () => {
             setText('');
             setTyped(false);
-            refreshAccounts();
+            if (!(await refreshAccounts())) setText(shown);
           }}
         >
           <svg

@@ -4,6 +4,7 @@ import { isExportBlocked } from '@lp/domain/policy';
 import { useQueryClient } from '@tanstack/react-query';
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
+import { confirmLeave } from '../../../components/leave-guard.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { clearSavedCustomer, readSavedCustomer, writeSavedCustomer } from '../../../lib/local-store.ts';
 import { countAccounts, getAccountInfo, getAccounts } from '../api/accounts.ts';
@@ -23,9 +24,10 @@ interface CustomerState {
   notice: string | null;
   /** Bumped whenever a customer is set, so notice pages can tell a new choice from the old one. */
   version: number;
-  selectCustomer: (row: AccountRow) => Promise<void>;
-  /** Reloads the account list and clears the selection (spec 000 §4.2). */
-  refreshAccounts: () => void;
+  /** False when the user chose to stay with unsaved edits (the switch did not happen). */
+  selectCustomer: (row: AccountRow) => Promise<boolean>;
+  /** Reloads the account list and clears the selection (spec 000 §4.2); false when the user chose to stay. */
+  refreshAccounts: () => Promise<boolean>;
 }
 
 const CustomerContext = createContext<CustomerState | null>(null);
@@ -43,13 +45,16 @@ export function useCustomer(): CustomerState {
 export interface NoticeState {
   noticeVersion?: number;
   customerNumber?: string;
+  /** Opened by typing the URL (or a bookmark), not sent by the app. */
+  openedByUrl?: boolean;
 }
 export const noticeState = (version: number, customerNumber?: string): NoticeState => ({
   noticeVersion: version,
   customerNumber,
 });
 
-type ChooseOutcome = 'set' | 'blocked' | 'failed';
+/** 'superseded': a newer choice (the user's, or a refresh) was made while this one loaded; it is dropped. */
+type ChooseOutcome = 'set' | 'blocked' | 'failed' | 'superseded';
 
 const isExportDenial = (e: unknown) => e instanceof ApiError && e.err === messages.exportDenied;
 
@@ -63,6 +68,9 @@ export function CustomerProvider({ children }: { children: React.ReactNode }) {
   const [version, setVersion] = useState(0);
   const started = useRef(false);
   const versionRef = useRef(0);
+  // The latest choice wins: an older one (the automatic selection at start, an earlier pick) whose account
+  // info arrives later must not replace it.
+  const latestChoice = useRef(0);
 
   const setSelected = useCallback((next: SelectedCustomer) => {
     setCustomer(next);
@@ -71,15 +79,23 @@ export function CustomerProvider({ children }: { children: React.ReactNode }) {
     writeSavedCustomer(next.customerNumber);
   }, []);
 
-  /** Choosing loads the info first; an export-blocked account is never set and leads to /noaccess. */
+  /**
+   * Choosing loads the info first; an export-blocked account is never set. A user's choice leads to /noaccess;
+   * the automatic selection at start only records the notice, so that a page which needs no account (the
+   * alerts) stays open and account pages go there through RequireCustomer.
+   */
   const choose = useCallback(
-    async (row: AccountRow, restoring: boolean): Promise<ChooseOutcome> => {
+    async (row: AccountRow, restoring: boolean, automatic = false): Promise<ChooseOutcome> => {
+      latestChoice.current += 1;
+      const ticket = latestChoice.current;
+      const blocked = (): ChooseOutcome => {
+        if (!automatic) navigate('/noaccess', { state: noticeState(versionRef.current) });
+        return 'blocked';
+      };
       try {
         const found = await getAccountInfo(row.AccountID);
-        if (isExportBlocked(found.info.exportControlStatus)) {
-          navigate('/noaccess', { state: noticeState(versionRef.current) });
-          return 'blocked';
-        }
+        if (ticket !== latestChoice.current) return 'superseded';
+        if (isExportBlocked(found.info.exportControlStatus)) return blocked();
         setSelected({
           customerNumber: found.customerNumber,
           customerName: found.customerName,
@@ -87,11 +103,9 @@ export function CustomerProvider({ children }: { children: React.ReactNode }) {
         });
         return 'set';
       } catch (e) {
+        if (ticket !== latestChoice.current) return 'superseded';
         if (e instanceof ApiError && e.status === 401) return 'failed';
-        if (isExportDenial(e)) {
-          navigate('/noaccess', { state: noticeState(versionRef.current) });
-          return 'blocked';
-        }
+        if (isExportDenial(e)) return blocked();
         console.warn('Could not load the account info', e);
         // A saved choice the user can no longer reach is dropped rather than kept without info.
         if (restoring) return 'failed';
@@ -102,15 +116,26 @@ export function CustomerProvider({ children }: { children: React.ReactNode }) {
     [navigate, setSelected],
   );
 
-  const selectCustomer = useCallback(async (row: AccountRow) => void (await choose(row, false)), [choose]);
+  // A switch resets account pages: unsaved edits are asked about first, as when leaving the page.
+  const selectCustomer = useCallback(
+    async (row: AccountRow) => {
+      if (!(await confirmLeave())) return false;
+      await choose(row, false);
+      return true;
+    },
+    [choose],
+  );
 
-  const refreshAccounts = useCallback(() => {
+  const refreshAccounts = useCallback(async () => {
+    if (!(await confirmLeave())) return false;
+    latestChoice.current += 1;
     clearSavedCustomer();
     setCustomer(null);
     setNotice(null);
     versionRef.current += 1;
     setVersion(versionRef.current);
     void queryClient.invalidateQueries({ queryKey: ['account-search'] });
+    return true;
   }, [queryClient]);
 
   useEffect(() => {
@@ -121,24 +146,27 @@ export function CustomerProvider({ children }: { children: React.ReactNode }) {
         const total = await countAccounts();
         if (total === 0) {
           clearSavedCustomer();
+          // Account pages go to the notice through RequireCustomer; the alerts need no account (issue 8 §3).
           setNotice('/nocustomer');
-          navigate('/nocustomer');
           return;
         }
         const saved = readSavedCustomer();
-        const restored = saved ? await choose({ AccountID: saved, AccountName: '' }, true) : 'failed';
+        const restored = saved ? await choose({ AccountID: saved, AccountName: '' }, true, true) : 'failed';
         if (restored === 'blocked') setNotice('/noaccess');
         if (restored !== 'failed') return;
+        const before = latestChoice.current;
         clearSavedCustomer();
         const [first] = await getAccounts({ limit: 1 });
-        if (first && (await choose(first, false)) === 'blocked') setNotice('/noaccess');
+        // The user may have picked an account meanwhile: theirs stands.
+        if (!first || latestChoice.current !== before) return;
+        if ((await choose(first, false, true)) === 'blocked') setNotice('/noaccess');
       } catch (e) {
         console.warn('Could not load the account list', e);
       } finally {
         setReady(true);
       }
     })();
-  }, [choose, navigate]);
+  }, [choose]);
 
   const value = useMemo(
     () => ({ customer, ready, version, notice, selectCustomer, refreshAccounts }),

@@ -19,7 +19,7 @@ function useReturnWhen(condition: boolean) {
  * page opened directly (typed URL, reload) records the selection once the automatic one has run.
  * Null until known: no return rule fires before that.
  */
-function useOpenedFor(): { version: number; customerNumber?: string } | null {
+function useOpenedFor(): { version: number; customerNumber?: string; openedByUrl: boolean } | null {
   const { version, customer, ready } = useCustomer();
   const location = useLocation();
   const navigate = useNavigate();
@@ -27,19 +27,31 @@ function useOpenedFor(): { version: number; customerNumber?: string } | null {
   const known = given.noticeVersion !== undefined;
   useEffect(() => {
     if (known || !ready) return;
+    // The first entry of the history (key "default") was typed or bookmarked; the app's own redirects
+    // always carry a notice state.
+    const openedByUrl = location.key === 'default';
     navigate(`${location.pathname}${location.search}`, {
       replace: true,
-      state: { ...(location.state ?? {}), ...noticeState(version, customer?.customerNumber) },
+      state: { ...(location.state ?? {}), ...noticeState(version, customer?.customerNumber), openedByUrl },
     });
   }, [known, ready, navigate, location, version, customer]);
-  return known ? { version: given.noticeVersion ?? 0, customerNumber: given.customerNumber } : null;
+  return known
+    ? {
+        version: given.noticeVersion ?? 0,
+        customerNumber: given.customerNumber,
+        openedByUrl: !!given.openedByUrl,
+      }
+    : null;
 }
 
-/** True once a customer is set after this page opened. */
+/**
+ * Whether the page's return condition may apply: once a customer is set after the app sent the user here,
+ * or at once when the page was opened by URL (spec 000 §2.6: the condition alone decides; issue 8 §3).
+ */
 function useNewChoice() {
   const { version } = useCustomer();
   const openedFor = useOpenedFor();
-  return !!openedFor && version !== openedFor.version;
+  return !!openedFor && (openedFor.openedByUrl || version !== openedFor.version);
 }
 
 export function NoSelectedCustomerPage() {

@@ -4,7 +4,7 @@ import { Anchor, Alert as Callout, Card, Group, SimpleGrid, Stack, Tabs, Text, T
 import { useQuery } from '@tanstack/react-query';
 import type { ColDef, ICellRendererParams, ValueFormatterParams } from 'ag-grid-community';
 import { useMemo, useState } from 'react';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { SavedViewGrid } from '../../../components/saved-view-grid/saved-view-grid.tsx';
 import { Spinner } from '../../../components/spinner.tsx';
 import { type BlockRequest, DataService } from '../../../lib/data-service.ts';
@@ -139,7 +139,11 @@ function ResolvedTab() {
 
 /** /notifications (spec 000 §2.12): tabs Active and Resolved. */
 export default function NotificationsPage() {
-  const [tab, setTab] = useState<string | null>('active');
+  // The tab lives in the URL: it survives a reload, a remount while the account is restored, and can be linked.
+  const [params, setParams] = useSearchParams();
+  const tab = params.get('tab') === 'resolved' ? 'resolved' : 'active';
+  const setTab = (value: string | null) =>
+    setParams(value === 'resolved' ? { tab: 'resolved' } : {}, { replace: true });
   return (
     <Stack data-testid="alerts-page">
       <Title order={1} size="h2">

@@ -21,8 +21,10 @@ import { useState } from 'react';
 import { confirmDialog } from '../../../components/confirm-dialog.tsx';
 import { showError, showSuccess } from '../../../components/panels.tsx';
 import { Spinner } from '../../../components/spinner.tsx';
+import { showViewOnlyNotice } from '../../../components/view-only-dialog.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { useCurrentUser } from '../../../lib/app-context.tsx';
+import { useViewOnly } from '../../accounts/components/use-view-only.ts';
 import {
   serverCredentialsQuery,
   useIssueCredential,
@@ -84,7 +86,8 @@ function TokenDialog({ issued, onClose }: { issued: IssuedCredential | null; onC
             />
             <CopyButton value={issued.token}>
               {({ copied, copy }) => (
-                <Button variant="light" color={copied ? 'teal' : undefined} onClick={copy}>
+                // Default variant: a light one fails the 4.5:1 text contrast while hovered (teal even at rest).
+                <Button variant="default" onClick={copy}>
                   {copied ? 'Copied' : 'Copy'}
                 </Button>
               )}
@@ -147,8 +150,11 @@ function ServerCredentialsSection({ customerNumber, clsId }: { customerNumber: s
   const revoke = useRevokeCredential(customerNumber);
   const [issued, setIssued] = useState<IssuedCredential | null>(null);
   const busy = issue.isPending || revoke.isPending;
+  // Issue and revoke are account writes: view-only staff get the notice instead of the confirmation.
+  const viewOnly = useViewOnly();
 
   const issueClicked = async () => {
+    if (viewOnly) return showViewOnlyNotice(customerNumber);
     if (busy || !(await confirmDialog(question(serverCredentialTexts.confirmIssue, clsId)))) return;
     try {
       setIssued(await issue.mutateAsync(clsId));
@@ -159,6 +165,7 @@ function ServerCredentialsSection({ customerNumber, clsId }: { customerNumber: s
   };
 
   const revokeClicked = async (credential: ServerCredential) => {
+    if (viewOnly) return showViewOnlyNotice(customerNumber);
     const detail = `${credential.clsId}, issued ${formatDateTime(credential.createdAt)}`;
     if (busy || !(await confirmDialog(question(serverCredentialTexts.confirmRevoke, detail)))) return;
     try {
@@ -221,7 +228,7 @@ function ServerCredentialsSection({ customerNumber, clsId }: { customerNumber: s
 
 /**
  * Vendor staff (busops, support) issue and revoke the credentials the account's elastic license server
- * uses for the license-server API (docs/decisions/014-license-server-api.md). Nobody else sees the section.
+ * uses for the license-server API (docs/decisions/014-license-server-api.md); where view-only (decision 022) they get the notice. Nobody else sees it.
  */
 export function ServerCredentials(props: { customerNumber: string; clsId: string }) {
   const { roles } = useCurrentUser();

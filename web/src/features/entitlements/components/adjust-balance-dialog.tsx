@@ -1,3 +1,4 @@
+import { formatAmount } from '@lp/domain/amounts';
 import type { EntitlementViewRow } from '@lp/domain/elastic-entitlements';
 import { isBusops } from '@lp/domain/policy';
 import { Alert, Button, Group, Modal, NumberInput, Stack, Text, Textarea, TextInput } from '@mantine/core';
@@ -14,7 +15,6 @@ import {
   DEFAULT_ADJUSTMENT_PRODUCT,
 } from '../adjustment.ts';
 import { useAdjustBalance } from '../api/adjustments.ts';
-import { formatNumber } from './entitlements-table.tsx';
 
 const errorText = (e: unknown) =>
   e instanceof ApiError ? e.err : e instanceof Error ? e.message : String(e);
@@ -37,7 +37,7 @@ function AdjustBalanceDialog({ customerNumber, row, onClose }: DialogProps) {
   const submit = form.onSubmit(async (values) => {
     try {
       const result = await adjust.mutateAsync(adjustmentRequest(customerNumber, row.activationId, values));
-      showSuccess(`Balance of ${result.activationId} adjusted. Used: ${formatNumber(result.used)}.`);
+      showSuccess(`Balance of ${result.activationId} adjusted. Used: ${formatAmount(result.used)}.`);
       onClose();
     } catch {
       // The mutation keeps the error; it is shown in the form below.
@@ -55,12 +55,14 @@ function AdjustBalanceDialog({ customerNumber, row, onClose }: DialogProps) {
       <form onSubmit={submit} noValidate>
         <Stack gap="sm">
           <Text size="sm">
-            <strong>{row.product}</strong> {row.activationId}: used {formatNumber(row.used)} of{' '}
-            {formatNumber(row.total)} {row.currency}.
+            <strong>{row.product}</strong> {row.activationId}: used {formatAmount(row.used)} of{' '}
+            {formatAmount(row.total)} {row.currency}.
           </Text>
           <NumberInput
             label="Amount"
-            description={`Units. A negative amount is a credit (up to ${formatNumber(maxCredit)}); a positive amount is a debit (up to ${formatNumber(maxDebit)}).`}
+            // Mantine's dimmed description colour is below 4.5:1 on white.
+            styles={{ description: { color: 'var(--mantine-color-gray-7)' } }}
+            description={`Units. A negative amount is a credit (up to ${formatAmount(maxCredit)}); a positive amount is a debit (up to ${formatAmount(maxDebit)}).`}
             decimalScale={2}
             allowDecimal
             allowNegative

@@ -1,6 +1,7 @@
 import type { TableName } from '@lp/contract/prefs/schemas';
+import { formatAmount, formatCount } from '@lp/domain/amounts';
 import type { EntitlementViewRow, ProgressColour } from '@lp/domain/elastic-entitlements';
-import { Anchor, Button, Group, Menu, Progress, Stack, Text } from '@mantine/core';
+import { ActionIcon, Anchor, Group, Menu, Progress, Stack, Text, Tooltip } from '@mantine/core';
 import {
   ClientSideRowModelModule,
   type ColDef,
@@ -22,10 +23,6 @@ import type { StatementPeriod } from '../api/entitlements.ts';
 const gridModules = [ClientSideRowModelModule, PaginationModule];
 
 export const PAGE_SIZE = 10;
-
-const numberFormat = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
-/** Spec 001 §2.1: numbers with thousands separators. */
-export const formatNumber = (value: number) => numberFormat.format(value);
 
 const barColour: Record<ProgressColour, string> = { green: 'green', orange: 'orange', red: 'red' };
 
@@ -55,15 +52,21 @@ const textFilter = (lines: Lines): Partial<ColDef<Row>> => ({
   filterValueGetter: (p: ValueGetterParams<Row>) => (p.data ? lines(p.data).map(String).join('\n') : ''),
 });
 
-const numberColumn = (colId: 'count' | 'total' | 'remaining', headerName: string): ColDef<Row> => ({
+/** Spec 001 §2.1: numbers with thousands separators; amounts (Total, Remaining) always with 2 decimals. */
+const numberColumn = (
+  colId: 'count' | 'total' | 'remaining',
+  headerName: string,
+  format: (n: number) => string,
+  minWidth: number,
+): ColDef<Row> => ({
   colId,
   field: colId,
   headerName,
   type: 'rightAligned',
   valueFormatter: (p: ValueFormatterParams<Row, number>) =>
-    typeof p.value === 'number' ? formatNumber(p.value) : '',
-  ...textFilter((r) => [r[colId], formatNumber(r[colId])]),
-  minWidth: 110,
+    typeof p.value === 'number' ? format(p.value) : '',
+  ...textFilter((r) => [r[colId], format(r[colId])]),
+  minWidth,
 });
 
 function EntitlementCell({ data }: ICellRendererParams<Row>) {
@@ -128,35 +131,40 @@ interface GridContext {
   adjust?: AdjustBalance;
 }
 
-function StatementsCell({ data, context }: ICellRendererParams<Row, unknown, GridContext>) {
+/**
+ * The row's actions as icon buttons (named for assistive technology, with a tooltip for the eye), so the
+ * pinned column stays narrow and the data columns keep the width (issue 8).
+ */
+function ActionsCell({ data, context }: ICellRendererParams<Row, unknown, GridContext>) {
   if (!data) return null;
-  return (
-    <Menu position="bottom-end" withinPortal>
-      <Menu.Target>
-        <Button size="compact-xs" variant="light" aria-label={`Statement e-mails for ${data.activationId}`}>
-          E-mail
-        </Button>
-      </Menu.Target>
-      <Menu.Dropdown>
-        <Menu.Item onClick={() => context.send('Weekly', data)}>Send weekly statement</Menu.Item>
-        <Menu.Item onClick={() => context.send('Monthly', data)}>Send monthly statement</Menu.Item>
-      </Menu.Dropdown>
-    </Menu>
-  );
-}
-
-function AdjustBalanceCell({ data, context }: ICellRendererParams<Row, unknown, GridContext>) {
-  if (!data || !context.adjust) return null;
   const adjust = context.adjust;
   return (
-    <Button
-      size="compact-xs"
-      variant="light"
-      aria-label={`Adjust balance of ${data.activationId}`}
-      onClick={() => adjust(data)}
-    >
-      Adjust balance
-    </Button>
+    <Group gap={6} wrap="nowrap" h="100%" align="center">
+      <Menu position="bottom-end" withinPortal>
+        <Tooltip label="Statement e-mails" withinPortal>
+          <Menu.Target>
+            <ActionIcon variant="light" aria-label={`Statement e-mails for ${data.activationId}`}>
+              <span aria-hidden="true">✉</span>
+            </ActionIcon>
+          </Menu.Target>
+        </Tooltip>
+        <Menu.Dropdown>
+          <Menu.Item onClick={() => context.send('Weekly', data)}>Send weekly statement</Menu.Item>
+          <Menu.Item onClick={() => context.send('Monthly', data)}>Send monthly statement</Menu.Item>
+        </Menu.Dropdown>
+      </Menu>
+      {adjust ? (
+        <Tooltip label="Adjust balance" withinPortal>
+          <ActionIcon
+            variant="light"
+            aria-label={`Adjust balance of ${data.activationId}`}
+            onClick={() => adjust(data)}
+          >
+            <span aria-hidden="true">±</span>
+          </ActionIcon>
+        </Tooltip>
+      ) : null}
+    </Group>
   );
 }
 
@@ -194,21 +202,23 @@ export function EntitlementsTable(props: EntitlementsTableProps) {
           p.data ? `${p.data.product} ${p.data.activationId}` : '',
         cellRenderer: EntitlementCell,
         ...textFilter((r) => [r.product, r.activationId]),
-        minWidth: 210,
+        minWidth: 160,
         flex: 2,
       },
-      numberColumn('count', 'Count'),
+      numberColumn('count', 'Count', formatCount, 75),
       {
         colId: 'startDate',
         field: 'startDate',
         headerName: 'Start Date',
         ...textFilter((r) => [r.startDate]),
+        minWidth: 95,
       },
       {
         colId: 'endDate',
         field: 'endDate',
         headerName: 'Expiration Date',
         ...textFilter((r) => [r.endDate]),
+        minWidth: 95,
       },
       {
         colId: 'remainingDays',
@@ -216,18 +226,24 @@ export function EntitlementsTable(props: EntitlementsTableProps) {
         headerName: 'Remaining Days',
         cellRenderer: RemainingDaysCell,
         ...textFilter((r) => [r.remainingDays, r.remainingDaysLabel]),
-        minWidth: 140,
+        minWidth: 100,
       },
-      numberColumn('total', 'Total'),
-      numberColumn('remaining', 'Remaining'),
-      { colId: 'currency', field: 'currency', headerName: 'Currency', ...textFilter((r) => [r.currency]) },
+      numberColumn('total', 'Total', formatAmount, 95),
+      numberColumn('remaining', 'Remaining', formatAmount, 100),
+      {
+        colId: 'currency',
+        field: 'currency',
+        headerName: 'Currency',
+        ...textFilter((r) => [r.currency]),
+        minWidth: 90,
+      },
       {
         colId: 'usedPercentage',
         field: 'usedPercentage',
         headerName: 'Used Percentage',
         cellRenderer: UsedPercentageCell,
         ...textFilter((r) => [r.usedPercentage, `${r.usedPercentage}%`]),
-        minWidth: 140,
+        minWidth: 100,
       },
       {
         colId: 'rateTable',
@@ -247,36 +263,36 @@ export function EntitlementsTable(props: EntitlementsTableProps) {
             </Anchor>
           ) : null,
         ...textFilter((r) => [r.rateTableLabel, r.rateTableVersion]),
+        minWidth: 90,
       },
       {
-        colId: 'statements',
-        headerName: 'Statements',
-        // The row action stays in reach however far the table is scrolled sideways.
+        colId: 'actions',
+        headerName: 'Actions',
+        // The row actions stay in reach however far the table is scrolled sideways.
         pinned: 'right',
         sortable: false,
         filter: false,
-        minWidth: 120,
-        cellRenderer: StatementsCell,
+        suppressHeaderMenuButton: true,
+        flex: 0,
+        width: adjustable ? 84 : 70,
+        minWidth: adjustable ? 84 : 70,
+        resizable: false,
+        cellRenderer: ActionsCell,
       },
-      ...(adjustable
-        ? [
-            {
-              colId: 'balance',
-              headerName: 'Balance',
-              pinned: 'right',
-              sortable: false,
-              filter: false,
-              minWidth: 140,
-              cellRenderer: AdjustBalanceCell,
-            } satisfies ColDef<Row>,
-          ]
-        : []),
     ],
     [termsUrl, adjustable],
   );
 
   const defaultColDef = useMemo<ColDef<Row>>(
-    () => ({ sortable: true, resizable: true, flex: 1, minWidth: 100 }),
+    // Two-word headers wrap rather than truncate; the minimum widths fit the widest cell texts.
+    () => ({
+      sortable: true,
+      resizable: true,
+      flex: 1,
+      minWidth: 75,
+      wrapHeaderText: true,
+      autoHeaderHeight: true,
+    }),
     [],
   );
 

@@ -8,9 +8,11 @@ import { useLocation, useNavigate } from 'react-router';
 import { confirmDialog } from '../../../components/confirm-dialog.tsx';
 import { hideSpinner, showError, showSpinner, showSuccess } from '../../../components/panels.tsx';
 import { Spinner } from '../../../components/spinner.tsx';
+import { showViewOnlyNotice } from '../../../components/view-only-dialog.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { useConfig } from '../../../lib/app-context.tsx';
 import { type SelectedCustomer, useCustomer } from '../../accounts/components/customer-context.tsx';
+import { useViewOnly } from '../../accounts/components/use-view-only.ts';
 import {
   elasticDeviceQuery,
   entitlementsQuery,
@@ -35,6 +37,7 @@ function Entitlements({ customer }: { customer: SelectedCustomer }) {
   const entitlements = useQuery(entitlementsQuery(customerNumber, customerName));
   const { data: device, refetch: refetchDevice } = useQuery(elasticDeviceQuery(customerNumber, customerName));
   const adjuster = useBalanceAdjuster(customerNumber);
+  const viewOnly = useViewOnly();
   const lists = useMemo(
     () => (entitlements.data ? classifyEntitlements(entitlements.data) : null),
     [entitlements.data],
@@ -53,6 +56,8 @@ function Entitlements({ customer }: { customer: SelectedCustomer }) {
 
   const sendStatement = useCallback(
     async (period: StatementPeriod, row: EntitlementViewRow) => {
+      // Sending is an account write: view-only users get the notice instead of the confirmation.
+      if (viewOnly) return showViewOnlyNotice(customerNumber);
       let server: string;
       try {
         // A failed or pending server lookup is tried once more when it is needed.
@@ -78,7 +83,7 @@ function Entitlements({ customer }: { customer: SelectedCustomer }) {
         hideSpinner();
       }
     },
-    [customerNumber, customerName, device, refetchDevice],
+    [customerNumber, customerName, device, refetchDevice, viewOnly],
   );
   const onSendStatement = useCallback(
     (period: StatementPeriod, row: EntitlementViewRow) => void sendStatement(period, row),

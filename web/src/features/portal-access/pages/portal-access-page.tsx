@@ -1,7 +1,6 @@
 import type { ContactDto } from '@lp/contract/portal-access/schemas';
 import {
   type Contact,
-  canEditContacts,
   checkContacts,
   isCoordinator,
   sameContactList,
@@ -27,8 +26,9 @@ import { usePanels } from '../../../components/panels.tsx';
 import { Spinner } from '../../../components/spinner.tsx';
 import { useRowEditor } from '../../../components/use-row-editor.ts';
 import { ApiError } from '../../../lib/api-client.ts';
-import { useConfig, useCurrentUser } from '../../../lib/app-context.tsx';
+import { useConfig } from '../../../lib/app-context.tsx';
 import { useCustomer } from '../../accounts/components/customer-context.tsx';
+import { useViewOnly } from '../../accounts/components/use-view-only.ts';
 import { getPortalAccess, setPortalAccess } from '../api/portal-access.ts';
 import { isFreeMailInBrowser } from '../free-mail.ts';
 
@@ -222,7 +222,7 @@ function PortalAccessForm({ customerNumber, canEdit }: { customerNumber: string;
 /** /portalaccess (spec 000 §2.9, §4.5): the account's portal-access contacts. */
 export default function PortalAccessPage() {
   const { customer } = useCustomer();
-  const user = useCurrentUser();
+  const viewOnly = useViewOnly();
   if (!customer) return null;
   return (
     <Stack data-testid="portal-access-page">
@@ -233,7 +233,7 @@ export default function PortalAccessPage() {
       <PortalAccessForm
         key={customer.customerNumber}
         customerNumber={customer.customerNumber}
-        canEdit={canEditContacts(user.roles, customer.info)}
+        canEdit={!viewOnly}
       />
     </Stack>
   );

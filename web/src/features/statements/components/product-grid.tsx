@@ -1,5 +1,5 @@
 import type { StatementProduct } from '@lp/contract/statements/schemas';
-import { formatAmount } from '@lp/domain/statement';
+import { formatAmount } from '@lp/domain/amounts';
 import type { ColDef, ValueFormatterParams } from 'ag-grid-community';
 import { AgGridReact } from 'ag-grid-react';
 import { gridTheme } from '../../../components/saved-view-grid/ag-grid-setup.ts';

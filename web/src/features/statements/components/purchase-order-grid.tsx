@@ -1,5 +1,6 @@
 import type { StatementRecord } from '@lp/contract/statements/schemas';
-import { displayProducts, formatAmount, pieSlices } from '@lp/domain/statement';
+import { formatAmount } from '@lp/domain/amounts';
+import { displayProducts, pieSlices } from '@lp/domain/statement';
 import { ActionIcon, Group, Table } from '@mantine/core';
 import type {
   ColDef,

@@ -1,4 +1,5 @@
-import { formatAmount, type PieSlice } from '@lp/domain/statement';
+import { formatAmount } from '@lp/domain/amounts';
+import type { PieSlice } from '@lp/domain/statement';
 import { PieChart } from '@mantine/charts';
 import { ColorSwatch, Group, Stack, Text } from '@mantine/core';
 

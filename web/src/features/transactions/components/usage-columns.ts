@@ -7,6 +7,7 @@ import { DateRangeFilter, TextValuesFilter, type TextValuesFilterParams } from '
 const numberEquals = {
   filter: 'agNumberColumnFilter',
   filterParams: { filterOptions: ['equals'], maxNumConditions: 1 },
+  type: 'rightAligned',
 } as const;
 
 /**
@@ -25,7 +26,8 @@ export function usageColumnDefs(opts: {
     return opts.activeOnly && ACTIVE_DISABLED_FILTERS.has(field) ? { ...def, filter: false } : def;
   };
   return [
-    col('StartTime', 'Start Time', { filter: DateRangeFilter, sort: 'asc', width: 180 }),
+    // initialSort: applied when the grid is created only, never again over the user's sort.
+    col('StartTime', 'Start Time', { filter: DateRangeFilter, initialSort: 'asc', width: 180 }),
     col('EndTime', 'End Time', { filter: DateRangeFilter, width: 180 }),
     col('Product', 'Product', { ...text, width: 170 }),
     col('ProductCount', 'Count', { ...numberEquals, width: 110 }),

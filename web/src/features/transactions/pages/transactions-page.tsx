@@ -3,9 +3,11 @@ import type { ColumnState } from '@lp/contract/prefs/schemas';
 import type { Criterion } from '@lp/contract/query/schemas';
 import { CSV_EXPORT_MAX, type UsageAttribute, type UsageRow } from '@lp/contract/transactions/schemas';
 import type { TransactionDatePreset } from '@lp/domain/dates';
+import { usageSortWithTieBreakers } from '@lp/domain/usage-sort';
 import { Anchor, Button, Checkbox, Group, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import {
+  type ColDef,
   type ColumnMovedEvent,
   CustomFilterModule,
   type GridApi,
@@ -29,6 +31,7 @@ import {
 import { Spinner } from '../../../components/spinner.tsx';
 import { type ApiClient, api as defaultClient } from '../../../lib/api-client.ts';
 import { saveTextFile } from '../../../lib/save-file.ts';
+import { useCountPerFilter } from '../../../lib/use-count-per-filter.ts';
 import { useCustomer } from '../../accounts/components/customer-context.tsx';
 import { tablePrefsQuery } from '../../prefs/api/table-prefs.ts';
 import {
@@ -49,7 +52,6 @@ import {
   periodBounds,
   periodFromPref,
   periodPref,
-  resetViewEnabled,
   tableCriteria,
   type UsagePeriod,
   usageFilterRule,
@@ -69,6 +71,12 @@ const PAGE_SIZES = [20, 25, 50, 100, 500];
 const MAX_BLOCKS = (5 * 500) / PAGE_SIZE;
 const DISTINCT_LIMIT = 500;
 const gridModules = [CustomFilterModule, PaginationModule];
+
+/**
+ * One object for the grid's lifetime: a new one each render made AG Grid re-apply the column definitions,
+ * and with them Start Time's sort, so a header click sorted twice and sent two requests (issue 8).
+ */
+const defaultColDef: ColDef<UsageRow> = { sortable: true, resizable: true, width: 150, minWidth: 90 };
 
 const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
@@ -118,20 +126,7 @@ function UsageTable({ account, initialPeriod, initialActiveOnly, cloudJobs }: Us
   );
 
   // The total for the pager: one count per filter.
-  const counts = useRef(new Map<string, Promise<number>>());
-  const countFor = useCallback(
-    (rule: ReturnType<typeof ruleFor>) => {
-      const key = JSON.stringify(rule);
-      let total = counts.current.get(key);
-      if (!total) {
-        total = dataService.count(rule);
-        counts.current.set(key, total);
-        total.catch(() => counts.current.delete(key));
-      }
-      return total;
-    },
-    [dataService],
-  );
+  const { countFor, forgetCounts } = useCountPerFilter(dataService);
 
   const gridApi = useRef<GridApi | null>(null);
   const datasource = useMemo<IDatasource>(
@@ -141,7 +136,7 @@ function UsageTable({ account, initialPeriod, initialActiveOnly, cloudJobs }: Us
         Promise.all([
           dataService.getBlock({
             filter: rule,
-            sorting: sortModelToRules(params.sortModel),
+            sorting: usageSortWithTieBreakers(sortModelToRules(params.sortModel)),
             startRow: params.startRow,
             endRow: params.endRow,
           }),
@@ -176,11 +171,11 @@ function UsageTable({ account, initialPeriod, initialActiveOnly, cloudJobs }: Us
 
   const reload = useCallback(() => {
     if (!api) return;
-    counts.current.clear();
+    forgetCounts();
     dataService.invalidate();
     api.paginationGoToFirstPage();
     api.purgeInfiniteCache();
-  }, [api, dataService]);
+  }, [api, dataService, forgetCounts]);
 
   // A new period or toggle refetches from the first row.
   const criteriaKey = JSON.stringify(extraCriteria);
@@ -273,7 +268,10 @@ function UsageTable({ account, initialPeriod, initialActiveOnly, cloudJobs }: Us
         field: c.getColId() as keyof UsageRow & UsageAttribute,
         title: c.getColDef().headerName ?? c.getColId(),
       }));
-      const sorting = sortModelToRules(sortModelOf(api.getColumnState() as ColumnState[]));
+      // The rows in the order on screen: the grid's sort model first, then the tie-breakers.
+      const sorting = usageSortWithTieBreakers(
+        sortModelToRules(sortModelOf(api.getColumnState() as ColumnState[])),
+      );
       const rows = await fetchForExport(account, {
         filter,
         sorting,
@@ -337,7 +335,7 @@ function UsageTable({ account, initialPeriod, initialActiveOnly, cloudJobs }: Us
           <Button
             size="xs"
             variant="default"
-            disabled={!resetViewEnabled(view.buttons)}
+            disabled={!view.buttons.resetView}
             onClick={() => void resetView()}
           >
             Reset View
@@ -364,7 +362,7 @@ function UsageTable({ account, initialPeriod, initialActiveOnly, cloudJobs }: Us
           paginationPageSize={PAGE_SIZE}
           paginationPageSizeSelector={PAGE_SIZES}
           columnDefs={columnDefs}
-          defaultColDef={{ sortable: true, resizable: true, width: 150, minWidth: 90 }}
+          defaultColDef={defaultColDef}
           maintainColumnOrder
           // Fifteen columns: rendering them all keeps every header and cell reachable (and checkable).
           suppressColumnVirtualisation

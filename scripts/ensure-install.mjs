@@ -1,3 +1,0 @@
-import { ensureInstalled } from './lib.mjs';
-
-ensureInstalled();

@@ -1,0 +1,29 @@
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { buildFuzzWorld, type FuzzWorld, runFuzz } from '../test/fuzz-requests.ts';
+import { createTestApp } from '../test/test-app.ts';
+import { createTestDatabase, type TestDatabase } from '../test/test-db.ts';
+
+/* Decision 020's acceptance: no request of any shape, from anyone, answers 5xx or outside the envelope. */
+
+const COUNT = Number(process.env.FUZZ_REQUESTS ?? 500);
+let database: TestDatabase;
+let app: FastifyInstance;
+let world: FuzzWorld;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  app = await createTestApp(database);
+  world = await buildFuzzWorld(database.db);
+});
+
+afterAll(async () => {
+  await app?.close();
+  await database?.close();
+});
+
+it(`answers ${COUNT} random and malformed requests without a 5xx, every error in the envelope`, async () => {
+  const tally = await runFuzz(app, world, COUNT);
+  expect(tally.failures.slice(0, 5)).toEqual([]);
+  expect(tally.requests).toBeGreaterThan(COUNT * 0.9);
+}, 600_000);
