@@ -135,6 +135,15 @@ export async function buildApp(config: Config, database: Database): Promise<Fast
   app.addHook('onClose', async () => {
     await stopMailWorker?.();
   });
+  // Closing waits for every open connection, and Node only reaps idle keep-alive ones: a client that opened a
+  // connection without a request, or stopped reading a response, would hold shutdown for the keep-alive
+  // timeout (72 s). Requests in flight get SHUTDOWN_GRACE_MS to finish; then the rest are cut.
+  app.addHook('preClose', async () => {
+    if (!app.server.listening) return;
+    const cut = setTimeout(() => app.server.closeAllConnections(), config.SHUTDOWN_GRACE_MS);
+    cut.unref();
+    app.server.once('close', () => clearTimeout(cut));
+  });
 
   const webDist = config.WEB_DIST ?? defaultWebDist;
   if (fs.existsSync(path.join(webDist, 'index.html'))) {

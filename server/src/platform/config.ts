@@ -68,6 +68,8 @@ const envSchema = z.object({
   LARGE_PAGES_PER_NODE: z.coerce.number().int().min(1).default(4),
   LARGE_PAGE_WAIT_MS: z.coerce.number().int().min(0).default(5000),
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
+  /** On shutdown, requests in flight get this long to finish; then every connection left is closed. */
+  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(600_000).default(5000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   PRODUCT_NAME: z.string().min(1).default('Simulation Suite'),
   PROVIDER_NAME: z.string().min(1).default('Vendor'),

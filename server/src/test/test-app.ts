@@ -15,6 +15,8 @@ export async function createTestApp(
     DATA_DIR: os.tmpdir(),
     SEED_ON_EMPTY: 'false',
     WEB_DIST: '/nonexistent',
+    // Tests close their app at once, whatever connections the HTTP client keeps.
+    SHUTDOWN_GRACE_MS: '0',
     ...env,
   });
   return buildApp(config, database);
