@@ -8,7 +8,6 @@ import { createTestDatabase, type TestDatabase } from '@lp/server/test/test-db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const tsx = path.join(root, 'node_modules/.bin/tsx');
 const engine = process.env.TEST_ENGINE ?? 'pglite';
 
 let dataDir: string;
@@ -25,7 +24,8 @@ function cli(...args: string[]): Promise<{ code: number | null; stdout: string; 
   delete env.DATABASE_URL;
   if (pgDatabase?.url) env.DATABASE_URL = pgDatabase.url;
   return new Promise((resolve, reject) => {
-    const child = spawn(tsx, ['tools/src/cli.ts', ...args], { cwd: root, env });
+    // Node with the tsx loader in-process: the tsx binary would start a second Node process for each run.
+    const child = spawn(process.execPath, ['--import', 'tsx', 'tools/src/cli.ts', ...args], { cwd: root, env });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => {
@@ -101,19 +101,21 @@ describe(`operator CLI (${engine})`, () => {
     expect(unknown.stdout).toBe('');
     expect(unknown.stderr).toContain('No user with e-mail nobody@nowhere.example');
 
-    for (const args of [
+    const badArgs = [
       ['token', 'create'],
       ['seed', '--sessions', 'many'],
       ['users', 'list', '--bogus'],
       ['simulate', '--url', 'x', '--token', 't'],
       ['simulate', '--url', 'http://localhost:1'],
       ['cls-credential', 'revoke', '--id', 'nope'],
-    ]) {
-      const bad = await cli(...args);
-      expect(bad.code, args.join(' ')).toBe(2);
+    ];
+    // Refused before the database is opened, so they may run side by side.
+    const answers = await Promise.all(badArgs.map((args) => cli(...args)));
+    answers.forEach((bad, i) => {
+      expect(bad.code, badArgs[i].join(' ')).toBe(2);
       expect(bad.stderr).toContain('Usage: npm run cli');
       expect(bad.stdout).toBe('');
-    }
+    });
   }, 120_000);
 
   it('lists users with vendor roles and per-account contact roles as JSON', async () => {

@@ -1,3 +1,4 @@
+import net from 'node:net';
 import { messages } from '@lp/contract/common/errors';
 import { type FetchUsageRequest, fetchUsageRequestSchema } from '@lp/contract/transactions/schemas';
 import { contactRoles } from '@lp/domain/policy';
@@ -97,6 +98,28 @@ const post = (url: string, who: string, body: unknown) =>
     body: JSON.stringify(body),
   });
 
+/**
+ * Sends a request on a raw socket and stops reading once the answer starts. An HTTP client that keeps reading
+ * into its own buffers lets Linux grow the receive window (tcp_rmem allows up to 32 MB here), and then the
+ * whole page can fit in socket buffers; a socket nobody reads keeps a small window, so the server must wait.
+ */
+async function holdLargePage(who: string, body: unknown) {
+  const payload = JSON.stringify(body);
+  const socket = net.connect(Number(new URL(base).port), '127.0.0.1');
+  await new Promise((resolve) => socket.once('connect', resolve));
+  const head = [
+    'POST /api/fetchUsage HTTP/1.1',
+    'Host: 127.0.0.1',
+    'Content-Type: application/json',
+    `Content-Length: ${Buffer.byteLength(payload)}`,
+    ...Object.entries(headers[who]).map(([name, value]) => `${name}: ${value}`),
+  ];
+  socket.write(`${head.join('\r\n')}\r\n\r\n${payload}`);
+  const first = await new Promise<Buffer>((resolve) => socket.once('data', resolve));
+  socket.pause();
+  return { socket, statusLine: first.toString('latin1').split('\r\n')[0] };
+}
+
 const request = (over: Partial<FetchUsageRequest> = {}): FetchUsageRequest => ({
   customerNumber: BIG,
   limit: 30_000,
@@ -168,8 +191,8 @@ describe('large usage pages are streamed', { timeout: 120_000 }, () => {
 describe('large usage pages are admitted per user', { timeout: 120_000 }, () => {
   it("refuses a user's extra large page with 429 while another user's is served; the slot frees when the client leaves", async () => {
     // anna's first export holds her one slot: its body is not read, so the stream waits on the socket.
-    const held = await post('/api/fetchUsage', 'anna', request());
-    expect(held.status).toBe(200);
+    const held = await holdLargePage('anna', request());
+    expect(held.statusLine).toBe('HTTP/1.1 200 OK');
 
     const extra = await post('/api/fetchUsage', 'anna', request());
     expect(extra.status).toBe(429);
@@ -187,7 +210,7 @@ describe('large usage pages are admitted per user', { timeout: 120_000 }, () => 
     const small = await post('/api/fetchUsage', 'anna', request({ limit: 20 }));
     expect(small.status).toBe(200);
 
-    await held.body?.cancel();
+    held.socket.destroy();
     // The next one waits in line for the freed slot instead of failing.
     const after = await post('/api/fetchUsage', 'anna', request({ limit: 1500 }));
     expect(after.status).toBe(200);
