@@ -17,6 +17,8 @@ export default defineConfig({
   use: {
     trace: 'retain-on-failure',
     ...devices['Desktop Chrome'],
+    // The app honours reduced motion (no Mantine transitions): the tests do not wait out animations.
+    contextOptions: { reducedMotion: 'reduce' },
     launchOptions: {
       executablePath: '/usr/bin/chromium',
       args: [
