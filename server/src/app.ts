@@ -6,6 +6,7 @@ import cookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
+import { messages } from '@lp/contract/common/errors';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Database } from './db/database.ts';
 import { registerAccountRoutes } from './features/accounts/routes.ts';
@@ -26,6 +27,7 @@ import { registerUserRoutes } from './features/user/routes.ts';
 import type { Config } from './platform/config.ts';
 import type { AppContext } from './platform/context.ts';
 import {
+  AppError,
   clientErrorHandler,
   frameworkErrors,
   installErrorHandler,
@@ -55,7 +57,8 @@ export async function buildApp(config: Config, database: Database): Promise<Fast
       return typeof given === 'string' && /^[\w-]{1,64}$/.test(given) ? given : randomUUID();
     },
     requestIdHeader: false,
-    return503OnClosing: true,
+    // While closing, requests still answer 503, in the one error envelope (the preClose hook below).
+    return503OnClosing: false,
     // Errors raised before routing and requests the HTTP parser refuses answer in the one envelope too.
     frameworkErrors,
     clientErrorHandler,
@@ -138,7 +141,15 @@ export async function buildApp(config: Config, database: Database): Promise<Fast
   // Closing waits for every open connection, and Node only reaps idle keep-alive ones: a client that opened a
   // connection without a request, or stopped reading a response, would hold shutdown for the keep-alive
   // timeout (72 s). Requests in flight get SHUTDOWN_GRACE_MS to finish; then the rest are cut.
+  let closing = false;
+  app.addHook('onRequest', async (_request, reply) => {
+    if (!closing) return;
+    // Tells keep-alive clients and the load balancer to go elsewhere.
+    reply.header('connection', 'close');
+    throw new AppError('UNAVAILABLE', messages.shuttingDown);
+  });
   app.addHook('preClose', async () => {
+    closing = true;
     if (!app.server.listening) return;
     const cut = setTimeout(() => app.server.closeAllConnections(), config.SHUTDOWN_GRACE_MS);
     cut.unref();

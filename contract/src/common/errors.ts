@@ -34,6 +34,7 @@ export const messages = {
   fetchFailed: (attempts: number) => `unable to fetch data after ${attempts} attempts`,
   internal: 'Internal server error',
   databaseUnavailable: 'Service temporarily unavailable: the database cannot be reached.',
+  shuttingDown: 'Service temporarily unavailable: this server is shutting down. Please try again.',
   notFound: 'Not found',
   csrf: 'Missing anti-CSRF header',
   // Decision 021: a user's large pages (CSV export, fetch-all) beyond the per-user limit.
