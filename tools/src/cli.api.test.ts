@@ -25,7 +25,10 @@ function cli(...args: string[]): Promise<{ code: number | null; stdout: string; 
   if (pgDatabase?.url) env.DATABASE_URL = pgDatabase.url;
   return new Promise((resolve, reject) => {
     // Node with the tsx loader in-process: the tsx binary would start a second Node process for each run.
-    const child = spawn(process.execPath, ['--import', 'tsx', 'tools/src/cli.ts', ...args], { cwd: root, env });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'tools/src/cli.ts', ...args], {
+      cwd: root,
+      env,
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => {
