@@ -421,6 +421,34 @@ describe('filter compilation against the reference evaluator', () => {
   });
 });
 
+describe('negated criteria over NULL', () => {
+  it('select the rows whose value is NULL (not, NOT EQUAL), as the browser must too', async () => {
+    const row = (id: number, txt: string | null, num: number | null): Row => ({
+      id,
+      txt,
+      name: 'n',
+      num,
+      cnt: 0,
+      score: 0,
+      at: null,
+      created: BASE,
+      flag: null,
+      active: true,
+      tags: null,
+    });
+    await load([row(1, 'xa', 1), row(2, 'b', 2), row(3, null, null)]);
+    const ids = async (criterion: Criterion) => {
+      const filter: FilterRule = { condition: 'ALL', criteria: [criterion] };
+      const page = await queryPage(database.db, scratch, { request: { filter, limit: 10 }, secret });
+      return page.rows.map((r) => r.Id);
+    };
+    expect(await ids({ name: 'Txt', method: 'CONTAINS', value: 'x', not: true })).toEqual([2, 3]);
+    expect(await ids({ name: 'Txt', method: 'NOT EQUAL', value: 'xa' })).toEqual([2, 3]);
+    expect(await ids({ name: 'Num', method: '>', value: 1, not: true })).toEqual([1, 3]);
+    expect(await ids({ name: 'Num', method: 'NOT EQUAL', value: 1, not: true })).toEqual([1]);
+  });
+});
+
 describe('continuation tokens', () => {
   const sortArb = fc
     .uniqueArray(fc.constantFrom('Name', 'Cnt', 'Score', 'Created', 'Active'), { minLength: 0, maxLength: 3 })
