@@ -3,11 +3,11 @@ import { Anchor, Box, Button, NavLink, ScrollArea, Stack, Text } from '@mantine/
 import { useDisclosure } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useLocation } from 'react-router';
-import { useCustomer } from '../features/accounts/components/customer-context.tsx';
 import { FeaturesDialog } from '../features/featureflags/features-dialog.tsx';
 import { useFeatures } from '../features/featureflags/use-features.ts';
 import { api } from '../lib/api-client.ts';
 import { useConfig, useCurrentUser } from '../lib/app-context.tsx';
+import { useCustomer } from './customer-context.tsx';
 import { menuGroups } from './navigation.ts';
 
 /** GET /api/getBuildInfo; spec 000 §8: a failure is logged as "Could not get build info" and no text is shown. */

@@ -4,6 +4,7 @@ import { ActionIcon, Combobox, Group, Loader, TextInput, Tooltip, useCombobox } 
 import { useDebouncedValue } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
+import { useCustomer } from '../../../app/customer-context.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { useConfig } from '../../../lib/app-context.tsx';
 import {
@@ -14,7 +15,6 @@ import {
   accountSearchPlan,
 } from '../account-search-rules.ts';
 import { countAccounts, getAccounts } from '../api/accounts.ts';
-import { useCustomer } from './customer-context.tsx';
 
 type SearchResult = { rows: AccountRow[]; message: string | null };
 

@@ -1,9 +1,9 @@
 import { isExportBlocked } from '@lp/domain/policy';
 import { useEffect } from 'react';
 import { useLocation, useNavigate } from 'react-router';
+import { type NoticeState, noticeState, useCustomer } from '../../../app/customer-context.tsx';
 import { NoticePage } from '../../../components/notice.tsx';
 import { useConfig } from '../../../lib/app-context.tsx';
-import { type NoticeState, noticeState, useCustomer } from '../components/customer-context.tsx';
 
 /** Spec 000 §2.6 texts and return rules. Each page goes to /elastic once its condition is gone. */
 function useReturnWhen(condition: boolean) {

@@ -5,11 +5,11 @@ import { useQuery } from '@tanstack/react-query';
 import type { ColDef, ICellRendererParams, ValueFormatterParams } from 'ag-grid-community';
 import { useMemo, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
+import { useCustomer } from '../../../app/customer-context.tsx';
 import { SavedViewGrid } from '../../../components/saved-view-grid/saved-view-grid.tsx';
 import { Spinner } from '../../../components/spinner.tsx';
 import { type BlockRequest, DataService } from '../../../lib/data-service.ts';
 import type { Row } from '../../../lib/filter-rules.ts';
-import { useCustomer } from '../../accounts/components/customer-context.tsx';
 import { activeAlertsQuery } from '../api/alerts.ts';
 import { CategoryBadge } from '../components/alert-facts.tsx';
 

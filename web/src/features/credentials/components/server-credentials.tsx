@@ -18,13 +18,13 @@ import {
 } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { useViewOnly } from '../../../app/use-view-only.ts';
 import { confirmDialog } from '../../../components/confirm-dialog.tsx';
 import { showError, showSuccess } from '../../../components/panels.tsx';
 import { Spinner } from '../../../components/spinner.tsx';
 import { showViewOnlyNotice } from '../../../components/view-only-dialog.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { useCurrentUser } from '../../../lib/app-context.tsx';
-import { useViewOnly } from '../../accounts/components/use-view-only.ts';
 import {
   serverCredentialsQuery,
   useIssueCredential,

@@ -1,10 +1,10 @@
 import type { ElasticDevice } from '@lp/contract/credentials/schemas';
 import { Stack, Title } from '@mantine/core';
 import { useEffect, useState } from 'react';
+import { useCustomer } from '../../../app/customer-context.tsx';
+import { useViewOnly } from '../../../app/use-view-only.ts';
 import { Spinner } from '../../../components/spinner.tsx';
 import { useGoToNoPermissions } from '../../../lib/no-permissions.ts';
-import { useCustomer } from '../../accounts/components/customer-context.tsx';
-import { useViewOnly } from '../../accounts/components/use-view-only.ts';
 import { getElasticDevice, getOrCreatePin, getUsers } from '../api/credentials.ts';
 import { CredentialsForm } from '../components/credentials-form.tsx';
 import { ServerCredentials } from '../components/server-credentials.tsx';

@@ -3,10 +3,10 @@ import { Button, Group, SimpleGrid, Stack, Text, TextInput, Title } from '@manti
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
+import { noticeState, useCustomer } from '../../../app/customer-context.tsx';
 import { usePanels } from '../../../components/panels.tsx';
 import { Spinner } from '../../../components/spinner.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
-import { noticeState, useCustomer } from '../../accounts/components/customer-context.tsx';
 import { getEmail } from '../api/emails.ts';
 import { EmailBodyFrame } from '../components/email-body-frame.tsx';
 import { emailsAllowedFor } from '../emails-rules.ts';

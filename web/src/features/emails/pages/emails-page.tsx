@@ -3,10 +3,10 @@ import { Button, Stack, Title } from '@mantine/core';
 import type { ColDef, ICellRendererParams } from 'ag-grid-community';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
+import { noticeState, useCustomer } from '../../../app/customer-context.tsx';
 import { SavedViewGrid } from '../../../components/saved-view-grid/saved-view-grid.tsx';
 import { Spinner } from '../../../components/spinner.tsx';
 import { type ApiClient, ApiError, api } from '../../../lib/api-client.ts';
-import { noticeState, useCustomer } from '../../accounts/components/customer-context.tsx';
 import { createEmailsDataService } from '../api/emails.ts';
 import { emailsAllowedFor } from '../emails-rules.ts';
 

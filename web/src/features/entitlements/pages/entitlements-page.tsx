@@ -5,14 +5,14 @@ import { Accordion, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo } from 'react';
 import { useLocation, useNavigate } from 'react-router';
+import { type SelectedCustomer, useCustomer } from '../../../app/customer-context.tsx';
+import { useViewOnly } from '../../../app/use-view-only.ts';
 import { confirmDialog } from '../../../components/confirm-dialog.tsx';
 import { hideSpinner, showError, showSpinner, showSuccess } from '../../../components/panels.tsx';
 import { Spinner } from '../../../components/spinner.tsx';
 import { showViewOnlyNotice } from '../../../components/view-only-dialog.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { useConfig } from '../../../lib/app-context.tsx';
-import { type SelectedCustomer, useCustomer } from '../../accounts/components/customer-context.tsx';
-import { useViewOnly } from '../../accounts/components/use-view-only.ts';
 import {
   elasticDeviceQuery,
   entitlementsQuery,

@@ -21,14 +21,14 @@ import {
   VisuallyHidden,
 } from '@mantine/core';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCustomer } from '../../../app/customer-context.tsx';
+import { useViewOnly } from '../../../app/use-view-only.ts';
 import { LeaveGuard } from '../../../components/leave-guard.tsx';
 import { usePanels } from '../../../components/panels.tsx';
 import { Spinner } from '../../../components/spinner.tsx';
 import { useRowEditor } from '../../../components/use-row-editor.ts';
 import { ApiError } from '../../../lib/api-client.ts';
 import { useConfig } from '../../../lib/app-context.tsx';
-import { useCustomer } from '../../accounts/components/customer-context.tsx';
-import { useViewOnly } from '../../accounts/components/use-view-only.ts';
 import { getPortalAccess, setPortalAccess } from '../api/portal-access.ts';
 import { isFreeMailInBrowser } from '../free-mail.ts';
 

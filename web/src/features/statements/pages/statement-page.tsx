@@ -7,13 +7,13 @@ import { displayProducts, pieSlices, statementPdfFileName } from '@lp/domain/sta
 import { Button, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCustomer } from '../../../app/customer-context.tsx';
 import { showError } from '../../../components/panels.tsx';
 import { SavedViewButtons } from '../../../components/saved-view-grid/saved-view-buttons.tsx';
 import { useSavedView } from '../../../components/saved-view-grid/use-saved-view.ts';
 import { findPref } from '../../../components/saved-view-grid/view-rules.ts';
 import { Spinner } from '../../../components/spinner.tsx';
 import { saveFile } from '../../../lib/save-file.ts';
-import { useCustomer } from '../../accounts/components/customer-context.tsx';
 import { tablePrefsQuery } from '../../prefs/api/table-prefs.ts';
 import { fetchStatementPdf, statementQuery } from '../api/statements.ts';
 import { ProductGrid } from '../components/product-grid.tsx';

@@ -17,6 +17,7 @@ import {
 } from 'ag-grid-community';
 import { AgGridReact } from 'ag-grid-react';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCustomer } from '../../../app/customer-context.tsx';
 import { confirmDialog } from '../../../components/confirm-dialog.tsx';
 import { showError } from '../../../components/panels.tsx';
 import { gridTheme } from '../../../components/saved-view-grid/ag-grid-setup.ts';
@@ -32,7 +33,6 @@ import { Spinner } from '../../../components/spinner.tsx';
 import { type ApiClient, api as defaultClient } from '../../../lib/api-client.ts';
 import { saveTextFile } from '../../../lib/save-file.ts';
 import { useCountPerFilter } from '../../../lib/use-count-per-filter.ts';
-import { useCustomer } from '../../accounts/components/customer-context.tsx';
 import { tablePrefsQuery } from '../../prefs/api/table-prefs.ts';
 import {
   createUsageDataService,

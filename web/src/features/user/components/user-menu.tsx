@@ -1,7 +1,7 @@
 import { roleLabel } from '@lp/domain/policy';
 import { ActionIcon, Avatar, Menu, Text } from '@mantine/core';
+import { useCustomer } from '../../../app/customer-context.tsx';
 import { useConfig, useCurrentUser } from '../../../lib/app-context.tsx';
-import { useCustomer } from '../../accounts/components/customer-context.tsx';
 import { logout } from '../../auth/api/logout.ts';
 import { userInitials } from '../user-initials.ts';
 

@@ -4,10 +4,10 @@ import { isExportBlocked } from '@lp/domain/policy';
 import { useQueryClient } from '@tanstack/react-query';
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { confirmLeave } from '../../../components/leave-guard.tsx';
-import { ApiError } from '../../../lib/api-client.ts';
-import { clearSavedCustomer, readSavedCustomer, writeSavedCustomer } from '../../../lib/local-store.ts';
-import { countAccounts, getAccountInfo, getAccounts } from '../api/accounts.ts';
+import { confirmLeave } from '../components/leave-guard.tsx';
+import { countAccounts, getAccountInfo, getAccounts } from '../features/accounts/api/accounts.ts';
+import { ApiError } from '../lib/api-client.ts';
+import { clearSavedCustomer, readSavedCustomer, writeSavedCustomer } from '../lib/local-store.ts';
 
 /** The customer chosen in the top bar; info is null when the info call did not succeed (spec 000 §4.2). */
 export interface SelectedCustomer {

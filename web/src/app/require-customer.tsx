@@ -1,5 +1,5 @@
 import { Navigate } from 'react-router';
-import { Spinner } from '../../../components/spinner.tsx';
+import { Spinner } from '../components/spinner.tsx';
 import { noticeState, useCustomer } from './customer-context.tsx';
 
 const LOADING = 'Loading...';

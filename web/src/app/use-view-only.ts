@@ -1,5 +1,5 @@
 import { permissionsFor } from '@lp/domain/policy';
-import { useCurrentUser } from '../../../lib/app-context.tsx';
+import { useCurrentUser } from '../lib/app-context.tsx';
 import { useCustomer } from './customer-context.tsx';
 
 /**
