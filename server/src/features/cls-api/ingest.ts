@@ -4,8 +4,7 @@ import { formatDate } from '@lp/domain/dates';
 import { chargeCents, rateTableFor, sessionHours } from '@lp/domain/elastic-rating';
 import { isValidIp } from '@lp/domain/ip-rules';
 import type { Db } from '../../db/database.ts';
-import { elasticEntitlements, lockAccountLedger } from '../ledger/repository.ts';
-import { type Charge, postCharges } from '../ledger/service.ts';
+import { type Charge, lockLedgerEntitlements, postCharges } from '../ledger/service.ts';
 import {
   accountCurrency,
   insertSessions,
@@ -97,8 +96,7 @@ export async function ingestUsage(
 
   await db.transaction(async (tx) => {
     const cn = server.customerNumber;
-    await lockAccountLedger(tx, cn);
-    const entitlements = await elasticEntitlements(tx, cn);
+    const entitlements = await lockLedgerEntitlements(tx, cn);
     const rates = await loadRateTables(tx);
     const newest = newestVersion(rates.keys());
     const currency = await accountCurrency(tx, cn);

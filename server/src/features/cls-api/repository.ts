@@ -1,6 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { type Db, queryRows } from '../../db/database.ts';
-import { jsonRows } from '../ledger/repository.ts';
+import { type Db, jsonRows, queryRows } from '../../db/database.ts';
 
 export interface StoredSession {
   id: number;

@@ -2,8 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { and, asc, eq, isNull } from 'drizzle-orm';
 import type { Db } from '../../db/database.ts';
 import { clsCredentials } from '../../db/schema.ts';
-import { notFound } from '../../platform/errors.ts';
-import { listElasticServers } from '../ip-rules/repository.ts';
+import { isActiveElasticServer, requireElasticServer } from '../ip-rules/service.ts';
 import type { ElasticServer } from './ingest.ts';
 
 const PREFIX = 'cls_';
@@ -14,9 +13,7 @@ export async function issueServerCredential(
   db: Db,
   input: { customerNumber: string; clsId: string; createdBy: string },
 ): Promise<{ id: string; token: string }> {
-  const servers = await listElasticServers(db, input.customerNumber);
-  if (!servers.some((s) => s.hostId === input.clsId))
-    throw notFound('No activated elastic license server with this id for this account.');
+  await requireElasticServer(db, input.customerNumber, input.clsId);
   const token = PREFIX + randomBytes(32).toString('base64url');
   const [row] = await db
     .insert(clsCredentials)
@@ -69,6 +66,5 @@ export async function authenticateServer(db: Db, token: string): Promise<Elastic
     .from(clsCredentials)
     .where(and(eq(clsCredentials.tokenHash, hash(token)), isNull(clsCredentials.revokedAt)));
   if (!row) return null;
-  const servers = await listElasticServers(db, row.customerNumber);
-  return servers.some((s) => s.hostId === row.clsId) ? row : null;
+  return (await isActiveElasticServer(db, row.customerNumber, row.clsId)) ? row : null;
 }

@@ -5,15 +5,27 @@ import { formatDate } from '@lp/domain/dates';
 import { rateTableFor } from '@lp/domain/elastic-rating';
 import { isExportBlocked } from '@lp/domain/policy';
 import { eq } from 'drizzle-orm';
+import type { Db } from '../../db/database.ts';
 import { accounts } from '../../db/schema.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { AppError, forbidden } from '../../platform/errors.ts';
 import { getElasticServerPolicy } from '../credentials/service.ts';
-import { listElasticServers, listIpRules } from '../ip-rules/repository.ts';
-import { elasticEntitlements } from '../ledger/repository.ts';
+import { elasticServersOf, ipRulesOf } from '../ip-rules/service.ts';
+import { ledgerEntitlements } from '../ledger/service.ts';
 import type { ElasticServer } from './ingest.ts';
 import { loadRateTables, newestVersion } from './repository.ts';
 import { authenticateServer } from './server-credentials.ts';
+
+/**
+ * The rate tables (version → product → rate) and the newest version among them, for rating usage outside an
+ * ingest (the demo world's generated sessions).
+ */
+export async function rateTables(
+  db: Db,
+): Promise<{ rates: Map<string, Map<string, number>>; newest: string }> {
+  const rates = await loadRateTables(db);
+  return { rates, newest: newestVersion(rates.keys()) };
+}
 
 /** The license server behind a request's bearer token; its account must not be export-blocked or disabled. */
 export async function requireServer(
@@ -37,9 +49,9 @@ export async function serverPolicy(ctx: AppContext, server: ElasticServer, now =
   const { customerNumber, clsId } = server;
   const [{ pin, users }, ipRules, servers, entitlements, rates] = await Promise.all([
     getElasticServerPolicy(ctx, customerNumber, clsId),
-    listIpRules(ctx.db, customerNumber, clsId),
-    listElasticServers(ctx.db, customerNumber),
-    elasticEntitlements(ctx.db, customerNumber),
+    ipRulesOf(ctx.db, customerNumber, clsId),
+    elasticServersOf(ctx.db, customerNumber),
+    ledgerEntitlements(ctx.db, customerNumber),
     loadRateTables(ctx.db),
   ]);
   const version = rateTableFor(entitlements, formatDate(now), newestVersion(rates.keys()));

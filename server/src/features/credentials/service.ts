@@ -7,8 +7,7 @@ import type { AppContext } from '../../platform/context.ts';
 import { badRequest, notFound } from '../../platform/errors.ts';
 import type { Principal } from '../../platform/principal.ts';
 import { authorizeAccount } from '../accounts/policy.ts';
-import { listElasticServers } from '../ip-rules/repository.ts';
-import { requireElasticServer } from '../ip-rules/service.ts';
+import { elasticServersOf, requireElasticServer } from '../ip-rules/service.ts';
 import { decryptPin, encryptPin, pinKey } from './pin-cipher.ts';
 import {
   findSettings,
@@ -31,7 +30,7 @@ export async function elasticDevice(
   customerNumber: string,
 ): Promise<ElasticDevice> {
   await authorizeAccount(ctx, principal, customerNumber, 'read');
-  const [server] = await listElasticServers(ctx.db, customerNumber);
+  const [server] = await elasticServersOf(ctx.db, customerNumber);
   if (!server) throw notFound(noElasticServer);
   return { deviceId: server.hostId, alias: server.alias ?? '' };
 }

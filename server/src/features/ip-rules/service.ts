@@ -19,10 +19,29 @@ export async function activatedElasticServers(
   return rows.map((r) => ({ DeviceID: r.hostId, Alias: r.alias ?? '' }));
 }
 
+/**
+ * The account's activated elastic license servers, oldest first, without an authorization check: for callers
+ * that have already passed the account gate or act for a license server (decision 026: other features call
+ * this, never the repository).
+ */
+export async function elasticServersOf(db: Db, customerNumber: string) {
+  return listElasticServers(db, customerNumber);
+}
+
+/** Whether clsId is an activated elastic license server of the account. */
+export async function isActiveElasticServer(db: Db, customerNumber: string, clsId: string): Promise<boolean> {
+  const servers = await listElasticServers(db, customerNumber);
+  return servers.some((s) => s.hostId === clsId);
+}
+
 /** A clsId names a server only within its account: another account's server id is as unknown as a made-up one. */
 export async function requireElasticServer(db: Db, customerNumber: string, clsId: string) {
-  const servers = await listElasticServers(db, customerNumber);
-  if (!servers.some((s) => s.hostId === clsId)) throw notFound(unknownServer);
+  if (!(await isActiveElasticServer(db, customerNumber, clsId))) throw notFound(unknownServer);
+}
+
+/** A server's allow-list in order, without an authorization check (the license server's own policy call). */
+export async function ipRulesOf(db: Db, customerNumber: string, clsId: string): Promise<IpRuleDto[]> {
+  return listIpRules(db, customerNumber, clsId);
 }
 
 export async function getIpRules(

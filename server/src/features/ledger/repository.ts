@@ -1,9 +1,9 @@
 import type { Drawable } from '@lp/domain/elastic-rating';
 import { sql } from 'drizzle-orm';
-import { type Db, queryRows } from '../../db/database.ts';
+import { type Db, jsonRows, queryRows } from '../../db/database.ts';
 
-/** Rows travel as one JSON parameter (jsonb_to_recordset): one statement per batch on both drivers. */
-export const jsonRows = (rows: readonly object[]) => sql`${JSON.stringify(rows)}::jsonb`;
+/** Kept for features/demo/seed-usage.ts until it imports jsonRows from db/database.ts (decision 026). */
+export { jsonRows } from '../../db/database.ts';
 
 /**
  * Serialises every ledger write of one account (usage posting, adjustments) until the transaction ends, so

@@ -15,6 +15,22 @@ import {
   reconcileTotals,
 } from './repository.ts';
 
+export type { LedgerEntitlement } from './repository.ts';
+
+/**
+ * Takes the account's ledger lock (held until the transaction ends) and reads its elastic entitlements with
+ * their balances under it: what postCharges needs. Call it inside the transaction that posts.
+ */
+export async function lockLedgerEntitlements(tx: Db, customerNumber: string): Promise<LedgerEntitlement[]> {
+  await lockAccountLedger(tx, customerNumber);
+  return elasticEntitlements(tx, customerNumber);
+}
+
+/** The account's elastic entitlements with their balances, without the lock (a read that posts nothing). */
+export async function ledgerEntitlements(db: Db, customerNumber: string): Promise<LedgerEntitlement[]> {
+  return elasticEntitlements(db, customerNumber);
+}
+
 /** Rollup row key for usage that no entitlement covered. */
 export const UNCOVERED = 0;
 
@@ -36,7 +52,7 @@ export interface PostedCharge extends Charge {
  * Posts charges of one account to the ledger in the given order: each draws down the entitlements valid on its
  * day (earliest expiry first, never below zero), the rest is overage. Ledger rows, daily rollups and the
  * entitlements' Used move together in the caller's transaction; the caller must hold the account lock
- * (lockAccountLedger) and pass the entitlements it read under it.
+ * and pass the entitlements it read under it (lockLedgerEntitlements).
  */
 export async function postCharges(
   tx: Db,
@@ -121,8 +137,7 @@ export interface AdjustmentInput {
  * give back more than was used, so the entitlement stays within [0, quantity].
  */
 export async function postAdjustment(tx: Db, input: AdjustmentInput) {
-  await lockAccountLedger(tx, input.customerNumber);
-  const entitlements = await elasticEntitlements(tx, input.customerNumber);
+  const entitlements = await lockLedgerEntitlements(tx, input.customerNumber);
   const target = entitlements.find((e) => e.activationId === input.activationId);
   if (!target) throw notFound('Entitlement not found');
   const cents = unitsToCents(input.amount);
