@@ -5,7 +5,7 @@ import { type Db, queryRows } from '../../db/database.ts';
 import { loadRateTables, newestVersion } from '../cls-api/repository.ts';
 import { elasticEntitlements, jsonRows } from '../ledger/repository.ts';
 import { postCharges } from '../ledger/service.ts';
-import type { ElasticTarget } from './world.ts';
+import type { ElasticTarget } from './world/types.ts';
 
 const BATCH = 20_000;
 

@@ -19,7 +19,8 @@ import {
 import { hashPassword } from '../auth/password.ts';
 import { productVersions, projects, usernames } from './catalogue.ts';
 import { loadSeededUsage, STAGING } from './seed-usage.ts';
-import { buildWorld, type DemoWorld, utcToday } from './world.ts';
+import { buildWorld, utcToday } from './world/build-world.ts';
+import type { DemoWorld } from './world/types.ts';
 
 export interface SeedOptions {
   seed: number;
