@@ -1,337 +1,174 @@
 import { z } from 'zod';
-import {
-  accountInfoResponseSchema,
-  accountsCheckRequestSchema,
-  accountsCountRequestSchema,
-  accountsDistinctRequestSchema,
-  getAccountsRequestSchema,
-  getAccountsResponseSchema,
-} from './accounts/schemas.ts';
-import {
-  activeAlertsResponseSchema,
-  alertInputSchema,
-  alertResponseSchema,
-  alertsCountRequestSchema,
-  alertsDistinctRequestSchema,
-  alertsPageRequestSchema,
-  alertsPageResponseSchema,
-} from './alerts/schemas.ts';
-import { elasticServerApi } from './cls/api.ts';
+import { accountsApi } from './accounts/api.ts';
+import { alertsApi } from './alerts/api.ts';
+import { authApi } from './auth/api.ts';
+import { clsApi } from './cls/api.ts';
 import { failureSchema } from './common/envelope.ts';
 import type { Operation } from './common/operation.ts';
 import { credentialsApi } from './credentials/api.ts';
-import {
-  emailsCountRequestSchema,
-  emailsDistinctRequestSchema,
-  getEmailRequestSchema,
-  getEmailResponseSchema,
-  getEmailsRequestSchema,
-  getEmailsResponseSchema,
-} from './emails/schemas.ts';
+import { emailsApi } from './emails/api.ts';
 import { entitlementsApi } from './entitlements/api.ts';
-import {
-  featuresResponseSchema,
-  saveFeaturesRequestSchema,
-  saveFeaturesResponseSchema,
-} from './featureflags/schemas.ts';
-import {
-  activatedElasticServersRequestSchema,
-  activatedElasticServersResponseSchema,
-  getIpsRequestSchema,
-  getIpsResponseSchema,
-  setIpsRequestSchema,
-  setIpsResponseSchema,
-} from './ip-rules/schemas.ts';
-import {
-  buildInfoResponseSchema,
-  clientConfigSchema,
-  lastUpdatedResponseSchema,
-} from './platform/schemas.ts';
-import {
-  getPortalAccessRequestSchema,
-  getPortalAccessResponseSchema,
-  setPortalAccessRequestSchema,
-  setPortalAccessResponseSchema,
-} from './portal-access/schemas.ts';
-import { prefsResponseSchema, savePrefsRequestSchema } from './prefs/schemas.ts';
-import { countResponseSchema, distinctResponseSchema } from './query/schemas.ts';
+import { featureFlagsApi } from './featureflags/api.ts';
+import { ipRulesApi } from './ip-rules/api.ts';
+import { platformApi } from './platform/api.ts';
+import { portalAccessApi } from './portal-access/api.ts';
+import { prefsApi } from './prefs/api.ts';
 import { statementsApi } from './statements/api.ts';
 import { transactionsApi } from './transactions/api.ts';
-import { userDetailsResponseSchema } from './user/schemas.ts';
+import { userApi } from './user/api.ts';
 
-const ok = z.object({ status: z.literal('SUCCESS') });
-
-/** Every call the server answers, with its contract schemas; the OpenAPI document at /api/docs is built from it. */
+/**
+ * Every call the server answers (besides the built-in OpenID provider under /oidc and the web app's files).
+ * The server's routes are registered from these declarations and a test holds them equal.
+ */
 export const apiCatalogue: Operation[] = [
-  {
-    method: 'get',
-    path: '/api/config',
-    summary: 'Client configuration loaded at start',
-    public: true,
-    response: clientConfigSchema,
-  },
-  { method: 'get', path: '/api/environment', summary: 'Environment: dev, uat or prod (text)', public: true },
-  {
-    method: 'get',
-    path: '/api/auth/login',
-    summary: 'Starts the OpenID Connect sign-in (redirect)',
-    public: true,
-  },
-  {
-    method: 'get',
-    path: '/api/auth/callback',
-    summary: 'OpenID Connect redirect target (redirect)',
-    public: true,
-  },
-  { method: 'post', path: '/api/auth/logout', summary: 'Ends the session; answers the IdP sign-out URL' },
-  { method: 'get', path: '/api/auth/session', summary: 'Who is signed in (401 when nobody)', public: true },
-  {
-    method: 'get',
-    path: '/api/getUserDetails',
-    summary: 'The signed-in user',
-    response: userDetailsResponseSchema,
-  },
-  {
-    method: 'get',
-    path: '/api/getBuildInfo',
-    summary: 'Build information text',
-    response: buildInfoResponseSchema,
-  },
-  {
-    method: 'get',
-    path: '/api/lastupdatedon',
-    summary: 'Last received usage transaction',
-    response: lastUpdatedResponseSchema,
-  },
-  {
-    method: 'post',
-    path: '/api/getaccounts',
-    summary: 'Accounts the user may select',
-    body: getAccountsRequestSchema,
-    response: getAccountsResponseSchema,
-  },
-  {
-    method: 'post',
-    path: '/api/getaccounts/count',
-    summary: 'Count of accounts',
-    body: accountsCountRequestSchema,
-    response: countResponseSchema,
-  },
-  {
-    method: 'post',
-    path: '/api/getaccounts/distinct',
-    summary: 'Distinct account ids or names',
-    body: accountsDistinctRequestSchema,
-    response: distinctResponseSchema,
-  },
-  {
-    method: 'post',
-    path: '/api/getCustomerAccounts',
-    summary: 'Accounts, optionally of one customer e-mail',
-    body: getAccountsRequestSchema,
-    response: getAccountsResponseSchema,
-  },
-  {
-    method: 'post',
-    path: '/api/accounts',
-    summary: 'Single-account check',
-    body: accountsCheckRequestSchema,
-  },
-  {
-    method: 'get',
-    path: '/api/getaccountinfo/{customerNumber}',
-    summary: 'Account info flags',
-    response: accountInfoResponseSchema,
-  },
-  {
-    method: 'get',
-    path: '/api/featureflag/pref',
-    summary: 'Saved table views of the user',
-    response: prefsResponseSchema,
-  },
-  {
-    method: 'post',
-    path: '/api/featureflag/pref',
-    summary: 'Save or reset table views',
-    body: savePrefsRequestSchema,
-    response: ok,
-  },
-  {
-    method: 'get',
-    path: '/api/featureflag/features',
-    summary: 'Feature flags and the set in force for the user',
-    response: featuresResponseSchema,
-  },
-  {
-    method: 'post',
-    path: '/api/featureflag/features',
-    summary: 'Save the user feature set (non-production, vendor staff; 422 on conflict)',
-    body: saveFeaturesRequestSchema,
-    response: saveFeaturesResponseSchema,
-  },
-  {
-    method: 'get',
-    path: '/api/notifications',
-    summary: 'Active service alerts',
-    response: activeAlertsResponseSchema,
-  },
-  {
-    method: 'post',
-    path: '/api/notifications',
-    summary: 'Service alerts (filter, sort, page)',
-    body: alertsPageRequestSchema,
-    response: alertsPageResponseSchema,
-  },
-  {
-    method: 'post',
-    path: '/api/notifications/count',
-    summary: 'Count of alerts',
-    body: alertsCountRequestSchema,
-    response: countResponseSchema,
-  },
-  {
-    method: 'post',
-    path: '/api/notifications/distinct',
-    summary: 'Distinct alert values',
-    body: alertsDistinctRequestSchema,
-    response: distinctResponseSchema,
-  },
-  {
-    method: 'post',
-    path: '/api/notifications/admin',
-    summary: 'Create an alert (vendor staff)',
-    body: alertInputSchema,
-    response: alertResponseSchema,
-  },
-  {
-    method: 'put',
-    path: '/api/notifications/admin/{id}',
-    summary: 'Edit an alert (vendor staff)',
-    body: alertInputSchema,
-    response: alertResponseSchema,
-  },
-  {
-    method: 'post',
-    path: '/api/notifications/admin/{id}/resolve',
-    summary: 'Resolve an alert (vendor staff)',
-    response: alertResponseSchema,
-  },
-  {
-    method: 'post',
-    path: '/api/getemails',
-    summary: 'E-mails sent for an account (filter, sort, page)',
-    body: getEmailsRequestSchema,
-    response: getEmailsResponseSchema,
-  },
-  {
-    method: 'post',
-    path: '/api/getemails/count',
-    summary: 'Count of e-mails',
-    body: emailsCountRequestSchema,
-    response: countResponseSchema,
-  },
-  {
-    method: 'post',
-    path: '/api/getemails/distinct',
-    summary: 'Distinct e-mail values',
-    body: emailsDistinctRequestSchema,
-    response: distinctResponseSchema,
-  },
-  {
-    method: 'post',
-    path: '/api/getemail',
-    summary: 'One e-mail of the account',
-    body: getEmailRequestSchema,
-    response: getEmailResponseSchema,
-  },
-  {
-    method: 'delete',
-    path: '/api/emails/{id}',
-    summary: 'Delete an e-mail record (vendor staff)',
-    response: ok,
-  },
-  {
-    method: 'post',
-    path: '/api/getportalaccess',
-    summary: 'Portal-access contacts of the account',
-    body: getPortalAccessRequestSchema,
-    response: getPortalAccessResponseSchema,
-  },
-  {
-    method: 'post',
-    path: '/api/setportalaccess',
-    summary: 'Replace the contacts (refused when oldContacts are stale)',
-    body: setPortalAccessRequestSchema,
-    response: setPortalAccessResponseSchema,
-  },
-  {
-    method: 'post',
-    path: '/api/activatedelasticservers',
-    summary: 'Elastic license servers of the account',
-    body: activatedElasticServersRequestSchema,
-    response: activatedElasticServersResponseSchema,
-  },
-  {
-    method: 'post',
-    path: '/api/getips',
-    summary: 'IP allow-list of a server',
-    body: getIpsRequestSchema,
-    response: getIpsResponseSchema,
-  },
-  {
-    method: 'post',
-    path: '/api/setips',
-    summary: 'Replace the IP allow-list',
-    body: setIpsRequestSchema,
-    response: setIpsResponseSchema,
-  },
-  ...entitlementsApi,
-  ...statementsApi,
-  ...transactionsApi,
-  ...credentialsApi,
-  ...elasticServerApi,
-];
+  platformApi,
+  authApi,
+  userApi,
+  accountsApi,
+  prefsApi,
+  featureFlagsApi,
+  alertsApi,
+  emailsApi,
+  portalAccessApi,
+  ipRulesApi,
+  entitlementsApi,
+  statementsApi,
+  transactionsApi,
+  credentialsApi,
+  clsApi,
+].flatMap((group) => Object.values(group));
 
+type JsonSchema = Record<string, unknown>;
+
+/**
+ * zod writes the definitions a schema needs (recursive ones) into its own `$defs`; an OpenAPI document
+ * keeps them in components. Moves them there under names unique to the operation and rewrites the refs.
+ */
+function hoistDefinitions(schema: JsonSchema, prefix: string, components: Record<string, JsonSchema>) {
+  const { $defs, $schema: _dialect, ...rest } = schema as JsonSchema & { $defs?: Record<string, JsonSchema> };
+  const names = new Map(
+    Object.keys($defs ?? {}).map((name) => [name, `${prefix}${name.replace(/\W/g, '')}`]),
+  );
+  const rewrite = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(rewrite);
+    if (typeof node !== 'object' || node === null) return node;
+    const out: JsonSchema = {};
+    for (const [key, value] of Object.entries(node)) {
+      if (key === '$ref' && typeof value === 'string' && value.startsWith('#/$defs/')) {
+        out.$ref = `#/components/schemas/${names.get(value.slice('#/$defs/'.length))}`;
+      } else if (key === '$ref' && value === '#') {
+        // A schema that refers to itself as a whole.
+        out.$ref = `#/components/schemas/${prefix}Root`;
+        names.set('#', `${prefix}Root`);
+      } else {
+        out[key] = rewrite(value);
+      }
+    }
+    return out;
+  };
+  const body = rewrite(rest) as JsonSchema;
+  for (const [name, def] of Object.entries($defs ?? {}))
+    components[names.get(name)!] = rewrite(def) as JsonSchema;
+  if (names.has('#')) components[`${prefix}Root`] = body;
+  return body;
+}
+
+const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+/** The OpenAPI 3.1 document served at /api/docs, built from the catalogue (linted with Redocly's rules). */
 export function openApiDocument(version: string) {
+  const components: Record<string, JsonSchema> = {};
   const paths: Record<string, Record<string, unknown>> = {};
-  const failure = { content: { 'application/json': { schema: z.toJSONSchema(failureSchema) } } };
+  const json = (schema: JsonSchema) => ({ content: { 'application/json': { schema } } });
+  const failure = json(z.toJSONSchema(failureSchema) as JsonSchema);
   for (const op of apiCatalogue) {
+    const prefix = capitalized(op.operationId);
+    const toSchema = (schema: z.ZodType, io: 'input' | 'output', part: string) =>
+      hoistDefinitions(
+        z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema,
+        `${prefix}${part}`,
+        components,
+      );
+    const parameters = [
+      ...(['params', 'query'] as const).flatMap((part) => {
+        const schema = op[part];
+        if (!schema) return [];
+        const object = toSchema(schema, 'input', capitalized(part)) as {
+          properties?: Record<string, JsonSchema>;
+          required?: string[];
+        };
+        return Object.entries(object.properties ?? {}).map(([name, property]) => ({
+          name,
+          in: part === 'params' ? 'path' : 'query',
+          required: part === 'params' || (object.required ?? []).includes(name),
+          schema: property,
+        }));
+      }),
+    ];
+    const success =
+      op.produces === 'redirect'
+        ? { 302: { description: 'Redirect' } }
+        : {
+            200: op.response
+              ? { description: 'SUCCESS', ...json(toSchema(op.response, 'output', 'Response')) }
+              : {
+                  description: 'SUCCESS',
+                  content: {
+                    [op.produces ?? 'application/json']: {
+                      schema:
+                        op.produces === 'application/pdf'
+                          ? { type: 'string', format: 'binary' }
+                          : { type: 'string' },
+                    },
+                  },
+                },
+          };
     paths[op.path] ??= {};
     paths[op.path][op.method] = {
+      operationId: op.operationId,
       summary: op.summary,
-      security: op.public ? [] : [{ session: [] }, { bearer: [] }],
+      security:
+        op.auth === 'public'
+          ? []
+          : op.auth === 'session'
+            ? [{ session: [] }, { bearer: [] }]
+            : [{ server: [] }],
+      ...(parameters.length > 0 && { parameters }),
       ...(op.body && {
-        requestBody: {
-          required: true,
-          content: { 'application/json': { schema: z.toJSONSchema(op.body, { io: 'input' }) } },
-        },
+        requestBody: { required: true, ...json(toSchema(op.body, 'input', 'Body')) },
       }),
       responses: {
-        200: op.response
-          ? {
-              description: 'SUCCESS',
-              content: {
-                'application/json': { schema: z.toJSONSchema(op.response, { unrepresentable: 'any' }) },
-              },
-            }
-          : { description: 'SUCCESS' },
+        ...success,
         400: { description: 'Bad input', ...failure },
-        ...(op.public
-          ? {}
-          : {
-              401: { description: 'Not signed in', ...failure },
-              403: { description: 'Not allowed', ...failure },
-            }),
+        ...(op.auth !== 'public' && {
+          401: { description: 'Not signed in (or no valid credential)', ...failure },
+          403: { description: 'Not allowed', ...failure },
+        }),
       },
     };
   }
   return {
     openapi: '3.1.0',
-    info: { title: 'Licensing Portal API', version },
+    info: {
+      title: 'Licensing Portal API',
+      version,
+      description: 'Every answer is JSON {status: "SUCCESS", …} or {status: "FAILURE", err} unless stated.',
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
+    },
+    // Relative: the document is served by the portal it describes, wherever that is installed.
+    servers: [{ url: '/', description: 'This portal' }],
     components: {
+      schemas: components,
       securitySchemes: {
-        session: { type: 'apiKey', in: 'cookie', name: 'lp_session' },
-        bearer: { type: 'http', scheme: 'bearer' },
+        session: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: 'lp_session',
+          description: 'Signed-in browser session',
+        },
+        bearer: { type: 'http', scheme: 'bearer', description: 'Personal API token' },
+        server: { type: 'http', scheme: 'bearer', description: 'License-server credential (/cls/v1)' },
       },
     },
     paths,

@@ -35,6 +35,7 @@ import {
 } from './platform/errors.ts';
 import { installInputGuard } from './platform/input-guard.ts';
 import { startMailWorker } from './platform/mail/mailer.ts';
+import { trackRoutes } from './platform/route.ts';
 import { loadOrCreateSecret } from './platform/secrets.ts';
 
 const defaultWebDist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
@@ -63,6 +64,8 @@ export async function buildApp(config: Config, database: Database): Promise<Fast
     frameworkErrors,
     clientErrorHandler,
   });
+
+  trackRoutes(app);
 
   const ctx: AppContext = {
     config,
@@ -103,16 +106,6 @@ export async function buildApp(config: Config, database: Database): Promise<Fast
   // After the cookie parser, before sign-in reads the session cookie or token.
   installInputGuard(app);
   await app.register(rateLimit, { global: false });
-
-  app.get('/healthz', async () => ({ status: 'ok' }));
-  app.get('/readyz', async (_request, reply) => {
-    try {
-      await database.ping();
-      return { status: 'ok', database: database.engine };
-    } catch {
-      return reply.status(503).send({ status: 'unavailable', database: database.engine });
-    }
-  });
 
   await registerAuth(app, ctx);
   registerPlatformRoutes(app, ctx);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { customerNumberField } from '../common/fields.ts';
 import { filterRuleSchema } from '../query/schemas.ts';
 
 export const orgTypes = ['Undefined', 'Direct', 'Channel', 'Indirect'] as const;
@@ -61,7 +62,7 @@ export const customerSchema = z.object({
 });
 export type Customer = z.infer<typeof customerSchema>;
 
-export const customerNumberParamsSchema = z.object({ customerNumber: z.string().min(1).max(64) });
+export const customerNumberParamsSchema = z.object({ customerNumber: customerNumberField });
 
 export const accountInfoResponseSchema = z.object({
   status: z.literal('SUCCESS'),

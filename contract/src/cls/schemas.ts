@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { calendarDaySchema, zonedInstantSchema } from '../common/dates.ts';
+import { activationIdField, customerNumberField, serverIdField } from '../common/fields.ts';
 
 const instant = zonedInstantSchema;
 
@@ -58,8 +59,8 @@ export type PolicyResponse = z.infer<typeof policyResponseSchema>;
 
 /** Vendor staff: issue a credential for an elastic license server of an account. */
 export const issueCredentialRequestSchema = z.object({
-  customerNumber: z.string().min(1).max(64),
-  clsId: z.string().min(1).max(200),
+  customerNumber: customerNumberField,
+  clsId: serverIdField,
 });
 export const issueCredentialResponseSchema = z.object({
   status: z.literal('SUCCESS'),
@@ -80,13 +81,22 @@ export const credentialListResponseSchema = z.object({
 
 /** Vendor busops: a credit (negative) or debit (positive) adjustment of an elastic entitlement, in units. */
 export const adjustmentRequestSchema = z.object({
-  customerNumber: z.string().min(1).max(64),
-  activationId: z.string().min(1).max(100),
+  customerNumber: customerNumberField,
+  activationId: activationIdField,
   amount: z.number().finite().min(-1e9).max(1e9),
   product: z.string().min(1).max(100).default('Balance Adjustment'),
   note: z.string().max(1000).default(''),
   day: calendarDaySchema.optional(),
 });
+/** Credentials of an account (vendor staff): GET /api/cls/credentials?customerNumber= */
+export const credentialListQuerySchema = z.object({ customerNumber: customerNumberField });
+export const credentialIdParamsSchema = z.object({ id: z.uuid() });
+export const adjustmentResponseSchema = z.object({
+  status: z.literal('SUCCESS'),
+  /** The entitlement's Used after the adjustment, in units. */
+  data: z.object({ activationId: z.string(), used: z.number() }),
+});
+export type AdjustmentResult = z.infer<typeof adjustmentResponseSchema>['data'];
 export type ServerCredential = z.infer<typeof credentialListResponseSchema>['data'][number];
 export type IssuedCredential = z.infer<typeof issueCredentialResponseSchema>['data'];
 export type AdjustmentRequest = z.input<typeof adjustmentRequestSchema>;

@@ -13,3 +13,6 @@ export function successOf<T extends z.ZodType>(data: T) {
 export function pageOf<T extends z.ZodType>(row: T) {
   return z.object({ status: z.literal('SUCCESS'), data: z.array(row), token: z.string().nullable() });
 }
+
+/** A write that answers nothing but its success. */
+export const okResponseSchema = z.object({ status: z.literal('SUCCESS') });

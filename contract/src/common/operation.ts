@@ -1,11 +1,72 @@
 import type { z } from 'zod';
 
-/** One call of the API, with its contract schemas (the OpenAPI document at /api/docs is built from these). */
+/**
+ * Who may call an operation: a signed-in user (session cookie or personal API token), an elastic license
+ * server (its bearer credential, checked by the feature), or anybody.
+ */
+export type AuthKind = 'session' | 'server-credential' | 'public';
+
+/**
+ * One call of the API, declared once: the server registers its route from it (principal, validation of
+ * params, query and body, response check in tests), the web calls it typed with `call(operation, body)`, and
+ * the OpenAPI document at /api/docs is built from the list of them.
+ */
 export interface Operation {
+  /** Unique, camelCase; the OpenAPI operationId client generators name their functions after. */
+  operationId: string;
   method: 'get' | 'post' | 'put' | 'delete';
+  /** OpenAPI form: path parameters in braces, e.g. `/api/emails/{id}`; each one is a key of `params`. */
   path: string;
   summary: string;
-  public?: boolean;
+  auth: AuthKind;
+  params?: z.ZodObject;
+  query?: z.ZodObject;
   body?: z.ZodType;
+  /** The whole JSON answer (envelope included); absent for answers that are not JSON (`produces`). */
   response?: z.ZodType;
+  /** What a 2xx carries when it is not JSON: a text, a file, or a redirect. */
+  produces?: 'text/plain' | 'text/javascript' | 'application/pdf' | 'redirect';
+}
+
+/** Keeps the literal types of a declaration (so the server and the web infer bodies and answers from it). */
+export function defineOperation<const T extends Operation>(operation: T): T {
+  return operation;
+}
+
+type Schema<O, K extends keyof Operation> = O extends { [P in K]: infer S extends z.ZodType } ? S : never;
+
+/** What the caller sends as body (before the contract's defaults and trimming). */
+export type BodyInput<O extends Operation> = [Schema<O, 'body'>] extends [never]
+  ? undefined
+  : z.input<Schema<O, 'body'>>;
+export type ParamsInput<O extends Operation> = [Schema<O, 'params'>] extends [never]
+  ? undefined
+  : z.input<Schema<O, 'params'>>;
+export type QueryInput<O extends Operation> = [Schema<O, 'query'>] extends [never]
+  ? undefined
+  : z.input<Schema<O, 'query'>>;
+/** The JSON answer of a successful call (text for `produces: 'text/plain'`). */
+export type ResponseOf<O extends Operation> = [Schema<O, 'response'>] extends [never]
+  ? O extends { produces: 'text/plain' | 'text/javascript' }
+    ? string
+    : unknown
+  : z.output<Schema<O, 'response'>>;
+
+/** Fills the path parameters (`{id}`) of an operation's path; every value is URI-encoded. */
+export function operationUrl(
+  operation: Operation,
+  params?: Record<string, string | number>,
+  query?: Record<string, string | number | boolean | undefined>,
+): string {
+  const path = operation.path.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = params?.[name];
+    if (value === undefined) throw new Error(`${operation.operationId}: missing path parameter ${name}`);
+    return encodeURIComponent(String(value));
+  });
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(query ?? {})) {
+    if (value !== undefined) search.set(key, String(value));
+  }
+  const text = search.toString();
+  return text ? `${path}?${text}` : path;
 }

@@ -1,4 +1,5 @@
-import type { Operation } from '../common/operation.ts';
+import { okResponseSchema } from '../common/envelope.ts';
+import { defineOperation } from '../common/operation.ts';
 import {
   changePinRequestSchema,
   elasticDeviceRequestSchema,
@@ -6,54 +7,65 @@ import {
   generatePinRequestSchema,
   getPinRequestSchema,
   getUsersRequestSchema,
-  okResponseSchema,
   pinResponseSchema,
   saveUsersRequestSchema,
   usersResponseSchema,
 } from './schemas.ts';
 
 /** Spec 001 §7: the elastic license server credentials (PIN and allowed usernames). */
-export const credentialsApi: Operation[] = [
-  {
+export const credentialsApi = {
+  elasticDevice: defineOperation({
+    operationId: 'getElasticDevice',
     method: 'post',
     path: '/api/devices/elastic',
+    auth: 'session',
     summary: 'The elastic license server of the account (deviceId, alias)',
     body: elasticDeviceRequestSchema,
     response: elasticDeviceResponseSchema,
-  },
-  {
+  }),
+  getPin: defineOperation({
+    operationId: 'getPin',
     method: 'post',
     path: '/api/getpin',
+    auth: 'session',
     summary: 'PIN of the elastic license server (404 "PIN not found" when it has none)',
     body: getPinRequestSchema,
     response: pinResponseSchema,
-  },
-  {
+  }),
+  generatePin: defineOperation({
+    operationId: 'generatePin',
     method: 'post',
     path: '/api/generatepin',
+    auth: 'session',
     summary: 'Gives a server without a PIN a random six-digit one; answers the PIN in force',
     body: generatePinRequestSchema,
     response: pinResponseSchema,
-  },
-  {
+  }),
+  changePin: defineOperation({
+    operationId: 'changePin',
     method: 'post',
     path: '/api/changepin',
+    auth: 'session',
     summary: 'Change the PIN (six digits; not for view-only users)',
     body: changePinRequestSchema,
     response: okResponseSchema,
-  },
-  {
+  }),
+  getUsers: defineOperation({
+    operationId: 'getAllowedUsers',
     method: 'post',
     path: '/api/getUsers',
+    auth: 'session',
     summary: 'Usernames allowed on the elastic license server (empty: everyone with the PIN)',
     body: getUsersRequestSchema,
     response: usersResponseSchema,
-  },
-  {
+  }),
+  saveUsers: defineOperation({
+    operationId: 'saveAllowedUsers',
     method: 'post',
     path: '/api/saveUsers',
+    auth: 'session',
     summary: 'Replace the allowed usernames (not for view-only users)',
     body: saveUsersRequestSchema,
     response: okResponseSchema,
-  },
-];
+  }),
+} as const;

@@ -1,7 +1,8 @@
 import { z } from 'zod';
+import { customerNumberField, serverIdField } from '../common/fields.ts';
 
-const customerNumber = z.string().min(1).max(64);
-const clsId = z.string().min(1).max(200);
+const customerNumber = customerNumberField;
+const clsId = serverIdField;
 // Sent by the client, not needed by the server: the account is known by its number.
 const customerName = z.string().max(500).optional();
 
@@ -41,5 +42,3 @@ export const saveUsersRequestSchema = z.object({
   // Generous bounds: the domain rule answers with the spec's message well below them.
   users: z.array(z.string().max(10_000)).max(100_000),
 });
-
-export const okResponseSchema = z.object({ status: z.literal('SUCCESS') });

@@ -1,7 +1,8 @@
 import { z } from 'zod';
+import { customerNumberField } from '../common/fields.ts';
 import { countRequestSchema, distinctRequestSchema, pageRequestSchema } from '../query/schemas.ts';
 
-const customerNumber = z.string().trim().min(1).max(64);
+const customerNumber = customerNumberField;
 
 /** Columns of the e-mail list a client may filter, sort and ask distinct values of (spec 000 §3 list row). */
 export const emailListColumns = ['id', 'date', 'subject', 'to'] as const;

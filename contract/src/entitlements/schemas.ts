@@ -1,11 +1,12 @@
 import { z } from 'zod';
+import { customerNumberField } from '../common/fields.ts';
 
 /**
  * POST /api/getEntitlements (spec 001 §7). The spec spells the name key `customername`; it is accepted and
  * not needed (the server reads the name from the account).
  */
 export const getEntitlementsRequestSchema = z.object({
-  customerNumber: z.string().trim().min(1).max(64),
+  customerNumber: customerNumberField,
   customername: z.string().max(500).optional(),
 });
 export type GetEntitlementsRequest = z.infer<typeof getEntitlementsRequestSchema>;

@@ -1,7 +1,8 @@
 import { z } from 'zod';
+import { customerNumberField, serverIdField } from '../common/fields.ts';
 
-const customerNumber = z.string().min(1).max(64);
-const clsId = z.string().min(1).max(200);
+const customerNumber = customerNumberField;
+const clsId = serverIdField;
 
 /** Spec 000 §3: an allow-list rule. Name and address rules are checked by @lp/domain/ip-rules. */
 export const ipRuleSchema = z.object({

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { customerNumberField } from '../common/fields.ts';
 
 /** GET /api/config: what the browser needs before it renders (spec 000 §3 "Configuration loaded at start"). */
 export const clientConfigSchema = z.object({
@@ -27,7 +28,7 @@ export const buildInfoResponseSchema = z.object({
   data: z.string(),
 });
 
-export const lastUpdatedQuerySchema = z.object({ accountId: z.string().min(1).max(64).optional() });
+export const lastUpdatedQuerySchema = z.object({ accountId: customerNumberField.optional() });
 export const lastUpdatedResponseSchema = z.object({
   status: z.literal('SUCCESS'),
   lastUpdatedOn: z.string().nullable(),

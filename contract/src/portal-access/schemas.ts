@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { customerNumberField } from '../common/fields.ts';
 
 /** Spec 000 §3: a portal-access contact. Rules (format, free mail, roles) are checked by @lp/domain/contacts. */
 export const contactSchema = z.object({
@@ -7,7 +8,7 @@ export const contactSchema = z.object({
 });
 export type ContactDto = z.infer<typeof contactSchema>;
 
-const customerNumber = z.string().min(1).max(64);
+const customerNumber = customerNumberField;
 // Generous bound: the domain rule (CONTACTS_MAX) answers with the spec-style message below it.
 const contactList = z.array(contactSchema).max(1000);
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { instantTextSchema } from '../common/dates.ts';
+import { customerNumberField } from '../common/fields.ts';
 
 /** Table names used across the product (spec 000 §3). */
 export const tableNames = [
@@ -68,7 +69,7 @@ export const MAX_PREF_BYTES = 65_536;
 
 export const tablePrefSchema = z
   .object({
-    customerNumber: z.string().min(1).max(64),
+    customerNumber: customerNumberField,
     tableName: z.enum(tableNames),
     filterModel: filterModelSchema.nullable().optional(),
     sortModel: sortModelSchema.nullable().optional(),

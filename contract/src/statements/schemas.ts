@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { calendarDaySchema, zonedInstantSchema } from '../common/dates.ts';
+import { customerNumberField } from '../common/fields.ts';
 
-const customerNumber = z.string().min(1).max(64);
+const customerNumber = customerNumberField;
 const day = calendarDaySchema;
 
 /**

@@ -1,5 +1,4 @@
-import type { Operation } from '../common/operation.ts';
-import { countResponseSchema, distinctResponseSchema } from '../query/schemas.ts';
+import { queryOperations } from '../query/operations.ts';
 import {
   fetchUsageRequestSchema,
   fetchUsageResponseSchema,
@@ -7,26 +6,12 @@ import {
   usageDistinctRequestSchema,
 } from './schemas.ts';
 
-export const transactionsApi: Operation[] = [
-  {
-    method: 'post',
-    path: '/api/fetchUsage',
-    summary: 'Usage transactions (sessions) of an account: filter, sort, page by offset or token',
-    body: fetchUsageRequestSchema,
-    response: fetchUsageResponseSchema,
-  },
-  {
-    method: 'post',
-    path: '/api/fetchUsage/count',
-    summary: 'Count of usage transactions matching a filter',
-    body: usageCountRequestSchema,
-    response: countResponseSchema,
-  },
-  {
-    method: 'post',
-    path: '/api/fetchUsage/distinct',
-    summary: 'Distinct values of one usage transaction column (dates as YYYY-MM-DD HH:mm:ss)',
-    body: usageDistinctRequestSchema,
-    response: distinctResponseSchema,
-  },
-];
+/** Usage transactions (sessions) of an account; distinct dates come as YYYY-MM-DD HH:mm:ss. */
+export const transactionsApi = queryOperations({
+  name: 'Usage',
+  path: '/api/fetchUsage',
+  summary: 'Usage transactions (sessions) of an account',
+  page: { body: fetchUsageRequestSchema, response: fetchUsageResponseSchema },
+  count: { body: usageCountRequestSchema },
+  distinct: { body: usageDistinctRequestSchema },
+});

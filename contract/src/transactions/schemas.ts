@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { customerNumberField } from '../common/fields.ts';
 import { countRequestSchema, distinctRequestSchema, pageRequestSchema } from '../query/schemas.ts';
 
 /** Spec 001 §9: a CSV export takes at most this many transactions. */
@@ -38,7 +39,7 @@ export const usageAttributes = [...usageColumns, 'StartTime_ts', 'EndTime_ts'] a
 export type UsageAttribute = (typeof usageAttributes)[number];
 
 const scope = {
-  customerNumber: z.string().trim().min(1).max(64),
+  customerNumber: customerNumberField,
   /** Sent by the browser for the record; the server uses its own account name. */
   customerName: z.string().max(200).optional(),
   /** One elastic license server (clsId) of the account; all of its servers when absent. */

@@ -1,45 +1,34 @@
-import {
-  accountsCheckRequestSchema,
-  accountsCountRequestSchema,
-  accountsDistinctRequestSchema,
-  customerNumberParamsSchema,
-  getAccountsRequestSchema,
-} from '@lp/contract/accounts/schemas';
-import { lastUpdatedQuerySchema } from '@lp/contract/platform/schemas';
+import { accountsApi, accountsQuery } from '@lp/contract/accounts/api';
+import { platformApi } from '@lp/contract/platform/api';
 import { formatDateTime } from '@lp/domain/dates';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../platform/context.ts';
-import { requirePrincipal } from '../../platform/principal.ts';
-import { parseInput } from '../../platform/validate.ts';
+import { registerQueryEndpoints, route } from '../../platform/route.ts';
 import { authorizeAccount } from './policy.ts';
 import { countAccounts, distinctAccounts, lastUpdatedOn, listAccounts } from './service.ts';
 
 export function registerAccountRoutes(app: FastifyInstance, ctx: AppContext): void {
-  const list = async (body: unknown, principal: ReturnType<typeof requirePrincipal>) => {
-    const request = parseInput(getAccountsRequestSchema, body);
-    const page = await listAccounts(ctx, principal, request);
-    return { status: 'SUCCESS' as const, data: page.rows, token: page.token };
-  };
-
-  app.post('/api/getaccounts', async (request) => list(request.body, requirePrincipal(request)));
-  app.post('/api/getCustomerAccounts', async (request) => list(request.body, requirePrincipal(request)));
-
-  app.post('/api/getaccounts/count', async (request) => {
-    const principal = requirePrincipal(request);
-    const { filter } = parseInput(accountsCountRequestSchema, request.body);
-    return { status: 'SUCCESS', data: await countAccounts(ctx, principal, filter) };
+  registerQueryEndpoints(app, ctx, accountsQuery, {
+    page: (principal, body) => listAccounts(ctx, principal, body),
+    count: (principal, { filter }) => countAccounts(ctx, principal, filter),
+    distinct: (principal, { filter, key }) => distinctAccounts(ctx, principal, filter, key),
   });
 
-  app.post('/api/getaccounts/distinct', async (request) => {
-    const principal = requirePrincipal(request);
-    const { filter, key } = parseInput(accountsDistinctRequestSchema, request.body);
-    return { status: 'SUCCESS', data: await distinctAccounts(ctx, principal, filter, key) };
+  route(
+    app,
+    ctx,
+    accountsApi.customerAccounts,
+  )(async ({ principal, body }) => {
+    const page = await listAccounts(ctx, principal, body);
+    return { status: 'SUCCESS', data: page.rows, token: page.token };
   });
 
   // Spec 002 §7: the single-account check (limit 2) of the activations screens.
-  app.post('/api/accounts', async (request) => {
-    const principal = requirePrincipal(request);
-    const body = parseInput(accountsCheckRequestSchema, request.body);
+  route(
+    app,
+    ctx,
+    accountsApi.check,
+  )(async ({ principal, body }) => {
     const filter = body.customerNumber
       ? {
           condition: 'ALL' as const,
@@ -54,18 +43,22 @@ export function registerAccountRoutes(app: FastifyInstance, ctx: AppContext): vo
     return { status: 'SUCCESS', data: page.rows };
   });
 
-  app.get('/api/getaccountinfo/:customerNumber', async (request) => {
-    const principal = requirePrincipal(request);
-    const { customerNumber } = parseInput(customerNumberParamsSchema, request.params);
-    const access = await authorizeAccount(ctx, principal, customerNumber, 'info');
+  route(
+    app,
+    ctx,
+    accountsApi.info,
+  )(async ({ principal, params }) => {
+    const access = await authorizeAccount(ctx, principal, params.customerNumber, 'info');
     return { status: 'SUCCESS', data: access.customer };
   });
 
-  app.get('/api/lastupdatedon', async (request) => {
-    const principal = requirePrincipal(request);
-    const { accountId } = parseInput(lastUpdatedQuerySchema, request.query);
-    if (accountId) await authorizeAccount(ctx, principal, accountId, 'read');
-    const last = await lastUpdatedOn(ctx, principal, accountId);
+  route(
+    app,
+    ctx,
+    platformApi.lastUpdatedOn,
+  )(async ({ principal, query }) => {
+    if (query.accountId) await authorizeAccount(ctx, principal, query.accountId, 'read');
+    const last = await lastUpdatedOn(ctx, principal, query.accountId);
     return { status: 'SUCCESS', lastUpdatedOn: last ? formatDateTime(last) : null };
   });
 }

@@ -1,14 +1,7 @@
-import {
-  alertIdParamsSchema,
-  alertInputSchema,
-  alertsCountRequestSchema,
-  alertsDistinctRequestSchema,
-  alertsPageRequestSchema,
-} from '@lp/contract/alerts/schemas';
+import { alertsApi, alertsQuery } from '@lp/contract/alerts/api';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../platform/context.ts';
-import { requirePrincipal } from '../../platform/principal.ts';
-import { parseInput } from '../../platform/validate.ts';
+import { registerQueryEndpoints, route } from '../../platform/route.ts';
 import {
   activeAlerts,
   countAlerts,
@@ -22,50 +15,41 @@ import {
 
 /** Spec 000 §7 notifications calls, plus the staff-only admin calls behind /notifications-admin. */
 export function registerAlertRoutes(app: FastifyInstance, ctx: AppContext): void {
-  app.get('/api/notifications', async (request) => {
-    requirePrincipal(request);
-    return { status: 'SUCCESS', data: await activeAlerts(ctx) };
+  route(app, ctx, alertsApi.active)(async () => ({ status: 'SUCCESS', data: await activeAlerts(ctx) }));
+
+  registerQueryEndpoints(app, ctx, alertsQuery, {
+    page: (_principal, body) => listAlerts(ctx, body),
+    count: (_principal, { filter }) => countAlerts(ctx, filter),
+    distinct: (_principal, { filter, key, limit }) => distinctAlerts(ctx, filter, key, limit),
   });
 
-  app.post('/api/notifications', async (request) => {
-    requirePrincipal(request);
-    const body = parseInput(alertsPageRequestSchema, request.body);
-    const page = await listAlerts(ctx, body);
-    return { status: 'SUCCESS', data: page.rows, token: page.token };
-  });
-
-  app.post('/api/notifications/count', async (request) => {
-    requirePrincipal(request);
-    const { filter } = parseInput(alertsCountRequestSchema, request.body);
-    return { status: 'SUCCESS', data: await countAlerts(ctx, filter) };
-  });
-
-  app.post('/api/notifications/distinct', async (request) => {
-    requirePrincipal(request);
-    const { filter, key, limit } = parseInput(alertsDistinctRequestSchema, request.body);
-    return { status: 'SUCCESS', data: await distinctAlerts(ctx, filter, key, limit) };
-  });
-
-  // Staff check before body validation: a customer learns nothing about the expected body.
-  app.post('/api/notifications/admin', async (request) => {
-    const principal = requirePrincipal(request);
-    requireAlertStaff(principal);
-    const input = parseInput(alertInputSchema, request.body);
-    return { status: 'SUCCESS', data: await createAlert(ctx, principal, input) };
-  });
-
-  app.put('/api/notifications/admin/:id', async (request) => {
-    const principal = requirePrincipal(request);
-    requireAlertStaff(principal);
-    const { id } = parseInput(alertIdParamsSchema, request.params);
-    const input = parseInput(alertInputSchema, request.body);
-    return { status: 'SUCCESS', data: await editAlert(ctx, principal, id, input) };
-  });
-
-  app.post('/api/notifications/admin/:id/resolve', async (request) => {
-    const principal = requirePrincipal(request);
-    requireAlertStaff(principal);
-    const { id } = parseInput(alertIdParamsSchema, request.params);
-    return { status: 'SUCCESS', data: await resolveAlertById(ctx, principal, id) };
-  });
+  // The staff check runs before the body is validated: a customer learns nothing about the expected body.
+  const staff = { guard: requireAlertStaff };
+  route(
+    app,
+    ctx,
+    alertsApi.create,
+    staff,
+  )(async ({ principal, body }) => ({
+    status: 'SUCCESS',
+    data: await createAlert(ctx, principal, body),
+  }));
+  route(
+    app,
+    ctx,
+    alertsApi.edit,
+    staff,
+  )(async ({ principal, params, body }) => ({
+    status: 'SUCCESS',
+    data: await editAlert(ctx, principal, params.id, body),
+  }));
+  route(
+    app,
+    ctx,
+    alertsApi.resolve,
+    staff,
+  )(async ({ principal, params }) => ({
+    status: 'SUCCESS',
+    data: await resolveAlertById(ctx, principal, params.id),
+  }));
 }

@@ -1,4 +1,5 @@
-import { csrfHeader, loginQuerySchema } from '@lp/contract/auth/schemas';
+import { authApi } from '@lp/contract/auth/api';
+import { csrfHeader } from '@lp/contract/auth/schemas';
 import { messages } from '@lp/contract/common/errors';
 import { eq, lt } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -7,8 +8,9 @@ import { loginStates } from '../../db/schema.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { AppError, unauthenticated } from '../../platform/errors.ts';
 import type { Principal } from '../../platform/principal.ts';
+import { route, routeAuth } from '../../platform/route.ts';
 import { findUserByApiToken } from './api-tokens.ts';
-import { autoSubmitScript, autoSubmitScriptPath } from './built-in-idp/pages.ts';
+import { autoSubmitScript } from './built-in-idp/pages.ts';
 import { builtInIssuer, createBuiltInIdp } from './built-in-idp/provider.ts';
 import { mountBuiltInIdp } from './built-in-idp/routes.ts';
 import { userFromClaims } from './claims.ts';
@@ -27,12 +29,6 @@ import { upsertUser } from './users.ts';
 
 const loginStateTtlMs = 10 * 60_000;
 const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS']);
-const publicApiPrefixes = ['/api/auth/', '/api/docs'];
-const publicApiPaths = new Set(['/api/config', '/api/environment']);
-
-function isPublicApiPath(path: string): boolean {
-  return publicApiPaths.has(path) || publicApiPrefixes.some((p) => path.startsWith(p));
-}
 
 /**
  * Sign-in for the whole server: resolves request.principal from the session cookie or a bearer
@@ -99,10 +95,11 @@ export async function registerAuth(app: FastifyInstance, ctx: AppContext): Promi
     // oidc-provider requests carry no portal identity; license servers authenticate with their own credential.
     if (path.startsWith('/oidc/') || path.startsWith('/cls/')) return;
     request.principal = await principalOf(request, reply);
-    const route = request.routeOptions.url ?? path;
-    const isApi = path.startsWith('/api/') || route.startsWith('/api/');
+    const routeUrl = request.routeOptions.url ?? path;
+    const isApi = path.startsWith('/api/') || routeUrl.startsWith('/api/');
     if (!isApi) return;
-    if (!request.principal && !(isPublicApiPath(path) && isPublicApiPath(route))) throw unauthenticated();
+    // Declared public operations answer anybody; every other /api path (known or not) needs a principal.
+    if (!request.principal && routeAuth(request) !== 'public') throw unauthenticated();
     // CSRF: the session cookie is SameSite=Lax, so browsers already omit it on cross-site POSTs
     // from other sites; Lax still sends it on top-level cross-site GET navigations, which is why
     // no GET changes state. As a second line (older browsers, same-site sibling domains), every
@@ -114,16 +111,23 @@ export async function registerAuth(app: FastifyInstance, ctx: AppContext): Promi
     }
   });
 
-  app.get(autoSubmitScriptPath, async (_request, reply) =>
+  route(
+    app,
+    ctx,
+    authApi.autoSubmitScript,
+  )(async ({ reply }) =>
     reply
       .type('text/javascript; charset=utf-8')
       .header('cache-control', 'public, max-age=3600')
       .send(autoSubmitScript),
   );
 
-  app.get('/api/auth/login', async (request, reply) => {
-    const parsed = loginQuerySchema.safeParse(request.query);
-    const returnTo = safeReturnPath(parsed.success ? parsed.data.returnTo : undefined, config.publicUrl);
+  route(
+    app,
+    ctx,
+    authApi.login,
+  )(async ({ request, reply, query }) => {
+    const returnTo = safeReturnPath(query.returnTo, config.publicUrl);
     const publicUrl = new URL(config.publicUrl);
     if (request.host !== publicUrl.host) {
       // The session cookie must be set on the public origin (where the IdP sends the browser back).
@@ -151,9 +155,12 @@ export async function registerAuth(app: FastifyInstance, ctx: AppContext): Promi
     }
   });
 
-  app.get('/api/auth/callback', async (request, reply) => {
-    const query = request.query as Record<string, unknown>;
-    const state = typeof query.state === 'string' ? query.state : '';
+  route(
+    app,
+    ctx,
+    authApi.callback,
+  )(async ({ request, reply, query }) => {
+    const state = query.state ?? '';
     const failed = (why: string, err?: unknown) => {
       request.log.warn({ err, why }, 'sign-in failed');
       return reply.header('cache-control', 'no-store').redirect('/?signin=failed', 302);
@@ -187,7 +194,11 @@ export async function registerAuth(app: FastifyInstance, ctx: AppContext): Promi
     }
   });
 
-  app.post('/api/auth/logout', async (request, reply) => {
+  route(
+    app,
+    ctx,
+    authApi.logout,
+  )(async ({ request, reply }) => {
     const sessionId = request.cookies[sessionCookieName];
     const ended = sessionId ? await deleteSession(db, sessionId) : null;
     reply.clearCookie(sessionCookieName, cookieOptions);
@@ -203,7 +214,11 @@ export async function registerAuth(app: FastifyInstance, ctx: AppContext): Promi
     return { status: 'SUCCESS', data: { redirect } };
   });
 
-  app.get('/api/auth/session', async (request) => {
+  route(
+    app,
+    ctx,
+    authApi.session,
+  )(async ({ request }) => {
     const principal = request.principal;
     if (!principal) throw unauthenticated();
     const { email, name, vendorRoles, via } = principal;

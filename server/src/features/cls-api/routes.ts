@@ -1,16 +1,11 @@
-import {
-  adjustmentRequestSchema,
-  issueCredentialRequestSchema,
-  usageBatchSchema,
-} from '@lp/contract/cls/schemas';
+import { clsApi } from '@lp/contract/cls/api';
 import { formatDate } from '@lp/domain/dates';
 import { isBusops, mayManageServerCredentials } from '@lp/domain/policy';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { z } from 'zod';
 import type { AppContext } from '../../platform/context.ts';
 import { forbidden, notFound } from '../../platform/errors.ts';
-import { type Principal, requirePrincipal } from '../../platform/principal.ts';
-import { parseInput } from '../../platform/validate.ts';
+import type { Principal } from '../../platform/principal.ts';
+import { route } from '../../platform/route.ts';
 import { authorizeAccount, authorizeAccountOf } from '../accounts/policy.ts';
 import { postAdjustment } from '../ledger/service.ts';
 import { type ElasticServer, ingestUsage } from './ingest.ts';
@@ -35,7 +30,11 @@ const staffOnly = (principal: Principal) => {
  * manage those credentials and post ledger adjustments.
  */
 export function registerClsRoutes(app: FastifyInstance, ctx: AppContext): void {
-  app.get('/cls/v1/policy', async (request, reply) => {
+  route(
+    app,
+    ctx,
+    clsApi.policy,
+  )(async ({ request, reply }) => {
     const server = await requireServer(ctx, request.headers.authorization);
     const { body, etag } = await serverPolicy(ctx, server);
     reply.header('etag', etag).header('cache-control', 'no-cache');
@@ -45,35 +44,38 @@ export function registerClsRoutes(app: FastifyInstance, ctx: AppContext): void {
 
   // The credential is checked in onRequest, before up to 8 MB of body is read and parsed.
   const usageServer = new WeakMap<FastifyRequest, ElasticServer>();
-  app.post(
-    '/cls/v1/usage',
-    {
+  const usageOptions = {
+    fastify: {
       bodyLimit: USAGE_BODY_LIMIT,
       config: { checksItemsItself: true },
-      onRequest: async (request) => {
+      onRequest: async (request: FastifyRequest) => {
         usageServer.set(request, await requireServer(ctx, request.headers.authorization));
       },
     },
-    async (request) => {
-      const server = usageServer.get(request) as ElasticServer;
-      const { events } = parseInput(usageBatchSchema, request.body);
-      return {
-        status: 'SUCCESS',
-        ...(await ingestUsage(ctx.db, server, events, new Date(), ctx.config.CLS_BACKFILL_DAYS)),
-      };
-    },
-  );
+  };
+  route(
+    app,
+    ctx,
+    clsApi.usage,
+    usageOptions,
+  )(async ({ request, body }) => {
+    const server = usageServer.get(request) as ElasticServer;
+    return {
+      status: 'SUCCESS',
+      ...(await ingestUsage(ctx.db, server, body.events, new Date(), ctx.config.CLS_BACKFILL_DAYS)),
+    };
+  });
 
-  app.get('/api/cls/credentials', async (request) => {
-    const principal = requirePrincipal(request);
-    staffOnly(principal);
-    const { customerNumber } = parseInput(
-      z.object({ customerNumber: z.string().min(1).max(64) }),
-      request.query,
-    );
+  const staff = { guard: staffOnly };
+  route(
+    app,
+    ctx,
+    clsApi.listCredentials,
+    staff,
+  )(async ({ principal, query }) => {
     // Unknown and export-blocked accounts are refused for staff too (docs/decisions/006).
-    await authorizeAccount(ctx, principal, customerNumber, 'read');
-    const rows = await listServerCredentials(ctx.db, customerNumber);
+    await authorizeAccount(ctx, principal, query.customerNumber, 'read');
+    const rows = await listServerCredentials(ctx.db, query.customerNumber);
     return {
       status: 'SUCCESS',
       data: rows.map((r) => ({
@@ -86,34 +88,45 @@ export function registerClsRoutes(app: FastifyInstance, ctx: AppContext): void {
     };
   });
 
-  app.post('/api/cls/credentials', async (request) => {
-    const principal = requirePrincipal(request);
-    staffOnly(principal);
-    const input = parseInput(issueCredentialRequestSchema, request.body);
+  route(
+    app,
+    ctx,
+    clsApi.issueCredential,
+    staff,
+  )(async ({ principal, body }) => {
     // The staff role admits the caller; issuing is still an account write, so view-only is refused (decision 022).
-    await authorizeAccount(ctx, principal, input.customerNumber, 'edit');
-    const issued = await issueServerCredential(ctx.db, { ...input, createdBy: principal.email });
-    return { status: 'SUCCESS', data: { ...issued, ...input } };
+    await authorizeAccount(ctx, principal, body.customerNumber, 'edit');
+    const issued = await issueServerCredential(ctx.db, { ...body, createdBy: principal.email });
+    return { status: 'SUCCESS', data: { ...issued, ...body } };
   });
 
-  app.delete('/api/cls/credentials/:id', async (request) => {
-    const principal = requirePrincipal(request);
-    staffOnly(principal);
-    const { id } = parseInput(z.object({ id: z.uuid() }), request.params);
+  route(
+    app,
+    ctx,
+    clsApi.revokeCredential,
+    staff,
+  )(async ({ principal, params }) => {
     // The credential's account passes the same gate as issuing one, as an account write (export-controlled accounts are refused).
-    const owner = await findServerCredentialOwner(ctx.db, id);
+    const owner = await findServerCredentialOwner(ctx.db, params.id);
     await authorizeAccountOf(ctx, principal, owner, 'edit', notFound());
-    if (!(await revokeServerCredential(ctx.db, id))) throw notFound();
+    if (!(await revokeServerCredential(ctx.db, params.id))) throw notFound();
     return { status: 'SUCCESS' };
   });
 
-  app.post('/api/elastic/adjustments', async (request) => {
-    const principal = requirePrincipal(request);
-    if (!isBusops(principal.vendorRoles)) throw forbidden();
-    const input = parseInput(adjustmentRequestSchema, request.body);
-    await authorizeAccount(ctx, principal, input.customerNumber, 'edit');
+  const busops = {
+    guard: (principal: Principal) => {
+      if (!isBusops(principal.vendorRoles)) throw forbidden();
+    },
+  };
+  route(
+    app,
+    ctx,
+    clsApi.adjust,
+    busops,
+  )(async ({ principal, body }) => {
+    await authorizeAccount(ctx, principal, body.customerNumber, 'edit');
     const data = await ctx.db.transaction((tx) =>
-      postAdjustment(tx, { ...input, day: input.day ?? formatDate(new Date()), createdBy: principal.email }),
+      postAdjustment(tx, { ...body, day: body.day ?? formatDate(new Date()), createdBy: principal.email }),
     );
     return { status: 'SUCCESS', data };
   });

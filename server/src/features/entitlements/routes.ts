@@ -1,15 +1,16 @@
-import { getEntitlementsRequestSchema } from '@lp/contract/entitlements/schemas';
+import { entitlementsApi } from '@lp/contract/entitlements/api';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../platform/context.ts';
-import { requirePrincipal } from '../../platform/principal.ts';
-import { parseInput } from '../../platform/validate.ts';
+import { route } from '../../platform/route.ts';
 import { getEntitlements } from './service.ts';
 
-/** Spec 001 §7: the elastic entitlements of the selected account. */
 export function registerEntitlementRoutes(app: FastifyInstance, ctx: AppContext): void {
-  app.post('/api/getEntitlements', async (request) => {
-    const principal = requirePrincipal(request);
-    const { customerNumber } = parseInput(getEntitlementsRequestSchema, request.body);
-    return { status: 'SUCCESS', data: await getEntitlements(ctx, principal, customerNumber) };
-  });
+  route(
+    app,
+    ctx,
+    entitlementsApi.elastic,
+  )(async ({ principal, body }) => ({
+    status: 'SUCCESS',
+    data: await getEntitlements(ctx, principal, body.customerNumber),
+  }));
 }

@@ -1,9 +1,11 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { openApiDocument } from '@lp/contract/api-catalogue';
+import { platformApi } from '@lp/contract/platform/api';
 import type { ClientConfig } from '@lp/contract/platform/schemas';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../platform/context.ts';
+import { route } from '../../platform/route.ts';
 
 const rootPackage = new URL('../../../../package.json', import.meta.url);
 
@@ -41,10 +43,25 @@ export function registerPlatformRoutes(app: FastifyInstance, ctx: AppContext): v
   const info = buildInfo(config.BUILD_INFO);
   const docs = openApiDocument(JSON.parse(readFileSync(rootPackage, 'utf8')).version);
 
-  app.get('/api/config', async () => clientConfig);
-  app.get('/api/environment', async (_request, reply) =>
-    reply.type('text/plain').send(config.APP_ENVIRONMENT),
-  );
-  app.get('/api/getBuildInfo', async () => ({ status: 'SUCCESS', err: null, data: info }));
-  app.get('/api/docs', async () => docs);
+  route(app, ctx, platformApi.health)(async () => ({ status: 'ok' }));
+  route(
+    app,
+    ctx,
+    platformApi.ready,
+  )(async ({ reply }) => {
+    try {
+      await ctx.database.ping();
+      return { status: 'ok', database: ctx.database.engine };
+    } catch {
+      return reply.status(503).send({ status: 'unavailable', database: ctx.database.engine });
+    }
+  });
+  route(app, ctx, platformApi.config)(async () => clientConfig);
+  route(
+    app,
+    ctx,
+    platformApi.environment,
+  )(async ({ reply }) => reply.type('text/plain').send(config.APP_ENVIRONMENT));
+  route(app, ctx, platformApi.buildInfo)(async () => ({ status: 'SUCCESS', err: null, data: info }));
+  route(app, ctx, platformApi.docs)(async () => docs);
 }

@@ -1,13 +1,17 @@
+import { userApi } from '@lp/contract/user/api';
 import type { CurrentUser } from '@lp/contract/user/schemas';
 import { isVendorStaff } from '@lp/domain/policy';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../platform/context.ts';
-import { requirePrincipal } from '../../platform/principal.ts';
+import { route } from '../../platform/route.ts';
 
-export function registerUserRoutes(app: FastifyInstance, _ctx: AppContext): void {
+export function registerUserRoutes(app: FastifyInstance, ctx: AppContext): void {
   // Spec 000 §4.1: the browser caches this as `currentUser`; the server remains the authority on every call.
-  app.get('/api/getUserDetails', async (request) => {
-    const principal = requirePrincipal(request);
+  route(
+    app,
+    ctx,
+    userApi.details,
+  )(async ({ principal }) => {
     const roles: CurrentUser['roles'] = isVendorStaff(principal.vendorRoles)
       ? [...principal.vendorRoles]
       : ['user'];

@@ -1,9 +1,11 @@
+import { authApi } from '@lp/contract/auth/api';
+
 /**
  * Server-rendered pages of the built-in IdP. No inline scripts (the CSP allows scripts from 'self'
  * only); the one script, which auto-submits the sign-out form, is served from /api/auth.
  */
 
-export const autoSubmitScriptPath = '/api/auth/auto-submit.js';
+const autoSubmitScriptPath = authApi.autoSubmitScript.path;
 export const autoSubmitScript =
   "document.addEventListener('DOMContentLoaded',function(){var f=document.getElementById('auto-submit');if(f)f.submit();});\n";
 

@@ -1,0 +1,13 @@
+import { defineOperation } from '../common/operation.ts';
+import { userDetailsResponseSchema } from './schemas.ts';
+
+export const userApi = {
+  details: defineOperation({
+    operationId: 'getUserDetails',
+    method: 'get',
+    path: '/api/getUserDetails',
+    summary: 'The signed-in user',
+    auth: 'session',
+    response: userDetailsResponseSchema,
+  }),
+} as const;
