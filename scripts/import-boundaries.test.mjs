@@ -19,6 +19,7 @@ const WEB_SHARED = 'Shared components/ and lib/ never import a feature or the ap
 const WEB_CROSS = 'A web feature uses another feature only through its api/ modules';
 const WEB_APP = "Features read the shell's state only from app/customer-context.tsx and app/use-view-only.ts";
 const WEB_SERVER = 'The browser never imports server code';
+const OUTSIDE = "Tools, benchmarks and browser tests call a feature's service, never its repository";
 const SHARED_PKGS = 'contract/ and domain/ are shared by the server and the browser and import neither';
 
 /** [file the import is written in, the import's specifier, the message it must fail with or null when allowed] */
@@ -64,6 +65,10 @@ const cases = [
   ['domain/src/probe.ts', '@lp/server/app', SHARED_PKGS],
   ['contract/src/probe.ts', '../../web/src/lib/api-client.ts', SHARED_PKGS],
   ['domain/src/probe.ts', '@lp/contract/common/errors', null],
+  // Tools and benchmarks use the server's services.
+  ['tools/src/probe.ts', '@lp/server/features/ip-rules/repository', OUTSIDE],
+  ['bench/probe.ts', '@lp/server/features/ledger/repository.ts', OUTSIDE],
+  ['tools/src/probe.ts', '@lp/server/features/ip-rules/service', null],
 ];
 
 /** Each case gets its own probe file, named after its index (probe-3.ts), so its diagnostics are its own. */
