@@ -1,3 +1,4 @@
+import { platformApi } from '@lp/contract/platform/api';
 import { isVendorStaff } from '@lp/domain/policy';
 import { Anchor, Box, Button, NavLink, ScrollArea, Stack, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
@@ -5,18 +6,18 @@ import { useQuery } from '@tanstack/react-query';
 import { Link, useLocation } from 'react-router';
 import { FeaturesDialog } from '../features/featureflags/features-dialog.tsx';
 import { useFeatures } from '../features/featureflags/use-features.ts';
-import { api } from '../lib/api-client.ts';
 import { useConfig, useCurrentUser } from '../lib/app-context.tsx';
+import { call } from '../lib/call.ts';
 import { useCustomer } from './customer-context.tsx';
 import { menuGroups } from './navigation.ts';
 
-/** GET /api/getBuildInfo; spec 000 §8: a failure is logged as "Could not get build info" and no text is shown. */
+/** Build info; spec 000 §8: a failure is logged as "Could not get build info" and no text is shown. */
 function useBuildInfo() {
   return useQuery({
     queryKey: ['build-info'],
     queryFn: async () => {
       try {
-        return (await api<{ data: string }>('/api/getBuildInfo')).data;
+        return (await call(platformApi.buildInfo)).data;
       } catch (e) {
         console.warn('Could not get build info', e);
         return '';

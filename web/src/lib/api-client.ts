@@ -1,3 +1,4 @@
+import { authApi } from '@lp/contract/auth/api';
 import { messages } from '@lp/contract/common/errors';
 
 /** A call answered FAILURE (or a transport failure after all retries): HTTP status (0 = no answer) and the spec's text. */
@@ -35,7 +36,7 @@ export const FETCH_BACKOFF_MS = 100;
 
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-let loginUrl = '/api/auth/login';
+let loginUrl = authApi.login.path;
 /** The app sets the IdP entry point from GET /api/config once it is known. */
 export function setLoginUrl(url: string) {
   loginUrl = url;

@@ -1,13 +1,9 @@
-import type { FeaturesData } from '@lp/contract/featureflags/schemas';
-import { api } from '../../lib/api-client.ts';
+import { featureFlagsApi } from '@lp/contract/featureflags/api';
+import { call } from '../../lib/call.ts';
 
-/** GET /api/featureflag/features (spec 000 §7). */
-export const getFeatures = () =>
-  api<{ status: 'SUCCESS'; data: FeaturesData }>('/api/featureflag/features').then((r) => r.data);
+/** Spec 000 §7. */
+export const getFeatures = () => call(featureFlagsApi.list).then((r) => r.data);
 
-/** POST /api/featureflag/features with the names to enable (spec 000 §4.7). */
+/** Enables exactly these feature names (spec 000 §4.7). */
 export const saveFeatures = (features: string[]) =>
-  api<{ status: 'SUCCESS'; data: { enabled: string[] } }>('/api/featureflag/features', {
-    method: 'POST',
-    body: { features },
-  }).then((r) => r.data.enabled);
+  call(featureFlagsApi.save, { features }).then((r) => r.data.enabled);

@@ -1,15 +1,16 @@
+import { alertsApi } from '@lp/contract/alerts/api';
 import type { Alert, AlertInput } from '@lp/contract/alerts/schemas';
 import { ALERTS_MIN_DELAY_MS, ALERTS_REFRESH_MS } from '@lp/domain/alerts';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { type ApiClient, api } from '../../../lib/api-client.ts';
+import type { ApiClient } from '../../../lib/api-client.ts';
+import { call } from '../../../lib/call.ts';
 
 /** Every alert query starts with this key, so a staff change refreshes all of them. */
 const ALERTS_KEY = ['alerts'] as const;
 
-/** GET /api/notifications: the active alerts (spec 000 §4.3). */
-export async function getActiveAlerts(client: ApiClient = api): Promise<Alert[]> {
-  const answer = await client<{ status: 'SUCCESS'; data: Alert[] }>('/api/notifications');
-  return answer.data;
+/** The active alerts (spec 000 §4.3). */
+export async function getActiveAlerts(client?: ApiClient): Promise<Alert[]> {
+  return (await call(alertsApi.active, undefined, { client })).data;
 }
 
 /**
@@ -26,12 +27,13 @@ export const activeAlertsQuery = () =>
     refetchOnWindowFocus: false,
   });
 
-/** One alert by id through the generic query (POST /api/notifications); null when there is none. */
-export async function getAlert(id: number, client: ApiClient = api): Promise<Alert | null> {
-  const answer = await client<{ status: 'SUCCESS'; data: Alert[] }>('/api/notifications', {
-    method: 'POST',
-    body: { filter: { condition: 'ALL', criteria: [{ name: 'id', method: 'EQUALS', value: id }] }, limit: 1 },
-  });
+/** One alert by id through the generic query; null when there is none. */
+export async function getAlert(id: number, client?: ApiClient): Promise<Alert | null> {
+  const answer = await call(
+    alertsApi.page,
+    { filter: { condition: 'ALL', criteria: [{ name: 'id', method: 'EQUALS', value: id }] }, limit: 1 },
+    { client },
+  );
   return answer.data[0] ?? null;
 }
 
@@ -44,20 +46,17 @@ export const allAlertsQuery = () =>
   queryOptions({
     queryKey: [...ALERTS_KEY, 'all'],
     queryFn: async () => {
-      const answer = await api<{ status: 'SUCCESS'; data: Alert[] }>('/api/notifications', {
-        method: 'POST',
-        body: { sorting: [{ name: 'date', direction: 'desc' }], limit: ADMIN_LIST_LIMIT },
+      const answer = await call(alertsApi.page, {
+        sorting: [{ name: 'date', direction: 'desc' }],
+        limit: ADMIN_LIST_LIMIT,
       });
       return answer.data;
     },
   });
 
-export const createAlert = (input: AlertInput) =>
-  api<{ status: 'SUCCESS'; data: Alert }>('/api/notifications/admin', { method: 'POST', body: input });
-export const editAlert = (id: number, input: AlertInput) =>
-  api<{ status: 'SUCCESS'; data: Alert }>(`/api/notifications/admin/${id}`, { method: 'PUT', body: input });
-export const resolveAlert = (id: number) =>
-  api<{ status: 'SUCCESS'; data: Alert }>(`/api/notifications/admin/${id}/resolve`, { method: 'POST' });
+export const createAlert = (input: AlertInput) => call(alertsApi.create, input);
+export const editAlert = (id: number, input: AlertInput) => call(alertsApi.edit, input, { params: { id } });
+export const resolveAlert = (id: number) => call(alertsApi.resolve, undefined, { params: { id } });
 
 /** A staff change is shown at once everywhere (banner included): it refreshes every alert query. */
 export function useAlertMutation<V>(run: (vars: V) => Promise<unknown>) {

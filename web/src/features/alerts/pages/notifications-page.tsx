@@ -1,3 +1,4 @@
+import { alertsApi } from '@lp/contract/alerts/api';
 import type { AlertRow } from '@lp/contract/alerts/schemas';
 import { categoryPageFor, categoryPages, formatAlertDate, joinWithAnd } from '@lp/domain/alerts';
 import { Anchor, Alert as Callout, Card, Group, SimpleGrid, Stack, Tabs, Text, Title } from '@mantine/core';
@@ -72,7 +73,7 @@ function ResolvedTab() {
   const { customer } = useCustomer();
   const [empty, setEmpty] = useState(false);
   const service = useMemo(() => {
-    const s = new ResolvedService({ base: '/api/notifications' });
+    const s = new ResolvedService({ base: alertsApi.page.path });
     s.onEmpty = setEmpty;
     return s;
   }, []);

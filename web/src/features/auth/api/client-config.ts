@@ -1,14 +1,14 @@
-import type { ClientConfig } from '@lp/contract/platform/schemas';
-import { api } from '../../../lib/api-client.ts';
+import { platformApi } from '@lp/contract/platform/api';
 import type { Environment } from '../../../lib/app-context.tsx';
+import { call } from '../../../lib/call.ts';
 
-/** GET /api/config (public): what the app needs before it renders. */
-export const getClientConfig = () => api<ClientConfig>('/api/config');
+/** Public: what the app needs before it renders. */
+export const getClientConfig = () => call(platformApi.config);
 
-/** GET /api/environment: 'dev', 'uat', anything else (or an error) is prod (spec 000 §7, §8). */
+/** 'dev', 'uat', anything else (or an error) is prod (spec 000 §7, §8). */
 export async function getEnvironment(): Promise<Environment> {
   try {
-    const text = (await api<string>('/api/environment', { as: 'text' })).trim().replace(/^"|"$/g, '');
+    const text = (await call(platformApi.environment)).trim().replace(/^"|"$/g, '');
     return text === 'dev' || text === 'uat' ? text : 'prod';
   } catch (e) {
     console.warn('Could not load the environment', e);

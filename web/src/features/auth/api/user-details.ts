@@ -1,8 +1,9 @@
+import { userApi } from '@lp/contract/user/api';
 import type { CurrentUser } from '@lp/contract/user/schemas';
-import { type ApiClient, api } from '../../../lib/api-client.ts';
+import type { ApiClient } from '../../../lib/api-client.ts';
+import { call } from '../../../lib/call.ts';
 
-/** GET /api/getUserDetails: who the server says is signed in. */
-export async function getUserDetails(client: ApiClient = api): Promise<CurrentUser> {
-  const answer = await client<{ status: 'SUCCESS'; data: CurrentUser }>('/api/getUserDetails');
-  return answer.data;
+/** Who the server says is signed in. */
+export async function getUserDetails(client?: ApiClient): Promise<CurrentUser> {
+  return (await call(userApi.details, undefined, { client })).data;
 }

@@ -1,44 +1,34 @@
-import type { IssuedCredential, ServerCredential } from '@lp/contract/cls/schemas';
+import { clsApi } from '@lp/contract/cls/api';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client.ts';
-
-type Data<T> = { status: 'SUCCESS'; data: T };
+import { call } from '../../../lib/call.ts';
 
 const credentialsKey = (customerNumber: string) => ['cls-credentials', customerNumber] as const;
 
-/** GET /api/cls/credentials: the account's license-server credentials (vendor staff). */
+/** The account's license-server credentials (vendor staff). */
 export const serverCredentialsQuery = (customerNumber: string) =>
   queryOptions({
     queryKey: credentialsKey(customerNumber),
     queryFn: async () => {
-      const answer = await api<Data<ServerCredential[]>>(
-        `/api/cls/credentials?customerNumber=${encodeURIComponent(customerNumber)}`,
-      );
-      return answer.data;
+      return (await call(clsApi.listCredentials, undefined, { query: { customerNumber } })).data;
     },
   });
 
-/** POST /api/cls/credentials: the answer carries the token, the only time it is ever shown. */
+/** Issues a credential: the answer carries the token, the only time it is ever shown. */
 export function useIssueCredential(customerNumber: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async (clsId: string) => {
-      const answer = await api<Data<IssuedCredential>>('/api/cls/credentials', {
-        method: 'POST',
-        body: { customerNumber, clsId },
-      });
-      return answer.data;
+      return (await call(clsApi.issueCredential, { customerNumber, clsId })).data;
     },
     onSuccess: () => queryClient.invalidateQueries({ queryKey: credentialsKey(customerNumber) }),
   });
 }
 
-/** DELETE /api/cls/credentials/{id} */
+/** Revokes a credential. */
 export function useRevokeCredential(customerNumber: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) =>
-      api<{ status: 'SUCCESS' }>(`/api/cls/credentials/${encodeURIComponent(id)}`, { method: 'DELETE' }),
+    mutationFn: (id: string) => call(clsApi.revokeCredential, undefined, { params: { id } }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: credentialsKey(customerNumber) }),
   });
 }

@@ -1,9 +1,11 @@
+import { emailsApi } from '@lp/contract/emails/api';
 import type { EmailDetail, EmailRow } from '@lp/contract/emails/schemas';
 import type { Criterion } from '@lp/contract/query/schemas';
 import { type ApiClient, api, type RequestOptions } from '../../../lib/api-client.ts';
+import { call } from '../../../lib/call.ts';
 import { createDataService, type DataService } from '../../../lib/data-service.ts';
 
-export const EMAILS_BASE = '/api/getemails';
+export const EMAILS_BASE = emailsApi.page.path;
 
 /** Text-filter methods whose Date criteria compare the displayed 'YYYY-MM-DD HH:mm:ss' text, not the instant. */
 const textMethods = new Set(['CONTAINS', 'STARTSWITH', 'ENDSWITH', 'EQUALS']);
@@ -30,16 +32,12 @@ export function emailsClient(customerNumber: string, base: ApiClient = api): Api
   };
 }
 
-/** POST /api/getemails (+ /count, /distinct) for one customer, as a grid data source. */
+/** The e-mails query (page, count, distinct) for one customer, as a grid data source. */
 export function createEmailsDataService(customerNumber: string, client?: ApiClient): DataService<EmailRow> {
   return createDataService<EmailRow>({ base: EMAILS_BASE, client: emailsClient(customerNumber, client) });
 }
 
-/** POST /api/getemail: one e-mail of the customer (body already sanitised by the server). */
+/** One e-mail of the customer (body already sanitised by the server). */
 export async function getEmail(customerNumber: string, id: string): Promise<EmailDetail> {
-  const answer = await api<{ status: 'SUCCESS'; data: EmailDetail }>('/api/getemail', {
-    method: 'POST',
-    body: { customerNumber, id },
-  });
-  return answer.data;
+  return (await call(emailsApi.get, { customerNumber, id })).data;
 }

@@ -1,16 +1,16 @@
+import { prefsApi } from '@lp/contract/prefs/api';
 import type { TablePref } from '@lp/contract/prefs/schemas';
 import { queryOptions } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client.ts';
+import { call } from '../../../lib/call.ts';
 
-/** GET /api/featureflag/pref: every saved table view of the signed-in user (all customers, all tables). */
+/** Every saved table view of the signed-in user (all customers, all tables). */
 export async function getTablePrefs(): Promise<TablePref[]> {
-  const answer = await api<{ status: 'SUCCESS'; data: TablePref[] }>('/api/featureflag/pref');
-  return answer.data;
+  return (await call(prefsApi.list)).data;
 }
 
-/** POST /api/featureflag/pref; a preference without filter, sort and columns resets that view. */
+/** A preference without filter, sort and columns resets that view. */
 export async function saveTablePrefs(tables: TablePref[]): Promise<void> {
-  await api('/api/featureflag/pref', { method: 'POST', body: { tables } });
+  await call(prefsApi.save, { tables });
 }
 
 export const tablePrefsQuery = () =>

@@ -1,4 +1,6 @@
+import { platformApi } from '@lp/contract/platform/api';
 import type { FilterRule, SortRule } from '@lp/contract/query/schemas';
+import { transactionsApi } from '@lp/contract/transactions/api';
 import {
   CSV_EXPORT_MAX,
   type FetchUsageRequest,
@@ -6,9 +8,8 @@ import {
   type UsageRow,
 } from '@lp/contract/transactions/schemas';
 import { type ApiClient, api, type RequestOptions } from '../../../lib/api-client.ts';
+import { call } from '../../../lib/call.ts';
 import { createDataService, type DataService } from '../../../lib/data-service.ts';
-
-const USAGE_BASE = '/api/fetchUsage';
 
 export interface UsageAccount {
   customerNumber: string;
@@ -21,17 +22,18 @@ function usageClient(account: UsageAccount, base: ApiClient = api): ApiClient {
     base<T>(path, { ...options, body: { ...(options.body as object), ...account } });
 }
 
-/** POST /api/fetchUsage (+ /count, /distinct) for one account, as the grid's data source. */
+/** The usage query (page, count, distinct) for one account, as the grid's data source. */
 export function createUsageDataService(account: UsageAccount, client?: ApiClient): DataService<UsageRow> {
-  return createDataService<UsageRow>({ base: USAGE_BASE, client: usageClient(account, client) });
+  return createDataService<UsageRow>({
+    base: transactionsApi.page.path,
+    client: usageClient(account, client),
+  });
 }
 
-/** GET /api/lastupdatedon?accountId=: the last received transaction, 'YYYY-MM-DD HH:mm:ss' or null. */
+/** The last received transaction, 'YYYY-MM-DD HH:mm:ss' or null. */
 export async function getLastReceived(customerNumber: string): Promise<string | null> {
-  const answer = await api<{ lastUpdatedOn: string | null }>(
-    `/api/lastupdatedon?accountId=${encodeURIComponent(customerNumber)}`,
-  );
-  return answer.lastUpdatedOn;
+  return (await call(platformApi.lastUpdatedOn, undefined, { query: { accountId: customerNumber } }))
+    .lastUpdatedOn;
 }
 
 /** Whether any session of the account carries a cloud job id (the Cloud Job Id column is hidden otherwise). */
@@ -42,8 +44,7 @@ export async function hasCloudJobs(account: UsageAccount): Promise<boolean> {
     attributes: ['CloudJobId'],
     limit: 1,
   };
-  const answer = await api<{ data: UsageRow[] }>(USAGE_BASE, { method: 'POST', body });
-  return answer.data.length > 0;
+  return (await call(transactionsApi.page, body)).data.length > 0;
 }
 
 /** Spec 001 §7: the CSV export fetches up to 30000 rows in one call. */
@@ -52,6 +53,5 @@ export async function fetchForExport(
   request: { filter: FilterRule; sorting: SortRule[]; attributes: UsageAttribute[] },
 ): Promise<UsageRow[]> {
   const body: FetchUsageRequest = { ...account, ...request, limit: CSV_EXPORT_MAX, offset: 0 };
-  const answer = await api<{ data: UsageRow[] }>(USAGE_BASE, { method: 'POST', body });
-  return answer.data;
+  return (await call(transactionsApi.page, body)).data;
 }
