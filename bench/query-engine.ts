@@ -6,6 +6,9 @@
  *   npx tsx bench/query-engine.ts [--engine postgres|pglite] [--rows N] [--iterations N] [--budget-seconds S]
  *     [--extra-sql "create index ..."]   (DDL to try, run after the load and before VACUUM ANALYZE)
  *
+ * Prints the size of the table and of each of its indexes after the load, and the plans of the blocks, the
+ * filtered count and the distinct.
+ *
  * postgres: a fresh database on BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test),
  * dropped afterwards. pglite: a temporary data folder, removed afterwards.
  */
@@ -86,6 +89,20 @@ async function fill(database: Database) {
   return (Date.now() - started) / 1000;
 }
 
+/** Storage of the table and of each of its indexes after the load (what an index costs on disk). */
+async function printSizes(database: Database) {
+  const sizes = (await database.db.execute(
+    sql`select c.relname as name, pg_size_pretty(pg_relation_size(c.oid)) as size,
+          coalesce(pg_get_indexdef(c.oid), 'heap') as def
+        from pg_class c
+        where c.oid = 'usage_sessions'::regclass
+          or c.oid in (select indexrelid from pg_index where indrelid = 'usage_sessions'::regclass)
+        order by pg_relation_size(c.oid) desc`,
+  )) as unknown as { rows: { name: string; size: string; def: string }[] };
+  console.log('sizes after the load:');
+  for (const r of sizes.rows) console.log(`  ${r.name}: ${r.size}  (${r.def})`);
+}
+
 function percentile(samples: number[], p: number): number {
   const sorted = [...samples].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
@@ -105,6 +122,7 @@ async function main() {
       `engine=${engine} rows=${totalRows} iterations=${iterations} extra-sql=${args['extra-sql'] ?? 'none'}`,
     );
     const loadSeconds = await fill(database);
+    await printSizes(database);
     const { db } = database;
     const secret = randomBytes(32);
     const account = (i: number) => String(100000 + ((i * 7) % ACCOUNTS));
@@ -192,7 +210,8 @@ async function main() {
       },
     ];
 
-    for (const c of [cases[0], cases[1]]) {
+    // Plans of the blocks, the filtered count and the distinct (index-only scans show their heap fetches).
+    for (const c of [cases[0], cases[1], cases[2], cases[4]]) {
       const q = c.raw(0);
       const plan = (await raw(`explain (analyze, costs off) ${q.sql}`, q.params)) as {
         rows: Record<string, string>[];
