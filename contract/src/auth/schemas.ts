@@ -8,11 +8,6 @@ import { successOf } from '../common/envelope.ts';
  */
 export const csrfHeader = 'x-lp-csrf';
 
-/** Where the web app sends the browser to sign in; `returnTo` is a same-origin path. */
-export const loginPath = '/api/auth/login';
-
-export const loginQuerySchema = z.object({ returnTo: z.string().max(2000).optional() });
-
 /** Answer of POST /api/auth/logout: the browser navigates to `redirect` (IdP sign-out or '/'). */
 export const logoutResponseSchema = successOf(z.object({ redirect: z.string() }));
 export type LogoutResponse = z.infer<typeof logoutResponseSchema>;

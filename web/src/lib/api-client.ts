@@ -36,7 +36,7 @@ export const FETCH_BACKOFF_MS = 100;
 
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-let loginUrl = authApi.login.path;
+let loginUrl: string = authApi.login.path;
 /** The app sets the IdP entry point from GET /api/config once it is known. */
 export function setLoginUrl(url: string) {
   loginUrl = url;
