@@ -3,8 +3,7 @@ import { useDebouncedCallback } from '@mantine/hooks';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ColumnMovedEvent, GridApi, GridReadyEvent } from 'ag-grid-community';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-// biome-ignore lint/style/noRestrictedImports: until table-prefs.ts moves beside this hook (decision 026).
-import { mergeSavedPref, saveTablePrefs, tablePrefsQuery } from '../../features/prefs/api/table-prefs.ts';
+import { mergeSavedPref, saveTablePrefs, tablePrefsQuery } from './table-prefs.ts';
 import {
   columnStateFromPref,
   type ExtraViewConditions,

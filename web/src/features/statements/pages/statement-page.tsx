@@ -14,7 +14,7 @@ import { useSavedView } from '../../../components/saved-view-grid/use-saved-view
 import { findPref } from '../../../components/saved-view-grid/view-rules.ts';
 import { Spinner } from '../../../components/spinner.tsx';
 import { saveFile } from '../../../lib/save-file.ts';
-import { tablePrefsQuery } from '../../prefs/api/table-prefs.ts';
+import { tablePrefsQuery } from '../../../components/saved-view-grid/table-prefs.ts';
 import { fetchStatementPdf, statementQuery } from '../api/statements.ts';
 import { ProductGrid } from '../components/product-grid.tsx';
 import { PurchaseOrderGrid } from '../components/purchase-order-grid.tsx';

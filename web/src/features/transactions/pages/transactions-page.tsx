@@ -33,7 +33,7 @@ import { Spinner } from '../../../components/spinner.tsx';
 import { type ApiClient, api as defaultClient } from '../../../lib/api-client.ts';
 import { saveTextFile } from '../../../lib/save-file.ts';
 import { useCountPerFilter } from '../../../lib/use-count-per-filter.ts';
-import { tablePrefsQuery } from '../../prefs/api/table-prefs.ts';
+import { tablePrefsQuery } from '../../../components/saved-view-grid/table-prefs.ts';
 import {
   createUsageDataService,
   fetchForExport,

@@ -1,7 +1,7 @@
 import { prefsApi } from '@lp/contract/prefs/api';
 import type { TablePref } from '@lp/contract/prefs/schemas';
 import { queryOptions } from '@tanstack/react-query';
-import { call } from '../../../lib/call.ts';
+import { call } from '../../lib/call.ts';
 
 /** Every saved table view of the signed-in user (all customers, all tables). */
 export async function getTablePrefs(): Promise<TablePref[]> {
