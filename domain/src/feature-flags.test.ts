@@ -1,10 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  alwaysReachable,
   conflictingPairs,
   effectiveEnabled,
   hasConflict,
   isRouteEnabled,
+  routeFeatureDescription,
+  routeFeatures,
   topSegment,
 } from './feature-flags.ts';
 
@@ -79,5 +82,24 @@ describe('route gating', () => {
     expect(effectiveEnabled(all, null)).toEqual(['x']);
     expect(effectiveEnabled(all, ['y', 'gone'])).toEqual(['y']);
     expect(effectiveEnabled(all, [])).toEqual([]);
+  });
+});
+
+describe('route features', () => {
+  it('name each guarded path once, as a single path segment', () => {
+    const names = routeFeatures.map((f) => f.name);
+    expect(new Set(names).size).toBe(names.length);
+    for (const name of names) expect(topSegment(`/${name}/child`)).toBe(name);
+    expect(names).toEqual(expect.arrayContaining(['elastic', 'transactions', 'statementv2', 'emails']));
+  });
+
+  it('switch their route off when not enabled, except the notice pages', () => {
+    const defined = new Set(routeFeatures.map((f) => f.name));
+    for (const { name } of routeFeatures)
+      expect(isRouteEnabled(`/${name}`, defined, new Set())).toBe(alwaysReachable.has(name));
+  });
+
+  it('describe their row by path and label', () => {
+    expect(routeFeatureDescription({ name: 'emails', label: 'Emails' })).toBe('Route /emails: Emails');
   });
 });

@@ -33,6 +33,46 @@ export function conflictingPairs(
 export const hasConflict = (features: readonly FeatureDefinition[], enabled: Iterable<string>) =>
   conflictingPairs(features, enabled).length > 0;
 
+/** A feature that switches one top-level route: `name` is the path segment, `label` what the page is called. */
+export interface RouteFeature {
+  name: string;
+  label: string;
+}
+
+/**
+ * The product's route features, one per guarded top-level path of spec 000 §2.1. Every installation has
+ * them, demo data or not: the server adds the missing ones at start and never changes existing rows, so an
+ * administrator's choices stay (docs/decisions/025-route-features-in-product.md). The notice paths are
+ * listed too, as the spec names them, though `alwaysReachable` keeps them reachable when switched off.
+ */
+export const routeFeatures: readonly RouteFeature[] = [
+  { name: 'elastic', label: 'Elastic Licensing' },
+  { name: 'ssl', label: 'Leases/Perpetuals' },
+  { name: 'entitlementsFSA', label: 'Flexible Spending Account' },
+  { name: 'activations', label: 'Activate Entitlements' },
+  { name: 'activations-history', label: 'Manage Activations' },
+  { name: 'web-assignments', label: 'Web Assignments' },
+  { name: 'web-transactions', label: 'Web Transactions' },
+  { name: 'web-reporting', label: 'Web Reporting' },
+  { name: 'transactions', label: 'Usage Transactions' },
+  { name: 'statementv2', label: 'Elastic Statements' },
+  { name: 'emails', label: 'Emails' },
+  { name: 'notifications', label: 'Alerts' },
+  { name: 'notification-details', label: 'Alert details' },
+  { name: 'notifications-category', label: 'Alerts by category' },
+  { name: 'portalaccess', label: 'Licensing Portal Access' },
+  { name: 'whitelistips', label: 'Elastic IP Settings' },
+  { name: 'clscredentials', label: 'Elastic Credentials' },
+  { name: 'nocustomer', label: 'Notice: no customer' },
+  { name: 'notypecustomer', label: 'Notice: customer type' },
+  { name: 'noselectedcustomer', label: 'Notice: no selected customer' },
+  { name: 'nopermissions', label: 'Notice: no permissions' },
+  { name: 'noaccess', label: 'Notice: export compliance' },
+];
+
+/** The description a route feature's row carries, e.g. "Route /emails: Emails". */
+export const routeFeatureDescription = ({ name, label }: RouteFeature) => `Route /${name}: ${label}`;
+
 /** Paths that never depend on a flag: the shell itself, its notice pages and the error pages. */
 export const alwaysReachable: ReadonlySet<string> = new Set([
   '',

@@ -1,6 +1,7 @@
 import { buildApp } from './app.ts';
 import { openDatabase } from './db/database.ts';
 import { seedIfEmpty } from './features/demo/seed-on-start.ts';
+import { ensureRouteFeatures } from './features/featureflags/service.ts';
 import { ConfigError, loadConfig } from './platform/config.ts';
 
 async function main() {
@@ -19,6 +20,9 @@ async function main() {
     process.exit(1);
   });
   const app = await buildApp(config, database);
+  // Product data, not demo data: an installation started with SEED_ON_EMPTY=false has its route features too.
+  const added = await ensureRouteFeatures(database.db);
+  if (added.length) app.log.info({ features: added }, 'route features added');
   if (config.SEED_ON_EMPTY) await seedIfEmpty(app.log, database, config);
 
   let closing = false;

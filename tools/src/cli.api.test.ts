@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { routeFeatures } from '@lp/domain/feature-flags';
 import { openPglite } from '@lp/server/db/database';
 import { createTestDatabase, type TestDatabase } from '@lp/server/test/test-db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -58,6 +59,8 @@ describe(`operator CLI (${engine})`, () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/usage_sessions\s+300\n/);
     expect(r.stdout).toMatch(/accounts\s+50\n/);
+    // The product's route features (emptied with every table) are back, beside the demo's two experiments.
+    expect(r.stdout).toMatch(new RegExp(`features\\s+${routeFeatures.length + 2}\\n`));
     expect(r.stdout).toContain('cli-demo-pw');
   }, 120_000);
 

@@ -1,3 +1,4 @@
+import { routeFeatureDescription, routeFeatures } from '@lp/domain/feature-flags';
 import { contactRoles } from '@lp/domain/policy';
 import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
@@ -290,20 +291,19 @@ describe('demo world in the database', () => {
     expect(
       await one(`select count(*) from alerts where status = 'ACTIVE' and expires < ${anchor}`),
     ).toBeGreaterThan(0);
-    const flags = await q<{ name: string; enabled: boolean; conflicts: string[] }>(
+    const flags = await q<{ name: string; description: string; enabled: boolean; conflicts: string[] }>(
       `select * from features order by name`,
     );
-    for (const route of [
-      'elastic',
-      'ssl',
-      'transactions',
-      'statementv2',
-      'emails',
-      'portalaccess',
-      'noaccess',
-    ]) {
-      expect(flags.find((f) => f.name === route)?.enabled).toBe(true);
+    // The product's route features (decision 025) are there after a seed as before, beside the experiments.
+    for (const route of routeFeatures) {
+      expect(flags.find((f) => f.name === route.name)).toEqual({
+        name: route.name,
+        description: routeFeatureDescription(route),
+        enabled: true,
+        conflicts: [],
+      });
     }
+    expect(flags).toHaveLength(routeFeatures.length + 2);
     const experiments = flags.filter((f) => f.conflicts.length > 0);
     expect(experiments).toHaveLength(2);
     expect(experiments[0].conflicts).toEqual([experiments[1].name]);

@@ -6,7 +6,6 @@ import {
   alerts,
   emails,
   entitlements,
-  features,
   fsaPrices,
   fulfillments,
   idpAccounts,
@@ -17,6 +16,7 @@ import {
   users,
 } from '../../db/schema.ts';
 import { hashPassword } from '../auth/password.ts';
+import { addMissingFeatures, ensureRouteFeatures } from '../featureflags/service.ts';
 import { productVersions, projects, usernames } from './catalogue.ts';
 import { loadSeededUsage, STAGING } from './seed-usage.ts';
 import { buildWorld, utcToday } from './world/build-world.ts';
@@ -93,7 +93,10 @@ export async function seedDemoWorld(db: Db, opts: SeedOptions): Promise<SeedSumm
   await insertAll(db, fulfillments, world.fulfillments);
   await insertAll(db, emails, world.emails, 200);
   await insertAll(db, alerts, world.alerts);
-  await insertAll(db, features, world.features);
+  // The product's route features are not part of the world, but a reseed empties every table: put them back
+  // (the server also adds them at each start), then the world's own experiments.
+  await ensureRouteFeatures(db);
+  await addMissingFeatures(db, world.features);
   await insertAll(db, rateTables, world.rateTables);
 
   if (opts.sessions > 0 && world.sessionPlan.accounts.length > 0) {

@@ -29,3 +29,20 @@ export async function saveUserSelection(db: Db, userId: string, enabled: string[
     .values({ userId, enabled })
     .onConflictDoUpdate({ target: userFeatures.userId, set: { enabled } });
 }
+
+/**
+ * Inserts the features whose name is not there yet and leaves every existing row as it is (an administrator
+ * may have switched it off or reworded it); several nodes starting at once are safe. Answers the names added.
+ */
+export async function insertMissingFeatures(
+  db: Db,
+  rows: (typeof features.$inferInsert)[],
+): Promise<string[]> {
+  if (rows.length === 0) return [];
+  const added = await db
+    .insert(features)
+    .values(rows)
+    .onConflictDoNothing({ target: features.name })
+    .returning({ name: features.name });
+  return added.map((r) => r.name);
+}

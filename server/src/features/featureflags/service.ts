@@ -1,10 +1,17 @@
 import { conflictMessage, type FeaturesData } from '@lp/contract/featureflags/schemas';
-import { conflictingPairs, effectiveEnabled } from '@lp/domain/feature-flags';
+import {
+  conflictingPairs,
+  effectiveEnabled,
+  routeFeatureDescription,
+  routeFeatures,
+} from '@lp/domain/feature-flags';
 import { isVendorStaff } from '@lp/domain/policy';
+import type { Db } from '../../db/database.ts';
+import type { features } from '../../db/schema.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { AppError, badRequest, forbidden } from '../../platform/errors.ts';
 import type { Principal } from '../../platform/principal.ts';
-import { findUserSelection, listFeatures, saveUserSelection } from './repository.ts';
+import { findUserSelection, insertMissingFeatures, listFeatures, saveUserSelection } from './repository.ts';
 
 /**
  * Overrides are a developer tool (spec 000 §2.3: the Features button exists outside production and
@@ -40,4 +47,26 @@ export async function saveFeatures(
   }
   await saveUserSelection(ctx.db, principal.userId, chosen);
   return chosen;
+}
+
+/**
+ * Gives the installation the product's route features that it lacks, on by default (decision 025). Runs at
+ * every start, with or without demo data, instead of a migration: the list lives in code (domain), and
+ * rows already there, whatever an administrator made of them, are left alone. Answers the names added.
+ */
+export async function ensureRouteFeatures(db: Db): Promise<string[]> {
+  return addMissingFeatures(
+    db,
+    routeFeatures.map((f) => ({
+      name: f.name,
+      description: routeFeatureDescription(f),
+      enabled: true,
+      conflicts: [],
+    })),
+  );
+}
+
+/** Adds features that do not exist yet (the demo world's experiments); existing rows stay as they are. */
+export async function addMissingFeatures(db: Db, rows: (typeof features.$inferInsert)[]): Promise<string[]> {
+  return insertMissingFeatures(db, rows);
 }

@@ -1,0 +1,127 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { routeFeatureDescription, routeFeatures } from '@lp/domain/feature-flags';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Database, openPglite } from '../../db/database.ts';
+import { accounts, features } from '../../db/schema.ts';
+import { signInAs } from '../../test/sign-in.ts';
+import { createTestApp } from '../../test/test-app.ts';
+import { createTestDatabase, type TestDatabase } from '../../test/test-db.ts';
+import { ensureRouteFeatures } from './service.ts';
+
+/**
+ * Decision 025: the route features are product data. The real server process (main.ts) is started once
+ * without demo data (SEED_ON_EMPTY=false) on a fresh database and stopped, then the database is inspected, so
+ * the test covers what an operator's installation does at start, not only the function it calls.
+ */
+
+const root = path.resolve(import.meta.dirname, '../../../..');
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lp-route-features-'));
+const postgres = process.env.TEST_ENGINE === 'postgres';
+let pgDatabase: TestDatabase | undefined;
+
+beforeAll(async () => {
+  if (postgres) pgDatabase = await createTestDatabase();
+});
+afterAll(async () => {
+  await pgDatabase?.close();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+/** Runs main.ts until it is ready, then stops it with SIGTERM; fails with its output if it exits otherwise. */
+async function startAndStop(): Promise<string> {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    SEED_ON_EMPTY: 'false',
+    LOG_LEVEL: 'info',
+    DATA_DIR: dataDir,
+    HOST: '127.0.0.1',
+    PORT: '0',
+  };
+  if (postgres) env.DATABASE_URL = pgDatabase!.url!;
+  else delete env.DATABASE_URL;
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
+    cwd: root,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (d) => {
+    output += d;
+    if (output.includes('Licensing Portal is ready at')) child.kill('SIGTERM');
+  });
+  child.stderr.on('data', (d) => {
+    output += d;
+  });
+  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+  if (code !== 0 || !output.includes('Licensing Portal is ready at'))
+    throw new Error(`server exited (${code}) without getting ready:\n${output}`);
+  return output;
+}
+
+/** The database the process used (PGlite's folder is free again once the process has exited). */
+async function withDatabase<T>(use: (database: Database) => Promise<T>): Promise<T> {
+  if (postgres) return use(pgDatabase!);
+  const database = await openPglite(path.join(dataDir, 'pglite'));
+  try {
+    return await use(database);
+  } finally {
+    await database.close();
+  }
+}
+
+const expected = routeFeatures.map((f) => ({
+  name: f.name,
+  description: routeFeatureDescription(f),
+  enabled: true,
+  conflicts: [],
+}));
+const byName = <T extends { name: string }>(rows: T[]) =>
+  [...rows].sort((a, b) => (a.name < b.name ? -1 : 1));
+
+describe('route features on an installation without demo data', () => {
+  it('are there after the first start and answered by GET /api/featureflag/features', async () => {
+    const output = await startAndStop();
+    expect(output).toContain('route features added');
+    await withDatabase(async (database) => {
+      expect(await database.db.$count(accounts)).toBe(0);
+      const app = await createTestApp(database);
+      try {
+        const { headers } = await signInAs(database.db, 'dev@vendor.example', { vendorRoles: ['support'] });
+        const res = await app.inject({ method: 'GET', url: '/api/featureflag/features', headers });
+        expect(res.statusCode).toBe(200);
+        const data = res.json().data;
+        expect(data.features).toEqual(byName(expected));
+        expect(data.enabled).toEqual(byName(expected).map((f) => f.name));
+      } finally {
+        await app.close();
+      }
+    });
+  }, 360_000);
+
+  it('are neither duplicated nor reset by the next start, and what an administrator changed stays', async () => {
+    // The next start runs the same call main.ts made above (a second process would add 20-30 s per engine).
+    await withDatabase(async ({ db }) => {
+      await db
+        .update(features)
+        .set({ enabled: false, description: 'Off until the e-mail relay is set up' })
+        .where(eq(features.name, 'emails'));
+      await db.delete(features).where(eq(features.name, 'ssl'));
+      // Only the deleted one comes back: a product feature that is missing is not a choice to keep.
+      expect(await ensureRouteFeatures(db)).toEqual(['ssl']);
+      expect(await ensureRouteFeatures(db)).toEqual([]);
+      const rows = await db.select().from(features);
+      expect(rows).toHaveLength(routeFeatures.length);
+      expect(rows.find((f) => f.name === 'emails')).toEqual({
+        name: 'emails',
+        description: 'Off until the e-mail relay is set up',
+        enabled: false,
+        conflicts: [],
+      });
+      expect(rows.find((f) => f.name === 'ssl')?.enabled).toBe(true);
+    });
+  }, 120_000);
+});
