@@ -1,4 +1,10 @@
 import type { Criterion, FilterMethod, FilterRule, SortRule } from '@lp/contract/query/schemas';
+import {
+  type FilterColumnKind,
+  type FilterColumns,
+  FilterRuleError,
+  filterPredicate,
+} from '@lp/domain/filter-rules';
 import { type SQL, sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,9 +16,22 @@ import type { ColumnType, Resource } from './resource.ts';
 
 /*
  * The engine against a scratch table on the real engine (PGlite or PostgreSQL): for random rules over
- * random rows the SQL result equals an in-memory reference evaluator written from the semantics
- * documented in compile.ts, and token paging returns exactly the full ordered result.
+ * random rows (NULLs in every nullable column, negated criteria) the SQL result equals the one in-memory
+ * evaluator, @lp/domain/filter-rules, which the browser narrows cached rows with; the engine refuses
+ * exactly the rules the evaluator refuses; and token paging returns exactly the full ordered result.
  */
+
+// The evaluator's column kinds are the engine's column types, both ways.
+const kindOf = (type: ColumnType): FilterColumnKind => type;
+const typeOf = (kind: FilterColumnKind): ColumnType => kind;
+
+/** The evaluator's view of a resource: its filterable columns and their types. */
+const filterColumnsOf = (resource: Resource): FilterColumns =>
+  Object.fromEntries(
+    Object.entries(resource.columns)
+      .filter(([, c]) => c.filterable !== false)
+      .map(([name, c]) => [name, kindOf(c.type)]),
+  );
 
 interface Row {
   id: number;
@@ -25,7 +44,7 @@ interface Row {
   created: number;
   flag: boolean | null;
   active: boolean;
-  tags: string[] | null;
+  tags: (string | null)[] | null;
 }
 
 type Field = Exclude<keyof Row, 'id'>;
@@ -39,7 +58,7 @@ const columnsOf: Record<string, { field: Field; type: ColumnType; nullable: bool
   Created: { field: 'created', type: 'timestamp', nullable: false },
   Flag: { field: 'flag', type: 'boolean', nullable: true },
   Active: { field: 'active', type: 'boolean', nullable: false },
-  Tags: { field: 'tags', type: 'text[]', nullable: true },
+  Tags: { field: 'tags', type: typeOf('text[]'), nullable: true },
 };
 
 const scratch: Resource = {
@@ -59,17 +78,49 @@ const scratch: Resource = {
   maxLimit: 1000,
   maxDistinct: 50,
 };
+const scratchColumns = filterColumnsOf(scratch);
 const otherResource: Resource = { ...scratch, name: 'scratch-other' };
 const secret = Buffer.from('0123456789abcdef0123456789abcdef');
 const DAY = 86_400_000;
 const BASE = Date.UTC(2024, 2, 10, 0, 0, 0);
 
+/** A scratch row as the evaluator reads it: API column names, instants in epoch ms. */
+const asApiRow = (row: Row): Record<string, unknown> => ({
+  Id: row.id,
+  ...Object.fromEntries(Object.entries(columnsOf).map(([name, c]) => [name, row[c.field]])),
+});
+
 // ---------- generators ----------
+// ASCII plus letters whose lower case is not ASCII's (É, İ, Σ/σ/ς), an astral character and U+FFFD, whose
+// UTF-16 order differs from code-point order, and the LIKE wildcards.
 const textArb = fc.string({
-  unit: fc.constantFrom('a', 'A', 'b', 'B', '%', '_', '\\', ' ', 'x'),
+  unit: fc.constantFrom(
+    'a',
+    'A',
+    'b',
+    'B',
+    '%',
+    '_',
+    '\\',
+    ' ',
+    'x',
+    'É',
+    'é',
+    'İ',
+    'i',
+    'Σ',
+    'σ',
+    'ς',
+    '\u{1F600}',
+    '\uFFFD',
+  ),
   maxLength: 4,
 });
-const numArb = fc.integer({ min: -24, max: 24 }).map((k) => k / 4);
+// Quarters, and numbers whose text form PostgreSQL writes in exponent notation or with many digits.
+const numArb = fc.oneof(
+  { weight: 9, arbitrary: fc.integer({ min: -24, max: 24 }).map((k) => k / 4) },
+  { weight: 1, arbitrary: fc.constantFrom(-0, 1e15, 2.5e-5, 123456789012345.6, 1e21, 0.1 + 0.2, -1e-7) },
+);
 const instantArb = fc.oneof(
   // Midnights and the seconds next to them probe the day boundaries.
   fc.constantFrom(
@@ -84,28 +135,25 @@ const instantArb = fc.oneof(
   fc.integer({ min: -3 * 24 * 60, max: 3 * 24 * 60 }).map((m) => BASE + m * 60_000),
   fc.integer({ min: -259_200, max: 259_200 }).map((s) => BASE + s * 1000),
 );
-const rowArb = fc.record({
-  txt: fc.option(textArb, { nil: null }),
-  name: textArb,
-  num: fc.option(numArb, { nil: null }),
-  cnt: fc.integer({ min: -3, max: 3 }),
-  score: numArb,
-  at: fc.option(instantArb, { nil: null }),
-  created: instantArb,
-  flag: fc.option(fc.boolean(), { nil: null }),
-  active: fc.boolean(),
-  tags: fc.option(fc.array(textArb, { maxLength: 3 }), { nil: null }),
-});
-const rowsArb = fc
-  .array(rowArb, { maxLength: 24 })
-  .map((rows) => rows.map((r, i): Row => ({ id: i + 1, ...r })));
-
-/** A criterion value that the reference evaluator understands without parsing it. */
-interface Generated {
-  criterion: Criterion;
-  /** Values as the reference sees them: instants in ms, numbers as numbers, text as text. */
-  values: unknown[];
-}
+const rowsArbOf = (text: fc.Arbitrary<string>, num: fc.Arbitrary<number>) =>
+  fc
+    .array(
+      fc.record({
+        txt: fc.option(text, { nil: null }),
+        name: text,
+        num: fc.option(num, { nil: null }),
+        cnt: fc.integer({ min: -3, max: 3 }),
+        score: num,
+        at: fc.option(instantArb, { nil: null }),
+        created: instantArb,
+        flag: fc.option(fc.boolean(), { nil: null }),
+        active: fc.boolean(),
+        tags: fc.option(fc.array(fc.option(text, { nil: null, freq: 8 }), { maxLength: 3 }), { nil: null }),
+      }),
+      { maxLength: 24 },
+    )
+    .map((rows) => rows.map((r, i): Row => ({ id: i + 1, ...r })));
+const rowsArb = rowsArbOf(textArb, numArb);
 
 const iso = (ms: number) => new Date(ms).toISOString();
 function formatInstant(ms: number, style: number): string | number {
@@ -124,14 +172,30 @@ function formatInstant(ms: number, style: number): string | number {
 }
 const instantValueArb = fc
   .tuple(instantArb, fc.integer({ min: 0, max: 3 }))
-  .map(([ms, style]) => ({ raw: formatInstant(ms, style), ms }));
+  .map(([ms, style]) => formatInstant(ms, style));
 const dayValueArb = fc.oneof(
   instantValueArb,
-  instantArb.map((ms) => ({ raw: iso(ms).slice(0, 10), ms: Math.floor(ms / DAY) * DAY })),
+  instantArb.map((ms) => iso(ms).slice(0, 10)),
 );
 const textValueArb = fc.oneof(
   textArb,
-  fc.constantFrom('1', '.5', '-', '2024-03-1', '00:00', '10 0', 'true', 'fal', ',', 'a,', 'A%', '_b'),
+  fc.constantFrom(
+    '1',
+    '.5',
+    '-',
+    '2024-03-1',
+    '00:00',
+    '10 0',
+    'true',
+    'fal',
+    ',',
+    'a,',
+    'A%',
+    '_b',
+    '1e+15',
+    '2.5e-05',
+    '-0',
+  ),
 );
 
 const textMethods: FilterMethod[] = ['CONTAINS', 'STARTSWITH', 'ENDSWITH'];
@@ -167,22 +231,23 @@ const methodsFor: Record<ColumnType, FilterMethod[]> = {
   'text[]': [...textMethods, 'EQUALS', 'NOT EQUAL', 'ISDEFINED', 'ARRAY_CONTAINS'],
 };
 
-/** One value of the given (effective) type, as sent and as the reference reads it. */
-function scalarArb(type: ColumnType): fc.Arbitrary<{ raw: string | number | boolean; ref: unknown }> {
+/** One value of the given (effective) type, in each form the engine accepts. */
+function scalarArb(type: ColumnType): fc.Arbitrary<string | number | boolean> {
   switch (type) {
     case 'text':
     case 'text[]':
-      return textValueArb.map((t) => ({ raw: t, ref: t }));
+      return textValueArb;
     case 'number':
-      return fc.tuple(numArb, fc.boolean()).map(([n, asText]) => ({ raw: asText ? String(n) : n, ref: n }));
+      return fc.tuple(numArb, fc.boolean()).map(([n, asText]) => (asText ? String(n) : n));
     case 'timestamp':
-      return instantValueArb.map((v) => ({ raw: v.raw, ref: v.ms }));
+      return instantValueArb;
     case 'boolean':
-      return fc.boolean().map((b) => ({ raw: b, ref: b }));
+      return fc.oneof(fc.boolean(), fc.constantFrom('true', 'FALSE'));
   }
 }
 
-const criterionArbFor = (names: string[]): fc.Arbitrary<Generated> =>
+/** Criteria the engine accepts: every method of the (effective) column type, negated or not. */
+const criterionArbFor = (names: string[]): fc.Arbitrary<Criterion> =>
   fc
     .record({
       name: fc.constantFrom(...names),
@@ -192,39 +257,34 @@ const criterionArbFor = (names: string[]): fc.Arbitrary<Generated> =>
     })
     .chain(({ name, tostring, casefold, not }) => {
       const type: ColumnType = tostring ? 'text' : columnsOf[name].type;
-      return fc.constantFrom(...methodsFor[type]).chain((method): fc.Arbitrary<Generated> => {
+      return fc.constantFrom(...methodsFor[type]).chain((method): fc.Arbitrary<Criterion> => {
         const base = { name, method, tostring, casefold, not };
-        const single = (arb: fc.Arbitrary<{ raw: string | number | boolean; ref: unknown }>) =>
-          arb.map((v) => ({ criterion: { ...base, value: v.raw }, values: [v.ref] }));
-        const pair = (arb: fc.Arbitrary<{ raw: string | number | boolean; ref: unknown }>) =>
-          fc
-            .tuple(arb, arb)
-            .map(([a, b]) => ({ criterion: { ...base, value: [a.raw, b.raw] }, values: [a.ref, b.ref] }));
+        const single = (arb: fc.Arbitrary<string | number | boolean>) =>
+          arb.map((value) => ({ ...base, value }));
+        const pair = (arb: fc.Arbitrary<string | number | boolean>) =>
+          fc.tuple(arb, arb).map((value) => ({ ...base, value }));
         switch (method) {
           case 'ISDEFINED':
-            return fc
-              .constantFrom(undefined, true, false)
-              .map((value) => ({ criterion: { ...base, value }, values: [value] }));
+            return fc.constantFrom(undefined, true, false, 'false').map((value) => ({ ...base, value }));
           case 'INRANGE':
           case 'RANGE':
             return pair(scalarArb(type));
           case 'DATERANGE':
-            return pair(instantValueArb.map((v) => ({ raw: v.raw, ref: v.ms })));
+            return pair(instantValueArb);
           case 'BEFORE':
           case 'AFTER':
-            return single(instantValueArb.map((v) => ({ raw: v.raw, ref: v.ms })));
+            return single(instantValueArb);
           case 'BEFOREDAY':
           case 'AFTERDAY':
-            return single(dayValueArb.map((v) => ({ raw: v.raw, ref: v.ms })));
+            return single(dayValueArb);
           case 'DAYRANGE':
-            return pair(dayValueArb.map((v) => ({ raw: v.raw, ref: v.ms })));
+            return pair(dayValueArb);
           case 'ARRAY_CONTAINS':
             return fc.oneof(
               single(scalarArb(type)),
-              fc.array(fc.option(scalarArb(type), { nil: null }), { maxLength: 3 }).map((list) => ({
-                criterion: { ...base, value: list.map((v) => (v === null ? null : v.raw)) },
-                values: [list.map((v) => (v === null ? null : v.ref))],
-              })),
+              fc
+                .array(fc.option(scalarArb(type), { nil: null }), { maxLength: 3 })
+                .map((value) => ({ ...base, value })),
             );
           default:
             return single(scalarArb(type));
@@ -232,118 +292,36 @@ const criterionArbFor = (names: string[]): fc.Arbitrary<Generated> =>
       });
     });
 
-const ruleArbFor = (names: string[]) =>
+const ruleArbFor = (names: string[]): fc.Arbitrary<FilterRule> =>
   fc.record({
     condition: fc.constantFrom('ANY', 'ALL', 'any', 'all'),
     criteria: fc.array(criterionArbFor(names), { maxLength: 3 }),
   });
 const ruleArb = ruleArbFor(Object.keys(columnsOf));
 
-// ---------- reference evaluator ----------
-function textFormOf(type: ColumnType, v: unknown): string | null {
-  if (v === null) return null;
-  switch (type) {
-    case 'text':
-      return v as string;
-    case 'number':
-    case 'boolean':
-      return String(v);
-    case 'timestamp':
-      return iso(v as number)
-        .slice(0, 19)
-        .replace('T', ' ');
-    case 'text[]':
-      return (v as string[]).join(',');
-  }
-}
-
-function evaluate(g: Generated, row: Row): boolean {
-  const c = g.criterion;
-  const col = columnsOf[c.name];
-  const type: ColumnType = c.tostring ? 'text' : col.type;
-  const v = c.tostring ? textFormOf(col.type, row[col.field]) : row[col.field];
-  const fold = (s: string) => (c.casefold && (type === 'text' || type === 'text[]') ? s.toLowerCase() : s);
-  const asText = (x: unknown) => fold(String(x));
-  const [a, b] = g.values;
-  const positive = (): boolean => {
-    if (c.method === 'ISDEFINED') return v !== null;
-    if (c.method === 'ARRAY_CONTAINS') {
-      const list = Array.isArray(a) ? a : [a];
-      if (v === null) return list.includes(null);
-      const wanted = list.filter((x) => x !== null);
-      if (type === 'text[]') return (v as string[]).some((e) => wanted.some((w) => fold(e) === asText(w)));
-      if (type === 'text') return wanted.some((w) => fold(v as string) === asText(w));
-      return wanted.some((w) => w === v);
-    }
-    if (v === null) return false;
-    const elements = type === 'text[]' ? (v as string[]) : [v];
-    switch (c.method) {
-      case 'CONTAINS':
-        return elements.some((e) => fold(e as string).includes(asText(a)));
-      case 'STARTSWITH':
-        return elements.some((e) => fold(e as string).startsWith(asText(a)));
-      case 'ENDSWITH':
-        return elements.some((e) => fold(e as string).endsWith(asText(a)));
-      case 'EQUALS':
-      case 'NOT EQUAL':
-        return type === 'text' || type === 'text[]'
-          ? elements.some((e) => fold(e as string) === asText(a))
-          : v === a;
-    }
-    const cmp = (x: unknown, y: unknown): number => {
-      if (type === 'text') {
-        const [p, q] = [fold(x as string), asText(y)];
-        return p < q ? -1 : p > q ? 1 : 0;
-      }
-      return (x as number) - (y as number);
-    };
-    const day = (ms: number) => Math.floor(ms / DAY) * DAY;
-    switch (c.method) {
-      case '>':
-        return cmp(v, a) > 0;
-      case '<':
-        return cmp(v, a) < 0;
-      case '>=':
-        return cmp(v, a) >= 0;
-      case '<=':
-        return cmp(v, a) <= 0;
-      case 'INRANGE':
-      case 'RANGE':
-      case 'DATERANGE':
-        return cmp(v, a) >= 0 && cmp(v, b) <= 0;
-      case 'BEFORE':
-        return (v as number) < (a as number);
-      case 'AFTER':
-        return (v as number) > (a as number);
-      case 'BEFOREDAY':
-        return (v as number) < day(a as number);
-      case 'AFTERDAY':
-        return (v as number) >= day(a as number) + DAY;
-      case 'DAYRANGE':
-        return (v as number) >= day(a as number) && (v as number) < day(b as number) + DAY;
-    }
-    throw new Error(`reference: unhandled ${c.method}`);
-  };
-  let result = positive();
-  if (c.method === 'NOT EQUAL') result = !result;
-  if (c.method === 'ISDEFINED' && a === false) result = !result;
-  return c.not ? !result : result;
-}
-
-function reference(
-  rule: { condition: string; criteria: Generated[] },
-  rows: Row[],
-  activeOnly: boolean,
-): number[] {
-  return rows
-    .filter((row) => !activeOnly || row.active)
-    .filter((row) => {
-      if (rule.criteria.length === 0) return true;
-      const results = rule.criteria.map((g) => evaluate(g, row));
-      return rule.condition.toUpperCase() === 'ANY' ? results.some(Boolean) : results.every(Boolean);
-    })
-    .map((r) => r.id);
-}
+/** Any criterion, most of them wrong: a method on the wrong type, a value of the wrong shape or form. */
+const anyCriterionArb: fc.Arbitrary<Criterion> = fc
+  .record({
+    name: fc.constantFrom(...Object.keys(columnsOf), 'Nope', 'constructor'),
+    method: fc.oneof(
+      fc.constantFrom(...Object.values(methodsFor).flat()),
+      fc.constantFrom('contains', 'LIKE', 'not equal'),
+    ),
+    value: fc.oneof(
+      fc.constant(undefined),
+      fc.constantFrom(null, true, false, 'false', 'TRUE', '', ' 1.5 ', '+2', '1e3', '1,5', 'NaN', 'a\u0000'),
+      fc.constantFrom('2024-02-30', '2024-03-10', '2024-03-10T10:00:00+02:00', 1_710_000_000_000, 1.5),
+      textValueArb,
+      numArb,
+      fc.array(fc.oneof(fc.constant(null), textValueArb, numArb, fc.boolean(), instantValueArb), {
+        maxLength: 3,
+      }),
+    ),
+    not: fc.boolean(),
+    casefold: fc.boolean(),
+    tostring: fc.boolean(),
+  })
+  .map((c) => c as Criterion);
 
 // ---------- database ----------
 let database: TestDatabase;
@@ -352,9 +330,12 @@ async function load(rows: Row[]) {
   await database.db.execute(sql`delete from lp_scratch`);
   if (rows.length === 0) return;
   const ts = (ms: number | null) => (ms === null ? sql`null` : sql`${iso(ms)}::timestamptz`);
+  // A bound number travels as its JavaScript text, which writes -0 as 0.
+  const float = (n: number | null) =>
+    n === null ? sql`null` : sql`${Object.is(n, -0) ? '-0' : String(n)}::float8`;
   const values = rows.map(
     (r) =>
-      sql`(${r.id}, ${r.txt}, ${r.name}, ${r.num}, ${r.cnt}, ${r.score}, ${ts(r.at)}, ${ts(r.created)}, ${r.flag}, ${r.active}, ${
+      sql`(${r.id}, ${r.txt}, ${r.name}, ${float(r.num)}, ${r.cnt}, ${float(r.score)}, ${ts(r.at)}, ${ts(r.created)}, ${r.flag}, ${r.active}, ${
         r.tags === null
           ? sql`null`
           : sql`array[${sql.join(
@@ -391,38 +372,171 @@ afterAll(async () => {
   await database?.close();
 });
 
-describe('filter compilation against the reference evaluator', () => {
-  const check = async (
-    rows: Row[],
-    rule: { condition: string; criteria: Generated[] },
-    activeOnly: boolean,
-  ) => {
+/** The ids of the rows the evaluator keeps, in id order. */
+function evaluated(filter: FilterRule, rows: Row[], activeOnly: boolean): number[] {
+  const keep = filterPredicate(scratchColumns, filter);
+  return rows.filter((row) => (!activeOnly || row.active) && keep(asApiRow(row))).map((r) => r.id);
+}
+
+async function selected(filter: FilterRule, scope?: SQL): Promise<number[]> {
+  const page = await queryPage(database.db, scratch, { scope, request: { filter, limit: 1000 }, secret });
+  expect(page.token).toBeNull();
+  return page.rows.map((r) => Number(r.Id)).sort((x, y) => x - y);
+}
+
+describe('filter compilation against the evaluator', () => {
+  const check = async (rows: Row[], filter: FilterRule, activeOnly: boolean) => {
     await load(rows);
-    const filter: FilterRule = {
-      condition: rule.condition as FilterRule['condition'],
-      criteria: rule.criteria.map((g) => g.criterion),
-    };
     const scope: SQL | undefined = activeOnly ? sql`s.active` : undefined;
-    const page = await queryPage(database.db, scratch, { scope, request: { filter, limit: 1000 }, secret });
-    const expected = reference(rule, rows, activeOnly);
-    expect(page.rows.map((r) => r.Id).sort((x, y) => Number(x) - Number(y))).toEqual(expected);
-    expect(page.token).toBeNull();
+    const expected = evaluated(filter, rows, activeOnly);
+    expect(await selected(filter, scope)).toEqual(expected);
     expect(await queryCount(database.db, scratch, { scope, filter })).toBe(expected.length);
   };
 
-  it('returns exactly the rows the reference selects, for random rules and rows', async () => {
+  it('returns exactly the rows the evaluator keeps, for random rules and rows with NULLs', async () => {
     await fc.assert(fc.asyncProperty(rowsArb, ruleArb, fc.boolean(), check), { numRuns: 400 });
   });
 
-  it('agrees with the reference on timestamp rules at day and range boundaries', async () => {
+  it('agrees with the evaluator on timestamp rules at day and range boundaries', async () => {
     await fc.assert(fc.asyncProperty(rowsArb, ruleArbFor(['Created', 'At']), fc.constant(false), check), {
       numRuns: 300,
     });
   });
+
+  it('agrees on single negated criteria over nullable columns', async () => {
+    const negated = criterionArbFor(['Txt', 'Num', 'At', 'Flag', 'Tags']).map(
+      (c): FilterRule => ({ condition: 'ALL', criteria: [{ ...c, not: true }] }),
+    );
+    await fc.assert(fc.asyncProperty(rowsArb, negated, fc.constant(false), check), { numRuns: 200 });
+  });
+
+  describe('on the edges random rules rarely meet', () => {
+    const letters = fc.string({
+      unit: fc.constantFrom('a', 'Σ', 'σ', 'ς', 'İ', 'i', '\u{1F600}', '\uFFFD', '\uE000'),
+      maxLength: 3,
+    });
+    const numbers = fc.constantFrom(
+      -0,
+      0,
+      1e15,
+      1e14,
+      2.5e-5,
+      0.0001,
+      123456789012345.6,
+      1e21,
+      0.1 + 0.2,
+      -1e-7,
+    );
+    // Mostly case-insensitive: folding beyond ASCII is what this is about.
+    const casefold = fc.constantFrom(true, true, true, false);
+    const ruleOf = (criterion: fc.Arbitrary<Criterion>) =>
+      fc.record({
+        condition: fc.constantFrom<FilterRule['condition']>('ANY', 'ALL'),
+        criteria: fc.array(criterion, { minLength: 1, maxLength: 2 }),
+      });
+
+    it('case beyond ASCII (İ, final Σ) and code-point order (astral after U+FFFD)', async () => {
+      const textCriterion = fc.record({
+        name: fc.constantFrom('Txt', 'Name'),
+        method: fc.constantFrom<FilterMethod>(
+          'CONTAINS',
+          'STARTSWITH',
+          'ENDSWITH',
+          'EQUALS',
+          'NOT EQUAL',
+          '>',
+          '<=',
+          'ARRAY_CONTAINS',
+        ),
+        value: letters,
+        casefold,
+        not: fc.boolean(),
+      });
+      const listCriterion = fc
+        .record({
+          name: fc.constant('Tags'),
+          method: fc.constantFrom<FilterMethod>('CONTAINS', 'EQUALS', 'ARRAY_CONTAINS', '>', '<'),
+          value: letters,
+          casefold,
+          tostring: fc.boolean(),
+          not: fc.boolean(),
+        })
+        .map((c) => (c.method === '>' || c.method === '<' ? { ...c, tostring: true } : c));
+      await fc.assert(
+        fc.asyncProperty(
+          rowsArbOf(letters, numbers),
+          ruleOf(fc.oneof(textCriterion, listCriterion)),
+          fc.constant(false),
+          check,
+        ),
+        { numRuns: 300 },
+      );
+    });
+
+    it('the text form of numbers (exponents, -0, long digits)', async () => {
+      const numberText = fc.record({
+        name: fc.constantFrom('Num', 'Score'),
+        method: fc.constantFrom<FilterMethod>('CONTAINS', 'STARTSWITH', 'EQUALS', '>', '<'),
+        value: fc.constantFrom(
+          'e+',
+          'e-0',
+          '1e+15',
+          '100000000000000',
+          '-0',
+          '0.3',
+          '2.5e-05',
+          '0.0001',
+          '.6',
+          '1e+21',
+        ),
+        tostring: fc.constant(true),
+        not: fc.boolean(),
+      });
+      await fc.assert(
+        fc.asyncProperty(rowsArbOf(letters, numbers), ruleOf(numberText), fc.constant(false), check),
+        {
+          numRuns: 150,
+        },
+      );
+    });
+  });
+
+  it('refuses exactly the criteria the evaluator refuses, with the same message, and agrees on the rest', async () => {
+    const seen = { refused: 0, accepted: 0 };
+    await fc.assert(
+      fc.asyncProperty(rowsArb, anyCriterionArb, async (rows, criterion) => {
+        const filter: FilterRule = { condition: 'ALL', criteria: [criterion] };
+        let refusal: string | undefined;
+        try {
+          filterPredicate(scratchColumns, filter);
+        } catch (e) {
+          expect(e).toBeInstanceOf(FilterRuleError);
+          refusal = (e as Error).message;
+        }
+        if (refusal !== undefined) {
+          const error = await queryCount(database.db, scratch, { filter }).then(
+            () => undefined,
+            (e: unknown) => e,
+          );
+          expect(error).toBeInstanceOf(AppError);
+          expect((error as AppError).message).toBe(refusal);
+          seen.refused++;
+          return;
+        }
+        await load(rows);
+        expect(await selected(filter)).toEqual(evaluated(filter, rows, false));
+        seen.accepted++;
+      }),
+      { numRuns: 400 },
+    );
+    // Both sides of the property were exercised.
+    expect(seen.refused).toBeGreaterThan(50);
+    expect(seen.accepted).toBeGreaterThan(50);
+  });
 });
 
 describe('negated criteria over NULL', () => {
-  it('select the rows whose value is NULL (not, NOT EQUAL), as the browser must too', async () => {
+  it('select the rows whose value is NULL (not, NOT EQUAL), on the server as in the evaluator', async () => {
     const row = (id: number, txt: string | null, num: number | null): Row => ({
       id,
       txt,
@@ -436,11 +550,13 @@ describe('negated criteria over NULL', () => {
       active: true,
       tags: null,
     });
-    await load([row(1, 'xa', 1), row(2, 'b', 2), row(3, null, null)]);
+    const rows = [row(1, 'xa', 1), row(2, 'b', 2), row(3, null, null)];
+    await load(rows);
     const ids = async (criterion: Criterion) => {
       const filter: FilterRule = { condition: 'ALL', criteria: [criterion] };
-      const page = await queryPage(database.db, scratch, { request: { filter, limit: 10 }, secret });
-      return page.rows.map((r) => r.Id);
+      const server = await selected(filter);
+      expect(evaluated(filter, rows, false)).toEqual(server);
+      return server;
     };
     expect(await ids({ name: 'Txt', method: 'CONTAINS', value: 'x', not: true })).toEqual([2, 3]);
     expect(await ids({ name: 'Txt', method: 'NOT EQUAL', value: 'xa' })).toEqual([2, 3]);
@@ -470,10 +586,7 @@ describe('continuation tokens', () => {
         fc.option(ruleArb, { nil: undefined }),
         async (rows, sorting, limit, rule) => {
           await load(rows);
-          const filter = rule && {
-            condition: rule.condition as FilterRule['condition'],
-            criteria: rule.criteria.map((g) => g.criterion),
-          };
+          const filter = rule;
           const full = await queryPage(database.db, scratch, {
             request: { filter, sorting, limit: 1000 },
             secret,
