@@ -1,10 +1,9 @@
 import { formatDate } from '@lp/domain/dates';
 import { chargeCents, rateTableFor, sessionHours } from '@lp/domain/elastic-rating';
 import { sql } from 'drizzle-orm';
-import { type Db, queryRows } from '../../db/database.ts';
-import { loadRateTables, newestVersion } from '../cls-api/repository.ts';
-import { elasticEntitlements, jsonRows } from '../ledger/repository.ts';
-import { postCharges } from '../ledger/service.ts';
+import { type Db, jsonRows, queryRows } from '../../db/database.ts';
+import { rateTables } from '../cls-api/service.ts';
+import { ledgerEntitlements, postCharges } from '../ledger/service.ts';
 import type { ElasticTarget } from './world/types.ts';
 
 const BATCH = 20_000;
@@ -43,8 +42,7 @@ export async function withoutIndexes(db: Db, table: string): Promise<() => Promi
  * (1 = used up, the rest spilling to the next entitlement or overage).
  */
 export async function loadSeededUsage(db: Db, targets: readonly ElasticTarget[]): Promise<void> {
-  const rates = await loadRateTables(db);
-  const newest = newestVersion(rates.keys());
+  const { rates, newest } = await rateTables(db);
   const fractions = new Map(targets.map((t) => [t.entitlementId, t.usedFraction]));
   const restoreSessions = await withoutIndexes(db, 'usage_sessions');
   const restoreLedger = await withoutIndexes(db, 'elastic_ledger');
@@ -60,7 +58,7 @@ export async function loadSeededUsage(db: Db, targets: readonly ElasticTarget[])
     byAccount.set(r.customer_number, list);
   }
   for (const [cn, rows] of byAccount) {
-    const entitlements = await elasticEntitlements(db, cn);
+    const entitlements = await ledgerEntitlements(db, cn);
     const planned = new Map<number, number>();
     const priced: { id: number; hours: number; rate: number; version: string; cents: number }[] = [];
     const charges = rows.map((r) => {

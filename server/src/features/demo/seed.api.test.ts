@@ -5,7 +5,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../platform/config.ts';
 import { createTestDatabase, type TestDatabase } from '../../test/test-db.ts';
-import { verifyPassword } from '../auth/password.ts';
+import { verifyPassword } from '../auth/service.ts';
 import { reconcile } from '../ledger/service.ts';
 import { clearDemoWorld, rowsOf, seedDemoWorld } from './seed.ts';
 import { seedIfEmpty } from './seed-on-start.ts';

@@ -15,7 +15,7 @@ import {
   rateTables,
   users,
 } from '../../db/schema.ts';
-import { hashPassword } from '../auth/password.ts';
+import { hashPassword } from '../auth/service.ts';
 import { addMissingFeatures, ensureRouteFeatures } from '../featureflags/service.ts';
 import { productVersions, projects, usernames } from './catalogue.ts';
 import { loadSeededUsage, STAGING } from './seed-usage.ts';

@@ -2,9 +2,6 @@ import type { Drawable } from '@lp/domain/elastic-rating';
 import { sql } from 'drizzle-orm';
 import { type Db, jsonRows, queryRows } from '../../db/database.ts';
 
-/** Kept for features/demo/seed-usage.ts until it imports jsonRows from db/database.ts (decision 026). */
-export { jsonRows } from '../../db/database.ts';
-
 /**
  * Serialises every ledger write of one account (usage posting, adjustments) until the transaction ends, so
  * concurrent batches never read the same balance and overdraw an entitlement.

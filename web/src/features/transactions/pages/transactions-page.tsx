@@ -22,6 +22,7 @@ import { confirmDialog } from '../../../components/confirm-dialog.tsx';
 import { showError } from '../../../components/panels.tsx';
 import { gridTheme } from '../../../components/saved-view-grid/ag-grid-setup.ts';
 import { sortModelToRules } from '../../../components/saved-view-grid/grid-filter.ts';
+import { tablePrefsQuery } from '../../../components/saved-view-grid/table-prefs.ts';
 import { PREFS_SPINNER, useSavedView } from '../../../components/saved-view-grid/use-saved-view.ts';
 import {
   findPref,
@@ -33,7 +34,6 @@ import { Spinner } from '../../../components/spinner.tsx';
 import { type ApiClient, api as defaultClient } from '../../../lib/api-client.ts';
 import { saveTextFile } from '../../../lib/save-file.ts';
 import { useCountPerFilter } from '../../../lib/use-count-per-filter.ts';
-import { tablePrefsQuery } from '../../../components/saved-view-grid/table-prefs.ts';
 import {
   createUsageDataService,
   fetchForExport,
