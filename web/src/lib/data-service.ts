@@ -1,13 +1,15 @@
 import { messages } from '@lp/contract/common/errors';
 import type { FilterRule, SortRule } from '@lp/contract/query/schemas';
+import { type FilterColumns, FilterRowError } from '@lp/domain/filter-rules';
 import { type ApiClient, ApiError, api } from './api-client.ts';
-import { matchesRule, narrows, type Row } from './filter-rules.ts';
+import { narrowedFilter, type Row } from './filter-rules.ts';
 
 /**
  * The generic data service of spec 000 §4.8 / §7: POST {base}, {base}/count and {base}/distinct with
  * filter, sorting, token and limit. It keeps the rows of the current server query; once every row of
- * that query is cached, a new filter that only narrows it is answered in memory, and it goes back to
- * the server as soon as the filter no longer narrows.
+ * that query is cached, a new filter that only narrows it is answered in memory (with the engine's own
+ * semantics, @lp/domain/filter-rules), and it goes back to the server as soon as the filter no longer
+ * narrows or the cached rows cannot decide it.
  */
 export const SLICE_TIMEOUT_MS = 300_000;
 
@@ -30,6 +32,12 @@ export interface DataServiceOptions {
   base: string;
   client?: ApiClient;
   timeoutMs?: number;
+  /**
+   * The kinds of the columns the endpoint filters exactly as the query engine's resource declares them,
+   * for the criteria this service sends (a column whose criteria the endpoint rewrites first must be left
+   * out). Without them every new filter is answered by the server.
+   */
+  columns?: FilterColumns;
 }
 
 interface PageAnswer<T> {
@@ -66,6 +74,7 @@ export class DataService<T extends Row> {
   private readonly base: string;
   private readonly client: ApiClient;
   private readonly timeoutMs: number;
+  private readonly columns: FilterColumns | undefined;
   /** The server query whose rows are cached. */
   private serverFilter: FilterRule | null | undefined = undefined;
   private serverKey: string | null = null;
@@ -80,6 +89,7 @@ export class DataService<T extends Row> {
     this.base = options.base;
     this.client = options.client ?? api;
     this.timeoutMs = options.timeoutMs ?? SLICE_TIMEOUT_MS;
+    this.columns = options.columns;
   }
 
   /** True when every row of the cached server query is in memory. */
@@ -101,22 +111,33 @@ export class DataService<T extends Row> {
 
   async getBlock(req: BlockRequest): Promise<Block<T>> {
     const key = `${sortKey(req.sorting)}|${ruleKey(req.filter)}`;
-    const sameSort = this.serverKey?.startsWith(`${sortKey(req.sorting)}|`);
     if (this.serverKey === key) {
       this.narrowed = null;
-    } else if (sameSort && this.allRowsCached && narrows(this.serverFilter, req.filter)) {
-      if (this.narrowed?.key !== key) {
-        const all = this.rows.slice(0, this.total);
-        this.narrowed = { key, rows: all.filter((row) => matchesRule(row, req.filter)) };
-      }
-      const rows = this.narrowed.rows;
-      return { rows: rows.slice(req.startRow, req.endRow), lastRow: rows.length, source: 'client' };
     } else {
+      const rows = this.rowsInMemory(key, req);
+      if (rows) return { rows: rows.slice(req.startRow, req.endRow), lastRow: rows.length, source: 'client' };
       this.invalidate();
       this.serverKey = key;
       this.serverFilter = req.filter;
     }
     return this.fetchServerBlock(req);
+  }
+
+  /** The rows of the request's filter taken from the cached ones, or null when the server must answer. */
+  private rowsInMemory(key: string, req: BlockRequest): T[] | null {
+    if (this.narrowed?.key === key) return this.narrowed.rows;
+    const sameSort = this.serverKey?.startsWith(`${sortKey(req.sorting)}|`);
+    if (!sameSort || !this.columns || !this.allRowsCached) return null;
+    const keep = narrowedFilter(this.columns, this.serverFilter, req.filter);
+    if (!keep) return null;
+    try {
+      this.narrowed = { key, rows: this.rows.slice(0, this.total).filter(keep) };
+    } catch (e) {
+      // A row without a filtered column (or with a value of another kind) cannot be judged here.
+      if (e instanceof FilterRowError) return null;
+      throw e;
+    }
+    return this.narrowed.rows;
   }
 
   private async fetchServerBlock(req: BlockRequest): Promise<Block<T>> {

@@ -1,127 +1,50 @@
 import type { Criterion, FilterRule } from '@lp/contract/query/schemas';
+import {
+  type FilterColumnKind,
+  type FilterColumns,
+  FilterRuleError,
+  filterPredicate,
+  foldCase,
+  type RowPredicate,
+} from '@lp/domain/filter-rules';
 
 /**
- * In-memory evaluation of the generic filter rule (spec 000 §3) and the narrowing test of §4.8.
- * Semantics follow SQL: a missing (null) field matches no criterion except ISDEFINED, and `not` does
- * not turn such a miss into a match, so client-side results agree with the server's.
+ * Spec 000 §4.8 narrowing: whether a new filter only narrows the one whose rows are cached, and the
+ * in-memory answer for it. Rows are judged by @lp/domain/filter-rules, the evaluator the engine's property
+ * test holds to the server's SQL; nothing here evaluates a criterion.
  */
 export type Row = Record<string, unknown>;
-type Scalar = string | number | boolean | null;
 
 const isEmptyRule = (rule: FilterRule | null | undefined) => !rule || rule.criteria.length === 0;
-const isAll = (rule: FilterRule) => rule.condition.toUpperCase() === 'ALL';
+const isAll = (rule: FilterRule) => String(rule.condition ?? 'ALL').toUpperCase() === 'ALL';
 
-function text(v: unknown, casefold: boolean | undefined): string {
-  const s = typeof v === 'string' ? v : String(v);
-  return casefold ? s.toLowerCase() : s;
-}
-
-/** Numeric when the criterion value is a number (a non-numeric field then compares as NaN: no match), else text order. */
-function compare(a: unknown, b: unknown): number {
-  if (typeof b === 'number') {
-    const x = typeof a === 'number' ? a : typeof a === 'string' && a.trim() !== '' ? Number(a) : Number.NaN;
-    return x - b;
-  }
-  const x = String(a);
-  const y = String(b);
-  return x < y ? -1 : x > y ? 1 : 0;
-}
-
-function scalarEquals(field: unknown, value: unknown, c: Criterion): boolean {
-  if (typeof field === 'string' || typeof value === 'string' || c.tostring)
-    return text(field, c.casefold) === text(value, c.casefold);
-  return field === value;
-}
-
+type Scalar = string | number | boolean | null;
 const pair = (value: Criterion['value']): [Scalar, Scalar] | null =>
   Array.isArray(value) && value.length === 2 ? [value[0], value[1]] : null;
-const day = (v: unknown) => String(v).slice(0, 10);
-
-/** The positive (un-negated) test of one criterion against a present field value. */
-function test(field: unknown, c: Criterion): boolean {
-  const v = c.value;
-  switch (c.method) {
-    case 'CONTAINS':
-      return text(field, c.casefold).includes(text(v, c.casefold));
-    case 'STARTSWITH':
-      return text(field, c.casefold).startsWith(text(v, c.casefold));
-    case 'ENDSWITH':
-      return text(field, c.casefold).endsWith(text(v, c.casefold));
-    case 'ARRAY_CONTAINS':
-      // As on the server: on a list field some element equals the value; on a scalar field the field is
-      // one of the listed values (a multi-select filter).
-      if (Array.isArray(field)) return field.some((item) => item !== null && scalarEquals(item, v, c));
-      return (Array.isArray(v) ? v : [v]).some((item) => item !== null && scalarEquals(field, item, c));
-    case 'EQUALS':
-      return scalarEquals(field, v, c);
-    case 'NOT EQUAL':
-      return !scalarEquals(field, v, c);
-    case '>':
-    case 'AFTER':
-      return compare(field, v) > 0;
-    case '<':
-    case 'BEFORE':
-      return compare(field, v) < 0;
-    case '>=':
-      return compare(field, v) >= 0;
-    case '<=':
-      return compare(field, v) <= 0;
-    case 'INRANGE':
-    case 'RANGE':
-    case 'DATERANGE': {
-      const r = pair(v);
-      return !!r && compare(field, r[0]) >= 0 && compare(field, r[1]) <= 0;
-    }
-    case 'BEFOREDAY':
-      return day(field) < day(v);
-    case 'AFTERDAY':
-      return day(field) > day(v);
-    case 'DAYRANGE': {
-      const r = pair(v);
-      return !!r && day(field) >= day(r[0]) && day(field) <= day(r[1]);
-    }
-    case 'ISDEFINED':
-      return true;
-  }
-}
-
-export function matchesCriterion(row: Row, c: Criterion): boolean {
-  const field = row[c.name];
-  const present = field !== null && field !== undefined;
-  if (c.method === 'ISDEFINED') return c.not ? !present : present;
-  if (!present) return false;
-  const result = test(field, c);
-  return c.not ? !result : result;
-}
-
-/** An absent rule or one without criteria matches every row. */
-export function matchesRule(row: Row, rule: FilterRule | null | undefined): boolean {
-  if (!rule || isEmptyRule(rule)) return true;
-  return isAll(rule)
-    ? rule.criteria.every((c) => matchesCriterion(row, c))
-    : rule.criteria.some((c) => matchesCriterion(row, c));
-}
 
 const sameShape = (a: Criterion, b: Criterion) =>
   a.name === b.name && !!a.not === !!b.not && !!a.tostring === !!b.tostring;
 
-function criteriaEqual(a: Criterion, b: Criterion): boolean {
-  return (
-    sameShape(a, b) &&
-    a.method === b.method &&
-    !!a.casefold === !!b.casefold &&
-    JSON.stringify(a.value) === JSON.stringify(b.value)
-  );
-}
+/** One text per criterion; equal texts select the same rows. */
+const criterionKey = (c: Criterion) =>
+  JSON.stringify([
+    c.name,
+    String(c.method).toUpperCase(),
+    !!c.not,
+    !!c.casefold,
+    !!c.tostring,
+    c.value === undefined ? null : c.value,
+  ]);
 
 /** Can the text test of `narrow` (d) only pass where the text test of `wide` (c) passes? */
 function textImplies(d: Criterion, c: Criterion): boolean {
   if (typeof d.value !== 'string' || typeof c.value !== 'string') return false;
   // A case-sensitive match implies the case-insensitive one, never the other way round.
   if (d.casefold && !c.casefold) return false;
-  const fold = !!c.casefold;
-  const dv = text(d.value, fold);
-  const cv = text(c.value, fold);
+  // The engine's folding works character by character, so folding keeps every substring a substring.
+  const fold = (s: string) => (c.casefold ? foldCase(s) : s);
+  const dv = fold(d.value);
+  const cv = fold(c.value);
   const exact = d.method === 'EQUALS' && !d.tostring;
   switch (c.method) {
     case 'CONTAINS':
@@ -171,28 +94,29 @@ function rangeImplies(d: Criterion, c: Criterion): boolean {
 }
 
 /** Every row passing criterion d also passes criterion c (sound, deliberately incomplete). */
-export function criterionImplies(d: Criterion, c: Criterion): boolean {
+function criterionImplies(d: Criterion, c: Criterion, kind: FilterColumnKind | undefined): boolean {
   if (!sameShape(d, c)) return false;
-  if (criteriaEqual(d, c)) return true;
+  if (criterionKey(d) === criterionKey(c)) return true;
   // Negations reverse implication; only identical negated criteria are trusted.
   if (d.not || c.not) return false;
   if (d.tostring || c.tostring) return false;
-  return textImplies(d, c) || boundImplies(d, c) || rangeImplies(d, c);
+  if (kind === 'text' || kind === 'text[]') return textImplies(d, c);
+  // Numeric order is the column's order only on a number column (a text column compares '10' < '9').
+  return kind === 'number' && (boundImplies(d, c) || rangeImplies(d, c));
 }
 
 /** Every row matching `rule` matches criterion c. */
-function ruleImpliesCriterion(rule: FilterRule, c: Criterion): boolean {
+function ruleImpliesCriterion(columns: FilterColumns, rule: FilterRule, c: Criterion): boolean {
   if (isEmptyRule(rule)) return false;
-  return isAll(rule)
-    ? rule.criteria.some((d) => criterionImplies(d, c))
-    : rule.criteria.every((d) => criterionImplies(d, c));
+  const implies = (d: Criterion) => criterionImplies(d, c, columns[c.name]);
+  return isAll(rule) ? rule.criteria.some(implies) : rule.criteria.every(implies);
 }
 
 /** Every row matching `rule` matches some criterion of `anyOf`. */
-function ruleImpliesAny(rule: FilterRule, anyOf: Criterion[]): boolean {
+function ruleImpliesAny(columns: FilterColumns, rule: FilterRule, anyOf: Criterion[]): boolean {
   if (isEmptyRule(rule)) return false;
-  if (isAll(rule)) return rule.criteria.some((d) => anyOf.some((c) => criterionImplies(d, c)));
-  return rule.criteria.every((d) => anyOf.some((c) => criterionImplies(d, c)));
+  const implies = (d: Criterion) => anyOf.some((c) => criterionImplies(d, c, columns[c.name]));
+  return isAll(rule) ? rule.criteria.some(implies) : rule.criteria.every(implies);
 }
 
 /**
@@ -200,11 +124,47 @@ function ruleImpliesAny(rule: FilterRule, anyOf: Criterion[]): boolean {
  * cached for the old rule can answer the new one client-side. False whenever that cannot be proven.
  */
 export function narrows(
+  columns: FilterColumns,
   oldRule: FilterRule | null | undefined,
   newRule: FilterRule | null | undefined,
 ): boolean {
   if (!oldRule || isEmptyRule(oldRule)) return true;
   if (!newRule || isEmptyRule(newRule)) return false;
-  if (isAll(oldRule)) return oldRule.criteria.every((c) => ruleImpliesCriterion(newRule, c));
-  return ruleImpliesAny(newRule, oldRule.criteria);
+  if (isAll(oldRule)) return oldRule.criteria.every((c) => ruleImpliesCriterion(columns, newRule, c));
+  return ruleImpliesAny(columns, newRule, oldRule.criteria);
+}
+
+/** Instant criteria the rows on the wire decide exactly (see narrowedFilter). */
+const wholeDayMethods = new Set(['ISDEFINED', 'BEFOREDAY', 'AFTERDAY', 'DAYRANGE']);
+
+/**
+ * The in-memory answer for `newRule` over the rows the server selected for `oldRule`, or null when the
+ * server must answer: the new rule does not provably narrow the old one, the engine would refuse it (400),
+ * or the rows the browser holds cannot decide it. Instants reach the browser as text of whole seconds (or
+ * milliseconds) while the database keeps microseconds, so a criterion comparing an instant itself could
+ * flip within a second; whole-day methods, ISDEFINED and the text form (tostring) come out the same from
+ * either. A criterion of an ALL rule the server already applied holds for every cached row and is not
+ * judged again.
+ */
+export function narrowedFilter(
+  columns: FilterColumns,
+  oldRule: FilterRule | null | undefined,
+  newRule: FilterRule | null | undefined,
+): RowPredicate | null {
+  if (!narrows(columns, oldRule, newRule)) return null;
+  try {
+    filterPredicate(columns, newRule);
+  } catch (e) {
+    if (e instanceof FilterRuleError) return null;
+    throw e;
+  }
+  if (!newRule || isEmptyRule(newRule)) return () => true;
+  const applied = new Set(oldRule && isAll(oldRule) ? oldRule.criteria.map(criterionKey) : []);
+  const isApplied = (c: Criterion) => applied.has(criterionKey(c));
+  if (!isAll(newRule) && newRule.criteria.some(isApplied)) return () => true;
+  const rest = isAll(newRule) ? newRule.criteria.filter((c) => !isApplied(c)) : newRule.criteria;
+  const decidable = (c: Criterion) =>
+    columns[c.name] !== 'timestamp' || !!c.tostring || wholeDayMethods.has(String(c.method).toUpperCase());
+  if (!rest.every(decidable)) return null;
+  return filterPredicate(columns, { ...newRule, criteria: rest });
 }

@@ -1,6 +1,6 @@
 import type { TablePref } from '@lp/contract/prefs/schemas';
+import { filterPredicate } from '@lp/domain/filter-rules';
 import { describe, expect, it } from 'vitest';
-import { matchesRule } from '../../lib/filter-rules.ts';
 import {
   ACTIVE_DISABLED_FILTERS,
   DEFAULT_PERIOD,
@@ -104,12 +104,15 @@ describe('filter rule of the transactions table', () => {
     expect(usageFilterRule(model, [], ACTIVE_DISABLED_FILTERS).criteria.map((c) => c.name)).toEqual(['User']);
   });
 
-  it('period bounds compare with the rows as text, so cached rows can be narrowed in memory', () => {
-    const rule = usageFilterRule({}, tableCriteria(bounds, false));
-    expect(matchesRule({ StartTime: '2026-03-14 00:00:00' }, rule)).toBe(true);
-    expect(matchesRule({ StartTime: '2026-03-15 23:59:59' }, rule)).toBe(true);
-    expect(matchesRule({ StartTime: '2026-03-13 23:59:59' }, rule)).toBe(false);
-    expect(matchesRule({ StartTime: '2026-03-16 00:00:00' }, rule)).toBe(false);
+  it('period bounds select the rows of its whole days, as the engine reads them', () => {
+    const keep = filterPredicate(
+      { StartTime: 'timestamp' },
+      usageFilterRule({}, tableCriteria(bounds, false)),
+    );
+    expect(keep({ StartTime: '2026-03-14 00:00:00' })).toBe(true);
+    expect(keep({ StartTime: '2026-03-15 23:59:59' })).toBe(true);
+    expect(keep({ StartTime: '2026-03-13 23:59:59' })).toBe(false);
+    expect(keep({ StartTime: '2026-03-16 00:00:00' })).toBe(false);
   });
 
   it('reads datetime-local input values with or without seconds', () => {
