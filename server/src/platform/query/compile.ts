@@ -1,7 +1,9 @@
 /*
  * Compiles the spec's generic filter and sort rules (spec 000 §3, §4.8) into parameterized SQL over a
  * resource's whitelisted columns. Client text only ever travels as bind parameters; column expressions,
- * operators and keywords come from the resource definition and the tables below.
+ * operators and keywords come from the resource definition and the tables below. The same filter semantics
+ * run in memory in domain/src/filter-rules.ts (the browser narrows cached rows with it); the engine's
+ * property test fails when the two disagree on a row or on a refusal, so a change here goes there too.
  *
  * Filter rule: {condition: ANY|ALL (any case, default ALL), criteria: [...]}. ALL = every criterion holds,
  * ANY = at least one holds; no criteria = no restriction.
