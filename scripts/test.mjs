@@ -96,7 +96,12 @@ console.log('\n== browser tests (playwright, chromium) ==');
 const pwJson = path.join(tmp, 'playwright.json');
 const pwStatus = timed('browser', () =>
   run('npx', ['playwright', 'test', '--config', 'e2e/playwright.config.ts', '--reporter=list,json'], {
-    env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: pwJson },
+    // The scale-out test (e2e/tests/scale-out.spec.ts) runs two API nodes on this PostgreSQL server.
+    env: {
+      ...process.env,
+      PLAYWRIGHT_JSON_OUTPUT_NAME: pwJson,
+      ...(pgUrl ? { TEST_DATABASE_URL: pgUrl } : {}),
+    },
     allowFailure: true,
   }),
 );
