@@ -1,5 +1,5 @@
 import { MAX_INSTANT, parseInstant } from '@lp/contract/common/dates';
-import { type Criterion, type FilterRule, filterMethods } from '@lp/contract/query/schemas';
+import { type ColumnKind, type Criterion, type FilterRule, filterMethods } from '@lp/contract/query/schemas';
 import { formatDateTime } from './dates.ts';
 
 /*
@@ -23,7 +23,7 @@ import { formatDateTime } from './dates.ts';
  */
 
 /** How the engine reads a column: the resource's declared type (server/src/platform/query/resource.ts). */
-export type FilterColumnKind = 'text' | 'number' | 'timestamp' | 'boolean' | 'text[]';
+export type FilterColumnKind = ColumnKind;
 /** The filterable columns of a resource and their kinds. */
 export type FilterColumns = Readonly<Record<string, FilterColumnKind>>;
 /**

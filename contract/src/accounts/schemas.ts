@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { customerNumberField } from '../common/fields.ts';
+import type { ColumnKinds } from '../query/schemas.ts';
 import { filterRuleSchema } from '../query/schemas.ts';
 
 export const orgTypes = ['Undefined', 'Direct', 'Channel', 'Indirect'] as const;
@@ -68,3 +69,6 @@ export const accountInfoResponseSchema = z.object({
   status: z.literal('SUCCESS'),
   data: customerSchema,
 });
+
+/** Column kinds of the account list (one declaration: the server's resource and the browser use it). */
+export const accountColumnKinds = { AccountID: 'text', AccountName: 'text' } as const satisfies ColumnKinds;

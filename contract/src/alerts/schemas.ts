@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { instantSchema } from '../common/dates.ts';
+import type { ColumnKinds } from '../query/schemas.ts';
 import { countRequestSchema, distinctRequestSchema, pageRequestSchema } from '../query/schemas.ts';
 
 /** Spec 000 §3 Notification. Kept here (not imported from domain) so the contract stays dependency-free. */
@@ -88,3 +89,18 @@ export type AlertInput = z.input<typeof alertInputSchema>;
 export const alertIdParamsSchema = z.object({
   id: z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER),
 });
+
+/** Column kinds of the alerts table (one declaration: the server's resource and the browser use it). */
+export const alertColumnKinds = {
+  id: 'number',
+  category: 'text',
+  /** Computed from category (OK < INFO < WARNING < CRITICAL) so a category range is a numeric range. */
+  severity: 'number',
+  status: 'text',
+  date: 'timestamp',
+  expires: 'timestamp',
+  service: 'text[]',
+  description: 'text',
+  links: 'text',
+  resolved: 'boolean',
+} as const satisfies ColumnKinds;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { customerNumberField } from '../common/fields.ts';
+import type { ColumnKinds } from '../query/schemas.ts';
 import { countRequestSchema, distinctRequestSchema, pageRequestSchema } from '../query/schemas.ts';
 
 const customerNumber = customerNumberField;
@@ -61,3 +62,11 @@ export const emailIdParamsSchema = z.object({
     .regex(/^\d{1,15}$/)
     .transform(Number),
 });
+
+/** Column kinds of the e-mails table (one declaration: the server's resource and the browser use it). */
+export const emailColumnKinds = {
+  id: 'number',
+  date: 'timestamp',
+  subject: 'text',
+  to: 'text',
+} as const satisfies ColumnKinds;

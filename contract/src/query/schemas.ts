@@ -77,3 +77,11 @@ export const distinctResponseSchema = z.object({
   status: z.literal('SUCCESS'),
   data: z.array(z.union([z.string(), z.number(), z.boolean(), z.null()])),
 });
+
+/**
+ * How the query engine reads, compares and parses a column's values (server/src/platform/query/compile.ts).
+ * Each server table declares its columns' kinds once, here in the contract: the server's resource takes them, and
+ * the browser's data service evaluates a narrowed filter in memory with them (domain/src/filter-rules.ts).
+ */
+export type ColumnKind = 'text' | 'number' | 'timestamp' | 'boolean' | 'text[]';
+export type ColumnKinds = Readonly<Record<string, ColumnKind>>;

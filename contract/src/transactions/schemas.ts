@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { customerNumberField } from '../common/fields.ts';
+import type { ColumnKinds } from '../query/schemas.ts';
 import { countRequestSchema, distinctRequestSchema, pageRequestSchema } from '../query/schemas.ts';
 
 /** Spec 001 §9: a CSV export takes at most this many transactions. */
@@ -95,3 +96,26 @@ export const fetchUsageResponseSchema = z.object({
   data: z.array(usageRowSchema),
   token: z.string().nullable(),
 });
+
+/** Column kinds of the usage transactions table (one declaration: the server's resource and the browser use it). */
+export const usageColumnKinds = {
+  StartTime: 'timestamp',
+  EndTime: 'timestamp',
+  Product: 'text',
+  ProductCount: 'number',
+  Hours: 'number',
+  Charge: 'number',
+  Currency: 'text',
+  User: 'text',
+  Host: 'text',
+  Project: 'text',
+  DeviceID: 'text',
+  SessionStatus: 'text',
+  REFERER_IP_ADDRESS: 'text',
+  productVersion: 'text',
+  CloudJobId: 'text',
+  ServerID: 'text',
+  AccountID: 'text',
+  RateFileVersion: 'text',
+  Active: 'boolean',
+} as const satisfies ColumnKinds;

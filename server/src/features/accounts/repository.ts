@@ -1,7 +1,8 @@
+import { accountColumnKinds } from '@lp/contract/accounts/schemas';
 import { and, count, eq, sql } from 'drizzle-orm';
 import { type Db, queryRows } from '../../db/database.ts';
 import { accounts, entitlements, portalContacts } from '../../db/schema.ts';
-import type { Resource } from '../../platform/query/resource.ts';
+import { type Resource, typedColumns } from '../../platform/query/resource.ts';
 
 export type AccountRecord = typeof accounts.$inferSelect;
 
@@ -9,10 +10,10 @@ export type AccountRecord = typeof accounts.$inferSelect;
 export const accountsResource: Resource = {
   name: 'accounts',
   from: sql`accounts a`,
-  columns: {
-    AccountID: { expr: sql`a.customer_number`, type: 'text' },
-    AccountName: { expr: sql`a.name`, type: 'text' },
-  },
+  columns: typedColumns(accountColumnKinds, {
+    AccountID: { expr: sql`a.customer_number` },
+    AccountName: { expr: sql`a.name` },
+  }),
   id: { expr: sql`a.customer_number`, type: 'text' },
   defaultSort: [{ name: 'AccountID', direction: 'asc' }],
   maxLimit: 500,

@@ -1,8 +1,9 @@
+import { alertColumnKinds } from '@lp/contract/alerts/schemas';
 import { INFO_LOOKAHEAD_DAYS } from '@lp/domain/alerts';
 import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.ts';
 import { alerts } from '../../db/schema.ts';
-import type { Resource } from '../../platform/query/resource.ts';
+import { type Resource, typedColumns } from '../../platform/query/resource.ts';
 
 export type AlertRecord = typeof alerts.$inferSelect;
 
@@ -25,23 +26,22 @@ export const ALERTS_COUNT_CAP = 30_000;
 export const alertsResource: Resource = {
   name: 'alerts',
   from: sql`alerts al`,
-  columns: {
-    id: { expr: sql`al.id`, type: 'number' },
-    category: { expr: sql`al.category`, type: 'text' },
+  columns: typedColumns(alertColumnKinds, {
+    id: { expr: sql`al.id` },
+    category: { expr: sql`al.category` },
     // Computed so the category range filter (OK < INFO < WARNING < CRITICAL) is a numeric range.
     severity: {
       expr: sql`(case al.category when 'CRITICAL' then 3 when 'WARNING' then 2 when 'INFO' then 1 else 0 end)`,
-      type: 'number',
     },
-    status: { expr: sql`al.status`, type: 'text' },
-    date: { expr: sql`al.date`, type: 'timestamp' },
-    expires: { expr: sql`al.expires`, type: 'timestamp', nullable: true },
-    service: { expr: sql`al.services`, type: 'text[]' },
-    description: { expr: sql`al.description`, type: 'text' },
+    status: { expr: sql`al.status` },
+    date: { expr: sql`al.date` },
+    expires: { expr: sql`al.expires`, nullable: true },
+    service: { expr: sql`al.services` },
+    description: { expr: sql`al.description` },
     // jsonb travels as text through the engine (it has no json type); parsed back by the service.
-    links: { expr: sql`al.links::text`, type: 'text', sortable: false, filterable: false },
-    resolved: { expr: resolvedExpr, type: 'boolean' },
-  },
+    links: { expr: sql`al.links::text`, sortable: false, filterable: false },
+    resolved: { expr: resolvedExpr },
+  }),
   id: { expr: sql`al.id`, type: 'number' },
   defaultSort: [{ name: 'date', direction: 'desc' }],
   maxLimit: ALERTS_MAX_LIMIT,

@@ -1,18 +1,19 @@
+import { emailColumnKinds } from '@lp/contract/emails/schemas';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.ts';
 import { accounts, emails } from '../../db/schema.ts';
-import type { Resource } from '../../platform/query/resource.ts';
+import { type Resource, typedColumns } from '../../platform/query/resource.ts';
 
 /** The e-mail list as the generic query engine sees it (spec 000 §2.7, §3 list row); always scoped to one customer. */
 export const emailsResource: Resource = {
   name: 'emails',
   from: sql`emails e`,
-  columns: {
-    id: { expr: sql`e.id`, type: 'number' },
-    date: { expr: sql`e.date`, type: 'timestamp' },
-    subject: { expr: sql`e.subject`, type: 'text' },
-    to: { expr: sql`e.to_address`, type: 'text' },
-  },
+  columns: typedColumns(emailColumnKinds, {
+    id: { expr: sql`e.id` },
+    date: { expr: sql`e.date` },
+    subject: { expr: sql`e.subject` },
+    to: { expr: sql`e.to_address` },
+  }),
   id: { expr: sql`e.id`, type: 'number' },
   defaultSort: [{ name: 'date', direction: 'desc' }],
   maxLimit: 500,

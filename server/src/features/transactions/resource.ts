@@ -1,5 +1,6 @@
+import { usageColumnKinds } from '@lp/contract/transactions/schemas';
 import { sql } from 'drizzle-orm';
-import type { Resource } from '../../platform/query/resource.ts';
+import { type Resource, typedColumns } from '../../platform/query/resource.ts';
 
 /** Internal sort key of EndTime; never a client column (the service maps sorting on EndTime to it). */
 export const END_TIME_ORDER = 'EndTimeOrder';
@@ -14,26 +15,28 @@ export const usageSessionsResource: Resource = {
   name: 'usage-sessions',
   from: sql`usage_sessions u`,
   columns: {
-    StartTime: { expr: sql`u.start_time`, type: 'timestamp' },
-    EndTime: { expr: sql`u.end_time`, type: 'timestamp', nullable: true },
-    Product: { expr: sql`u.product`, type: 'text' },
-    ProductCount: { expr: sql`u.product_count`, type: 'number' },
-    Hours: { expr: sql`u.hours`, type: 'number' },
-    Charge: { expr: sql`u.charge`, type: 'number' },
-    Currency: { expr: sql`u.currency`, type: 'text' },
-    User: { expr: sql`u.username`, type: 'text' },
-    Host: { expr: sql`u.host`, type: 'text' },
-    Project: { expr: sql`u.project`, type: 'text' },
-    DeviceID: { expr: sql`u.session_id`, type: 'text' },
-    SessionStatus: { expr: sql`u.session_status`, type: 'text' },
-    REFERER_IP_ADDRESS: { expr: sql`u.referer_ip`, type: 'text' },
-    productVersion: { expr: sql`u.product_version`, type: 'text' },
-    CloudJobId: { expr: sql`u.cloud_job_id`, type: 'text', nullable: true },
-    ServerID: { expr: sql`u.server_id`, type: 'text' },
-    AccountID: { expr: sql`u.customer_number`, type: 'text' },
-    RateFileVersion: { expr: sql`u.rate_table_version`, type: 'text' },
-    // A session without an end time is still running (spec: End Time absent while the session is active).
-    Active: { expr: sql`(u.end_time is null)`, type: 'boolean' },
+    ...typedColumns(usageColumnKinds, {
+      StartTime: { expr: sql`u.start_time` },
+      EndTime: { expr: sql`u.end_time`, nullable: true },
+      Product: { expr: sql`u.product` },
+      ProductCount: { expr: sql`u.product_count` },
+      Hours: { expr: sql`u.hours` },
+      Charge: { expr: sql`u.charge` },
+      Currency: { expr: sql`u.currency` },
+      User: { expr: sql`u.username` },
+      Host: { expr: sql`u.host` },
+      Project: { expr: sql`u.project` },
+      DeviceID: { expr: sql`u.session_id` },
+      SessionStatus: { expr: sql`u.session_status` },
+      REFERER_IP_ADDRESS: { expr: sql`u.referer_ip` },
+      productVersion: { expr: sql`u.product_version` },
+      CloudJobId: { expr: sql`u.cloud_job_id`, nullable: true },
+      ServerID: { expr: sql`u.server_id` },
+      AccountID: { expr: sql`u.customer_number` },
+      RateFileVersion: { expr: sql`u.rate_table_version` },
+      // A session without an end time is still running (spec: End Time absent while the session is active).
+      Active: { expr: sql`(u.end_time is null)` },
+    }),
     // EndTime is a tie-breaker of every sort (spec 001 §2.3) but nullable, which a continuation token cannot
     // carry. A running session sorts as if it ended at the last representable instant: where PostgreSQL puts
     // NULLs (last ascending, first descending), so the order is the same as sorting on EndTime itself.

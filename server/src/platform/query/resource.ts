@@ -1,7 +1,8 @@
+import type { ColumnKind, ColumnKinds } from '@lp/contract/query/schemas';
 import type { SQL } from 'drizzle-orm';
 
 /** How the query engine reads, compares and parses values of a column (see the comment in compile.ts). */
-export type ColumnType = 'text' | 'number' | 'timestamp' | 'boolean' | 'text[]';
+export type ColumnType = ColumnKind;
 
 export interface ColumnDef {
   /** SQL expression over the resource's FROM clause; written by developers, never by clients. */
@@ -40,3 +41,19 @@ export const DEFAULT_MAX_LIMIT = 500;
 export const DEFAULT_MAX_DISTINCT = 500;
 /** Page size when the request gives none (spec 000 §9: fetch size 100). */
 export const DEFAULT_PAGE_SIZE = 100;
+
+/**
+ * A resource's client columns from the kinds the contract declares for them (so the browser evaluates narrowed
+ * filters with the same kinds): each declared column needs its SQL, and only declared columns are accepted.
+ */
+export function typedColumns<K extends ColumnKinds>(
+  kinds: K,
+  definitions: { [P in keyof K]: Omit<ColumnDef, 'type'> },
+): Record<keyof K & string, ColumnDef> {
+  return Object.fromEntries(
+    Object.entries(definitions).map(([name, def]) => [
+      name,
+      { ...(def as Omit<ColumnDef, 'type'>), type: kinds[name] },
+    ]),
+  ) as Record<keyof K & string, ColumnDef>;
+}

@@ -1,5 +1,5 @@
 import { alertsApi } from '@lp/contract/alerts/api';
-import type { AlertRow } from '@lp/contract/alerts/schemas';
+import { type AlertRow, alertColumnKinds } from '@lp/contract/alerts/schemas';
 import { categoryPageFor, categoryPages, formatAlertDate, joinWithAnd } from '@lp/domain/alerts';
 import { Anchor, Alert as Callout, Card, Group, SimpleGrid, Stack, Tabs, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
@@ -55,6 +55,9 @@ function ActiveTab() {
 type ResolvedRow = AlertRow & Row;
 
 /** Tells the page when the grid's first block came back empty, for the spec's empty text. */
+/** The alerts service rewrites criteria on category, date and expires: the server decides those. */
+const { category: _c, date: _d, expires: _e, ...narrowableAlertColumns } = alertColumnKinds;
+
 class ResolvedService extends DataService<ResolvedRow> {
   onEmpty: (empty: boolean) => void = () => {};
   override async getBlock(req: BlockRequest) {
@@ -73,7 +76,7 @@ function ResolvedTab() {
   const { customer } = useCustomer();
   const [empty, setEmpty] = useState(false);
   const service = useMemo(() => {
-    const s = new ResolvedService({ base: alertsApi.page.path });
+    const s = new ResolvedService({ base: alertsApi.page.path, columns: narrowableAlertColumns });
     s.onEmpty = setEmpty;
     return s;
   }, []);

@@ -1,5 +1,5 @@
 import { emailsApi } from '@lp/contract/emails/api';
-import type { EmailDetail, EmailRow } from '@lp/contract/emails/schemas';
+import { type EmailDetail, type EmailRow, emailColumnKinds } from '@lp/contract/emails/schemas';
 import type { Criterion } from '@lp/contract/query/schemas';
 import { type ApiClient, api, type RequestOptions } from '../../../lib/api-client.ts';
 import { call } from '../../../lib/call.ts';
@@ -32,9 +32,16 @@ export function emailsClient(customerNumber: string, base: ApiClient = api): Api
   };
 }
 
+/** The Date column's text filters become text comparisons in emailsClient, after the data service: the server decides them. */
+const { date: _rewritten, ...narrowableEmailColumns } = emailColumnKinds;
+
 /** The e-mails query (page, count, distinct) for one customer, as a grid data source. */
 export function createEmailsDataService(customerNumber: string, client?: ApiClient): DataService<EmailRow> {
-  return createDataService<EmailRow>({ base: EMAILS_BASE, client: emailsClient(customerNumber, client) });
+  return createDataService<EmailRow>({
+    base: EMAILS_BASE,
+    client: emailsClient(customerNumber, client),
+    columns: narrowableEmailColumns,
+  });
 }
 
 /** One e-mail of the customer (body already sanitised by the server). */

@@ -6,6 +6,7 @@ import {
   type FetchUsageRequest,
   type UsageAttribute,
   type UsageRow,
+  usageColumnKinds,
 } from '@lp/contract/transactions/schemas';
 import { type ApiClient, api, type RequestOptions } from '../../../lib/api-client.ts';
 import { call } from '../../../lib/call.ts';
@@ -27,6 +28,7 @@ export function createUsageDataService(account: UsageAccount, client?: ApiClient
   return createDataService<UsageRow>({
     base: transactionsApi.page.path,
     client: usageClient(account, client),
+    columns: usageColumnKinds,
   });
 }
 
