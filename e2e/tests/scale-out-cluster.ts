@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import type { Reconciliation } from '@lp/server/features/ledger/service';
 import pg from 'pg';
 import { SMTPServer } from 'smtp-server';
 
@@ -361,15 +362,4 @@ export async function reconcileCli(databaseUrl: string) {
   if (!stdout.trim().startsWith('['))
     throw new Error(`reconcile printed no JSON (exit ${code}):\n${stdout}\n${stderr}`);
   return { code, rows: JSON.parse(stdout) as Reconciliation[] };
-}
-
-export interface Reconciliation {
-  customerNumber: string;
-  sessions: number;
-  drawn: number;
-  overage: number;
-  adjustments: number;
-  entitlementUsed: number;
-  rollups: number;
-  balanced: boolean;
 }

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { Reconciliation } from '@lp/server/features/ledger/service';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
 import { test as base, expect } from './fixtures.ts';
 import { pickAccount, signIn } from './helpers.ts';
@@ -6,7 +7,6 @@ import {
   type ApiNode,
   type Cluster,
   type NodeName,
-  type Reconciliation,
   reconcileCli,
   startCluster,
 } from './scale-out-cluster.ts';
