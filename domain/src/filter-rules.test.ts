@@ -11,6 +11,8 @@ import {
   filterPredicate,
   foldCase,
   numberText,
+  parseCriterion,
+  parseFilter,
 } from './filter-rules.ts';
 
 /*
@@ -371,5 +373,89 @@ describe('PostgreSQL text forms, case folding and order', () => {
       }),
     );
     expect(compareCodePoints('\u{1F600}', '\uFFFD')).toBeGreaterThan(0);
+  });
+});
+
+describe('parseCriterion (the form both backends read)', () => {
+  const kindOf = (name: string) => (Object.hasOwn(columns, name) ? columns[name] : undefined);
+  const parse = (c: Criterion) => parseCriterion(kindOf, c);
+
+  it('parses operands once: numbers keep the literal the SQL binds, text stays unfolded', () => {
+    expect(parse({ name: 'Num', method: 'INRANGE', value: [' 1.50 ', 2] })).toMatchObject({
+      target: 'number',
+      negate: false,
+      test: {
+        op: 'range',
+        from: { op: 'compare', cmp: '>=', operand: { kind: 'number', value: 1.5, literal: '1.50' } },
+        to: { op: 'compare', cmp: '<=', operand: { kind: 'number', value: 2, literal: 2 } },
+      },
+    });
+    expect(parse({ name: 'Txt', method: 'EQUALS', value: 'ÄB', casefold: true })).toMatchObject({
+      casefold: true,
+      test: { op: 'equals', operand: { kind: 'text', text: 'ÄB' } },
+    });
+    expect(parse({ name: 'At', method: 'ISDEFINED', value: 'false', tostring: true })).toMatchObject({
+      column: 'timestamp',
+      target: 'text',
+      tostring: true,
+      negate: true,
+      test: { op: 'defined' },
+    });
+  });
+
+  it('turns NOT EQUAL into negated EQUALS and day methods into instant bounds', () => {
+    expect(parse({ name: 'Flag', method: 'NOT EQUAL', value: 'TRUE', not: true })).toMatchObject({
+      negate: false,
+      test: { op: 'equals', operand: { kind: 'boolean', value: true } },
+    });
+    expect(
+      parse({ name: 'At', method: 'DAYRANGE', value: ['2024-03-10T12:00:00Z', '9999-12-31'] }),
+    ).toMatchObject({
+      test: {
+        op: 'range',
+        from: { op: 'compare', cmp: '>=', operand: { kind: 'timestamp', ms: BASE } },
+        // The day after 9999-12-31 has no timestamp form: every non-NULL instant is before it.
+        to: { op: 'defined' },
+      },
+    });
+    expect(parse({ name: 'At', method: 'AFTERDAY', value: '9999-12-31' }).test).toEqual({ op: 'never' });
+  });
+
+  it('refuses with the first problem in the order of the checks', () => {
+    const refusal = (c: Criterion) => {
+      try {
+        parse(c);
+      } catch (e) {
+        expect(e).toBeInstanceOf(FilterRuleError);
+        return (e as Error).message;
+      }
+      throw new Error('expected a refusal');
+    };
+    // DATERANGE reads its first date before refusing the column; DAYRANGE reads both dates first.
+    expect(refusal({ name: 'Txt', method: 'DATERANGE', value: ['x', 'y'] })).toBe(
+      "Filter DATERANGE on column 'Txt' needs a valid date (YYYY-MM-DD or ISO 8601 date-time)",
+    );
+    expect(refusal({ name: 'Txt', method: 'DATERANGE', value: ['2024-01-01', 'y'] })).toBe(
+      "Filter DATERANGE on column 'Txt' is not supported for a text column",
+    );
+    expect(refusal({ name: 'Txt', method: 'DAYRANGE', value: ['2024-01-01', 'y'] })).toBe(
+      "Filter DAYRANGE on column 'Txt' needs a valid date (YYYY-MM-DD or ISO 8601 date-time)",
+    );
+    expect(refusal({ name: 'Tags', method: '>', value: 'a' })).toBe(
+      "Filter > on column 'Tags' is not supported for a list column",
+    );
+  });
+
+  it('parses a rule: no criteria keep every row, ANY in any case', () => {
+    expect(parseFilter(kindOf, { condition: 'ALL', criteria: [] })).toBeUndefined();
+    expect(parseFilter(kindOf, null)).toBeUndefined();
+    const parsed = parseFilter(kindOf, {
+      condition: 'any' as 'ANY',
+      criteria: [{ name: 'Txt', method: 'CONTAINS', value: 'a%' }],
+    });
+    expect(parsed).toMatchObject({
+      any: true,
+      criteria: [{ test: { op: 'like', match: 'contains', text: 'a%' } }],
+    });
   });
 });

@@ -3,11 +3,13 @@ import { type ColumnKind, type Criterion, type FilterRule, filterMethods } from 
 import { formatDateTime } from './dates.ts';
 
 /*
- * The generic filter rule (spec 000 §3) evaluated in memory. The query engine's SQL is the authority:
- * for every row and rule this answers what PostgreSQL answers for the SQL that
- * server/src/platform/query/compile.ts builds (its header states the semantics), and the engine's property
- * test checks exactly that on PGlite and on PostgreSQL, NULLs and negations included. The browser's data
- * service narrows cached rows with it; nothing else evaluates a filter rule.
+ * The generic filter rule (spec 000 §3): parsed once here (parseFilter, parseCriterion: which method fits
+ * which column kind, the value parsing and every refusal's message) into a form two backends read: the
+ * query engine's SQL (server/src/platform/query/compile.ts, whose header states the semantics) and the
+ * in-memory evaluator below. The SQL is the authority: for every row and rule the evaluator answers what
+ * PostgreSQL answers for that SQL, and the engine's property test checks exactly that on PGlite and on
+ * PostgreSQL, NULLs and negations included. The browser's data service narrows cached rows with it;
+ * nothing else evaluates a filter rule.
  *
  * NULL: a criterion on a NULL value is false (SQL's unknown, which WHERE drops), except ISDEFINED (false)
  * and ARRAY_CONTAINS with a null in its list (true). `not` and NOT EQUAL negate that two-valued result
@@ -49,52 +51,40 @@ type Value = string | number | boolean | readonly (string | null)[];
 /** The positive test of a criterion on a present (non-NULL) value, and its result on NULL. */
 type Test = { present: (v: Value) => boolean; onNull: boolean };
 
-const DAY_MS = 86_400_000;
-
 /** A predicate for the rule (an absent rule or one without criteria keeps every row); throws FilterRuleError. */
 export function filterPredicate(columns: FilterColumns, filter: FilterRule | null | undefined): RowPredicate {
-  if (filter === undefined || filter === null) return () => true;
-  if (typeof filter !== 'object') throw new FilterRuleError('Invalid filter: expected an object');
-  const condition = String(filter.condition ?? 'ALL').toUpperCase();
-  if (condition !== 'ALL' && condition !== 'ANY') {
-    throw new FilterRuleError(`Invalid filter condition ${quoteName(filter.condition)}: use ANY or ALL`);
-  }
-  const criteria = filter.criteria ?? [];
-  if (!Array.isArray(criteria)) throw new FilterRuleError('Invalid filter: criteria must be a list');
-  if (criteria.length === 0) return () => true;
-  const tests = criteria.map((c) => criterionPredicate(columns, c));
-  return condition === 'ALL' ? (row) => tests.every((t) => t(row)) : (row) => tests.some((t) => t(row));
+  const parsed = parseFilter(kindIn(columns), filter);
+  if (!parsed) return () => true;
+  const tests = parsed.criteria.map(rowTest);
+  return parsed.any ? (row) => tests.some((t) => t(row)) : (row) => tests.every((t) => t(row));
 }
 
 /** One criterion as a predicate; throws FilterRuleError where the engine refuses it. */
 export function criterionPredicate(columns: FilterColumns, criterion: Criterion): RowPredicate {
-  if (typeof criterion !== 'object' || criterion === null)
-    throw new FilterRuleError('Invalid filter criterion');
-  const { name } = criterion;
-  const kind = typeof name === 'string' && Object.hasOwn(columns, name) ? columns[name] : undefined;
-  if (!kind) throw new FilterRuleError(`Unknown filter column ${quoteName(name)}`);
-  const method = (typeof criterion.method === 'string' ? criterion.method.toUpperCase() : '') as Method;
-  if (!filterMethods.includes(method)) {
-    throw new FilterRuleError(
-      `Unknown filter method ${quoteName(criterion.method)} for column ${quoteName(name)}`,
-    );
-  }
-  const target: FilterColumnKind = criterion.tostring ? 'text' : kind;
-  const ctx = new CriterionContext(name, method, target, criterion.casefold === true);
-  const { test, negate } = ctx.compile(criterion);
+  return rowTest(parseCriterion(kindIn(columns), criterion));
+}
+
+const kindIn =
+  (columns: FilterColumns): ColumnKindOf =>
+  (name) =>
+    Object.hasOwn(columns, name) ? columns[name] : undefined;
+
+function rowTest(criterion: ParsedCriterion): RowPredicate {
+  const { name, column, tostring, negate } = criterion;
+  const test = evaluate(criterion, criterion.test);
   return (row) => {
     if (!Object.hasOwn(row, name) || row[name] === undefined) {
       throw new FilterRowError(`The row has no value for column ${quoteName(name)}`);
     }
-    const raw = readValue(kind, row[name], name);
-    const value = raw !== null && criterion.tostring ? textForm(kind, raw) : raw;
+    const raw = readValue(column, row[name], name);
+    const value = raw !== null && tostring ? textForm(column, raw) : raw;
     const result = value === null ? test.onNull : test.present(value);
     return negate ? !result : result;
   };
 }
 
 /** Client-supplied names are echoed in messages; kept short and printable (as the engine does). */
-function quoteName(name: unknown): string {
+export function quoteName(name: unknown): string {
   const text = typeof name === 'string' ? name : String(name);
   return `'${text.replace(/[^\x20-\x7e]/g, '?').slice(0, 60)}'`;
 }
@@ -196,31 +186,185 @@ function compareNumbers(a: number, b: number): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-const startOfUtcDay = (ms: number) => Math.floor(ms / DAY_MS) * DAY_MS;
-
-type Op = '>' | '<' | '>=' | '<=';
-const holds = (op: Op, order: number) =>
+const holds = (op: CompareOp, order: number) =>
   op === '>' ? order > 0 : op === '<' ? order < 0 : op === '>=' ? order >= 0 : order <= 0;
-const both = (a: Test, b: Test): Test => ({
-  present: (v) => a.present(v) && b.present(v),
-  onNull: false,
-});
 const never: Test = { present: () => false, onNull: false };
 const defined: Test = { present: () => true, onNull: false };
 
+/** The in-memory backend: each test as PostgreSQL answers compile.ts's SQL for it. */
+function evaluate(criterion: ParsedCriterion, test: FilterTest): Test {
+  const { target, casefold } = criterion;
+  const fold = (text: string) => (casefold ? foldCase(text) : text);
+  /** "Some element ..." of a list; NULL elements never match. */
+  const someElement =
+    (condition: (element: string) => boolean) =>
+    (v: Value): boolean =>
+      (v as readonly (string | null)[]).some((e) => e !== null && condition(e));
+  /** A match on the text target, or on some element of a list. */
+  const textMatch = (match: (text: string) => boolean): Test =>
+    target === 'text[]'
+      ? { present: someElement(match), onNull: false }
+      : { present: (v) => match(v as string), onNull: false };
+  /** An operand as the value it is compared with; text folded like the column. */
+  const operandValue = (o: FilterOperand): string | number | boolean =>
+    o.kind === 'text' ? fold(o.text) : o.kind === 'timestamp' ? o.ms : o.value;
+  switch (test.op) {
+    case 'equals': {
+      const { operand } = test;
+      if (operand.kind === 'text' && casefold) {
+        // ILIKE without wildcards: equal after folding.
+        const wanted = foldCase(operand.text);
+        return textMatch((x) => foldCase(x) === wanted);
+      }
+      const wanted = operandValue(operand);
+      if (target === 'text[]') return { present: someElement((e) => e === wanted), onNull: false };
+      if (target === 'number') {
+        return { present: (v) => compareNumbers(v as number, wanted as number) === 0, onNull: false };
+      }
+      return { present: (v) => v === wanted, onNull: false };
+    }
+    case 'like': {
+      const wanted = fold(test.text);
+      if (test.match === 'contains') return textMatch((x) => fold(x).includes(wanted));
+      if (test.match === 'startsWith') return textMatch((x) => fold(x).startsWith(wanted));
+      return textMatch((x) => fold(x).endsWith(wanted));
+    }
+    case 'compare': {
+      const { cmp } = test;
+      const bound = operandValue(test.operand);
+      if (target === 'text') {
+        return {
+          present: (v) => holds(cmp, compareCodePoints(fold(v as string), bound as string)),
+          onNull: false,
+        };
+      }
+      if (target === 'number') {
+        return { present: (v) => holds(cmp, compareNumbers(v as number, bound as number)), onNull: false };
+      }
+      return { present: (v) => holds(cmp, (v as number) - (bound as number)), onNull: false };
+    }
+    case 'range': {
+      const from = evaluate(criterion, test.from);
+      const to = evaluate(criterion, test.to);
+      return { present: (v) => from.present(v) && to.present(v), onNull: false };
+    }
+    case 'defined':
+      return defined;
+    case 'never':
+      return never;
+    case 'inList': {
+      const wanted = test.operands.map(operandValue);
+      let present: (v: Value) => boolean;
+      if (target === 'text[]') {
+        // Without casefold the SQL is an overlap (&&), with it lower(element) in (...): both "some element is listed".
+        present = someElement((e) => wanted.includes(fold(e)));
+      } else if (target === 'text') {
+        present = (v) => wanted.includes(fold(v as string));
+      } else if (target === 'number') {
+        present = (v) => wanted.some((w) => compareNumbers(v as number, w as number) === 0);
+      } else {
+        present = (v) => wanted.includes(v as number | boolean);
+      }
+      return { present, onNull: test.matchNull };
+    }
+  }
+}
+
 /**
- * Mirrors compile.ts's CriterionContext: the same checks in the same order (so the first problem gives the
- * engine's message), each SQL predicate as a test on the column's value.
+ * A criterion's operand, parsed and checked against the target kind. Text stays unfolded: the evaluator
+ * folds it in JavaScript, the SQL backend binds it and applies lower(). A number keeps the literal the
+ * client sent (a string trimmed), which the SQL backend binds as numeric so the comparison stays exact.
  */
-class CriterionContext {
+export type FilterOperand =
+  | { kind: 'text'; text: string }
+  | { kind: 'number'; value: number; literal: number | string }
+  | { kind: 'timestamp'; ms: number }
+  | { kind: 'boolean'; value: boolean };
+
+export type CompareOp = '>' | '<' | '>=' | '<=';
+
+/**
+ * The positive test of a criterion on the target (before `negate`). equals/inList take an operand of the
+ * target's scalar kind; compare one of text, number or timestamp; like only on text and text[] targets;
+ * range is both of its comparisons; defined is IS NOT NULL and never is false.
+ */
+export type FilterTest =
+  | { op: 'equals'; operand: FilterOperand }
+  | { op: 'like'; match: 'contains' | 'startsWith' | 'endsWith'; text: string }
+  | { op: 'compare'; cmp: CompareOp; operand: FilterOperand }
+  | { op: 'range'; from: FilterTest; to: FilterTest }
+  | { op: 'defined' }
+  | { op: 'never' }
+  | { op: 'inList'; operands: FilterOperand[]; matchNull: boolean };
+
+/** One criterion checked against its column: what both backends (SQL, in memory) build their test from. */
+export type ParsedCriterion = {
+  name: string;
+  /** The column's declared kind. */
+  column: FilterColumnKind;
+  /** The kind the test reads: text under tostring, else the column's. */
+  target: FilterColumnKind;
+  tostring: boolean;
+  casefold: boolean;
+  negate: boolean;
+  test: FilterTest;
+};
+
+/** A filter rule checked: undefined keeps every row; else every (ALL) or some (ANY) criterion holds. */
+export type ParsedFilter = { any: boolean; criteria: ParsedCriterion[] } | undefined;
+
+/** The kind of a filterable column, or undefined where the name is not one. */
+export type ColumnKindOf = (name: string) => FilterColumnKind | undefined;
+
+/** Checks a filter rule and each criterion; throws FilterRuleError with the engine's 400 message. */
+export function parseFilter(kindOf: ColumnKindOf, filter: FilterRule | null | undefined): ParsedFilter {
+  if (filter === undefined || filter === null) return undefined;
+  if (typeof filter !== 'object') throw new FilterRuleError('Invalid filter: expected an object');
+  const condition = String(filter.condition ?? 'ALL').toUpperCase();
+  if (condition !== 'ALL' && condition !== 'ANY') {
+    throw new FilterRuleError(`Invalid filter condition ${quoteName(filter.condition)}: use ANY or ALL`);
+  }
+  const criteria = filter.criteria ?? [];
+  if (!Array.isArray(criteria)) throw new FilterRuleError('Invalid filter: criteria must be a list');
+  if (criteria.length === 0) return undefined;
+  return { any: condition === 'ANY', criteria: criteria.map((c) => parseCriterion(kindOf, c)) };
+}
+
+/** Checks one criterion against its column; throws FilterRuleError with the engine's 400 message. */
+export function parseCriterion(kindOf: ColumnKindOf, criterion: Criterion): ParsedCriterion {
+  if (typeof criterion !== 'object' || criterion === null)
+    throw new FilterRuleError('Invalid filter criterion');
+  const { name } = criterion;
+  const column = typeof name === 'string' ? kindOf(name) : undefined;
+  if (!column) throw new FilterRuleError(`Unknown filter column ${quoteName(name)}`);
+  const method = (typeof criterion.method === 'string' ? criterion.method.toUpperCase() : '') as Method;
+  if (!filterMethods.includes(method)) {
+    throw new FilterRuleError(
+      `Unknown filter method ${quoteName(criterion.method)} for column ${quoteName(name)}`,
+    );
+  }
+  const tostring = Boolean(criterion.tostring);
+  const target: FilterColumnKind = tostring ? 'text' : column;
+  const casefold = criterion.casefold === true;
+  const { test, negate } = new CriterionParser(name, method, target).parse(criterion);
+  return { name, column, target, tostring, casefold, negate, test };
+}
+
+const DAY_MS = 86_400_000;
+const startOfUtcDay = (ms: number) => Math.floor(ms / DAY_MS) * DAY_MS;
+
+/**
+ * The checks in the order the first problem decides the message (e.g. DATERANGE reads `from` before it
+ * refuses a non-timestamp column, DAYRANGE reads both dates first).
+ */
+class CriterionParser {
   constructor(
     readonly name: string,
     readonly method: Method,
     readonly target: FilterColumnKind,
-    readonly casefold: boolean,
   ) {}
 
-  compile(criterion: Criterion): { test: Test; negate: boolean } {
+  parse(criterion: Criterion): { test: FilterTest; negate: boolean } {
     const { value } = criterion;
     let negate = criterion.not === true;
     switch (this.method) {
@@ -240,15 +384,15 @@ class CriterionContext {
       case 'INRANGE':
       case 'RANGE': {
         const [lo, hi] = this.pair(value);
-        const low = this.compare('>=', this.orderedValue(lo));
-        return { test: both(low, this.compare('<=', this.orderedValue(hi))), negate };
+        const from = this.compare('>=', this.orderedValue(lo));
+        return { test: { op: 'range', from, to: this.compare('<=', this.orderedValue(hi)) }, negate };
       }
       case 'ISDEFINED':
         if (value === false || value === 'false') negate = !negate;
         else if (value !== undefined && value !== null && value !== true) {
           throw this.error('takes no value (or true/false)');
         }
-        return { test: defined, negate };
+        return { test: { op: 'defined' }, negate };
       case 'BEFORE':
         return { test: this.instantCompare('<', this.instant(value)), negate };
       case 'AFTER':
@@ -256,7 +400,10 @@ class CriterionContext {
       case 'DATERANGE': {
         const [from, to] = this.pair(value);
         const start = this.instantCompare('>=', this.instant(from));
-        return { test: both(start, this.instantCompare('<=', this.instant(to))), negate };
+        return {
+          test: { op: 'range', from: start, to: this.instantCompare('<=', this.instant(to)) },
+          negate,
+        };
       }
       case 'BEFOREDAY':
         return { test: this.instantCompare('<', startOfUtcDay(this.instant(value))), negate };
@@ -266,14 +413,15 @@ class CriterionContext {
         const [from, to] = this.pair(value);
         const start = startOfUtcDay(this.instant(from));
         const end = startOfUtcDay(this.instant(to)) + DAY_MS;
-        return { test: both(this.instantCompare('>=', start), this.instantCompare('<', end)), negate };
+        const first = this.instantCompare('>=', start);
+        return { test: { op: 'range', from: first, to: this.instantCompare('<', end) }, negate };
       }
       case 'ARRAY_CONTAINS':
         return { test: this.inList(value), negate };
     }
   }
 
-  error(problem: string) {
+  private error(problem: string) {
     return new FilterRuleError(`Filter ${this.method} on column ${quoteName(this.name)} ${problem}`);
   }
 
@@ -282,80 +430,35 @@ class CriterionContext {
     return this.error(`is not supported for a ${kind} column`);
   }
 
-  private fold(text: string): string {
-    return this.casefold ? foldCase(text) : text;
-  }
-
-  private text(value: unknown): string {
-    return this.fold(this.plainText(value));
-  }
-
-  private number(value: unknown): number {
-    if (typeof value === 'number' && Number.isFinite(value)) return value;
+  private number(value: unknown): FilterOperand {
+    if (typeof value === 'number' && Number.isFinite(value)) return { kind: 'number', value, literal: value };
     if (
       typeof value === 'string' &&
       /^\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$/.test(value) &&
       Number.isFinite(Number(value))
     ) {
-      return Number(value);
+      return { kind: 'number', value: Number(value), literal: value.trim() };
     }
     throw this.error('needs a number value');
   }
 
-  private boolean(value: unknown): boolean {
-    if (typeof value === 'boolean') return value;
-    if (typeof value === 'string' && /^(true|false)$/i.test(value)) return value.toLowerCase() === 'true';
+  private boolean(value: unknown): FilterOperand {
+    if (typeof value === 'boolean') return { kind: 'boolean', value };
+    if (typeof value === 'string' && /^(true|false)$/i.test(value)) {
+      return { kind: 'boolean', value: value.toLowerCase() === 'true' };
+    }
     throw this.error('needs a boolean value (true or false)');
   }
 
-  instant(value: unknown): number {
+  private instant(value: unknown): number {
     const ms = parseInstant(value);
     if (ms === undefined) throw this.error('needs a valid date (YYYY-MM-DD or ISO 8601 date-time)');
     return ms;
   }
 
-  /** A value of the target's scalar type (for equality and lists); text as the (folded) text. */
-  private scalar(value: unknown): string | number | boolean {
-    switch (this.target) {
-      case 'text':
-      case 'text[]':
-        return this.text(value);
-      case 'number':
-        return this.number(value);
-      case 'timestamp':
-        return this.instant(value);
-      case 'boolean':
-        return this.boolean(value);
-    }
-  }
-
-  /** "Some element ..." of a list; NULL elements never match. */
-  private someElement(condition: (element: string) => boolean): (v: Value) => boolean {
-    return (v) => (v as readonly (string | null)[]).some((e) => e !== null && condition(e));
-  }
-
-  equals(value: unknown): Test {
-    if (Array.isArray(value) || value === null || value === undefined) {
-      throw this.error('needs a single value (use ISDEFINED to test for empty values)');
-    }
-    if ((this.target === 'text' || this.target === 'text[]') && this.casefold) {
-      // ILIKE without wildcards: equal after folding.
-      const wanted = foldCase(this.plainText(value));
-      return this.textMatch((x) => foldCase(x) === wanted);
-    }
-    if (this.target === 'text[]') {
-      const wanted = this.text(value);
-      return { present: this.someElement((e) => e === wanted), onNull: false };
-    }
-    const wanted = this.scalar(value);
-    if (this.target === 'number') {
-      return { present: (v) => compareNumbers(v as number, wanted as number) === 0, onNull: false };
-    }
-    return { present: (v) => v === wanted, onNull: false };
-  }
-
   private plainText(value: unknown): string {
     if (typeof value === 'string') {
+      // PostgreSQL text cannot hold NUL; refused here rather than failing in the database.
       if (value.includes('\u0000')) throw this.error('cannot contain NUL characters');
       return value;
     }
@@ -363,30 +466,44 @@ class CriterionContext {
     throw this.error('needs a single text value');
   }
 
-  /** A match on the text target, or on some element of a list. */
-  private textMatch(match: (text: string) => boolean): Test {
-    if (this.target === 'text[]') return { present: this.someElement(match), onNull: false };
-    return { present: (v) => match(v as string), onNull: false };
+  private text(value: unknown): FilterOperand {
+    return { kind: 'text', text: this.plainText(value) };
   }
 
-  like(value: unknown): Test {
+  /** A value of the target's scalar type (for equality and lists); a list's elements are text. */
+  private scalar(value: unknown): FilterOperand {
+    switch (this.target) {
+      case 'text':
+      case 'text[]':
+        return this.text(value);
+      case 'number':
+        return this.number(value);
+      case 'timestamp':
+        return { kind: 'timestamp', ms: this.instant(value) };
+      case 'boolean':
+        return this.boolean(value);
+    }
+  }
+
+  private equals(value: unknown): FilterTest {
+    if (Array.isArray(value) || value === null || value === undefined) {
+      throw this.error('needs a single value (use ISDEFINED to test for empty values)');
+    }
+    return { op: 'equals', operand: this.scalar(value) };
+  }
+
+  private like(value: unknown): FilterTest {
     if (this.target !== 'text' && this.target !== 'text[]') {
       throw this.error(`is not supported for a ${this.target} column (set tostring to match its text)`);
     }
-    const wanted = this.text(value);
-    const fold = (x: string) => this.fold(x);
-    switch (this.method) {
-      case 'CONTAINS':
-        return this.textMatch((x) => fold(x).includes(wanted));
-      case 'STARTSWITH':
-        return this.textMatch((x) => fold(x).startsWith(wanted));
-      default:
-        return this.textMatch((x) => fold(x).endsWith(wanted));
-    }
+    const text = this.plainText(value);
+    const match =
+      this.method === 'CONTAINS' ? 'contains' : this.method === 'STARTSWITH' ? 'startsWith' : 'endsWith';
+    return { op: 'like', match, text };
   }
 
   /** A value for ordered comparisons; only text, number and timestamp are ordered. */
-  orderedValue(value: unknown): string | number {
+  private orderedValue(value: unknown): FilterOperand {
     if (Array.isArray(value) || value === null || value === undefined)
       throw this.error('needs a single value');
     switch (this.target) {
@@ -395,55 +512,35 @@ class CriterionContext {
       case 'number':
         return this.number(value);
       case 'timestamp':
-        return this.instant(value);
+        return { kind: 'timestamp', ms: this.instant(value) };
       default:
         throw this.unsupported();
     }
   }
 
-  compare(op: Op, bound: string | number): Test {
-    if (this.target === 'text') {
-      return {
-        present: (v) => holds(op, compareCodePoints(this.fold(v as string), bound as string)),
-        onNull: false,
-      };
-    }
-    if (this.target === 'number') {
-      return { present: (v) => holds(op, compareNumbers(v as number, bound as number)), onNull: false };
-    }
-    return { present: (v) => holds(op, (v as number) - (bound as number)), onNull: false };
+  private compare(cmp: CompareOp, operand: FilterOperand): FilterTest {
+    return { op: 'compare', cmp, operand };
   }
 
-  instantCompare(op: Op, ms: number): Test {
+  private instantCompare(cmp: CompareOp, ms: number): FilterTest {
     if (this.target !== 'timestamp') throw this.unsupported();
-    // The day after 9999-12-31 has no timestamp form; every stored instant is before it.
-    if (ms > MAX_INSTANT) return op === '<' || op === '<=' ? defined : never;
-    return { present: (v) => holds(op, (v as number) - ms), onNull: false };
+    // The day after 9999-12-31 (AFTERDAY, DAYRANGE) has no timestamp form; every stored instant is before it.
+    if (ms > MAX_INSTANT) return cmp === '<' || cmp === '<=' ? { op: 'defined' } : { op: 'never' };
+    return { op: 'compare', cmp, operand: { kind: 'timestamp', ms } };
   }
 
-  pair(value: unknown): [unknown, unknown] {
+  private pair(value: unknown): [unknown, unknown] {
     if (!Array.isArray(value) || value.length !== 2 || value[0] === null || value[1] === null) {
       throw this.error('needs a list of exactly two values [from, to]');
     }
     return [value[0], value[1]];
   }
 
-  inList(value: unknown): Test {
+  private inList(value: unknown): FilterTest {
     const items: unknown[] = Array.isArray(value) ? value : [value];
     if (value === undefined) throw this.error('needs a value or a list of values');
     const matchNull = items.some((v) => v === null);
-    const wanted = items.filter((v) => v !== null).map((v) => this.scalar(v));
-    let present: (v: Value) => boolean;
-    if (this.target === 'text[]') {
-      // Without casefold the SQL is an overlap (&&), with it lower(element) in (...): both "some element is listed".
-      present = this.someElement((e) => wanted.includes(this.fold(e)));
-    } else if (this.target === 'text') {
-      present = (v) => wanted.includes(this.fold(v as string));
-    } else if (this.target === 'number') {
-      present = (v) => wanted.some((w) => compareNumbers(v as number, w as number) === 0);
-    } else {
-      present = (v) => wanted.includes(v as number | boolean);
-    }
-    return { present, onNull: matchNull };
+    const operands = items.filter((v) => v !== null).map((v) => this.scalar(v));
+    return { op: 'inList', operands, matchNull };
   }
 }

@@ -1,9 +1,10 @@
 /*
  * Compiles the spec's generic filter and sort rules (spec 000 §3, §4.8) into parameterized SQL over a
  * resource's whitelisted columns. Client text only ever travels as bind parameters; column expressions,
- * operators and keywords come from the resource definition and the tables below. The same filter semantics
- * run in memory in domain/src/filter-rules.ts (the browser narrows cached rows with it); the engine's
- * property test fails when the two disagree on a row or on a refusal, so a change here goes there too.
+ * operators and keywords come from the resource definition and the tables below. A filter rule is checked
+ * and parsed by domain/src/filter-rules.ts (its refusals become 400s here, word for word), which also
+ * evaluates the parsed form in memory (the browser narrows cached rows with it); the engine's property test
+ * fails when the SQL and that evaluator disagree on a row, so a change of semantics here goes there too.
  *
  * Filter rule: {condition: ANY|ALL (any case, default ALL), criteria: [...]}. ALL = every criterion holds,
  * ANY = at least one holds; no criteria = no restriction.
@@ -50,22 +51,19 @@
  * resource's defaultSort. The resource id is always appended as the final tie-breaker, in the direction of
  * the last key, so the order is total. NULLs sort as PostgreSQL does (last when ascending).
  */
-import { MAX_INSTANT, parseInstant } from '@lp/contract/common/dates';
-import type { Criterion, FilterRule, SortRule } from '@lp/contract/query/schemas';
-import { filterMethods } from '@lp/contract/query/schemas';
+import type { FilterRule, SortRule } from '@lp/contract/query/schemas';
+import {
+  type CompareOp,
+  type FilterOperand,
+  FilterRuleError,
+  type FilterTest,
+  type ParsedCriterion,
+  parseFilter,
+  quoteName,
+} from '@lp/domain/filter-rules';
 import { type SQL, sql } from 'drizzle-orm';
 import { badRequest } from '../errors.ts';
 import type { ColumnDef, ColumnType, Resource } from './resource.ts';
-
-type Method = (typeof filterMethods)[number];
-type Target = { expr: SQL; type: ColumnType };
-const DAY_MS = 86_400_000;
-
-/** Client-supplied names are echoed in messages; keep them short and printable. */
-function quoteName(name: unknown): string {
-  const text = typeof name === 'string' ? name : String(name);
-  return `'${text.replace(/[^\x20-\x7e]/g, '?').slice(0, 60)}'`;
-}
 
 function columnOf(resource: Resource, name: unknown): ColumnDef | undefined {
   return typeof name === 'string' && Object.hasOwn(resource.columns, name)
@@ -74,17 +72,21 @@ function columnOf(resource: Resource, name: unknown): ColumnDef | undefined {
 }
 
 export function compileFilter(resource: Resource, filter: FilterRule | undefined | null): SQL | undefined {
-  if (filter === undefined || filter === null) return undefined;
-  if (typeof filter !== 'object') throw badRequest('Invalid filter: expected an object');
-  const condition = String(filter.condition ?? 'ALL').toUpperCase();
-  if (condition !== 'ALL' && condition !== 'ANY') {
-    throw badRequest(`Invalid filter condition ${quoteName(filter.condition)}: use ANY or ALL`);
+  const kindOf = (name: string) => {
+    const column = columnOf(resource, name);
+    return column && column.filterable !== false ? column.type : undefined;
+  };
+  let parsed: ReturnType<typeof parseFilter>;
+  try {
+    parsed = parseFilter(kindOf, filter);
+  } catch (e) {
+    // The shared parser's refusals are the API's 400s, word for word.
+    if (e instanceof FilterRuleError) throw badRequest(e.message);
+    throw e;
   }
-  const criteria = filter.criteria ?? [];
-  if (!Array.isArray(criteria)) throw badRequest('Invalid filter: criteria must be a list');
-  if (criteria.length === 0) return undefined;
-  const parts = criteria.map((c) => sql`(${compileCriterion(resource, c)})`);
-  return sql.join(parts, condition === 'ALL' ? sql` and ` : sql` or `);
+  if (!parsed) return undefined;
+  const parts = parsed.criteria.map((c) => sql`(${compileCriterion(resource, c)})`);
+  return sql.join(parts, parsed.any ? sql` or ` : sql` and `);
 }
 
 function textForm(column: ColumnDef): SQL {
@@ -101,271 +103,111 @@ function textForm(column: ColumnDef): SQL {
   }
 }
 
-function compileCriterion(resource: Resource, criterion: Criterion): SQL {
-  if (typeof criterion !== 'object' || criterion === null) throw badRequest('Invalid filter criterion');
-  const { name } = criterion;
-  const column = columnOf(resource, name);
-  if (!column || column.filterable === false) throw badRequest(`Unknown filter column ${quoteName(name)}`);
-  const method = (typeof criterion.method === 'string' ? criterion.method.toUpperCase() : '') as Method;
-  if (!filterMethods.includes(method)) {
-    throw badRequest(`Unknown filter method ${quoteName(criterion.method)} for column ${quoteName(name)}`);
-  }
-  const target: Target = criterion.tostring ? { expr: textForm(column), type: 'text' } : column;
-  const ctx = new CriterionContext(String(name), method, target, criterion.casefold === true);
-  let negate = criterion.not === true;
-  let predicate: SQL;
-  switch (method) {
-    case 'NOT EQUAL':
-      negate = !negate;
-      predicate = ctx.equals(criterion.value);
-      break;
-    case 'EQUALS':
-      predicate = ctx.equals(criterion.value);
-      break;
-    case 'CONTAINS':
-    case 'STARTSWITH':
-    case 'ENDSWITH':
-      predicate = ctx.like(criterion.value);
-      break;
-    case '>':
-    case '<':
-    case '>=':
-    case '<=':
-      predicate = ctx.compare(method, ctx.orderedValue(criterion.value));
-      break;
-    case 'INRANGE':
-    case 'RANGE': {
-      const [lo, hi] = ctx.pair(criterion.value);
-      predicate = sql`${ctx.compare('>=', ctx.orderedValue(lo))} and ${ctx.compare('<=', ctx.orderedValue(hi))}`;
-      break;
-    }
-    case 'ISDEFINED':
-      if (criterion.value === false || criterion.value === 'false') negate = !negate;
-      else if (criterion.value !== undefined && criterion.value !== null && criterion.value !== true) {
-        throw ctx.error('takes no value (or true/false)');
-      }
-      predicate = sql`${target.expr} is not null`;
-      break;
-    case 'BEFORE':
-      predicate = ctx.instantCompare('<', ctx.instant(criterion.value));
-      break;
-    case 'AFTER':
-      predicate = ctx.instantCompare('>', ctx.instant(criterion.value));
-      break;
-    case 'DATERANGE': {
-      const [from, to] = ctx.pair(criterion.value);
-      predicate = sql`${ctx.instantCompare('>=', ctx.instant(from))} and ${ctx.instantCompare('<=', ctx.instant(to))}`;
-      break;
-    }
-    case 'BEFOREDAY':
-      predicate = ctx.instantCompare('<', startOfUtcDay(ctx.instant(criterion.value)));
-      break;
-    case 'AFTERDAY':
-      predicate = ctx.instantCompare('>=', startOfUtcDay(ctx.instant(criterion.value)) + DAY_MS);
-      break;
-    case 'DAYRANGE': {
-      const [from, to] = ctx.pair(criterion.value);
-      const start = startOfUtcDay(ctx.instant(from));
-      const end = startOfUtcDay(ctx.instant(to)) + DAY_MS;
-      predicate = sql`${ctx.instantCompare('>=', start)} and ${ctx.instantCompare('<', end)}`;
-      break;
-    }
-    case 'ARRAY_CONTAINS':
-      predicate = ctx.inList(criterion.value);
-      break;
-  }
-  return negate ? sql`not coalesce(${predicate}, false)` : predicate;
+/** The SQL backend of a criterion @lp/domain/filter-rules has checked and parsed. */
+function compileCriterion(resource: Resource, criterion: ParsedCriterion): SQL {
+  const column = resource.columns[criterion.name];
+  const expr = criterion.tostring ? textForm(column) : column.expr;
+  const predicate = new CriterionSql(expr, criterion.target, criterion.casefold).test(criterion.test);
+  return criterion.negate ? sql`not coalesce(${predicate}, false)` : predicate;
 }
 
-const comparisonOps: Record<string, SQL> = {
+const comparisonOps: Record<CompareOp, SQL> = {
   '>': sql.raw('>'),
   '<': sql.raw('<'),
   '>=': sql.raw('>='),
   '<=': sql.raw('<='),
 };
 
-class CriterionContext {
+class CriterionSql {
   constructor(
-    readonly name: string,
-    readonly method: Method,
-    readonly target: Target,
+    readonly expr: SQL,
+    readonly type: ColumnType,
     readonly casefold: boolean,
   ) {}
-
-  error(problem: string) {
-    return badRequest(`Filter ${this.method} on column ${quoteName(this.name)} ${problem}`);
-  }
-
-  private unsupported() {
-    const kind = this.target.type === 'text[]' ? 'list' : this.target.type;
-    return this.error(`is not supported for a ${kind} column`);
-  }
 
   private fold(expr: SQL): SQL {
     return this.casefold ? sql`lower(${expr})` : expr;
   }
 
-  private text(value: unknown): SQL {
-    return this.fold(sql`${this.plainText(value)}::text`);
-  }
-
-  private number(value: unknown): SQL {
-    if (typeof value === 'number' && Number.isFinite(value)) return sql`${value}::numeric`;
-    if (
-      typeof value === 'string' &&
-      /^\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$/.test(value) &&
-      Number.isFinite(Number(value))
-    ) {
-      return sql`${value.trim()}::numeric`;
-    }
-    throw this.error('needs a number value');
-  }
-
-  private boolean(value: unknown): SQL {
-    if (typeof value === 'boolean') return sql`${value}::boolean`;
-    if (typeof value === 'string' && /^(true|false)$/i.test(value))
-      return sql`${value.toLowerCase() === 'true'}::boolean`;
-    throw this.error('needs a boolean value (true or false)');
-  }
-
-  instant(value: unknown): number {
-    const ms = parseInstant(value);
-    if (ms === undefined) throw this.error('needs a valid date (YYYY-MM-DD or ISO 8601 date-time)');
-    return ms;
-  }
-
-  private timestamp(value: unknown): SQL {
-    return sql`${new Date(this.instant(value)).toISOString()}::timestamptz`;
-  }
-
-  /** A bound value of the target's scalar type (for equality and lists). */
-  private scalar(value: unknown): SQL {
-    switch (this.target.type) {
+  /** A parsed operand as a bound parameter of its type; numbers as numeric (exact for every number column). */
+  private operand(o: FilterOperand): SQL {
+    switch (o.kind) {
       case 'text':
-      case 'text[]':
-        return this.text(value);
+        return this.fold(sql`${o.text}::text`);
       case 'number':
-        return this.number(value);
+        return sql`${o.literal}::numeric`;
       case 'timestamp':
-        return this.timestamp(value);
+        return sql`${new Date(o.ms).toISOString()}::timestamptz`;
       case 'boolean':
-        return this.boolean(value);
+        return sql`${o.value}::boolean`;
     }
   }
 
   /** An element of a text[] column, as a row of unnest, for "some element ..." predicates. */
   private someElement(condition: (element: SQL) => SQL): SQL {
     const element = sql`lp_e.v`;
-    return sql`exists (select 1 from unnest(${this.target.expr}) as lp_e(v) where ${condition(element)})`;
-  }
-
-  equals(value: unknown): SQL {
-    if (Array.isArray(value) || value === null || value === undefined) {
-      throw this.error('needs a single value (use ISDEFINED to test for empty values)');
-    }
-    if ((this.target.type === 'text' || this.target.type === 'text[]') && this.casefold) {
-      // Case-insensitive equality as ILIKE without wildcards: the planner estimates it from the column's
-      // statistics, where lower(column) has none and would mislead it into scanning every row.
-      return this.textMatch(`${escapeLike(this.plainText(value))}`);
-    }
-    if (this.target.type === 'text[]') {
-      const bound = this.text(value);
-      return this.someElement((e) => sql`${e} = ${bound}`);
-    }
-    return sql`${this.target.expr} = ${this.scalar(value)}`;
-  }
-
-  private plainText(value: unknown): string {
-    if (typeof value === 'string') {
-      // PostgreSQL text cannot hold NUL; refuse it here rather than fail in the database.
-      if (value.includes('\u0000')) throw this.error('cannot contain NUL characters');
-      return value;
-    }
-    if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-    throw this.error('needs a single text value');
+    return sql`exists (select 1 from unnest(${this.expr}) as lp_e(v) where ${condition(element)})`;
   }
 
   /** LIKE (ILIKE when casefold) of a ready pattern against the text target or some element of a list. */
   private textMatch(pattern: string): SQL {
     const op = sql.raw(this.casefold ? 'ilike' : 'like');
     const bound = sql`${pattern}::text`;
-    if (this.target.type === 'text[]') return this.someElement((e) => sql`${e} ${op} ${bound}`);
-    return sql`${this.target.expr} ${op} ${bound}`;
+    if (this.type === 'text[]') return this.someElement((e) => sql`${e} ${op} ${bound}`);
+    return sql`${this.expr} ${op} ${bound}`;
   }
 
-  like(value: unknown): SQL {
-    if (this.target.type !== 'text' && this.target.type !== 'text[]') {
-      throw this.error(`is not supported for a ${this.target.type} column (set tostring to match its text)`);
+  test(t: FilterTest): SQL {
+    switch (t.op) {
+      case 'equals':
+        if (t.operand.kind === 'text' && this.casefold) {
+          // Case-insensitive equality as ILIKE without wildcards: the planner estimates it from the column's
+          // statistics, where lower(column) has none and would mislead it into scanning every row.
+          return this.textMatch(escapeLike(t.operand.text));
+        }
+        if (this.type === 'text[]') {
+          const bound = this.operand(t.operand);
+          return this.someElement((e) => sql`${e} = ${bound}`);
+        }
+        return sql`${this.expr} = ${this.operand(t.operand)}`;
+      case 'like': {
+        const escaped = escapeLike(t.text);
+        return this.textMatch(
+          t.match === 'contains' ? `%${escaped}%` : t.match === 'startsWith' ? `${escaped}%` : `%${escaped}`,
+        );
+      }
+      case 'compare': {
+        const lhs = this.type === 'text' ? sql`(${this.fold(this.expr)}) collate "C"` : sql`${this.expr}`;
+        return sql`${lhs} ${comparisonOps[t.cmp]} ${this.operand(t.operand)}`;
+      }
+      case 'range':
+        return sql`${this.test(t.from)} and ${this.test(t.to)}`;
+      case 'defined':
+        return sql`${this.expr} is not null`;
+      case 'never':
+        return sql`false`;
+      case 'inList':
+        return this.inList(t.operands, t.matchNull);
     }
-    const escaped = escapeLike(this.plainText(value));
-    return this.textMatch(
-      this.method === 'CONTAINS'
-        ? `%${escaped}%`
-        : this.method === 'STARTSWITH'
-          ? `${escaped}%`
-          : `%${escaped}`,
-    );
   }
 
-  /** A bound value for ordered comparisons; only text, number and timestamp are ordered. */
-  orderedValue(value: unknown): SQL {
-    if (Array.isArray(value) || value === null || value === undefined)
-      throw this.error('needs a single value');
-    switch (this.target.type) {
-      case 'text':
-        return this.text(value);
-      case 'number':
-        return this.number(value);
-      case 'timestamp':
-        return this.timestamp(value);
-      default:
-        throw this.unsupported();
-    }
-  }
-
-  compare(op: string, bound: SQL): SQL {
-    const lhs =
-      this.target.type === 'text'
-        ? sql`(${this.fold(this.target.expr)}) collate "C"`
-        : sql`${this.target.expr}`;
-    return sql`${lhs} ${comparisonOps[op]} ${bound}`;
-  }
-
-  instantCompare(op: '<' | '>' | '<=' | '>=', ms: number): SQL {
-    if (this.target.type !== 'timestamp') throw this.unsupported();
-    // The day after 9999-12-31 (AFTERDAY, DAYRANGE) has no timestamp form; every stored instant is before it.
-    if (ms > MAX_INSTANT)
-      return op === '<' || op === '<=' ? sql`${this.target.expr} is not null` : sql`false`;
-    return sql`${this.target.expr} ${comparisonOps[op]} ${new Date(ms).toISOString()}::timestamptz`;
-  }
-
-  pair(value: unknown): [unknown, unknown] {
-    if (!Array.isArray(value) || value.length !== 2 || value[0] === null || value[1] === null) {
-      throw this.error('needs a list of exactly two values [from, to]');
-    }
-    return [value[0], value[1]];
-  }
-
-  inList(value: unknown): SQL {
-    const items = Array.isArray(value) ? value : [value];
-    if (value === undefined) throw this.error('needs a value or a list of values');
-    const matchNull = items.some((v) => v === null);
-    const bound = items.filter((v) => v !== null).map((v) => this.scalar(v));
+  private inList(operands: FilterOperand[], matchNull: boolean): SQL {
+    const bound = operands.map((o) => this.operand(o));
     const parts: SQL[] = [];
     if (bound.length > 0) {
       const list = sql.join(bound, sql`, `);
-      if (this.target.type === 'text[]') {
+      if (this.type === 'text[]') {
         parts.push(
           this.casefold
             ? this.someElement((e) => sql`lower(${e}) in (${list})`)
-            : sql`${this.target.expr} && array[${list}]::text[]`,
+            : sql`${this.expr} && array[${list}]::text[]`,
         );
       } else {
-        const lhs = this.target.type === 'text' ? this.fold(this.target.expr) : this.target.expr;
+        const lhs = this.type === 'text' ? this.fold(this.expr) : this.expr;
         parts.push(sql`${lhs} in (${list})`);
       }
     }
-    if (matchNull) parts.push(sql`${this.target.expr} is null`);
+    if (matchNull) parts.push(sql`${this.expr} is null`);
     if (parts.length === 0) return sql`false`;
     return parts.length === 1 ? parts[0] : sql`(${sql.join(parts, sql` or `)})`;
   }
@@ -374,10 +216,6 @@ class CriterionContext {
 /** Makes user text match literally inside a LIKE pattern (backslash is PostgreSQL's default escape). */
 export function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
-
-function startOfUtcDay(ms: number): number {
-  return Math.floor(ms / DAY_MS) * DAY_MS;
 }
 
 export interface SortKey {
