@@ -2,6 +2,7 @@ import type { ElasticEntitlementRecord } from '@lp/contract/entitlements/schemas
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  accountCurrency,
   classifyEntitlements,
   EXPIRED,
   NOT_STARTED,
@@ -272,5 +273,29 @@ describe('classification', () => {
         }
       }),
     );
+  });
+});
+
+describe('accountCurrency', () => {
+  it('is the currency of the elastic entitlement that ends last, whatever the order of the list', () => {
+    const list = [
+      { currency: 'EUR', endDate: '2027-06-30' },
+      { currency: 'GBP', endDate: '2026-12-31' },
+      { currency: null, endDate: '2028-01-01' },
+    ];
+    expect(accountCurrency(list)).toBe('EUR');
+    expect(accountCurrency([...list].reverse())).toBe('EUR');
+  });
+
+  it('counts an entitlement without an end date last and answers USD when none names a currency', () => {
+    expect(
+      accountCurrency([
+        { currency: 'JPY', endDate: null },
+        { currency: 'EUR', endDate: '2026-01-01' },
+      ]),
+    ).toBe('EUR');
+    expect(accountCurrency([{ currency: 'JPY', endDate: null }])).toBe('JPY');
+    expect(accountCurrency([{ currency: null, endDate: '2026-01-01' }])).toBe('USD');
+    expect(accountCurrency([])).toBe('USD');
   });
 });

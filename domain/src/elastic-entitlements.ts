@@ -158,3 +158,20 @@ export function classifyEntitlements(
     .sort((a, b) => b.endDate.localeCompare(a.endDate) || a.activationId.localeCompare(b.activationId));
   return { active: rows.filter((r) => r.active), inactive: rows.filter((r) => !r.active) };
 }
+
+/**
+ * An account's currency (an account buys in one currency): that of its elastic entitlement that ends last
+ * (one without an end date counts last), USD when none names one. The ledger prices uncovered usage with it and
+ * the statement shows it; one rule so both agree.
+ */
+export function accountCurrency(
+  list: readonly { currency: string | null; endDate: string | null }[],
+): string {
+  let best: { currency: string; endDate: string | null } | undefined;
+  for (const e of list) {
+    if (!e.currency) continue;
+    const later = !best || (e.endDate !== null && (best.endDate === null || e.endDate >= best.endDate));
+    if (later) best = { currency: e.currency, endDate: e.endDate };
+  }
+  return best?.currency ?? 'USD';
+}

@@ -6,7 +6,7 @@ import { isValidIp } from '@lp/domain/ip-rules';
 import type { Db } from '../../db/database.ts';
 import { type Charge, lockLedgerEntitlements, postCharges } from '../ledger/service.ts';
 import {
-  accountCurrency,
+  currencyOfAccount,
   insertSessions,
   loadRateTables,
   type NewSessionRow,
@@ -99,7 +99,7 @@ export async function ingestUsage(
     const entitlements = await lockLedgerEntitlements(tx, cn);
     const rates = await loadRateTables(tx);
     const newest = newestVersion(rates.keys());
-    const currency = await accountCurrency(tx, cn);
+    const currency = await currencyOfAccount(tx, cn);
     const stored = await sessionsById(tx, server.clsId, [...new Set(events.map((e) => e.event.sessionId))]);
 
     const working = new Map<string, Working>();

@@ -1,3 +1,4 @@
+import { accountCurrency } from '@lp/domain/elastic-entitlements';
 import { sql } from 'drizzle-orm';
 import { type Db, jsonRows, queryRows } from '../../db/database.ts';
 
@@ -146,11 +147,12 @@ export async function loadRateTables(db: Db): Promise<Map<string, Map<string, nu
 export const newestVersion = (versions: Iterable<string>) =>
   [...versions].sort((a, b) => b.localeCompare(a, 'en', { numeric: true }))[0] ?? '';
 
-export async function accountCurrency(db: Db, customerNumber: string): Promise<string> {
-  const [row] = await queryRows<{ currency: string | null }>(
+/** The currency uncovered usage of the account is priced in (the one rule the statement shows too). */
+export async function currencyOfAccount(db: Db, customerNumber: string): Promise<string> {
+  const rows = await queryRows<{ currency: string | null; end_date: string | null }>(
     db,
-    sql`select currency from entitlements where customer_number = ${customerNumber} and kind = 'ELASTIC'
-      and currency is not null order by end_date desc nulls last limit 1`,
+    sql`select currency, end_date::text as end_date from entitlements
+      where customer_number = ${customerNumber} and kind = 'ELASTIC' and currency is not null order by start_date, id`,
   );
-  return row?.currency ?? 'USD';
+  return accountCurrency(rows.map((r) => ({ currency: r.currency, endDate: r.end_date })));
 }

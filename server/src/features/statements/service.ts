@@ -2,6 +2,7 @@ import { messages } from '@lp/contract/common/errors';
 import type { Statement, StatementEmailRequest, StatementRequest } from '@lp/contract/statements/schemas';
 import { formatAmount } from '@lp/domain/amounts';
 import { type DayRange, formatDate } from '@lp/domain/dates';
+import { accountCurrency } from '@lp/domain/elastic-entitlements';
 import {
   buildStatement,
   type StatementEmailKind,
@@ -20,10 +21,6 @@ import { renderStatementPdf } from './pdf.ts';
 import { findElasticEntitlement, listElasticEntitlements, usageAggregates } from './repository.ts';
 
 export const unknownElasticEntitlement = 'No elastic entitlement with this activation id for this account.';
-
-/** Currency of the uncovered usage: the newest elastic entitlement's (an account buys in one currency). */
-const accountCurrency = (list: readonly StatementEntitlement[]) =>
-  list.findLast((e) => e.currency)?.currency ?? 'USD';
 
 async function composeStatement(
   ctx: AppContext,
