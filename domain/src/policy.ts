@@ -1,5 +1,5 @@
 import type { AccountInfo } from '@lp/contract/accounts/schemas';
-import type { UserRole } from '@lp/contract/user/schemas';
+import { type UserRole, vendorRoles } from '@lp/contract/user/schemas';
 
 /** Spec 000 §4.2: non-empty and not "approved" (any case) blocks every data call for the account. */
 export function isExportBlocked(status: string | null | undefined): boolean {
@@ -11,12 +11,14 @@ const has = (roles: readonly string[], role: UserRole) => roles.includes(role);
 /** Vendor admin is treated as business operations (see docs/decisions/006-roles.md). */
 export const isBusops = (roles: readonly string[]) => has(roles, 'busops') || has(roles, 'admin');
 
-export const isVendorStaff = (roles: readonly string[]) =>
-  isBusops(roles) || has(roles, 'support') || has(roles, 'sales') || has(roles, 'salesaccess');
+export const isVendorStaff = (roles: readonly string[]) => vendorRoles.some((role) => has(roles, role));
 
 /** Business operations and support issue and revoke elastic license-server credentials (decision 014). */
 export const mayManageServerCredentials = (roles: readonly string[]) =>
   isBusops(roles) || has(roles, 'support');
+
+/** The same staff may remove a stored e-mail record (no UI offers it; spec 000 §2.8). */
+export const mayRemoveEmails = mayManageServerCredentials;
 
 export interface Permissions {
   viewOnly: boolean;
@@ -37,8 +39,7 @@ export function permissionsFor(roles: readonly string[], info: AccountInfo): Per
   const sslAllowed =
     (!info.isAccessDisabled && !info.isFNPLicenseGenerator) ||
     (info.isAccessDisabled && info.isFNPLicenseGenerator && !info.isAsc && !info.isPortalEdit);
-  const selfServe =
-    busops || has(roles, 'support') || has(roles, 'sales') || has(roles, 'salesaccess') || sslAllowed;
+  const selfServe = isVendorStaff(roles) || sslAllowed;
   return {
     viewOnly,
     sslAllowed,

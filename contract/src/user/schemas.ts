@@ -1,7 +1,11 @@
 import { z } from 'zod';
 
-/** Vendor-staff roles come from the IdP; customer users carry the plain role 'user'. */
-export const userRoles = ['user', 'admin', 'busops', 'support', 'sales', 'salesaccess'] as const;
+/** Vendor-staff roles come from the IdP (declared once; the server keeps only these from a token's claims). */
+export const vendorRoles = ['busops', 'support', 'sales', 'salesaccess', 'admin'] as const;
+export type VendorRole = (typeof vendorRoles)[number];
+
+/** Customer users carry the plain role 'user'. */
+export const userRoles = ['user', ...vendorRoles] as const;
 export type UserRole = (typeof userRoles)[number];
 
 export const currentUserSchema = z.object({

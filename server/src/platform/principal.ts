@@ -1,8 +1,6 @@
+import type { VendorRole } from '@lp/contract/user/schemas';
 import type { FastifyRequest } from 'fastify';
 import { unauthenticated } from './errors.ts';
-
-export const vendorRoles = ['busops', 'support', 'sales', 'salesaccess', 'admin'] as const;
-export type VendorRole = (typeof vendorRoles)[number];
 
 /** The signed-in user behind a request (cookie session or personal API token). */
 export interface Principal {

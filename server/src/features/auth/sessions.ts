@@ -1,12 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { vendorRoles as knownVendorRoles, type VendorRole } from '@lp/contract/user/schemas';
 import { eq, lt, or } from 'drizzle-orm';
 import type { Db } from '../../db/database.ts';
 import { sessions, users } from '../../db/schema.ts';
-import {
-  vendorRoles as knownVendorRoles,
-  type Principal,
-  type VendorRole,
-} from '../../platform/principal.ts';
+import type { Principal } from '../../platform/principal.ts';
 
 export const sessionCookieName = 'lp_session';
 

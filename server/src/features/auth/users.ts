@@ -1,7 +1,7 @@
+import type { VendorRole } from '@lp/contract/user/schemas';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.ts';
 import { users } from '../../db/schema.ts';
-import type { VendorRole } from '../../platform/principal.ts';
 
 export interface SignedInUser {
   email: string;

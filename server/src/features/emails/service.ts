@@ -1,6 +1,7 @@
 import type { EmailDetail, EmailRow } from '@lp/contract/emails/schemas';
 import type { FilterRule, SortRule } from '@lp/contract/query/schemas';
 import { formatDateTime } from '@lp/domain/dates';
+import { mayRemoveEmails } from '@lp/domain/policy';
 import type { AppContext } from '../../platform/context.ts';
 import { forbidden, notFound } from '../../platform/errors.ts';
 import type { Principal } from '../../platform/principal.ts';
@@ -90,11 +91,8 @@ export async function getEmail(
   };
 }
 
-/** Vendor staff who may remove a stored e-mail (no UI offers it; spec 000 §2.8). */
-const deleteRoles = new Set(['busops', 'support', 'admin']);
-
 export async function removeEmail(ctx: AppContext, principal: Principal, id: number): Promise<void> {
-  if (!principal.vendorRoles.some((r) => deleteRoles.has(r))) throw forbidden();
+  if (!mayRemoveEmails(principal.vendorRoles)) throw forbidden();
   const unknown = notFound('Email not found');
   // The e-mail's account passes the gate the e-mail list passes (export-controlled accounts are refused); a delete is an account write, so view-only staff are refused too (decision 022).
   await authorizeAccountOf(ctx, principal, await findEmailOwner(ctx.db, id), 'edit', unknown);
