@@ -13,10 +13,12 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const biomeBin = createRequire(import.meta.url).resolve('@biomejs/biome/bin/biome');
 
 const SERVER_CROSS = 'A server feature uses another feature only through its service.ts';
+const SERVER_DETOUR = 'A server feature imports another feature as ../<feature>/service.ts';
 const SERVER_WEB = 'The server never imports the web app';
 const SERVER_LOWER = 'platform/ and db/ sit below the features and never import one';
 const WEB_SHARED = 'Shared components/ and lib/ never import a feature or the app shell';
 const WEB_CROSS = 'A web feature uses another feature only through its api/ modules';
+const WEB_DETOUR = 'A web feature imports another feature as ../<feature>/api/';
 const WEB_APP = "Features read the shell's state only from app/customer-context.tsx and app/use-view-only.ts";
 const WEB_SERVER = 'The browser never imports server code';
 const OUTSIDE = "Tools, benchmarks and browser tests call a feature's service, never its repository";
@@ -37,6 +39,10 @@ const cases = [
   ['server/src/features/auth/built-in-idp/probe.ts', '../../ledger/repository.ts', SERVER_CROSS],
   ['server/src/features/auth/built-in-idp/probe.ts', '../../ledger/service.ts', null],
   ['server/src/features/auth/built-in-idp/probe.ts', '../password.ts', null],
+  // A detour up to features/ and down again is refused too (the globs see the specifier as written).
+  ['server/src/features/credentials/probe.ts', '../../features/ip-rules/repository.ts', SERVER_DETOUR],
+  ['server/src/features/credentials/probe.ts', '../../features/ip-rules/service.ts', SERVER_DETOUR],
+  ['server/src/features/auth/built-in-idp/probe.ts', '../../../features/ledger/repository.ts', SERVER_DETOUR],
   ['server/src/features/credentials/probe.ts', '../../../../web/src/lib/api-client.ts', SERVER_WEB],
   ['server/src/app-probe.ts', '@lp/web/src/lib/api-client', SERVER_WEB],
   // platform/ and db/ never import a feature.
@@ -51,7 +57,13 @@ const cases = [
   // A web feature reaches another only through its api/ modules, and the shell only through its state.
   ['web/src/features/statements/pages/probe.tsx', '../../accounts/components/account-search.tsx', WEB_CROSS],
   ['web/src/features/statements/probe.ts', '../accounts/account-search-rules.ts', WEB_CROSS],
-  ['web/src/features/statements/pages/probe.tsx', '../../prefs/api/table-prefs.ts', null],
+  ['web/src/features/statements/pages/probe.tsx', '../../transactions/api/usage.ts', null],
+  [
+    'web/src/features/statements/probe.ts',
+    '../../features/accounts/components/account-search.tsx',
+    WEB_DETOUR,
+  ],
+  ['web/src/features/statements/pages/probe.tsx', '../../../features/transactions/api/usage.ts', WEB_DETOUR],
   ['web/src/features/statements/pages/probe.tsx', '../api/statements.ts', null],
   ['web/src/features/statements/pages/probe.tsx', '../../../components/panels.tsx', null],
   ['web/src/features/statements/pages/probe.tsx', '../../../lib/api-client.ts', null],
