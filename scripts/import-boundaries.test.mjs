@@ -15,6 +15,7 @@ const biomeBin = createRequire(import.meta.url).resolve('@biomejs/biome/bin/biom
 const SERVER_CROSS = 'A server feature uses another feature only through its service.ts';
 const SERVER_DETOUR = 'A server feature imports another feature as ../<feature>/service.ts';
 const SERVER_WEB = 'The server never imports the web app';
+const SERVER_SELF = 'Inside the server, import by relative path';
 const SERVER_LOWER = 'platform/ and db/ sit below the features and never import one';
 const WEB_SHARED = 'Shared components/ and lib/ never import a feature or the app shell';
 const WEB_CROSS = 'A web feature uses another feature only through its api/ modules';
@@ -43,6 +44,8 @@ const cases = [
   ['server/src/features/credentials/probe.ts', '../../features/ip-rules/repository.ts', SERVER_DETOUR],
   ['server/src/features/credentials/probe.ts', '../../features/ip-rules/service.ts', SERVER_DETOUR],
   ['server/src/features/auth/built-in-idp/probe.ts', '../../../features/ledger/repository.ts', SERVER_DETOUR],
+  ['server/src/features/credentials/probe.ts', '@lp/server/features/ip-rules/repository', SERVER_SELF],
+  ['server/src/platform/probe.ts', '@lp/server/db/database', SERVER_SELF],
   ['server/src/features/credentials/probe.ts', '../../../../web/src/lib/api-client.ts', SERVER_WEB],
   ['server/src/app-probe.ts', '@lp/web/src/lib/api-client', SERVER_WEB],
   // platform/ and db/ never import a feature.
