@@ -22,6 +22,7 @@ const WEB_CROSS = 'A web feature uses another feature only through its api/ modu
 const WEB_DETOUR = 'A web feature imports another feature as ../<feature>/api/';
 const WEB_APP = "Features read the shell's state only from app/customer-context.tsx and app/use-view-only.ts";
 const WEB_SERVER = 'The browser never imports server code';
+const WEB_SELF = 'Inside the web app, import by relative path';
 const OUTSIDE = "Tools, benchmarks and browser tests call a feature's service, never its repository";
 const SHARED_PKGS = 'contract/ and domain/ are shared by the server and the browser and import neither';
 
@@ -76,6 +77,7 @@ const cases = [
   ['web/src/features/statements/probe.ts', '../../app/shell.tsx', WEB_APP],
   ['web/src/features/statements/probe.ts', '@lp/server/features/ledger/service', WEB_SERVER],
   ['web/src/app/probe.ts', '../../../server/src/platform/errors.ts', WEB_SERVER],
+  ['web/src/features/statements/probe.ts', '@lp/web/src/features/accounts/account-search-rules.ts', WEB_SELF],
   // contract and domain are shared by both sides.
   ['domain/src/probe.ts', '@lp/server/app', SHARED_PKGS],
   ['contract/src/probe.ts', '../../web/src/lib/api-client.ts', SHARED_PKGS],
