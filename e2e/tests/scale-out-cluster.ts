@@ -209,13 +209,16 @@ function spawnNode(name: NodeName, port: number, env: NodeJS.ProcessEnv) {
   });
   const node: ApiNode = { name, url: `http://localhost:${port}`, errors: [], messages: [], child };
   const tail: string[] = [];
-  let printedReady = false;
+  let printedReady: () => void = () => {};
+  const readyLine = new Promise<void>((resolve) => {
+    printedReady = resolve;
+  });
   let stopping = false;
   let exited: number | null | undefined;
   const onLine = (line: string) => {
     tail.push(line.slice(0, 2000));
     if (tail.length > 60) tail.shift();
-    if (line.includes('Licensing Portal is ready at')) printedReady = true;
+    if (line.includes('Licensing Portal is ready at')) printedReady();
     if (!line.startsWith('{')) return;
     try {
       const entry = JSON.parse(line) as Record<string, unknown>;
@@ -235,16 +238,14 @@ function spawnNode(name: NodeName, port: number, env: NodeJS.ProcessEnv) {
     }),
   );
   const ready = (async () => {
-    // Explicit signals only: the ready line, then /readyz (database reachable); or the node's exit.
-    for (;;) {
-      if (exited !== undefined)
-        throw new Error(`API node ${name} exited (${exited}) before it was ready:\n${tail.join('\n')}`);
-      if (printedReady) {
-        const answer = await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined);
-        if (answer?.status === 200) break;
-      }
-      await Promise.race([exit, new Promise((resolve) => setTimeout(resolve, 100))]);
-    }
+    // Explicit signals only: the ready line (printed once it listens, after migrating and seeding) or the
+    // node's exit; then /readyz must answer 200 (database reachable).
+    await Promise.race([readyLine, exit]);
+    if (exited !== undefined)
+      throw new Error(`API node ${name} exited (${exited}) before it was ready:\n${tail.join('\n')}`);
+    const answer = await fetch(`http://127.0.0.1:${port}/readyz`);
+    if (answer.status !== 200)
+      throw new Error(`API node ${name} printed its ready line but /readyz answered ${answer.status}`);
     child.once('exit', (code) => {
       if (!stopping) node.errors.push(`API node ${name} exited unexpectedly (${code})`);
     });

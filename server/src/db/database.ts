@@ -177,3 +177,11 @@ export async function queryRows<T>(db: Db, query: SQL): Promise<T[]> {
 
 /** Rows travel as one JSON parameter (jsonb_to_recordset): one statement per batch on both drivers. */
 export const jsonRows = (rows: readonly object[]) => sql`${JSON.stringify(rows)}::jsonb`;
+
+/**
+ * Holds a named lock until the transaction ends (both engines): writers of one thing (an account's ledger, the
+ * first seeding of an empty database) take turns instead of reading the same state.
+ */
+export async function lockUntilCommit(tx: Db, name: string): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${name}, 0))`);
+}

@@ -100,9 +100,11 @@ export function route<const O extends Operation>(
   };
 }
 
-type QueryOperations = { page: Operation; count: Operation; distinct: Operation };
+/** A server table's calls are always a signed-in user's (queryOperations declares them so). */
+type QueryOperation = Operation & { auth: 'session' };
+type QueryOperations = { page: QueryOperation; count: QueryOperation; distinct: QueryOperation };
 /** A query operation seen without its literal types (the helper presents every resource alike). */
-type AnyJsonOperation = Operation & { response: z.ZodType };
+type AnyJsonOperation = QueryOperation & { response: z.ZodType };
 type BodyOf<O extends Operation> = Parsed<O, 'body'>;
 
 /**
@@ -123,13 +125,12 @@ export function registerQueryEndpoints<const Q extends QueryOperations>(
     distinct: (principal: Principal, body: BodyOf<Q['distinct']>) => Promise<unknown[]>;
   },
 ): void {
-  const principalOf = (p: Principal | null) => p as Principal;
   route(
     app,
     ctx,
     operations.page as AnyJsonOperation,
   )(async ({ principal, body, reply }) => {
-    const page = await read.page(principalOf(principal), body as BodyOf<Q['page']>, reply);
+    const page = await read.page(principal, body as BodyOf<Q['page']>, reply);
     if ('rows' in page) return { status: 'SUCCESS', data: page.rows, token: page.token };
     return page;
   });
@@ -139,7 +140,7 @@ export function registerQueryEndpoints<const Q extends QueryOperations>(
     operations.count as AnyJsonOperation,
   )(async ({ principal, body }) => ({
     status: 'SUCCESS',
-    data: await read.count(principalOf(principal), body as BodyOf<Q['count']>),
+    data: await read.count(principal, body as BodyOf<Q['count']>),
   }));
   route(
     app,
@@ -147,7 +148,7 @@ export function registerQueryEndpoints<const Q extends QueryOperations>(
     operations.distinct as AnyJsonOperation,
   )(async ({ principal, body }) => ({
     status: 'SUCCESS',
-    data: await read.distinct(principalOf(principal), body as BodyOf<Q['distinct']>),
+    data: await read.distinct(principal, body as BodyOf<Q['distinct']>),
   }));
 }
 

@@ -1,21 +1,18 @@
-import { asc, count, sql } from 'drizzle-orm';
+import { asc, count } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Database, Db } from '../../db/database.ts';
+import { type Database, type Db, lockUntilCommit } from '../../db/database.ts';
 import { accounts, idpAccounts, portalContacts } from '../../db/schema.ts';
 import type { Config } from '../../platform/config.ts';
 import { seedDemoWorld } from './seed.ts';
 
 export const DEMO_SEED = 42;
 
-/** Advisory lock key (unique to this product) held while a node checks for and seeds an empty database. */
-const SEED_LOCK = 7_300_416;
-
 /** Seeds the demo world into an empty database (first `npm start`), then lists the demo users outside production. */
 export async function seedIfEmpty(log: FastifyBaseLogger, database: Database, config: Config): Promise<void> {
   await database.db.transaction(async (tx) => {
     // API nodes starting together on one empty PostgreSQL database: one seeds, the others wait for its commit
     // here and then find the world there (without the lock both seeded and all but one crashed on a duplicate).
-    if (database.engine === 'postgres') await tx.execute(sql`select pg_advisory_xact_lock(${SEED_LOCK})`);
+    await lockUntilCommit(tx, 'demo-seed');
     const [{ n }] = await tx.select({ n: count() }).from(accounts);
     if (n > 0) return;
     log.info({ sessions: config.SEED_SESSIONS }, 'empty database: seeding the demo world');

@@ -1,15 +1,13 @@
 import type { Drawable } from '@lp/domain/elastic-rating';
 import { sql } from 'drizzle-orm';
-import { type Db, jsonRows, queryRows } from '../../db/database.ts';
+import { type Db, jsonRows, lockUntilCommit, queryRows } from '../../db/database.ts';
 
 /**
  * Serialises every ledger write of one account (usage posting, adjustments) until the transaction ends, so
  * concurrent batches never read the same balance and overdraw an entitlement.
  */
 export async function lockAccountLedger(tx: Db, customerNumber: string): Promise<void> {
-  await tx.execute(
-    sql`select pg_advisory_xact_lock(hashtextextended(${`elastic-ledger:${customerNumber}`}, 0))`,
-  );
+  await lockUntilCommit(tx, `elastic-ledger:${customerNumber}`);
 }
 
 export interface LedgerEntitlement extends Drawable {
