@@ -95,12 +95,14 @@ async function api<T>(context: BrowserContext, url: string, data: unknown): Prom
 }
 
 async function elasticServer(): Promise<string> {
-  const [row] = await cluster.query<{ host_id: string }>(
-    `select host_id from license_servers where customer_number = $1 and kind = 'elastic' order by host_id limit 1`,
+  const [row] = await cluster.query<{ host_identity: string }>(
+    `select s.host_identity from license_servers s
+       join license_server_accounts a on a.server_id = s.id
+      where a.customer_number = $1 and s.kind = 'elastic' order by s.host_identity limit 1`,
     [ACME],
   );
   expect(row, `account ${ACME} has an elastic license server in the demo world`).toBeDefined();
-  return row.host_id;
+  return row.host_identity;
 }
 
 /** Issues a license-server credential as busops through the proxy; answers the bearer token. */

@@ -3,15 +3,15 @@ import {
   issueServerCredential,
   revokeServerCredential,
 } from '@lp/server/features/cls-api/server-credentials';
-import { elasticServersOf } from '@lp/server/features/ip-rules/service';
 import { reconcile } from '@lp/server/features/ledger/service';
+import { elasticServersOf } from '@lp/server/features/license-servers/service';
 import { CommandError } from './errors.ts';
 
 export const elastic = {
   /** Issues a license-server credential; prints only the token. */
   async issue(db: Db, customerNumber: string, clsId: string | undefined, out: (line: string) => void) {
     const servers = await elasticServersOf(db, customerNumber);
-    const server = clsId ?? servers[0]?.hostId;
+    const server = clsId ?? servers[0]?.hostIdentity;
     if (!server) throw new CommandError(`Account ${customerNumber} has no active elastic license server.`);
     try {
       const { id, token } = await issueServerCredential(db, {

@@ -5,6 +5,7 @@ import {
   bigint,
   bigserial,
   boolean,
+  check,
   customType,
   doublePrecision,
   index,
@@ -176,7 +177,9 @@ export const entitlements = pgTable(
     licenseType: text('license_type').notNull().default('server'),
     state: text('state').notNull().default('Deployed'),
     partNumber: text('part_number').references(() => products.partNumber),
-    quantity: doublePrecision('quantity').notNull(),
+    quantity: bigint('quantity', { mode: 'number' }).notNull(),
+    /** Seats activated on hosts (sum of live fulfillments), kept in step in the same transaction. */
+    activated: bigint('activated', { mode: 'number' }).notNull().default(0),
     startDate: text('start_date').notNull(),
     /** null = permanent */
     endDate: text('end_date'),
@@ -184,8 +187,8 @@ export const entitlements = pgTable(
     poNumber: text('po_number'),
     rateTableVersion: text('rate_table_version'),
     currency: text('currency'),
-    /** FSA contract: budget; FSA order line: its cost */
-    price: doublePrecision('price'),
+    /** FSA contract: budget; FSA order line: its cost; in cents of `currency` */
+    priceCents: bigint('price_cents', { mode: 'number' }),
     /** Perpetuals: end of maintenance ("Maintenance ends on {date}"); 'YYYY-MM-DD' */
     versionDate: text('version_date'),
     /** Shown instead of the catalogue name (FSA manual-entry lines) */
@@ -205,6 +208,7 @@ export const entitlements = pgTable(
   (t) => [
     index('entitlements_customer_kind_idx').on(t.customerNumber, t.kind),
     index('entitlements_fsa_contract_idx').on(t.fsaContractId),
+    check('entitlements_activated_check', sql`${t.activated} >= 0 and ${t.activated} <= ${t.quantity}`),
   ],
 );
 
@@ -218,34 +222,70 @@ export const fsaPrices = pgTable(
     partNumber: text('part_number')
       .notNull()
       .references(() => products.partNumber),
-    price7Days: doublePrecision('price_7_days'),
-    price30Days: doublePrecision('price_30_days'),
-    price60Days: doublePrecision('price_60_days'),
-    price90Days: doublePrecision('price_90_days'),
-    price180Days: doublePrecision('price_180_days'),
-    price1Year: doublePrecision('price_1_year'),
+    price7DaysCents: bigint('price_7_days_cents', { mode: 'number' }),
+    price30DaysCents: bigint('price_30_days_cents', { mode: 'number' }),
+    price60DaysCents: bigint('price_60_days_cents', { mode: 'number' }),
+    price90DaysCents: bigint('price_90_days_cents', { mode: 'number' }),
+    price180DaysCents: bigint('price_180_days_cents', { mode: 'number' }),
+    price1YearCents: bigint('price_1_year_cents', { mode: 'number' }),
   },
   (t) => [primaryKey({ columns: [t.contractId, t.partNumber] })],
 );
 
-export const licenseServers = pgTable(
-  'license_servers',
+/**
+ * License servers (hosts): FlexLM hosts (one or a triad of three host ids) and elastic (cloud) license servers
+ * (decision 029). `hostIdentity` is the one internal name of a host's identity: for FlexLM the spec's host
+ * identifier (TYPE=id, 'TYPE=' omitted for ETHERNET, comma-joined for a triad), for an elastic server its CLS id.
+ * Unique among live hosts (deleting a host removes the row).
+ */
+export const licenseServers = pgTable('license_servers', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  /** flexlm or elastic */
+  kind: text('kind').notNull(),
+  hostIdentity: text('host_identity').notNull().unique(),
+  /** Canonical lower-case ids, comma-joined for a triad, in the order entered (elastic: the CLS id). */
+  hostIds: text('host_ids').notNull(),
+  /** ETHERNET, DISK_SERIAL_NUM or FLEXID, comma-joined like hostIds. */
+  hostIdTypes: text('host_id_types').notNull(),
+  /** The host's name (a triad's first server). */
+  name: text('name').notNull(),
+  /** Every server's name in order, comma-joined (the SERVER lines of a triad); equals name for one server. */
+  serverNames: text('server_names').notNull(),
+  port: integer('port').notNull().default(1055),
+  borrowable: boolean('borrowable').notNull().default(false),
+  alias: text('alias'),
+  /** Unknown (new), Active (has live fulfillments or a running elastic server), Inactive */
+  state: text('state').notNull().default('Unknown'),
+  createdBy: text('created_by').notNull().default('Automated Action'),
+  createdAt: ts('created_at').notNull().default(sql`now()`),
+});
+
+/**
+ * The accounts a license server serves (a FlexLM host may be shared by several accounts of an organisation).
+ * `inSharedGroup`: the account is in the host's shared-server group, the approved accounts last saved for it.
+ */
+export const licenseServerAccounts = pgTable(
+  'license_server_accounts',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    serverId: bigint('server_id', { mode: 'number' })
+      .notNull()
+      .references(() => licenseServers.id, { onDelete: 'cascade' }),
     customerNumber: text('customer_number')
       .notNull()
       .references(() => accounts.customerNumber, { onDelete: 'cascade' }),
-    name: text('name').notNull(),
-    hostId: text('host_id').notNull(),
-    hostIdType: text('host_id_type').notNull(),
-    /** single, triad or elastic (a cloud license server) */
-    kind: text('kind').notNull(),
-    alias: text('alias'),
-    state: text('state').notNull().default('ACTIVE'),
+    inSharedGroup: boolean('in_shared_group').notNull().default(false),
+    addedAt: ts('added_at').notNull().default(sql`now()`),
   },
-  (t) => [index('license_servers_customer_idx').on(t.customerNumber)],
+  (t) => [
+    primaryKey({ columns: [t.serverId, t.customerNumber] }),
+    index('license_server_accounts_customer_idx').on(t.customerNumber),
+  ],
 );
 
+/**
+ * What one entitlement has activated on one host: `count` is live (0 once all of it is returned; the row stays
+ * for the history). One row per (host, entitlement); `parentId` is the source fulfillment of a rehost.
+ */
 export const fulfillments = pgTable(
   'fulfillments',
   {
@@ -256,13 +296,70 @@ export const fulfillments = pgTable(
     entitlementId: bigint('entitlement_id', { mode: 'number' })
       .notNull()
       .references(() => entitlements.id, { onDelete: 'cascade' }),
+    customerNumber: text('customer_number')
+      .notNull()
+      .references(() => accounts.customerNumber, { onDelete: 'cascade' }),
     count: integer('count').notNull(),
-    action: text('action').notNull(),
-    time: ts('time').notNull(),
-    modifiedBy: text('modified_by').notNull(),
+    parentId: bigint('parent_id', { mode: 'number' }).references((): AnyPgColumn => fulfillments.id, {
+      onDelete: 'set null',
+    }),
+    createdAt: ts('created_at').notNull().default(sql`now()`),
+    updatedAt: ts('updated_at').notNull().default(sql`now()`),
   },
-  (t) => [index('fulfillments_server_idx').on(t.serverId)],
+  (t) => [
+    uniqueIndex('fulfillments_server_entitlement_idx').on(t.serverId, t.entitlementId),
+    index('fulfillments_entitlement_idx').on(t.entitlementId),
+    index('fulfillments_customer_idx').on(t.customerNumber),
+    check('fulfillments_count_check', sql`${t.count} >= 0`),
+  ],
 );
+
+/** The activation history: every create (+count) and return (-count) of a fulfillment. */
+export const fulfillmentEvents = pgTable(
+  'fulfillment_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    fulfillmentId: bigint('fulfillment_id', { mode: 'number' })
+      .notNull()
+      .references(() => fulfillments.id, { onDelete: 'cascade' }),
+    serverId: bigint('server_id', { mode: 'number' })
+      .notNull()
+      .references(() => licenseServers.id, { onDelete: 'cascade' }),
+    customerNumber: text('customer_number').notNull(),
+    time: ts('time').notNull(),
+    /** The user's e-mail, or 'Automated Action' when the system acts. */
+    modifiedBy: text('modified_by').notNull(),
+    /** ACTIVATE or RETURN */
+    action: text('action').notNull(),
+    count: integer('count').notNull(),
+    /** new, rehost, deactivate, return (what the user did) */
+    lifecycleAction: text('lifecycle_action'),
+    parentFulfillmentId: bigint('parent_fulfillment_id', { mode: 'number' }),
+  },
+  (t) => [index('fulfillment_events_server_time_idx').on(t.serverId, t.time)],
+);
+
+/**
+ * Client-supplied keys of write batches (return, create, shared group, remove host): a retried batch finds
+ * its key and answers the first outcome without acting again.
+ */
+export const operationKeys = pgTable('operation_keys', {
+  key: text('key').primaryKey(),
+  operation: text('operation').notNull(),
+  userEmail: text('user_email').notNull(),
+  result: jsonb('result').notNull(),
+  createdAt: ts('created_at').notNull().default(sql`now()`),
+});
+
+/** Ed25519 keys that sign license files; retired keys stay published so older files still verify. */
+export const licenseSigningKeys = pgTable('license_signing_keys', {
+  keyId: text('key_id').primaryKey(),
+  /** PKCS#8 PEM, encrypted with the server secret. */
+  privateKeyCipher: text('private_key_cipher').notNull(),
+  publicKeyPem: text('public_key_pem').notNull(),
+  createdAt: ts('created_at').notNull().default(sql`now()`),
+  retiredAt: ts('retired_at'),
+});
 
 export const usageSessions = pgTable(
   'usage_sessions',
@@ -337,7 +434,9 @@ export const ipRules = pgTable(
     customerNumber: text('customer_number')
       .notNull()
       .references(() => accounts.customerNumber, { onDelete: 'cascade' }),
-    clsId: text('cls_id').notNull(),
+    clsId: text('cls_id')
+      .notNull()
+      .references(() => licenseServers.hostIdentity, { onDelete: 'cascade', onUpdate: 'cascade' }),
     position: integer('position').notNull(),
     ruleName: text('rule_name').notNull(),
     ipAddress: text('ip_address').notNull(),
@@ -449,7 +548,9 @@ export const clsCredentials = pgTable(
     customerNumber: text('customer_number')
       .notNull()
       .references(() => accounts.customerNumber, { onDelete: 'cascade' }),
-    clsId: text('cls_id').notNull(),
+    clsId: text('cls_id')
+      .notNull()
+      .references(() => licenseServers.hostIdentity, { onDelete: 'cascade', onUpdate: 'cascade' }),
     tokenHash: text('token_hash').notNull().unique(),
     createdAt: ts('created_at').notNull().default(sql`now()`),
     createdBy: text('created_by').notNull(),
@@ -465,7 +566,9 @@ export const elasticServerSettings = pgTable(
     customerNumber: text('customer_number')
       .notNull()
       .references(() => accounts.customerNumber, { onDelete: 'cascade' }),
-    clsId: text('cls_id').notNull(),
+    clsId: text('cls_id')
+      .notNull()
+      .references(() => licenseServers.hostIdentity, { onDelete: 'cascade', onUpdate: 'cascade' }),
     pinCipher: text('pin_cipher'),
     users: text('users').array().notNull().default(sql`'{}'::text[]`),
     updatedAt: ts('updated_at').notNull().default(sql`now()`),

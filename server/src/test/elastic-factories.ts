@@ -1,9 +1,9 @@
 import { randomInt } from 'node:crypto';
 import type { UsageEventInput } from '@lp/contract/cls/schemas';
 import type { Db } from '../db/database.ts';
-import { type entitlements, licenseServers, rateTables } from '../db/schema.ts';
+import { type entitlements, rateTables } from '../db/schema.ts';
 import { ingestUsage } from '../features/cls-api/ingest.ts';
-import { buildEntitlement } from './factories.ts';
+import { buildEntitlement, buildLicenseServer } from './factories.ts';
 
 /** Prices products in a rate table version (units per count per hour). */
 export async function buildRateTable(db: Db, version: string, rates: Record<string, number>) {
@@ -15,12 +15,10 @@ export async function buildRateTable(db: Db, version: string, rates: Record<stri
 
 /** The account's elastic license server (license_servers kind 'elastic'); answers its clsId. */
 export async function buildElasticServer(db: Db, customerNumber: string, clsId = `CLS${randomInt(1e9)}`) {
-  await db.insert(licenseServers).values({
-    customerNumber,
-    name: 'Elastic License Server',
-    hostId: clsId,
-    hostIdType: 'ETHERNET',
+  await buildLicenseServer(db, customerNumber, {
     kind: 'elastic',
+    hostIdentity: clsId,
+    name: 'Elastic License Server',
     alias: `${customerNumber}-cls`,
   });
   return clsId;

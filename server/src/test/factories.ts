@@ -1,6 +1,12 @@
 import { randomInt } from 'node:crypto';
 import type { Db } from '../db/database.ts';
-import { accounts, entitlements, portalContacts } from '../db/schema.ts';
+import {
+  accounts,
+  entitlements,
+  licenseServerAccounts,
+  licenseServers,
+  portalContacts,
+} from '../db/schema.ts';
 
 type AccountInsert = typeof accounts.$inferInsert;
 type EntitlementInsert = typeof entitlements.$inferInsert;
@@ -40,5 +46,31 @@ export async function buildEntitlement(
       ...over,
     })
     .returning();
+  return row;
+}
+
+type ServerInsert = typeof licenseServers.$inferInsert;
+
+/**
+ * A license server serving `customerNumber` (elastic: `hostIdentity` is its CLS id; flexlm: give the identity
+ * the host-ids module builds). Answers the row.
+ */
+export async function buildLicenseServer(
+  db: Db,
+  customerNumber: string,
+  over: Partial<ServerInsert> & Pick<ServerInsert, 'hostIdentity' | 'kind'>,
+) {
+  const [row] = await db
+    .insert(licenseServers)
+    .values({
+      name: over.hostIdentity,
+      serverNames: over.name ?? over.hostIdentity,
+      hostIds: over.hostIdentity,
+      hostIdTypes: 'ETHERNET',
+      state: 'Active',
+      ...over,
+    })
+    .returning();
+  await db.insert(licenseServerAccounts).values({ serverId: row.id, customerNumber });
   return row;
 }

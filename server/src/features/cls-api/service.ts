@@ -10,8 +10,9 @@ import { accounts } from '../../db/schema.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { AppError, forbidden } from '../../platform/errors.ts';
 import { getElasticServerPolicy } from '../credentials/service.ts';
-import { elasticServersOf, ipRulesOf } from '../ip-rules/service.ts';
+import { ipRulesOf } from '../ip-rules/service.ts';
 import { ledgerEntitlements } from '../ledger/service.ts';
+import { elasticServersOf } from '../license-servers/service.ts';
 import type { ElasticServer } from './ingest.ts';
 import { loadRateTables, newestVersion } from './repository.ts';
 import { authenticateServer } from './server-credentials.ts';
@@ -58,7 +59,7 @@ export async function serverPolicy(ctx: AppContext, server: ElasticServer, now =
   const body: PolicyResponse = {
     status: 'SUCCESS',
     clsId,
-    alias: servers.find((s) => s.hostId === clsId)?.alias ?? '',
+    alias: servers.find((s) => s.hostIdentity === clsId)?.alias ?? '',
     pin,
     users,
     ipRules: ipRules.map((r) => ({ ruleName: r.rulename, ipAddress: r.ipaddress })),

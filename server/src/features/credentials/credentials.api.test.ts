@@ -8,7 +8,7 @@ import { elasticServerSettings, licenseServers } from '../../db/schema.ts';
 import { loadConfig } from '../../platform/config.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { buildAccountFixture, signInStaff } from '../../test/account-fixture.ts';
-import { addContact, buildAccount } from '../../test/factories.ts';
+import { addContact, buildAccount, buildLicenseServer } from '../../test/factories.ts';
 import { signInAs } from '../../test/sign-in.ts';
 import { createTestApp } from '../../test/test-app.ts';
 import { createTestDatabase, type TestDatabase } from '../../test/test-db.ts';
@@ -35,32 +35,20 @@ beforeAll(async () => {
   app = await createTestApp(database);
   ({ boss, reader, outsider } = await buildAccountFixture(database.db, CN, OTHER));
   await buildAccount(database.db, { customerNumber: BARE, name: 'Bare' });
-  const server = (
-    customerNumber: string,
-    hostId: string,
-    kind: string,
-    state = 'ACTIVE',
-    alias?: string,
-  ) => ({
-    customerNumber,
-    name: hostId,
-    hostId,
-    hostIdType: 'ETHERNET',
-    kind,
-    alias: alias ?? `${hostId}-alias`,
-    state,
-  });
+  const server = (customerNumber: string, hostIdentity: string, kind: string, state = 'Active') =>
+    buildLicenseServer(database.db, customerNumber, {
+      hostIdentity,
+      kind,
+      state,
+      alias: `${hostIdentity}-alias`,
+    });
   // One at a time: ids (and so "the account's server", the oldest) follow this order.
-  for (const row of [
-    server(CN, CLS, 'elastic'),
-    server(CN, CLS_B, 'elastic'),
-    server(CN, 'OLD-ELASTIC', 'elastic', 'INACTIVE'),
-    server(CN, 'ONPREM-1', 'single'),
-    server(OTHER, 'OTHER-CLS', 'elastic'),
-    server(BARE, 'BARE-ONPREM', 'single'),
-  ]) {
-    await database.db.insert(licenseServers).values(row);
-  }
+  await server(CN, CLS, 'elastic');
+  await server(CN, CLS_B, 'elastic');
+  await server(CN, 'OLD-ELASTIC', 'elastic', 'Inactive');
+  await server(CN, 'ONPREM-1', 'flexlm');
+  await server(OTHER, 'OTHER-CLS', 'elastic');
+  await server(BARE, 'BARE-ONPREM', 'flexlm');
   await addContact(database.db, BARE, 'boss@bare.example', contactRoles.admin);
   bareBoss = (await signInAs(database.db, 'boss@bare.example')).headers;
   busops = await signInStaff(database.db, 'busops');
@@ -125,7 +113,7 @@ describe('POST /api/devices/elastic', () => {
     await database.db
       .update(licenseServers)
       .set({ alias: null })
-      .where(eq(licenseServers.hostId, 'OTHER-CLS'));
+      .where(eq(licenseServers.hostIdentity, 'OTHER-CLS'));
     const res = await device(outsider, OTHER);
     expect(res.json()).toEqual({ status: 'SUCCESS', data: { deviceId: 'OTHER-CLS', alias: '' } });
   });

@@ -7,7 +7,8 @@ import type { AppContext } from '../../platform/context.ts';
 import { badRequest, notFound } from '../../platform/errors.ts';
 import type { Principal } from '../../platform/principal.ts';
 import { authorizeAccount } from '../accounts/policy.ts';
-import { elasticServersOf, requireElasticServer } from '../ip-rules/service.ts';
+import { requireElasticServer } from '../ip-rules/service.ts';
+import { elasticServersOf } from '../license-servers/service.ts';
 import { decryptPin, encryptPin, pinKey } from './pin-cipher.ts';
 import {
   findSettings,
@@ -32,7 +33,7 @@ export async function elasticDevice(
   await authorizeAccount(ctx, principal, customerNumber, 'read');
   const [server] = await elasticServersOf(ctx.db, customerNumber);
   if (!server) throw notFound(noElasticServer);
-  return { deviceId: server.hostId, alias: server.alias ?? '' };
+  return { deviceId: server.hostIdentity, alias: server.alias ?? '' };
 }
 
 /** A server's stored settings for a caller who may read the account; 404 when the server is not the account's. */

@@ -89,7 +89,7 @@ export async function loadSeededUsage(db: Db, targets: readonly ElasticTarget[])
     });
     if (quantities.length)
       await db.execute(sql`update entitlements e set quantity = t.quantity
-        from jsonb_to_recordset(${jsonRows(quantities)}) as t(id bigint, quantity float8) where e.id = t.id`);
+        from jsonb_to_recordset(${jsonRows(quantities)}) as t(id bigint, quantity bigint) where e.id = t.id`);
     const posted = await postCharges(db, cn, entitlements, charges);
     // The transactions' ActivationID: the entitlement that paid first (none when all of it was overage).
     const final = priced.map((p, i) => ({ ...p, entitlement: posted[i].entitlementId }));

@@ -32,7 +32,13 @@ async function fingerprint() {
     ['entitlements', '*', 'id'],
     ['fsa_prices', '*', 'contract_id, part_number'],
     ['license_servers', '*', 'id'],
+    ['license_server_accounts', '*', 'server_id, customer_number'],
     ['fulfillments', '*', 'id'],
+    [
+      'fulfillment_events',
+      'fulfillment_id, server_id, customer_number, time, modified_by, action, count',
+      'fulfillment_id, time, count',
+    ],
     ['usage_sessions', '*', 'id'],
     ['emails', '*', 'id'],
     ['alerts', '*', 'id'],
@@ -84,9 +90,9 @@ describe('demo world in the database', () => {
     expect(
       await one(`select count(*) ${ssl} and start_date <= '${TODAY}' and end_date >= '${TODAY}'`),
     ).toBeGreaterThan(0);
-    expect(await one(`select count(*) ${ssl} and fsa_contract_id is not null and price > 0`)).toBeGreaterThan(
-      0,
-    );
+    expect(
+      await one(`select count(*) ${ssl} and fsa_contract_id is not null and price_cents > 0`),
+    ).toBeGreaterThan(0);
     expect(
       await one(`select count(*) ${ssl} and part_number = 'FSA0030216' and product_name is not null`),
     ).toBeGreaterThan(0);
@@ -100,10 +106,10 @@ describe('demo world in the database', () => {
     ).toEqual(['EUR', 'USD']);
     // FSA contracts with a budget and a price table.
     expect(
-      await one(`select count(*) from entitlements e where kind = 'FSA' and (license_model <> 'FSA' or price is null
+      await one(`select count(*) from entitlements e where kind = 'FSA' and (license_model <> 'FSA' or price_cents is null
         or not exists (select 1 from fsa_prices p where p.contract_id = e.id))`),
     ).toBe(0);
-    expect(await one(`select count(*) from fsa_prices where price_1_year is null`)).toBe(0);
+    expect(await one(`select count(*) from fsa_prices where price_1_year_cents is null`)).toBe(0);
   });
 
   it('has accounts of every org type, export status and access-flag combination', async () => {
@@ -209,7 +215,8 @@ describe('demo world in the database', () => {
     // Every elastic account's server is its elastic license server.
     expect(
       await one(`select count(*) from usage_sessions s where not exists (select 1 from license_servers l
-        where l.customer_number = s.customer_number and l.kind = 'elastic' and l.host_id = s.server_id)`),
+        join license_server_accounts m on m.server_id = l.id
+        where m.customer_number = s.customer_number and l.kind = 'elastic' and l.host_identity = s.server_id)`),
     ).toBe(0);
     // Planned used percentages hold: one entitlement used up, others below their quantity.
     const used = await q<{ pct: number }>(
@@ -223,41 +230,49 @@ describe('demo world in the database', () => {
   it('has license servers (single, triad, elastic) with a consistent fulfillment history', async () => {
     expect(await values(`select distinct kind as v from license_servers order by 1`)).toEqual([
       'elastic',
-      'single',
-      'triad',
+      'flexlm',
     ]);
     expect(
-      await values(`select distinct host_id_type as v from license_servers where kind = 'single' order by 1`),
+      await values(
+        `select distinct host_id_types as v from license_servers where kind = 'flexlm' and host_ids not like '%,%' order by 1`,
+      ),
     ).toEqual(['DISK_SERIAL_NUM', 'ETHERNET', 'FLEXID']);
     expect(
       await one(
-        `select count(*) from license_servers where kind = 'triad' and array_length(string_to_array(host_id, ','), 1) <> 3`,
+        `select count(*) from license_servers where kind = 'flexlm' and array_length(string_to_array(host_ids, ','), 1) = 3`,
+      ),
+    ).toBeGreaterThan(0);
+    expect(
+      await one(
+        `select count(*) from license_servers where array_length(string_to_array(host_ids, ','), 1) not in (1, 3)`,
       ),
     ).toBe(0);
     expect(await one(`select count(*) from license_servers where kind = 'elastic' and alias is null`)).toBe(
       0,
     );
+    // Shared hosts: one host serving several accounts, in their shared-server group.
     expect(
-      await one(
-        `select count(*) from (select host_id from license_servers group by host_id having count(*) > 1) x`,
-      ),
+      await one(`select count(*) from (select server_id from license_server_accounts where in_shared_group
+        group by server_id having count(*) > 1) x`),
     ).toBeGreaterThan(0);
-    expect(await values(`select distinct action as v from fulfillments order by 1`)).toEqual([
+    expect(await values(`select distinct action as v from fulfillment_events order by 1`)).toEqual([
       'ACTIVATE',
       'RETURN',
     ]);
+    // Live counts are the sum of their history, and entitlements' activated the sum of their live counts.
     expect(
       await one(
-        `select count(*) from (select 1 from fulfillments group by server_id, entitlement_id having sum(count) < 0) x`,
+        `select count(*) from fulfillments f where f.count <> (select sum(e.count) from fulfillment_events e where e.fulfillment_id = f.id)`,
       ),
     ).toBe(0);
     expect(
-      await one(`select count(*) from (select e.id from fulfillments f join entitlements e on e.id = f.entitlement_id
-        group by e.id, e.quantity having sum(f.count) > e.quantity) x`),
+      await one(
+        `select count(*) from entitlements e where e.activated <> coalesce((select sum(f.count) from fulfillments f where f.entitlement_id = e.id), 0)`,
+      ),
     ).toBe(0);
     expect(
       await one(
-        `select count(*) from license_servers s where state = 'INACTIVE' and exists (select 1 from fulfillments f where f.server_id = s.id)`,
+        `select count(*) from license_servers s where state = 'Inactive' and exists (select 1 from fulfillments f where f.server_id = s.id)`,
       ),
     ).toBeGreaterThan(0);
   });

@@ -7,8 +7,10 @@ import {
   emails,
   entitlements,
   fsaPrices,
+  fulfillmentEvents,
   fulfillments,
   idpAccounts,
+  licenseServerAccounts,
   licenseServers,
   portalContacts,
   products,
@@ -90,7 +92,9 @@ export async function seedDemoWorld(db: Db, opts: SeedOptions): Promise<SeedSumm
   await insertAll(db, entitlements, world.entitlements);
   await insertAll(db, fsaPrices, world.fsaPrices);
   await insertAll(db, licenseServers, world.licenseServers);
+  await insertAll(db, licenseServerAccounts, world.licenseServerAccounts);
   await insertAll(db, fulfillments, world.fulfillments);
+  await insertAll(db, fulfillmentEvents, world.fulfillmentEvents);
   await insertAll(db, emails, world.emails, 200);
   await insertAll(db, alerts, world.alerts);
   // The product's route features are not part of the world, but a reseed empties every table: put them back

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { licenseServers } from '../../db/schema.ts';
 import { buildAccountFixture, signInStaff } from '../../test/account-fixture.ts';
+import { buildLicenseServer } from '../../test/factories.ts';
 import { createTestApp } from '../../test/test-app.ts';
 import { createTestDatabase, type TestDatabase } from '../../test/test-db.ts';
 
@@ -23,23 +23,17 @@ beforeAll(async () => {
   app = await createTestApp(database);
   ({ boss, reader, outsider } = await buildAccountFixture(database.db, CN, OTHER));
   busops = await signInStaff(database.db, 'busops');
-  const server = (customerNumber: string, hostId: string, kind: string, state = 'ACTIVE') => ({
-    customerNumber,
-    name: hostId,
-    hostId,
-    hostIdType: 'ETHERNET',
-    kind,
-    alias: `${hostId}-alias`,
-    state,
-  });
-  await database.db
-    .insert(licenseServers)
-    .values([
-      server(CN, CLS, 'elastic'),
-      server(CN, 'OLD-ELASTIC', 'elastic', 'INACTIVE'),
-      server(CN, 'ONPREM-1', 'single'),
-      server(OTHER, 'OTHER-CLS', 'elastic'),
-    ]);
+  const server = (customerNumber: string, hostIdentity: string, kind: string, state = 'Active') =>
+    buildLicenseServer(database.db, customerNumber, {
+      hostIdentity,
+      kind,
+      state,
+      alias: `${hostIdentity}-alias`,
+    });
+  await server(CN, CLS, 'elastic');
+  await server(CN, 'OLD-ELASTIC', 'elastic', 'Inactive');
+  await server(CN, 'ONPREM-1', 'flexlm');
+  await server(OTHER, 'OTHER-CLS', 'elastic');
 });
 
 afterAll(async () => {

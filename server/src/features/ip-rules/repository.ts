@@ -1,21 +1,6 @@
 import { and, asc, eq } from 'drizzle-orm';
 import type { Db } from '../../db/database.ts';
-import { ipRules, licenseServers } from '../../db/schema.ts';
-
-/** The account's activated elastic license servers (kind 'elastic', state ACTIVE). */
-export async function listElasticServers(db: Db, customerNumber: string) {
-  return db
-    .select({ hostId: licenseServers.hostId, alias: licenseServers.alias })
-    .from(licenseServers)
-    .where(
-      and(
-        eq(licenseServers.customerNumber, customerNumber),
-        eq(licenseServers.kind, 'elastic'),
-        eq(licenseServers.state, 'ACTIVE'),
-      ),
-    )
-    .orderBy(asc(licenseServers.id));
-}
+import { ipRules } from '../../db/schema.ts';
 
 export async function listIpRules(db: Db, customerNumber: string, clsId: string) {
   return db

@@ -5,7 +5,8 @@ import type { AppContext } from '../../platform/context.ts';
 import { badRequest, notFound } from '../../platform/errors.ts';
 import type { Principal } from '../../platform/principal.ts';
 import { authorizeAccount } from '../accounts/policy.ts';
-import { listElasticServers, listIpRules, replaceIpRules } from './repository.ts';
+import { elasticServersOf } from '../license-servers/service.ts';
+import { listIpRules, replaceIpRules } from './repository.ts';
 
 export const unknownServer = 'No activated elastic license server with this id for this account.';
 
@@ -15,23 +16,14 @@ export async function activatedElasticServers(
   customerNumber: string,
 ): Promise<ElasticServer[]> {
   await authorizeAccount(ctx, principal, customerNumber, 'read');
-  const rows = await listElasticServers(ctx.db, customerNumber);
-  return rows.map((r) => ({ DeviceID: r.hostId, Alias: r.alias ?? '' }));
-}
-
-/**
- * The account's activated elastic license servers, oldest first, without an authorization check: for callers
- * that have already passed the account gate or act for a license server (decision 026: other features call
- * this, never the repository).
- */
-export async function elasticServersOf(db: Db, customerNumber: string) {
-  return listElasticServers(db, customerNumber);
+  const rows = await elasticServersOf(ctx.db, customerNumber);
+  return rows.map((r) => ({ DeviceID: r.hostIdentity, Alias: r.alias ?? '' }));
 }
 
 /** Whether clsId is an activated elastic license server of the account. */
 export async function isActiveElasticServer(db: Db, customerNumber: string, clsId: string): Promise<boolean> {
-  const servers = await listElasticServers(db, customerNumber);
-  return servers.some((s) => s.hostId === clsId);
+  const servers = await elasticServersOf(db, customerNumber);
+  return servers.some((s) => s.hostIdentity === clsId);
 }
 
 /** A clsId names a server only within its account: another account's server id is as unknown as a made-up one. */

@@ -48,11 +48,15 @@ describe('demo world generator', () => {
       accounts: '1103b3936c74f9fa',
       contacts: '413505400612212e',
       products: '6b2918e684d56c18',
-      entitlements: '05cef1f11bd11c97',
-      fsaPrices: '32845b4991bd3769',
-      licenseServers: '545dd7a205a75435',
-      fulfillments: 'f84366df12fc8568',
-      emails: '05000d18e9006ae1',
+      // Changed on purpose in issue 10: exact money (price cents) and activated counts on entitlements, license
+      // servers with an identity and memberships (shared hosts are one row), live fulfillments and their history.
+      entitlements: 'dce0949bf1a66696',
+      fsaPrices: '157a89c5459aa6eb',
+      licenseServers: 'd54e1ad9a7cc356c',
+      licenseServerAccounts: '435cb0ade5cc7799',
+      fulfillments: 'd0a2f2c108d33d3e',
+      fulfillmentEvents: '345c31252858d2b7',
+      emails: '4db00325fd6d04ce',
       alerts: 'da44c1a1a75b9344',
       // Changed once on purpose: the route features left the world for the product (decision 025), so only
       // the two experiments remain here (was 7446b48319060d88); the seeded features table is unchanged.

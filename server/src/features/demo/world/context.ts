@@ -8,7 +8,9 @@ import type {
   EmailRow,
   EntitlementRow,
   FsaPriceRow,
+  FulfillmentEventRow,
   FulfillmentRow,
+  ServerAccountRow,
   ServerPlan,
   ServerRow,
   SessionAccount,
@@ -43,7 +45,7 @@ export interface WorldContext {
   poNumber(offset: number): string;
   productByPart: Map<string, CatalogueProduct>;
   /** host ids of license servers that several accounts share, by `ServerPlan.shareKey` */
-  sharedHosts: Map<string, { hostId: string }>;
+  sharedHosts: Map<string, ServerRow>;
   /** the next account's customer number */
   customerNumber: number;
   rows: {
@@ -52,7 +54,9 @@ export interface WorldContext {
     entitlements: EntitlementRow[];
     fsaPrices: FsaPriceRow[];
     licenseServers: ServerRow[];
+    licenseServerAccounts: ServerAccountRow[];
     fulfillments: FulfillmentRow[];
+    fulfillmentEvents: FulfillmentEventRow[];
     emails: EmailRow[];
     sessionAccounts: SessionAccount[];
     periods: ElasticPeriod[];
@@ -101,7 +105,9 @@ export function createContext(seed: number, today: string): WorldContext {
       entitlements: [],
       fsaPrices: [],
       licenseServers: [],
+      licenseServerAccounts: [],
       fulfillments: [],
+      fulfillmentEvents: [],
       emails: [],
       sessionAccounts: [],
       periods: [],

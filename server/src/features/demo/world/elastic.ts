@@ -11,17 +11,25 @@ export function addElastic(ctx: WorldContext, { cn, plan }: AccountScope): void 
   const { rng, day, hostId, poNumber } = ctx;
   const { periods, targets, sessionAccounts } = ctx.rows;
   if (plan.elastic === 'none') return;
+  const clsId = hostId('ETHERNET');
   const elasticServer: ServerRow = {
     id: ctx.rows.licenseServers.length + 1,
-    customerNumber: cn,
-    name: 'Elastic License Server',
-    hostId: hostId('ETHERNET'),
-    hostIdType: 'ETHERNET',
     kind: 'elastic',
+    hostIdentity: clsId,
+    hostIds: clsId,
+    hostIdTypes: 'ETHERNET',
+    name: 'Elastic License Server',
+    serverNames: 'Elastic License Server',
     alias: `${plan.name.split(' ').slice(0, 2).map(slug).join('-')}-cls`,
-    state: 'ACTIVE',
+    state: 'Active',
+    createdAt: ctx.at(-400, 9 * 3600),
   };
   ctx.rows.licenseServers.push(elasticServer);
+  ctx.rows.licenseServerAccounts.push({
+    serverId: elasticServer.id,
+    customerNumber: cn,
+    addedAt: elasticServer.createdAt,
+  });
   const elastic = (start: number, end: number, version: string, quantity: number) =>
     addEntitlement(ctx, {
       customerNumber: cn,
@@ -67,7 +75,7 @@ export function addElastic(ctx: WorldContext, { cn, plan }: AccountScope): void 
     sessionAccounts.push({
       customerNumber: cn,
       weight: Math.max(plan.weight, 1),
-      serverId: elasticServer.hostId,
+      serverId: clsId,
       hostPrefix: slug(plan.name.split(' ')[0]),
       cloud: plan.cloud,
       userOffset: rng.int(0, 39),

@@ -25,7 +25,7 @@ export function addEmails(
   const emailCount =
     plan.emails ?? (plan.orgType === 'Direct' || plan.orgType === 'Channel' ? rng.int(6, 18) : rng.int(0, 4));
   const kinds: string[] = ['access', 'expiry'];
-  const licensed = accountServers.filter((x) => x.state === 'ACTIVE' && net.has(x.id));
+  const licensed = accountServers.filter((x) => x.state === 'Active' && net.has(x.id));
   if (licensed.length) kinds.push('license', 'license');
   if (plan.elastic === 'full') kinds.push('weekly', 'weekly', 'monthly');
   if (plan.fsa) kinds.push('fsa');
@@ -48,12 +48,12 @@ export function addEmails(
           const exp = e.endDate ? flexDate(e.endDate) : 'permanent';
           return `INCREMENT ${product.featureName} ${product.daemon} ${(e.versionDate ?? e.endDate ?? today).slice(0, 4)}.1231 ${exp} ${n} \\\n    VENDOR_STRING=customer:${cn} ISSUED=${flexDate(day(offset))} SIGN="${rng.hex(4)} ${rng.hex(4)} ${rng.hex(4)} ${rng.hex(4)}"`;
         });
-      const servers = server.name
+      const servers = server.serverNames
         .split(',')
-        .map((n, j) => `SERVER ${n} ${server.hostId.split(',')[j]} 1055`)
+        .map((n, j) => `SERVER ${n} ${server.hostIds.split(',')[j]} 1055`)
         .join('\n');
-      subject = `License file for ${server.name} (${server.hostId})`;
-      body = `${greeting}<p>The license file for host <b>${esc(server.name)}</b> (${esc(server.hostId)}) was generated. Install it on the license server and restart the license manager.</p><pre>${esc(`${servers}\nVENDOR ${daemons.Platform} PORT=1056\nUSE_SERVER\n${lines.join('\n')}`)}</pre>${footer}`;
+      subject = `License file for ${server.name} (${server.hostIdentity})`;
+      body = `${greeting}<p>The license file for host <b>${esc(server.name)}</b> (${esc(server.hostIdentity)}) was generated. Install it on the license server and restart the license manager.</p><pre>${esc(`${servers}\nVENDOR ${daemons.Platform} PORT=1056\nUSE_SERVER\n${lines.join('\n')}`)}</pre>${footer}`;
     } else if (kind === 'weekly' || kind === 'monthly') {
       const from = kind === 'weekly' ? day(offset - 7) : `${day(offset - 30).slice(0, 7)}-01`;
       const period = kind === 'weekly' ? `${from} to ${day(offset - 1)}` : from.slice(0, 7);
@@ -66,7 +66,7 @@ export function addEmails(
       if (line?.orderedAt && line.orderedAt.getTime() < anchor)
         sent = new Date(line.orderedAt.getTime() + 180_000);
       subject = `FSA order confirmation ${line?.poNumber ?? poNumber(offset)}`;
-      body = `${greeting}<p>Entitlements were created from your Flexible Spending Account.</p><ul><li>Entitlement: ${line?.activationId ?? '-'}</li><li>Cost: ${formatAmount(line?.price ?? 0)} ${plan.currency}</li></ul>${footer}`;
+      body = `${greeting}<p>Entitlements were created from your Flexible Spending Account.</p><ul><li>Entitlement: ${line?.activationId ?? '-'}</li><li>Cost: ${formatAmount((line?.priceCents ?? 0) / 100)} ${plan.currency}</li></ul>${footer}`;
     } else if (kind === 'expiry') {
       const e = ssl.length ? rng.pick(ssl) : undefined;
       subject = e

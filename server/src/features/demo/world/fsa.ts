@@ -3,6 +3,9 @@ import type { AccountScope } from './accounts.ts';
 import { addEntitlement, type WorldContext } from './context.ts';
 import type { EntitlementRow } from './types.ts';
 
+/** Demo prices are whole currency units; the schema keeps cents. */
+const cents = (units: number | null | undefined) => (units == null ? null : units * 100);
+
 /**
  * Flexible Spending Account contracts of one account, their price tables and the leases ordered against
  * them (the order lines, returned). The first designed account gets every variant (a manual line, an old
@@ -27,7 +30,7 @@ export function addFsa(ctx: WorldContext, { cn, plan, index }: AccountScope): En
       endDate: day(end),
       poNumber: po,
       currency: plan.currency,
-      price: 0,
+      priceCents: 0,
     });
     const prices = new Map<string, Map<number, number | null>>();
     for (const product of orderable) {
@@ -44,12 +47,12 @@ export function addFsa(ctx: WorldContext, { cn, plan, index }: AccountScope): En
       ctx.rows.fsaPrices.push({
         contractId: c.id,
         partNumber: product.partNumber,
-        price7Days: table.get(7),
-        price30Days: table.get(30),
-        price60Days: table.get(60),
-        price90Days: table.get(90),
-        price180Days: table.get(180),
-        price1Year: table.get(365),
+        price7DaysCents: cents(table.get(7)),
+        price30DaysCents: cents(table.get(30)),
+        price60DaysCents: cents(table.get(60)),
+        price90DaysCents: cents(table.get(90)),
+        price180DaysCents: cents(table.get(180)),
+        price1YearCents: cents(table.get(365)),
       });
     }
     let used = 0;
@@ -79,7 +82,7 @@ export function addFsa(ctx: WorldContext, { cn, plan, index }: AccountScope): En
           endDate: day(Math.min(lineStart + period - 1, end)),
           poNumber: po,
           currency: plan.currency,
-          price: cost,
+          priceCents: cost * 100,
           fsaContractId: c.id,
           orderedAt: at(orderDay, workTime()),
           orderedBy: rng.pick([...plan.contacts.map(([e]) => e), 'busops@demo.example']),
@@ -103,7 +106,7 @@ export function addFsa(ctx: WorldContext, { cn, plan, index }: AccountScope): En
           endDate: day(Math.min(orderDay + 364, end)),
           poNumber: po,
           currency: plan.currency,
-          price: cost,
+          priceCents: cost * 100,
           fsaContractId: c.id,
           orderedAt: at(orderDay, workTime()),
           orderedBy: 'busops@demo.example',
@@ -111,7 +114,7 @@ export function addFsa(ctx: WorldContext, { cn, plan, index }: AccountScope): En
       );
     }
     // The budget is chosen so that the contract shows the planned used percentage.
-    c.price = fraction >= 1 ? used : Math.max(Math.ceil(used / fraction / 1000) * 1000, 50_000);
+    c.priceCents = (fraction >= 1 ? used : Math.max(Math.ceil(used / fraction / 1000) * 1000, 50_000)) * 100;
     return c;
   };
   const start = -rng.int(60, 300);
@@ -122,7 +125,7 @@ export function addFsa(ctx: WorldContext, { cn, plan, index }: AccountScope): En
   }
   if (index === 1 || rng.chance(0.2)) {
     const next = rng.int(10, 40);
-    contract(next, next + 364, 0, 1, false).price = rng.int(5, 30) * 10_000;
+    contract(next, next + 364, 0, 1, false).priceCents = rng.int(5, 30) * 1_000_000;
   }
   return fsaLines;
 }

@@ -5,7 +5,9 @@ import type {
   entitlements,
   features,
   fsaPrices,
+  fulfillmentEvents,
   fulfillments,
+  licenseServerAccounts,
   licenseServers,
   portalContacts,
   products,
@@ -19,7 +21,9 @@ export type ProductRow = typeof products.$inferInsert;
 export type EntitlementRow = typeof entitlements.$inferInsert & { id: number };
 export type FsaPriceRow = typeof fsaPrices.$inferInsert;
 export type ServerRow = typeof licenseServers.$inferInsert & { id: number };
-export type FulfillmentRow = typeof fulfillments.$inferInsert & { id: number };
+export type ServerAccountRow = typeof licenseServerAccounts.$inferInsert;
+export type FulfillmentRow = typeof fulfillments.$inferInsert & { id: number; count: number };
+export type FulfillmentEventRow = typeof fulfillmentEvents.$inferInsert;
 export type EmailRow = typeof emails.$inferInsert & { id: number };
 export type AlertRow = typeof alerts.$inferInsert & { id: number };
 export type FeatureRow = typeof features.$inferInsert;
@@ -67,7 +71,9 @@ export interface DemoWorld {
   entitlements: EntitlementRow[];
   fsaPrices: FsaPriceRow[];
   licenseServers: ServerRow[];
+  licenseServerAccounts: ServerAccountRow[];
   fulfillments: FulfillmentRow[];
+  fulfillmentEvents: FulfillmentEventRow[];
   emails: EmailRow[];
   alerts: AlertRow[];
   features: FeatureRow[];
