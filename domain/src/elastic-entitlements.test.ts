@@ -4,15 +4,11 @@ import { describe, expect, it } from 'vitest';
 import {
   accountCurrency,
   classifyEntitlements,
-  EXPIRED,
-  NOT_STARTED,
   rateTableLabel,
   remainingAmount,
-  remainingDaysColour,
   toViewRow,
-  usedColour,
-  usedPercentage,
 } from './elastic-entitlements.ts';
+import { EXPIRED, NOT_STARTED, remainingDaysColour, usedColour, usedPercentage } from './entitlements.ts';
 
 const now = new Date('2026-06-15T18:00:00Z');
 

@@ -1,19 +1,20 @@
 import type { ElasticEntitlementRecord } from '@lp/contract/entitlements/schemas';
-import { daysRemaining, daysSince, parseDay } from './dates.ts';
+import {
+  DEPLOYED_STATE,
+  type ProgressColour,
+  periodOf,
+  remainingDaysColour,
+  usedColour,
+  usedPercentage,
+} from './entitlements.ts';
 
 /**
- * Spec 001 §4 "Entitlement classification": which elastic entitlements are active, their balances, the
- * used and elapsed percentages and the colours of the /elastic tables. Pure, so the server's tests and
+ * Spec 001 §4 "Entitlement classification": which elastic entitlements are active, their balances and the
+ * colours of the /elastic tables, on the shared rules of ./entitlements.ts. Pure, so the server's tests and
  * the browser compute the same rows.
  */
 
 export const ELASTIC_LICENSE_MODEL = 'Elastic-AEU';
-export const DEPLOYED_STATE = 'Deployed';
-
-export const NOT_STARTED = 'NOT STARTED';
-export const EXPIRED = 'EXPIRED';
-
-export type ProgressColour = 'green' | 'orange' | 'red';
 
 /** Spec 001 §3 "Entitlement view row". */
 export interface EntitlementViewRow {
@@ -64,32 +65,6 @@ export function remainingAmount(total: number, used: number): number {
   return Math.min(total, Math.max(0, round1(total - used)));
 }
 
-/**
- * Used percentage: 0 for a zero total; else rounded, but 1 when usage exists and rounds to 0, 99 when it
- * rounds to 100 while below the total; never below 0 or above 100.
- */
-export function usedPercentage(total: number, used: number): number {
-  if (total <= 0) return 0;
-  const rounded = Math.round((used / total) * 100);
-  if (rounded === 0 && used > 0) return 1;
-  if (rounded >= 100 && used < total) return 99;
-  return Math.min(100, Math.max(0, rounded));
-}
-
-/** Used percentage below 80 green, 80 to 94 orange, 95 and above red. */
-export function usedColour(percentage: number): ProgressColour {
-  if (percentage >= 95) return 'red';
-  if (percentage >= 80) return 'orange';
-  return 'green';
-}
-
-/** Remaining days: 30 or fewer red, 90 or fewer orange, otherwise green. */
-export function remainingDaysColour(days: number): ProgressColour {
-  if (days <= 30) return 'red';
-  if (days <= 90) return 'orange';
-  return 'green';
-}
-
 /** The rate-table label: the part of the version before the first dot ('2024.1.0' → '2024'). */
 export const rateTableLabel = (version: string) => version.split('.')[0];
 
@@ -102,22 +77,12 @@ export function toViewRow(
   now: Date = new Date(),
 ): EntitlementViewRow | null {
   const { StartDate: startDate, EndDate: endDate } = record;
-  const start = parseDay(startDate);
-  if (!start || endDate === null || !parseDay(endDate)) return null;
-  const usedDays = daysSince(startDate, now) ?? 0;
-  const remainingDays = daysRemaining(endDate, now) ?? 0;
-  // The validity period counts both its first and its last day.
-  const totalDays = daysRemaining(endDate, start) ?? 0;
+  const period = endDate === null ? null : periodOf(startDate, endDate, now);
+  if (!period || endDate === null) return null;
+  const { usedDays, remainingDays, notStarted, expired, usedDaysPercentage } = period;
   const total = record.LineItemQuantity;
   const used = record.Used;
   const percentage = usedPercentage(total, used);
-  const notStarted = usedDays < 0;
-  const expired = !notStarted && remainingDays <= 0;
-  const usedDaysPercentage = notStarted
-    ? 0
-    : expired || totalDays <= 0
-      ? 100
-      : Math.min(100, Math.max(0, Math.round((usedDays / totalDays) * 100)));
   return {
     activationId: record.ActivationId,
     product: record.CustomAttributes.Product,
@@ -126,11 +91,7 @@ export function toViewRow(
     startDate,
     endDate,
     remainingDays,
-    remainingDaysLabel: notStarted
-      ? NOT_STARTED
-      : expired
-        ? EXPIRED
-        : `${remainingDays} ${remainingDays === 1 ? 'day' : 'days'}`,
+    remainingDaysLabel: period.label,
     remainingDaysColour: remainingDaysColour(remainingDays),
     usedDays,
     usedDaysPercentage,

@@ -1,6 +1,7 @@
 import type { TableName } from '@lp/contract/prefs/schemas';
 import { formatAmount, formatCount } from '@lp/domain/amounts';
-import type { EntitlementViewRow, ProgressColour } from '@lp/domain/elastic-entitlements';
+import type { EntitlementViewRow } from '@lp/domain/elastic-entitlements';
+import type { ProgressColour } from '@lp/domain/entitlements';
 import { ActionIcon, Anchor, Group, Menu, Progress, Stack, Text, Tooltip } from '@mantine/core';
 import {
   ClientSideRowModelModule,
