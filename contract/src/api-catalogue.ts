@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { accountsApi } from './accounts/api.ts';
+import { activationsApi } from './activations/api.ts';
 import { alertsApi } from './alerts/api.ts';
 import { authApi } from './auth/api.ts';
 import { clsApi } from './cls/api.ts';
@@ -10,6 +11,8 @@ import { emailsApi } from './emails/api.ts';
 import { entitlementsApi } from './entitlements/api.ts';
 import { featureFlagsApi } from './featureflags/api.ts';
 import { ipRulesApi } from './ip-rules/api.ts';
+import { leasesApi } from './leases/api.ts';
+import { licenseServersApi } from './license-servers/api.ts';
 import { platformApi } from './platform/api.ts';
 import { portalAccessApi } from './portal-access/api.ts';
 import { prefsApi } from './prefs/api.ts';
@@ -33,6 +36,9 @@ export const apiCatalogue: Operation[] = [
   portalAccessApi,
   ipRulesApi,
   entitlementsApi,
+  leasesApi,
+  licenseServersApi,
+  activationsApi,
   statementsApi,
   transactionsApi,
   credentialsApi,

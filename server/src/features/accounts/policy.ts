@@ -16,6 +16,7 @@ export type AccountAction =
   | 'edit' // any write (view-only users are refused)
   | 'emails'
   | 'ssl'
+  | 'activations' // read hosts and activations (the /activations screens)
   | 'activate'
   | 'fsaOrder';
 
@@ -108,6 +109,7 @@ function permit(access: AccountAccess, action: AccountAction): AccountAccess {
     edit: !p.viewOnly,
     emails: p.emailsAllowed,
     ssl: p.customerTypeAllowed && p.sslAllowed,
+    activations: p.activationsAllowed,
     activate: !p.viewOnly && p.activationsAllowed,
     fsaOrder: !p.viewOnly && p.fsaActivation,
   };

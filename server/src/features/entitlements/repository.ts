@@ -1,6 +1,9 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { leaseColumnKinds } from '@lp/contract/leases/schemas';
+import { FSA_MANUAL_DRAWDOWN_PART } from '@lp/domain/entitlements';
+import { and, asc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.ts';
 import { entitlements, products } from '../../db/schema.ts';
+import { type Resource, typedColumns } from '../../platform/query/resource.ts';
 
 /** The account's elastic entitlements with their product name; used_cents is what the ledger has drawn. */
 export async function listElasticEntitlements(db: Db, customerNumber: string) {
@@ -24,4 +27,143 @@ export async function listElasticEntitlements(db: Db, customerNumber: string) {
     .leftJoin(products, eq(products.partNumber, entitlements.partNumber))
     .where(and(eq(entitlements.customerNumber, customerNumber), eq(entitlements.kind, 'ELASTIC')))
     .orderBy(asc(entitlements.id));
+}
+
+/** A day column as UTC midnight, so the engine's day methods and its 'YYYY-MM-DD' text form apply. */
+const day = (column: SQL) => sql`((${column})::date::timestamp at time zone 'UTC')`;
+
+/**
+ * Leases and perpetuals (spec 002 §3 "Lease/perpetual server record") as the query engine sees them. The FSA
+ * manual drawdown product never appears (spec 002 §4).
+ */
+export const leasesResource: Resource = {
+  name: 'leases',
+  from: sql`entitlements e left join products p on p.part_number = e.part_number`,
+  columns: typedColumns(leaseColumnKinds, {
+    ActivationId: { expr: sql`e.activation_id` },
+    ProductName: { expr: sql`coalesce(e.product_name, p.name, e.part_number, '')` },
+    PartNumber: { expr: sql`coalesce(e.part_number, '')` },
+    LineItemQuantity: { expr: sql`e.quantity` },
+    StartDate: { expr: day(sql`e.start_date`) },
+    EndDate: { expr: day(sql`e.end_date`), nullable: true },
+    LicenseModel: { expr: sql`e.license_model` },
+    VersionDate: { expr: day(sql`e.version_date`), nullable: true },
+    IsActivationPermanent: { expr: sql`(case when e.end_date is null then 'true' else 'false' end)` },
+    Type: { expr: sql`(case when e.is_evaluation then 'Evaluation' else '' end)` },
+    EntitlementName: { expr: sql`e.activation_id` },
+    EntitlementState: { expr: sql`e.state` },
+    meta_accountId: { expr: sql`e.customer_number` },
+    Activated: { expr: sql`e.activated` },
+  }),
+  id: { expr: sql`e.id`, type: 'number' },
+  // Spec 002 §9: leases by expiration ascending (perpetuals, without an end, last).
+  defaultSort: [{ name: 'EndDate', direction: 'asc' }],
+  maxLimit: 1000,
+  maxDistinct: 500,
+};
+
+export type LeaseSplit = 'all' | 'active' | 'inactive';
+
+/**
+ * The account's deployed leases, optionally split at `today` ('YYYY-MM-DD', UTC): active = started and
+ * (permanent or ending today or later), the rule of @lp/domain/lease-entitlements; the rest is inactive.
+ */
+export function leasesScope(customerNumber: string, split: LeaseSplit, today: string): SQL {
+  const base = sql`e.customer_number = ${customerNumber} and e.kind = 'SSL' and e.state = 'Deployed'
+    and e.part_number is distinct from ${FSA_MANUAL_DRAWDOWN_PART}`;
+  const active = sql`(e.start_date <= ${today} and (e.end_date is null or e.end_date >= ${today}))`;
+  if (split === 'active') return sql`${base} and ${active}`;
+  if (split === 'inactive') return sql`${base} and not ${active}`;
+  return base;
+}
+
+/** Seats activated per activation id, for the account's own entitlements among `activationIds`. */
+export async function activatedByActivationId(db: Db, customerNumber: string, activationIds: string[]) {
+  if (activationIds.length === 0) return [];
+  return db
+    .select({ activationId: entitlements.activationId, activated: entitlements.activated })
+    .from(entitlements)
+    .where(
+      and(eq(entitlements.customerNumber, customerNumber), inArray(entitlements.activationId, activationIds)),
+    );
+}
+
+const sslColumns = {
+  id: entitlements.id,
+  customerNumber: entitlements.customerNumber,
+  activationId: entitlements.activationId,
+  productName: sql<string>`coalesce(${entitlements.productName}, ${products.name}, ${entitlements.partNumber}, '')`,
+  partNumber: sql<string>`coalesce(${entitlements.partNumber}, '')`,
+  featureName: products.featureName,
+  daemon: products.daemon,
+  licenseModel: entitlements.licenseModel,
+  quantity: entitlements.quantity,
+  activated: entitlements.activated,
+  startDate: entitlements.startDate,
+  endDate: entitlements.endDate,
+  versionDate: entitlements.versionDate,
+  isEvaluation: entitlements.isEvaluation,
+};
+
+/** The account's deployed leases and perpetuals (the FSA manual drawdown product left out), by activation id. */
+export async function listSslEntitlements(db: Db, customerNumber: string) {
+  return db
+    .select(sslColumns)
+    .from(entitlements)
+    .leftJoin(products, eq(products.partNumber, entitlements.partNumber))
+    .where(
+      and(
+        eq(entitlements.customerNumber, customerNumber),
+        eq(entitlements.kind, 'SSL'),
+        eq(entitlements.state, 'Deployed'),
+        sql`${entitlements.partNumber} is distinct from ${FSA_MANUAL_DRAWDOWN_PART}`,
+      ),
+    )
+    .orderBy(asc(entitlements.activationId));
+}
+
+/** Entitlements by id (any account: the caller scopes), same shape as listSslEntitlements. */
+export async function listEntitlementsById(db: Db, ids: number[]) {
+  if (ids.length === 0) return [];
+  return db
+    .select(sslColumns)
+    .from(entitlements)
+    .leftJoin(products, eq(products.partNumber, entitlements.partNumber))
+    .where(inArray(entitlements.id, ids));
+}
+
+/** The account's deployed lease or perpetual with this activation id, locked for the rest of the transaction. */
+export async function lockSslEntitlement(db: Db, customerNumber: string, activationId: string) {
+  const [row] = await db
+    .select(sslColumns)
+    .from(entitlements)
+    .leftJoin(products, eq(products.partNumber, entitlements.partNumber))
+    .where(
+      and(
+        eq(entitlements.customerNumber, customerNumber),
+        eq(entitlements.activationId, activationId),
+        eq(entitlements.kind, 'SSL'),
+        eq(entitlements.state, 'Deployed'),
+      ),
+    )
+    .for('update', { of: entitlements });
+  return row;
+}
+
+/**
+ * Adds `delta` seats to an entitlement's activated count only while 0 <= activated <= quantity holds afterwards:
+ * one conditional update, so parallel batches can never overdraw (the row lock orders them). False when refused.
+ */
+export async function changeActivated(db: Db, entitlementId: number, delta: number): Promise<boolean> {
+  const rows = await db
+    .update(entitlements)
+    .set({ activated: sql`${entitlements.activated} + ${delta}` })
+    .where(
+      and(
+        eq(entitlements.id, entitlementId),
+        sql`${entitlements.activated} + ${delta} between 0 and ${entitlements.quantity}`,
+      ),
+    )
+    .returning({ id: entitlements.id });
+  return rows.length > 0;
 }

@@ -1,8 +1,15 @@
 import { entitlementsApi } from '@lp/contract/entitlements/api';
+import { leasesApi, leasesQuery } from '@lp/contract/leases/api';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../platform/context.ts';
-import { route } from '../../platform/route.ts';
-import { getEntitlements } from './service.ts';
+import { registerQueryEndpoints, route } from '../../platform/route.ts';
+import {
+  countLeases,
+  distinctLeaseValues,
+  fulfillmentCounts,
+  getEntitlements,
+  listLeases,
+} from './service.ts';
 
 export function registerEntitlementRoutes(app: FastifyInstance, ctx: AppContext): void {
   route(
@@ -12,5 +19,37 @@ export function registerEntitlementRoutes(app: FastifyInstance, ctx: AppContext)
   )(async ({ principal, body }) => ({
     status: 'SUCCESS',
     data: await getEntitlements(ctx, principal, body.customerNumber),
+  }));
+
+  registerQueryEndpoints(app, ctx, leasesQuery, {
+    page: (principal, body) => listLeases(ctx, principal, 'all', body),
+    count: (principal, { customerNumber, filter }) => countLeases(ctx, principal, 'all', customerNumber, filter),
+    distinct: (principal, body) => distinctLeaseValues(ctx, principal, body),
+  });
+  for (const split of ['active', 'inactive'] as const) {
+    route(
+      app,
+      ctx,
+      leasesApi[split],
+    )(async ({ principal, body }) => {
+      const page = await listLeases(ctx, principal, split, body);
+      return { status: 'SUCCESS', data: page.rows, token: page.token };
+    });
+    route(
+      app,
+      ctx,
+      leasesApi[`${split}Count`],
+    )(async ({ principal, body }) => ({
+      status: 'SUCCESS',
+      data: await countLeases(ctx, principal, split, body.customerNumber, body.filter),
+    }));
+  }
+  route(
+    app,
+    ctx,
+    leasesApi.fulfillmentCount,
+  )(async ({ principal, body }) => ({
+    status: 'SUCCESS',
+    data: await fulfillmentCounts(ctx, principal, body.customerNumber, body.activationId),
   }));
 }

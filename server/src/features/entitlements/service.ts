@@ -1,8 +1,22 @@
 import type { ElasticEntitlementRecord } from '@lp/contract/entitlements/schemas';
+import type { LeaseRecord } from '@lp/contract/leases/schemas';
+import type { FilterRule } from '@lp/contract/query/schemas';
+import { formatDate } from '@lp/domain/dates';
 import type { AppContext } from '../../platform/context.ts';
 import type { Principal } from '../../platform/principal.ts';
+import { type PageOptions, queryCount, queryDistinct, queryPage } from '../../platform/query/engine.ts';
 import { authorizeAccount } from '../accounts/policy.ts';
-import { listElasticEntitlements } from './repository.ts';
+import {
+  activatedByActivationId,
+  changeActivated,
+  type LeaseSplit,
+  leasesResource,
+  leasesScope,
+  listElasticEntitlements,
+  listEntitlementsById,
+  listSslEntitlements,
+  lockSslEntitlement,
+} from './repository.ts';
 
 /**
  * Spec 001 §3: the account's elastic entitlement records. Every record of kind ELASTIC is returned
@@ -34,3 +48,92 @@ export async function getEntitlements(
     },
   }));
 }
+
+const toLeaseRecord = (r: Record<string, unknown>): LeaseRecord => ({
+  ActivationId: String(r.ActivationId),
+  ProductName: String(r.ProductName),
+  PartNumber: String(r.PartNumber),
+  LineItemQuantity: Number(r.LineItemQuantity),
+  StartDate: formatDate(r.StartDate as Date),
+  EndDate: r.EndDate ? formatDate(r.EndDate as Date) : null,
+  LicenseModel: String(r.LicenseModel),
+  VersionDate: r.VersionDate ? formatDate(r.VersionDate as Date) : null,
+  IsActivationPermanent: r.IsActivationPermanent === 'true' ? 'true' : 'false',
+  Type: String(r.Type),
+  EntitlementName: String(r.EntitlementName),
+  EntitlementState: String(r.EntitlementState),
+  meta_accountId: String(r.meta_accountId),
+  Activated: Number(r.Activated),
+});
+
+/** Leases need the ssl gate: an allowed customer type and self-serve licensing (spec 002 §6); export-denied → 403. */
+async function leasesScopeFor(ctx: AppContext, principal: Principal, customerNumber: string, split: LeaseSplit) {
+  await authorizeAccount(ctx, principal, customerNumber, 'ssl');
+  return leasesScope(customerNumber, split, formatDate(new Date()));
+}
+
+/** One page of the account's leases and perpetuals (all, active or inactive). */
+export async function listLeases(
+  ctx: AppContext,
+  principal: Principal,
+  split: LeaseSplit,
+  { customerNumber, filter, sorting, offset, token, limit }: { customerNumber: string } & PageOptions['request'],
+) {
+  const scope = await leasesScopeFor(ctx, principal, customerNumber, split);
+  const page = await queryPage(ctx.db, leasesResource, {
+    scope,
+    request: { filter, sorting, offset, token, limit },
+    secret: ctx.secret,
+  });
+  return { rows: page.rows.map(toLeaseRecord), token: page.token };
+}
+
+export async function countLeases(
+  ctx: AppContext,
+  principal: Principal,
+  split: LeaseSplit,
+  customerNumber: string,
+  filter?: FilterRule,
+) {
+  const scope = await leasesScopeFor(ctx, principal, customerNumber, split);
+  return queryCount(ctx.db, leasesResource, { scope, filter });
+}
+
+export async function distinctLeaseValues(
+  ctx: AppContext,
+  principal: Principal,
+  request: { customerNumber: string; filter?: FilterRule; key: string; limit?: number },
+) {
+  const scope = await leasesScopeFor(ctx, principal, request.customerNumber, 'all');
+  const values = await queryDistinct(ctx.db, leasesResource, {
+    scope,
+    filter: request.filter,
+    key: request.key,
+    limit: request.limit,
+  });
+  return values.map((v) => (v instanceof Date ? formatDate(v) : v));
+}
+
+/** Spec 002 §7 /api/fulfillments/count: activated seats per activation id of the account (others left out). */
+export async function fulfillmentCounts(
+  ctx: AppContext,
+  principal: Principal,
+  customerNumber: string,
+  activationIds: string[],
+): Promise<Record<string, number>> {
+  await authorizeAccount(ctx, principal, customerNumber, 'read');
+  const rows = await activatedByActivationId(ctx.db, customerNumber, [...new Set(activationIds)]);
+  return Object.fromEntries(rows.map((r) => [r.activationId, r.activated]));
+}
+
+/**
+ * For other features (activations, license files), without an authorization check (decision 026: they call this
+ * service, never the repository; the entitlements feature is the only reader of the table).
+ */
+export const sslEntitlements = {
+  ofAccount: listSslEntitlements,
+  byIds: listEntitlementsById,
+  lock: lockSslEntitlement,
+  changeActivated,
+};
+export type SslEntitlement = Awaited<ReturnType<typeof listSslEntitlements>>[number];

@@ -1,0 +1,158 @@
+import { z } from 'zod';
+import { activationIdField, customerNumberField } from '../common/fields.ts';
+import {
+  hostIdsField,
+  hostIdTypesField,
+  hostNameField,
+  licenseServerSchema,
+  operationKeyField,
+} from '../license-servers/schemas.ts';
+
+/** Spec 002 §3 "Activation (entitlement row)": one entitlement as the activations screens show it. */
+export const activationRowSchema = z.object({
+  activationid: z.string(),
+  ansysproduct: z.string(),
+  partNumber: z.string(),
+  ansyslicensemodel: z.string(),
+  isEval: z.boolean(),
+  /** The line's quantity */
+  ansyscount: z.number().int(),
+  /** Assigned rows: seats on this host; available rows: seats activated on all hosts */
+  ansysactivated: z.number().int(),
+  /** Quantity minus activated on all hosts, never below zero */
+  ansysavailable: z.number().int(),
+  ansysborrowable: z.boolean(),
+  /** 'YYYY-MM-DD' */
+  startdate: z.string(),
+  enddate: z.string().nullable(),
+  versiondate: z.string().nullable(),
+  /** Days left (last day included), or PERMANENT, EXPIRED, NOT STARTED */
+  remainingdays: z.union([z.number().int(), z.enum(['PERMANENT', 'EXPIRED', 'NOT STARTED'])]),
+  usedDays: z.number().int(),
+  usedDaysPercentage: z.number(),
+  remainingdayscolor: z.enum(['green', 'orange', 'red']),
+  /** Perpetual past its maintenance end, or lease past its end: may not be activated or deactivated */
+  maintenanceExpired: z.boolean(),
+  /** Live fulfillments of this entitlement on the host (assigned rows) */
+  fulfillments: z.array(z.object({ FulfillmentID: z.number().int(), FulfillCount: z.number().int() })),
+  account: z.object({ AccountID: z.string(), AccountName: z.string() }),
+});
+export type ActivationRow = z.infer<typeof activationRowSchema>;
+
+/** POST /api/fulfillments/allentitlements and /api/fulfillments/entitlements. */
+export const hostEntitlementsRequestSchema = z.object({
+  customerNumber: customerNumberField,
+  customerEmail: z.string().max(320).optional(),
+  /** The host's ids (comma-joined); absent for a host not saved yet (only available rows then) */
+  serverId: hostIdsField.optional(),
+  serverIdType: hostIdTypesField.optional(),
+  activeOnly: z.boolean().optional(),
+  sumOnly: z.boolean().optional(),
+  forceSync: z.boolean().optional(),
+});
+export const allEntitlementsResponseSchema = z.object({
+  status: z.literal('SUCCESS'),
+  data: z.object({
+    server: licenseServerSchema.nullable(),
+    assigned: z.array(activationRowSchema),
+    available: z.array(activationRowSchema),
+  }),
+});
+export const hostEntitlementsResponseSchema = z.object({
+  status: z.literal('SUCCESS'),
+  data: z.array(activationRowSchema),
+});
+
+const batchFields = {
+  customerNumber: customerNumberField,
+  customerName: z.string().max(500).optional(),
+  /** The client's clock when the user saved; recorded history uses the server's time */
+  time: z.union([z.string().max(64), z.number()]).optional(),
+  action: z.string().max(50).optional(),
+  operationKey: operationKeyField.optional(),
+};
+
+/** POST /api/fulfillments/return: activations are fulfillment ids with negative counts. */
+export const returnRequestSchema = z.object({
+  ...batchFields,
+  /** What the user does: return seats, deactivate the host, or move them away in a rehost */
+  lifecycle: z.enum(['return', 'deactivate', 'rehost']).optional(),
+  activations: z
+    .array(
+      z.object({
+        id: z.union([z.number().int().positive(), z.string().regex(/^\d{1,15}$/).transform(Number)]),
+        count: z.number().int().max(-1),
+        customer: customerNumberField.optional(),
+      }),
+    )
+    .min(1)
+    .max(500),
+});
+
+/** POST /api/fulfillments/create: activations are activation ids with positive counts on one host. */
+export const createRequestSchema = z.object({
+  ...batchFields,
+  serverName: hostNameField,
+  serverId: hostIdsField,
+  serverIdType: hostIdTypesField,
+  portNumber: z.number().int().min(1).max(65_535).optional(),
+  ansysborrowable: z.boolean().optional(),
+  /** new (a host added on the screen), rehost (the target of a rehost), or empty */
+  type: z.enum(['new', 'rehost', '']).optional(),
+  /** The rehost source, whose fulfillments the new ones continue */
+  prevServer: z.object({ serverId: hostIdsField, serverIdType: hostIdTypesField }).optional(),
+  activations: z
+    .array(
+      z.object({
+        id: activationIdField,
+        count: z.number().int().min(1),
+        customer: customerNumberField.optional(),
+      }),
+    )
+    .min(1)
+    .max(500),
+});
+
+export const batchResponseSchema = z.object({
+  status: z.literal('SUCCESS'),
+  /** Seats returned or created by this batch (a replayed batch answers its first outcome) */
+  data: z.object({ count: z.number().int(), replayed: z.boolean() }),
+});
+
+/** One event of a host's activation history (spec 002 §2 "Activations history"). */
+export const historyEventSchema = z.object({
+  /** 'YYYY-MM-DD HH:mm:ss' UTC */
+  time: z.string(),
+  modifiedBy: z.string(),
+  action: z.enum(['ACTIVATE', 'RETURN']),
+  count: z.number().int(),
+  activationId: z.string(),
+  product: z.string(),
+  startDate: z.string(),
+  endDate: z.string().nullable(),
+  fulfillmentId: z.number().int(),
+  parentFulfillmentId: z.number().int().nullable(),
+  lifecycleAction: z.string().nullable(),
+  customerNumber: z.string(),
+});
+
+/** Spec 002 §7 (history page, path ours) and /api/fulfillments/servers/export: history of several hosts. */
+export const hostsHistoryRequestSchema = z.object({
+  customerNumber: customerNumberField,
+  customerEmail: z.string().max(320).optional(),
+  forceSync: z.boolean().optional(),
+  hostIds: z
+    .array(z.object({ hostId: hostIdsField, hostIdType: hostIdTypesField }))
+    .min(1)
+    .max(100),
+});
+export const hostsHistoryResponseSchema = z.object({
+  status: z.literal('SUCCESS'),
+  data: z.array(
+    z.object({
+      hostId: z.string(),
+      hostIdType: z.string(),
+      events: z.array(historyEventSchema),
+    }),
+  ),
+});

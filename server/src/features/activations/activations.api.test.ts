@@ -1,0 +1,439 @@
+import { messages } from '@lp/contract/common/errors';
+import { contactRoles } from '@lp/domain/policy';
+import { eq, sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { entitlements, products } from '../../db/schema.ts';
+import { buildAccountFixture } from '../../test/account-fixture.ts';
+import { addContact, buildAccount, buildEntitlement } from '../../test/factories.ts';
+import { signInAs } from '../../test/sign-in.ts';
+import { createTestApp } from '../../test/test-app.ts';
+import { createTestDatabase, type TestDatabase } from '../../test/test-db.ts';
+
+const CN = '4300001';
+const OTHER = '4300002';
+const SISTER = '4300003';
+const STRANGER = '4300004';
+const BLOCKED = '4300005';
+const PART = 'SIM-TEST-1';
+type Headers = Record<string, string>;
+
+let database: TestDatabase;
+let app: FastifyInstance;
+let boss: Headers;
+let reader: Headers;
+let outsider: Headers;
+let stranger: Headers;
+
+const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+const ssl = (customerNumber: string, activationId: string, over: Partial<typeof entitlements.$inferInsert> = {}) =>
+  buildEntitlement(database.db, customerNumber, {
+    activationId,
+    kind: 'SSL',
+    state: 'Deployed',
+    licenseModel: 'Network',
+    partNumber: PART,
+    quantity: 10,
+    startDate: day(-100),
+    endDate: day(200),
+    ...over,
+  });
+
+const post = (url: string, headers: Headers | undefined, payload: object) =>
+  app.inject({ method: 'POST', url, headers, payload });
+
+let hostSeq = 0;
+/** A fresh ETHERNET host id, written the way users paste it (MAC with colons, upper case). */
+const newHostId = () => {
+  const hex = (++hostSeq).toString(16).padStart(12, '0').toUpperCase();
+  return { pasted: hex.match(/../g)!.join(':'), canonical: hex.toLowerCase() };
+};
+
+const create = (headers: Headers, body: Record<string, unknown>) =>
+  post('/api/fulfillments/create', headers, { customerNumber: CN, serverIdType: 'ETHERNET', ...body });
+
+async function activated(activationId: string) {
+  const [row] = await database.db
+    .select({ activated: entitlements.activated })
+    .from(entitlements)
+    .where(eq(entitlements.activationId, activationId));
+  return row.activated;
+}
+
+async function servers(headers: Headers, customerNumber = CN) {
+  const res = await post('/api/fulfillments/servers', headers, { customerNumber });
+  expect(res.statusCode).toBe(200);
+  return res.json().data as { name: string; serverId: string; state: string; shared: boolean; displayName: string }[];
+}
+
+async function hostView(headers: Headers, serverId: string, customerNumber = CN) {
+  const res = await post('/api/fulfillments/allentitlements', headers, {
+    customerNumber,
+    serverId,
+    serverIdType: 'ETHERNET',
+  });
+  expect(res.statusCode).toBe(200);
+  return res.json().data as {
+    assigned: { activationid: string; ansysactivated: number; fulfillments: { FulfillmentID: number }[] }[];
+    available: { activationid: string; ansysavailable: number }[];
+  };
+}
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  app = await createTestApp(database);
+  await database.db
+    .insert(products)
+    .values({ partNumber: PART, name: 'Solver', family: 'Platform', daemon: 'simlmd', featureName: 'solver' });
+  ({ boss, reader, outsider } = await buildAccountFixture(database.db, CN, OTHER));
+  await buildAccount(database.db, { customerNumber: SISTER, name: 'Acme Sister' });
+  await addContact(database.db, SISTER, 'boss@acme.example', contactRoles.admin);
+  await buildAccount(database.db, { customerNumber: STRANGER, name: 'Stranger Co' });
+  await addContact(database.db, STRANGER, 'stranger@stranger.example', contactRoles.admin);
+  stranger = (await signInAs(database.db, 'stranger@stranger.example')).headers;
+  await buildAccount(database.db, { customerNumber: BLOCKED, name: 'Blocked', exportControlStatus: 'Denied' });
+  await addContact(database.db, BLOCKED, 'boss@acme.example', contactRoles.admin);
+  await ssl(CN, 'LEASE-A');
+  await ssl(CN, 'LEASE-B', { quantity: 3, licenseModel: 'Network Borrow' });
+  await ssl(CN, 'PERP-OK', { endDate: null, versionDate: day(100) });
+  await ssl(CN, 'PERP-OLD', { endDate: null, versionDate: day(-10) });
+  await ssl(CN, 'GONE', { startDate: day(-400), endDate: day(-1) });
+  await ssl(CN, 'LAST-SEATS', { quantity: 10 });
+  await ssl(CN, 'RETRY', { quantity: 5 });
+  await ssl(SISTER, 'SISTER-A');
+  await ssl(STRANGER, 'STRANGER-A');
+  await ssl(OTHER, 'OTHER-A');
+  await ssl(BLOCKED, 'BLOCKED-A');
+});
+
+afterAll(async () => {
+  await app?.close();
+  await database?.close();
+});
+
+describe('who may activate', () => {
+  it('answers 401 without a session and 403 to an outsider, who learns nothing', async () => {
+    const host = newHostId();
+    const body = { serverName: 'lic1', serverId: host.pasted, activations: [{ id: 'LEASE-A', count: 1 }] };
+    expect((await create(undefined as unknown as Headers, body)).statusCode).toBe(401);
+    const res = await create(outsider, body);
+    expect(res.statusCode).toBe(403);
+    expect(JSON.stringify(res.json())).not.toContain('LEASE-A');
+    expect((await post('/api/fulfillments/servers', outsider, { customerNumber: CN })).statusCode).toBe(403);
+    expect(await activated('LEASE-A')).toBe(0);
+  });
+
+  it('refuses every write of a view-only user with the spec text and changes nothing', async () => {
+    const host = newHostId();
+    const res = await create(reader, {
+      serverName: 'lic1',
+      serverId: host.pasted,
+      activations: [{ id: 'LEASE-A', count: 1 }],
+    });
+    expect(res.statusCode).toBe(403);
+    expect(res.json()).toEqual({ status: 'FAILURE', err: messages.noPermission, code: 'FORBIDDEN' });
+    for (const [url, body] of [
+      ['/api/fulfillments/return', { customerNumber: CN, activations: [{ id: 1, count: -1 }] }],
+      ['/api/sharedserver', { customerNumber: CN, hostId: host.pasted, hostIdType: 'ETHERNET', group: [CN] }],
+      ['/api/sharedserver/deactivate', { customerNumber: CN, hostId: host.pasted, hostIdType: 'ETHERNET' }],
+      ['/api/sharedserver/remove', { customerNumber: CN, hostId: host.pasted, hostIdType: 'ETHERNET' }],
+    ] as const) {
+      const r = await post(url, reader, body);
+      expect(r.statusCode, url).toBe(403);
+      expect(r.json().err).toBe(messages.noPermission);
+    }
+    // Reading is fine for a viewer.
+    expect((await post('/api/fulfillments/servers', reader, { customerNumber: CN })).statusCode).toBe(200);
+  });
+
+  it('gives an export-denied account no entitlements', async () => {
+    const res = await post('/api/fulfillments/allentitlements', boss, { customerNumber: BLOCKED });
+    expect(res.statusCode).toBe(403);
+    expect(res.json().err).toBe(messages.exportDenied);
+  });
+});
+
+describe('creating fulfillments', () => {
+  it('adds a new host from a pasted MAC, activates seats and records who did it', async () => {
+    const host = newHostId();
+    const res = await create(boss, {
+      serverName: 'licsrv01',
+      serverId: host.pasted,
+      type: 'new',
+      activations: [
+        { id: 'LEASE-A', count: 4 },
+        { id: 'PERP-OK', count: 2 },
+      ],
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ status: 'SUCCESS', data: { count: 6, replayed: false } });
+    const listed = (await servers(boss)).find((s) => s.serverId === host.canonical);
+    expect(listed).toMatchObject({ name: 'licsrv01', state: 'Active', shared: false });
+    expect(listed?.displayName).toBe(`licsrv01 (MAC_ADDRESS=${host.canonical})`);
+    const view = await hostView(boss, host.canonical);
+    expect(view.assigned.map((r) => [r.activationid, r.ansysactivated]).sort()).toEqual([
+      ['LEASE-A', 4],
+      ['PERP-OK', 2],
+    ]);
+    expect(view.available.find((r) => r.activationid === 'LEASE-A')?.ansysavailable).toBe(6);
+    // Expired leases and the perpetual past maintenance are not offered... the expired lease at least is not.
+    expect(view.available.map((r) => r.activationid)).not.toContain('GONE');
+    const history = await post('/api/fulfillments/history', boss, {
+      customerNumber: CN,
+      hostIds: [{ hostId: host.canonical, hostIdType: 'ETHERNET' }],
+    });
+    expect(history.statusCode).toBe(200);
+    const events = history.json().data[0].events;
+    expect(events.map((e: { action: string; count: number; modifiedBy: string }) => [e.action, e.count, e.modifiedBy])).toEqual([
+      ['ACTIVATE', 4, 'boss@acme.example'],
+      ['ACTIVATE', 2, 'boss@acme.example'],
+    ]);
+  });
+
+  it('refuses bad host ids and names with the spec texts', async () => {
+    const before = await activated('LEASE-A');
+    const bad = await create(boss, { serverName: 'lic', serverId: '12345', activations: [{ id: 'LEASE-A', count: 1 }] });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().err).toBe(
+      'Invalid ETHERNET server id: 12345. It must be 12 hexadecimal (0-9, a-f, or A-F) digits.',
+    );
+    const two = await create(boss, {
+      serverName: 'lic',
+      serverId: 'aaaaaaaaaaaa,bbbbbbbbbbbb',
+      serverIdType: 'ETHERNET,ETHERNET',
+      activations: [{ id: 'LEASE-A', count: 1 }],
+    });
+    expect(two.json().err).toBe('Server id aaaaaaaaaaaa,bbbbbbbbbbbb is not a single or triad server');
+    const name = await create(boss, {
+      serverName: 'my host',
+      serverId: newHostId().pasted,
+      activations: [{ id: 'LEASE-A', count: 1 }],
+    });
+    expect(name.statusCode).toBe(400);
+    expect(name.json().err).toBe('Please remove spaces and special characters.');
+    expect(await activated('LEASE-A')).toBe(before);
+  });
+
+  it('is all or nothing: a line over its available seats rolls back the whole batch', async () => {
+    const host = newHostId();
+    const before = await activated('LEASE-A');
+    const res = await create(boss, {
+      serverName: 'lic2',
+      serverId: host.pasted,
+      activations: [
+        { id: 'LEASE-A', count: 2 },
+        { id: 'LEASE-B', count: 4 },
+      ],
+    });
+    expect(res.statusCode).toBe(409);
+    expect(res.json().err).toBe(messages.activatedOverAvailable);
+    expect(await activated('LEASE-A')).toBe(before);
+    expect((await servers(boss)).some((s) => s.serverId === host.canonical)).toBe(false);
+  });
+
+  it('refuses products whose maintenance has expired, and expired leases', async () => {
+    const expired = await create(boss, {
+      serverName: 'lic3',
+      serverId: newHostId().pasted,
+      activations: [{ id: 'PERP-OLD', count: 1 }],
+    });
+    expect(expired.statusCode).toBe(400);
+    expect(expired.json().err).toContain(messages.maintenanceExpired);
+    const gone = await create(boss, {
+      serverName: 'lic3',
+      serverId: newHostId().pasted,
+      activations: [{ id: 'GONE', count: 1 }],
+    });
+    expect(gone.statusCode).toBe(400);
+    expect(gone.json().err).toBe(messages.entitlementExpired('GONE'));
+    const unknown = await create(boss, {
+      serverName: 'lic3',
+      serverId: newHostId().pasted,
+      activations: [{ id: 'OTHER-A', count: 1 }],
+    });
+    expect(unknown.statusCode).toBe(404);
+  });
+
+  it("says a new host's identifier is in use, with a rehost hint when the name differs", async () => {
+    const host = newHostId();
+    const before = await activated('LEASE-A');
+    await create(boss, { serverName: 'first', serverId: host.pasted, type: 'new', activations: [{ id: 'LEASE-A', count: 1 }] });
+    const same = await create(boss, {
+      serverName: 'first',
+      serverId: host.canonical,
+      type: 'new',
+      activations: [{ id: 'LEASE-A', count: 1 }],
+    });
+    expect(same.statusCode).toBe(409);
+    expect(same.json().err).toBe(`Host identifier first (${host.canonical}) is already in use.`);
+    const renamed = await create(boss, {
+      serverName: 'second',
+      serverId: host.canonical,
+      type: 'new',
+      activations: [{ id: 'LEASE-A', count: 1 }],
+    });
+    expect(renamed.json().err).toMatch(/^Host identifier second \([0-9a-f]{12}\) is already in use\. .*[Rr]ehost/);
+    // Another organisation typing the same id learns only that it is in use.
+    const foreign = await post('/api/fulfillments/create', stranger, {
+      customerNumber: STRANGER,
+      serverName: 'theirs',
+      serverId: host.canonical,
+      serverIdType: 'ETHERNET',
+      activations: [{ id: 'STRANGER-A', count: 1 }],
+    });
+    expect(foreign.statusCode).toBe(409);
+    expect(foreign.json().err).toBe(`Host identifier theirs (${host.canonical}) is already in use.`);
+    expect(await activated('LEASE-A')).toBe(before + 1);
+  });
+});
+
+describe('returning fulfillments and host lifecycle', () => {
+  it('returns seats, turns an emptied host Inactive, then removes it', async () => {
+    const host = newHostId();
+    const before = await activated('LEASE-B');
+    await create(boss, { serverName: 'old', serverId: host.pasted, type: 'new', activations: [{ id: 'LEASE-B', count: 2 }] });
+    const [row] = (await hostView(boss, host.canonical)).assigned;
+    const id = row.fulfillments[0].FulfillmentID;
+    const tooMany = await post('/api/fulfillments/return', boss, { customerNumber: CN, activations: [{ id, count: -3 }] });
+    expect(tooMany.statusCode).toBe(409);
+    const removeActive = await post('/api/sharedserver/remove', boss, {
+      customerNumber: CN,
+      hostId: host.canonical,
+      hostIdType: 'ETHERNET',
+    });
+    expect(removeActive.statusCode).toBe(409);
+    expect(removeActive.json().err).toBe(`Host old (${host.canonical}) is active.`);
+    const res = await post('/api/fulfillments/return', boss, {
+      customerNumber: CN,
+      lifecycle: 'deactivate',
+      activations: [{ id, count: -2 }],
+    });
+    expect(res.json()).toEqual({ status: 'SUCCESS', data: { count: 2, replayed: false } });
+    expect(await activated('LEASE-B')).toBe(before);
+    expect((await servers(boss)).find((s) => s.serverId === host.canonical)?.state).toBe('Inactive');
+    // Another account's fulfillment id is as unknown as a made-up one.
+    const foreign = await post('/api/fulfillments/return', outsider, {
+      customerNumber: OTHER,
+      activations: [{ id, count: -1 }],
+    });
+    expect(foreign.statusCode).toBe(404);
+    const removed = await post('/api/sharedserver/remove', boss, {
+      customerNumber: CN,
+      hostId: host.canonical,
+      hostIdType: 'ETHERNET',
+    });
+    expect(removed.statusCode).toBe(200);
+    expect((await servers(boss)).some((s) => s.serverId === host.canonical)).toBe(false);
+  });
+});
+
+describe('shared license servers', () => {
+  it("lets a user with several accounts share a host, shows only the accounts they may see", async () => {
+    const host = newHostId();
+    await create(boss, { serverName: 'shared1', serverId: host.pasted, type: 'new', activations: [{ id: 'LEASE-A', count: 1 }] });
+    const sister = await post('/api/fulfillments/create', boss, {
+      customerNumber: SISTER,
+      serverName: 'shared1',
+      serverId: host.canonical,
+      serverIdType: 'ETHERNET',
+      activations: [{ id: 'SISTER-A', count: 2 }],
+    });
+    expect(sister.statusCode).toBe(200);
+    const group = await post('/api/sharedserver', boss, {
+      customerNumber: CN,
+      hostId: host.canonical,
+      hostIdType: 'ETHERNET',
+      group: [CN, SISTER],
+    });
+    expect(group.statusCode).toBe(200);
+    const body = { customerNumber: CN, hostId: host.canonical, hostIdType: 'ETHERNET' };
+    expect((await post('/api/fulfillments/customers', boss, body)).json().data).toEqual([
+      { AccountID: CN, AccountName: 'Acme' },
+      { AccountID: SISTER, AccountName: 'Acme Sister' },
+    ]);
+    expect((await post('/api/fulfillments/override', boss, body)).json().data).toEqual({
+      shared: true,
+      otherCustomers: 0,
+    });
+    // A reader of CN only sees CN and is told one other customer number shares the host.
+    expect((await post('/api/fulfillments/customers', reader, body)).json().data).toEqual([
+      { AccountID: CN, AccountName: 'Acme' },
+    ]);
+    const told = (await post('/api/fulfillments/override', reader, body)).json();
+    expect(told.data).toEqual({ shared: true, otherCustomers: 1 });
+    expect(JSON.stringify(told)).not.toContain(SISTER);
+    // A group naming an account the user may not edit is refused whole.
+    const foreign = await post('/api/sharedserver', boss, { ...body, group: [CN, STRANGER] });
+    expect(foreign.statusCode).toBe(403);
+    expect((await post('/api/sharedserver/deactivate', boss, body)).statusCode).toBe(200);
+  });
+});
+
+describe('concurrency and retries', () => {
+  it('grants exactly the last 10 seats to 100 parallel creates from different users on different hosts', async () => {
+    const users: Headers[] = [];
+    for (let i = 0; i < 10; i++) {
+      await addContact(database.db, CN, `admin${i}@acme.example`, contactRoles.admin);
+      users.push((await signInAs(database.db, `admin${i}@acme.example`)).headers);
+    }
+    const results = await Promise.all(
+      Array.from({ length: 100 }, (_, i) =>
+        create(users[i % 10], {
+          serverName: `race${i}`,
+          serverId: newHostId().pasted,
+          type: 'new',
+          activations: [{ id: 'LAST-SEATS', count: 1 }],
+        }),
+      ),
+    );
+    const ok = results.filter((r) => r.statusCode === 200);
+    const refused = results.filter((r) => r.statusCode !== 200);
+    expect(ok).toHaveLength(10);
+    expect(refused.every((r) => r.statusCode === 409 && r.json().err === messages.activatedOverAvailable)).toBe(true);
+    expect(await activated('LAST-SEATS')).toBe(10);
+    const result = await database.db.execute(sql`select coalesce(sum(f.count), 0)::int as n from fulfillments f
+        join entitlements e on e.id = f.entitlement_id where e.activation_id = 'LAST-SEATS'`);
+    const [{ n }] = (result as unknown as { rows: { n: number }[] }).rows;
+    expect(n).toBe(10);
+  });
+
+  it('a save cut off between its steps, retried from fresh server data, ends in exactly the intended state', async () => {
+    // Intended change on one host: RETRY 3 -> 1 seat (return 2) and LEASE-B +1 seat.
+    const host = newHostId();
+    await create(boss, { serverName: 'resume', serverId: host.pasted, type: 'new', activations: [{ id: 'RETRY', count: 3 }] });
+    const bBefore = await activated('LEASE-B');
+    const fid = (await hostView(boss, host.canonical)).assigned[0].fulfillments[0].FulfillmentID;
+    const returnBatch = { customerNumber: CN, operationKey: 'save-0001-return', activations: [{ id: fid, count: -2 }] };
+    const createBatch = {
+      serverName: 'resume',
+      serverId: host.canonical,
+      operationKey: 'save-0001-create',
+      activations: [{ id: 'LEASE-B', count: 1 }],
+    };
+    // Step 1 commits, then the browser dies (or the answer is lost) before step 2.
+    expect((await post('/api/fulfillments/return', boss, returnBatch)).statusCode).toBe(200);
+    // The retry resends step 1 with its key: answered from the first outcome, nothing returned twice.
+    const again = await post('/api/fulfillments/return', boss, returnBatch);
+    expect(again.json()).toEqual({ status: 'SUCCESS', data: { count: 2, replayed: true } });
+    // A step that fails inside its transaction leaves nothing behind and can be retried with the same key.
+    const failing = await create(boss, {
+      ...createBatch,
+      activations: [...createBatch.activations, { id: 'GONE', count: 1 }],
+    });
+    expect(failing.statusCode).toBe(400);
+    expect(await activated('LEASE-B')).toBe(bBefore);
+    expect((await create(boss, createBatch)).json().data).toEqual({ count: 1, replayed: false });
+    // A double click sends step 2 again.
+    expect((await create(boss, createBatch)).json().data).toEqual({ count: 1, replayed: true });
+    const view = await hostView(boss, host.canonical);
+    expect(view.assigned.map((r) => [r.activationid, r.ansysactivated]).sort()).toEqual([
+      ['LEASE-B', 1],
+      ['RETRY', 1],
+    ]);
+    expect(await activated('RETRY')).toBe(1);
+    expect(await activated('LEASE-B')).toBe(bBefore + 1);
+    // A key reused for another operation is refused rather than silently replayed.
+    const misuse = await post('/api/fulfillments/return', boss, { ...returnBatch, operationKey: 'save-0001-create' });
+    expect(misuse.statusCode).toBe(409);
+  });
+});

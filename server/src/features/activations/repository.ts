@@ -1,0 +1,109 @@
+import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm';
+import type { Db } from '../../db/database.ts';
+import { fulfillmentEvents, fulfillments } from '../../db/schema.ts';
+
+/** The account's live fulfillments on a host. */
+export async function listLiveFulfillments(db: Db, serverId: number, customerNumber: string) {
+  return db
+    .select()
+    .from(fulfillments)
+    .where(
+      and(
+        eq(fulfillments.serverId, serverId),
+        eq(fulfillments.customerNumber, customerNumber),
+        gt(fulfillments.count, 0),
+      ),
+    )
+    .orderBy(asc(fulfillments.id));
+}
+
+/** Live fulfillments of several accounts on a host (the license file of a shared host). */
+export async function listLiveFulfillmentsOfAccounts(db: Db, serverId: number, customerNumbers: string[]) {
+  if (customerNumbers.length === 0) return [];
+  return db
+    .select()
+    .from(fulfillments)
+    .where(
+      and(
+        eq(fulfillments.serverId, serverId),
+        inArray(fulfillments.customerNumber, customerNumbers),
+        gt(fulfillments.count, 0),
+      ),
+    )
+    .orderBy(asc(fulfillments.customerNumber), asc(fulfillments.id));
+}
+
+/** One fulfillment, locked for the rest of the transaction. */
+export async function lockFulfillment(db: Db, id: number) {
+  const [row] = await db.select().from(fulfillments).where(eq(fulfillments.id, id)).for('update');
+  return row;
+}
+
+/** The fulfillment of an entitlement on a host (live or not). */
+export async function findFulfillment(db: Db, serverId: number, entitlementId: number) {
+  const [row] = await db
+    .select()
+    .from(fulfillments)
+    .where(and(eq(fulfillments.serverId, serverId), eq(fulfillments.entitlementId, entitlementId)));
+  return row;
+}
+
+/** Adds seats to the (host, entitlement) fulfillment, creating it when new; answers its id. */
+export async function addToFulfillment(
+  db: Db,
+  row: { serverId: number; entitlementId: number; customerNumber: string; count: number; parentId: number | null },
+) {
+  const [out] = await db
+    .insert(fulfillments)
+    .values(row)
+    .onConflictDoUpdate({
+      target: [fulfillments.serverId, fulfillments.entitlementId],
+      set: {
+        count: sql`${fulfillments.count} + excluded.count`,
+        updatedAt: sql`now()`,
+        parentId: sql`coalesce(excluded.parent_id, ${fulfillments.parentId})`,
+      },
+    })
+    .returning({ id: fulfillments.id });
+  return out.id;
+}
+
+export async function setFulfillmentCount(db: Db, id: number, count: number) {
+  await db.update(fulfillments).set({ count, updatedAt: sql`now()` }).where(eq(fulfillments.id, id));
+}
+
+export async function insertEvent(db: Db, event: typeof fulfillmentEvents.$inferInsert) {
+  await db.insert(fulfillmentEvents).values(event);
+}
+
+/** Whether anything of any account is still activated on the host. */
+export async function hostHasLiveFulfillments(db: Db, serverId: number): Promise<boolean> {
+  const rows = await db
+    .select({ id: fulfillments.id })
+    .from(fulfillments)
+    .where(and(eq(fulfillments.serverId, serverId), gt(fulfillments.count, 0)))
+    .limit(1);
+  return rows.length > 0;
+}
+
+/** The account's history on some hosts, oldest first. */
+export async function listEvents(db: Db, serverIds: number[], customerNumber: string) {
+  if (serverIds.length === 0) return [];
+  return db
+    .select({
+      serverId: fulfillmentEvents.serverId,
+      time: fulfillmentEvents.time,
+      modifiedBy: fulfillmentEvents.modifiedBy,
+      action: fulfillmentEvents.action,
+      count: fulfillmentEvents.count,
+      lifecycleAction: fulfillmentEvents.lifecycleAction,
+      parentFulfillmentId: fulfillmentEvents.parentFulfillmentId,
+      fulfillmentId: fulfillmentEvents.fulfillmentId,
+      entitlementId: fulfillments.entitlementId,
+      customerNumber: fulfillmentEvents.customerNumber,
+    })
+    .from(fulfillmentEvents)
+    .innerJoin(fulfillments, eq(fulfillments.id, fulfillmentEvents.fulfillmentId))
+    .where(and(inArray(fulfillmentEvents.serverId, serverIds), eq(fulfillmentEvents.customerNumber, customerNumber)))
+    .orderBy(asc(fulfillmentEvents.time), asc(fulfillmentEvents.id));
+}

@@ -1,0 +1,306 @@
+import type { ActivationRow } from '@lp/contract/activations/schemas';
+import { messages } from '@lp/contract/common/errors';
+import { formatDateTime } from '@lp/domain/dates';
+import { toLeaseRow } from '@lp/domain/lease-entitlements';
+import type { Db } from '../../db/database.ts';
+import { onceForKey } from '../../db/operation-keys.ts';
+import type { AppContext } from '../../platform/context.ts';
+import { AppError, badRequest, notFound } from '../../platform/errors.ts';
+import type { Principal } from '../../platform/principal.ts';
+import { authorizeAccount } from '../accounts/policy.ts';
+import { type SslEntitlement, sslEntitlements } from '../entitlements/service.ts';
+import {
+  findAccountHost,
+  type HostRow,
+  hostForCreate,
+  lockAccountHost,
+  presentHost,
+  setHostState,
+} from '../license-servers/service.ts';
+import {
+  addToFulfillment,
+  findFulfillment,
+  hostHasLiveFulfillments,
+  insertEvent,
+  listEvents,
+  listLiveFulfillments,
+  listLiveFulfillmentsOfAccounts,
+  lockFulfillment,
+  setFulfillmentCount,
+} from './repository.ts';
+
+/** Who the history names when the system acts rather than a user (spec 002 §3). */
+export const AUTOMATED_ACTION = 'Automated Action';
+
+const leaseRowOf = (e: SslEntitlement, now: Date) =>
+  toLeaseRow(
+    {
+      ActivationId: e.activationId,
+      ProductName: e.productName,
+      LineItemQuantity: e.quantity,
+      StartDate: e.startDate,
+      EndDate: e.endDate,
+      VersionDate: e.versionDate,
+      LicenseModel: e.licenseModel,
+      IsActivationPermanent: e.endDate === null ? 'true' : 'false',
+      Type: e.isEvaluation ? 'Evaluation' : '',
+      Activated: e.activated,
+    },
+    now,
+  );
+
+/** Spec 002 §3 activation row; `onHost` = seats on the host (assigned rows) or undefined (available rows). */
+function presentActivation(
+  e: SslEntitlement,
+  account: { AccountID: string; AccountName: string },
+  now: Date,
+  onHost?: { id: number; count: number },
+): ActivationRow {
+  const row = leaseRowOf(e, now);
+  return {
+    activationid: e.activationId,
+    ansysproduct: e.productName,
+    partNumber: e.partNumber,
+    ansyslicensemodel: e.licenseModel,
+    isEval: e.isEvaluation,
+    ansyscount: e.quantity,
+    ansysactivated: onHost ? onHost.count : e.activated,
+    ansysavailable: Math.max(0, e.quantity - e.activated),
+    ansysborrowable: row.ansysborrowable,
+    startdate: e.startDate,
+    enddate: e.endDate,
+    versiondate: e.versionDate,
+    remainingdays: row.remainingdays,
+    usedDays: row.usedDays,
+    usedDaysPercentage: row.usedDaysPercentage,
+    remainingdayscolor: row.remainingdayscolor,
+    maintenanceExpired: row.maintenanceExpired,
+    fulfillments: onHost ? [{ FulfillmentID: onHost.id, FulfillCount: onHost.count }] : [],
+    account,
+  };
+}
+
+/**
+ * Spec 002 §7 /api/fulfillments/allentitlements: the host's assigned rows of the account (live fulfillments) and
+ * the account's available rows (remaining seats, not expired; spec 002 §4). A host not saved yet has no assigned
+ * rows; a host the account does not use is 404.
+ */
+export async function hostActivations(
+  ctx: AppContext,
+  principal: Principal,
+  request: { customerNumber: string; serverId?: string; serverIdType?: string },
+) {
+  const { customer } = await authorizeAccount(ctx, principal, request.customerNumber, 'activations');
+  const account = { AccountID: customer.customerNumber, AccountName: customer.customerName };
+  const now = new Date();
+  const entitlements = await sslEntitlements.ofAccount(ctx.db, request.customerNumber);
+  let host: { host: HostRow; members: unknown[] } | undefined;
+  if (request.serverId) {
+    host = await findAccountHost(ctx.db, request.customerNumber, request.serverId, request.serverIdType ?? 'ETHERNET');
+    if (!host) throw notFound(messages.unableFetchServerEntitlements(request.serverId));
+  }
+  const live = host ? await listLiveFulfillments(ctx.db, host.host.id, request.customerNumber) : [];
+  const byId = new Map(entitlements.map((e) => [e.id, e]));
+  const assigned = live.flatMap((f) => {
+    const e = byId.get(f.entitlementId);
+    return e ? [presentActivation(e, account, now, { id: f.id, count: f.count })] : [];
+  });
+  const available = entitlements
+    .map((e) => presentActivation(e, account, now))
+    .filter((r) => r.ansysavailable > 0 && r.remainingdays !== 'EXPIRED');
+  return {
+    server: host ? presentHost(host.host, host.members.length) : null,
+    assigned,
+    available,
+  };
+}
+
+/** Spec 002 §7 /api/fulfillments/entitlements: the account's rows activated on a host. */
+export async function hostEntitlements(
+  ctx: AppContext,
+  principal: Principal,
+  request: { customerNumber: string; serverId?: string; serverIdType?: string },
+) {
+  if (!request.serverId) throw badRequest('Server id is not defined');
+  return (await hostActivations(ctx, principal, request)).assigned;
+}
+
+const lifecycleOf = (type: string | undefined) => (type === 'rehost' ? 'rehost' : 'new');
+
+/**
+ * Spec 002 §7 /api/fulfillments/create: activates seats on a host in one transaction (the host is added when new).
+ * Every seat is taken by one conditional update of the entitlement's activated count, so parallel batches never
+ * overdraw; any refused line rolls the whole batch back. With an operationKey a retried batch changes nothing.
+ */
+export async function createFulfillments(
+  ctx: AppContext,
+  principal: Principal,
+  request: {
+    customerNumber: string;
+    serverName: string;
+    serverId: string;
+    serverIdType: string;
+    portNumber?: number;
+    ansysborrowable?: boolean;
+    type?: 'new' | 'rehost' | '';
+    prevServer?: { serverId: string; serverIdType: string };
+    activations: { id: string; count: number; customer?: string }[];
+    operationKey?: string;
+  },
+) {
+  await authorizeAccount(ctx, principal, request.customerNumber, 'activate');
+  for (const a of request.activations)
+    if (a.customer && a.customer !== request.customerNumber)
+      throw badRequest('Every activation of a batch must belong to its customerNumber.');
+  const now = new Date();
+  const { result, replayed } = await ctx.db.transaction((tx) =>
+    onceForKey(tx, { key: request.operationKey, operation: 'create', userEmail: principal.email }, async () => {
+      const host = await hostForCreate(tx, ctx, principal, request);
+      const prev = request.prevServer
+        ? (await lockAccountHost(tx, request.customerNumber, request.prevServer.serverId, request.prevServer.serverIdType)).host
+        : undefined;
+      let total = 0;
+      for (const a of request.activations) {
+        const e = await sslEntitlements.lock(tx, request.customerNumber, a.id);
+        if (!e || e.partNumber === 'FSA0030216') throw notFound(messages.unknownActivation(a.id));
+        const row = leaseRowOf(e, now);
+        if (row.maintenanceExpired) throw badRequest(`${messages.maintenanceExpired} ${e.productName}`);
+        if (row.remainingdays === 'EXPIRED') throw badRequest(messages.entitlementExpired(a.id));
+        if (!(await sslEntitlements.changeActivated(tx, e.id, a.count)))
+          throw new AppError('CONFLICT', messages.activatedOverAvailable);
+        const parent = prev ? await findFulfillment(tx, prev.id, e.id) : undefined;
+        const fulfillmentId = await addToFulfillment(tx, {
+          serverId: host.id,
+          entitlementId: e.id,
+          customerNumber: request.customerNumber,
+          count: a.count,
+          parentId: parent?.id ?? null,
+        });
+        await insertEvent(tx, {
+          fulfillmentId,
+          serverId: host.id,
+          customerNumber: request.customerNumber,
+          time: now,
+          modifiedBy: principal.email,
+          action: 'ACTIVATE',
+          count: a.count,
+          lifecycleAction: lifecycleOf(request.type),
+          parentFulfillmentId: parent?.id ?? null,
+        });
+        total += a.count;
+      }
+      await setHostState(tx, host.id, 'Active');
+      return { count: total };
+    }),
+  );
+  return { count: result.count, replayed };
+}
+
+/**
+ * Spec 002 §7 /api/fulfillments/return: returns seats (negative counts) of the account's fulfillments in one
+ * transaction; a host left with nothing activated becomes Inactive. Idempotent with an operationKey.
+ */
+export async function returnFulfillments(
+  ctx: AppContext,
+  principal: Principal,
+  request: {
+    customerNumber: string;
+    lifecycle?: 'return' | 'deactivate' | 'rehost';
+    activations: { id: number; count: number; customer?: string }[];
+    operationKey?: string;
+  },
+) {
+  await authorizeAccount(ctx, principal, request.customerNumber, 'activate');
+  const now = new Date();
+  const { result, replayed } = await ctx.db.transaction((tx) =>
+    onceForKey(tx, { key: request.operationKey, operation: 'return', userEmail: principal.email }, async () => {
+      const hosts = new Set<number>();
+      let total = 0;
+      for (const a of request.activations) {
+        const f = await lockFulfillment(tx, a.id);
+        if (!f || f.customerNumber !== request.customerNumber || f.count <= 0)
+          throw notFound(messages.unknownFulfillment(a.id));
+        const [e] = await sslEntitlements.byIds(tx, [f.entitlementId]);
+        if (leaseRowOf(e, now).maintenanceExpired) throw badRequest(`${messages.maintenanceExpired} ${e.productName}`);
+        const n = -a.count;
+        if (n > f.count || !(await sslEntitlements.changeActivated(tx, e.id, -n)))
+          throw new AppError('CONFLICT', messages.returnOverActivated);
+        await setFulfillmentCount(tx, f.id, f.count - n);
+        await insertEvent(tx, {
+          fulfillmentId: f.id,
+          serverId: f.serverId,
+          customerNumber: request.customerNumber,
+          time: now,
+          modifiedBy: principal.email,
+          action: 'RETURN',
+          count: -n,
+          lifecycleAction: request.lifecycle ?? 'return',
+        });
+        hosts.add(f.serverId);
+        total += n;
+      }
+      for (const serverId of hosts)
+        if (!(await hostHasLiveFulfillments(tx, serverId))) await setHostState(tx, serverId, 'Inactive');
+      return { count: total };
+    }),
+  );
+  return { count: result.count, replayed };
+}
+
+/** Spec 002 §2 history page: the account's events on each requested host it uses (others are left out). */
+export async function hostsHistory(
+  ctx: AppContext,
+  principal: Principal,
+  request: { customerNumber: string; hostIds: { hostId: string; hostIdType: string }[] },
+) {
+  await authorizeAccount(ctx, principal, request.customerNumber, 'activations');
+  const hosts: { hostId: string; hostIdType: string; id: number }[] = [];
+  for (const h of request.hostIds) {
+    const found = await findAccountHost(ctx.db, request.customerNumber, h.hostId, h.hostIdType);
+    if (found) hosts.push({ hostId: found.host.hostIds, hostIdType: found.host.hostIdTypes, id: found.host.id });
+  }
+  const events = await listEvents(ctx.db, hosts.map((h) => h.id), request.customerNumber);
+  const entitlements = new Map(
+    (await sslEntitlements.byIds(ctx.db, [...new Set(events.map((e) => e.entitlementId))])).map((e) => [e.id, e]),
+  );
+  return hosts.map((h) => ({
+    hostId: h.hostId,
+    hostIdType: h.hostIdType,
+    events: events
+      .filter((e) => e.serverId === h.id)
+      .map((e) => {
+        const ent = entitlements.get(e.entitlementId);
+        return {
+          time: formatDateTime(e.time),
+          modifiedBy: e.modifiedBy || AUTOMATED_ACTION,
+          action: e.action as 'ACTIVATE' | 'RETURN',
+          count: e.count,
+          activationId: ent?.activationId ?? '',
+          product: ent?.productName ?? '',
+          startDate: ent?.startDate ?? '',
+          endDate: ent?.endDate ?? null,
+          fulfillmentId: e.fulfillmentId,
+          parentFulfillmentId: e.parentFulfillmentId,
+          lifecycleAction: e.lifecycleAction,
+          customerNumber: e.customerNumber,
+        };
+      }),
+  }));
+}
+
+/**
+ * What a license file lists (spec 002 §5, for the license-files feature; no authorization check): the live
+ * fulfillments of the given accounts on a host, each with its entitlement.
+ */
+export async function liveLinesOf(db: Db, serverId: number, customerNumbers: string[]) {
+  const live = await listLiveFulfillmentsOfAccounts(db, serverId, customerNumbers);
+  const entitlements = new Map(
+    (await sslEntitlements.byIds(db, [...new Set(live.map((f) => f.entitlementId))])).map((e) => [e.id, e]),
+  );
+  return live.flatMap((f) => {
+    const entitlement = entitlements.get(f.entitlementId);
+    return entitlement
+      ? [{ fulfillmentId: f.id, customerNumber: f.customerNumber, count: f.count, entitlement }]
+      : [];
+  });
+}

@@ -1,0 +1,324 @@
+import { messages } from '@lp/contract/common/errors';
+import type { LicenseServer } from '@lp/contract/license-servers/schemas';
+import {
+  type HostIdentity,
+  type HostIdType,
+  hostIdentifier,
+  hostIdMessages,
+  humanHostIdType,
+  parseHostIdentity,
+  serialiseHostIdentity,
+  validateHostName,
+} from '@lp/domain/host-ids';
+import type { Db } from '../../db/database.ts';
+import { onceForKey } from '../../db/operation-keys.ts';
+import type { AppContext } from '../../platform/context.ts';
+import { AppError, badRequest, notFound } from '../../platform/errors.ts';
+import type { Principal } from '../../platform/principal.ts';
+import { authorizeAccount } from '../accounts/policy.ts';
+import {
+  addHostAccount,
+  findHostByIdentity,
+  type HostRow,
+  insertHost,
+  listElasticServers,
+  listHostAccounts,
+  listHostsOfAccount,
+  removeHostAccount,
+  setSharedGroupFlags,
+  updateHost,
+} from './repository.ts';
+
+export type { HostRow } from './repository.ts';
+
+/** Answer for a host the account does not use: the same whether it exists elsewhere or not at all. */
+export const unknownHost = 'No license server with this host id for this account.';
+
+/**
+ * The account's running elastic license servers, oldest first, without an authorization check: for callers that
+ * have already passed the account gate or act for a license server (decision 026: other features call this,
+ * never the repository). `hostIdentity` is the server's CLS id.
+ */
+export async function elasticServersOf(db: Db, customerNumber: string) {
+  return listElasticServers(db, customerNumber);
+}
+
+/** A host's ids and types as the calls carry them, checked (spec 002 §5); 400 with the spec's text otherwise. */
+export function parseHost(serverId: string, serverIdType: string): { identity: HostIdentity; key: string } {
+  const parsed = parseHostIdentity(serverId, serverIdType);
+  if (!parsed.ok) throw badRequest(parsed.err);
+  return { identity: parsed.identity, key: hostIdentifier(parsed.identity) };
+}
+
+const identityOf = (host: HostRow): HostIdentity => ({
+  ids: host.hostIds.split(','),
+  types: host.hostIdTypes.split(',') as HostIdType[],
+});
+
+/** Spec 002 §3: the host as the screens show it (ETHERNET is shown as MAC_ADDRESS in the display name). */
+export function presentHost(host: HostRow, accountCount: number): LicenseServer {
+  const identity = identityOf(host);
+  const wire = serialiseHostIdentity(identity);
+  const human = identity.ids.map((id, i) => `${humanHostIdType(identity.types[i])}=${id}`).join(',');
+  return {
+    id: host.id,
+    name: host.name,
+    serverName: host.serverNames,
+    state: host.state as LicenseServer['state'],
+    serverId: wire.serverId,
+    serverIdType: wire.serverIdType,
+    hostIdentifier: host.hostIdentity,
+    displayName: `${host.name} (${human})`,
+    portNumber: host.port,
+    triad: identity.ids.length === 3,
+    ansysborrowable: host.borrowable,
+    shared: accountCount > 1,
+  };
+}
+
+const stateOrder: Record<string, number> = { Active: 0, Inactive: 1 };
+
+/** Spec 002 §4: Active first, then Inactive, then others; then by name, id and id type. */
+export function compareHosts(a: LicenseServer, b: LicenseServer): number {
+  return (
+    (stateOrder[a.state] ?? 2) - (stateOrder[b.state] ?? 2) ||
+    a.name.localeCompare(b.name) ||
+    a.serverId.localeCompare(b.serverId) ||
+    a.serverIdType.localeCompare(b.serverIdType)
+  );
+}
+
+export async function listHosts(ctx: AppContext, principal: Principal, customerNumber: string) {
+  await authorizeAccount(ctx, principal, customerNumber, 'activations');
+  const rows = await listHostsOfAccount(ctx.db, customerNumber);
+  return rows.map((r) => presentHost(r.host, r.accountCount)).sort(compareHosts);
+}
+
+/** The host the account uses with these ids, or undefined (no check of the caller: see `hostOfAccount`). */
+export async function findAccountHost(db: Db, customerNumber: string, serverId: string, serverIdType: string) {
+  const { key } = parseHost(serverId, serverIdType);
+  const host = await findHostByIdentity(db, key);
+  if (!host) return undefined;
+  const members = await listHostAccounts(db, host.id);
+  if (!members.some((m) => m.customerNumber === customerNumber)) return undefined;
+  return { host, members };
+}
+
+/** The account's host named by ids, after the account gate; 404 for a host the account does not use. */
+async function hostOfAccount(
+  ctx: AppContext,
+  principal: Principal,
+  request: { customerNumber: string; hostId: string; hostIdType: string },
+  action: 'activations' | 'activate',
+) {
+  await authorizeAccount(ctx, principal, request.customerNumber, action);
+  const found = await findAccountHost(ctx.db, request.customerNumber, request.hostId, request.hostIdType);
+  if (!found) throw notFound(unknownHost);
+  return found;
+}
+
+/** Which of `customerNumbers` the user may act for (edit, activations allowed, not export-blocked). */
+export async function editableAccounts(ctx: AppContext, principal: Principal, customerNumbers: string[]) {
+  const allowed: string[] = [];
+  for (const cn of customerNumbers) {
+    try {
+      await authorizeAccount(ctx, principal, cn, 'activate');
+      allowed.push(cn);
+    } catch (e) {
+      if (!(e instanceof AppError)) throw e;
+    }
+  }
+  return allowed;
+}
+
+/** Accounts the user may read among `customerNumbers` (a shared host's other accounts stay unnamed otherwise). */
+async function visibleAccounts(ctx: AppContext, principal: Principal, customerNumbers: string[]) {
+  const visible: string[] = [];
+  for (const cn of customerNumbers) {
+    try {
+      await authorizeAccount(ctx, principal, cn, 'activations');
+      visible.push(cn);
+    } catch (e) {
+      if (!(e instanceof AppError)) throw e;
+    }
+  }
+  return visible;
+}
+
+/** Spec 002 §7 /api/fulfillments/customers: the host's accounts the user may see. */
+export async function hostCustomers(
+  ctx: AppContext,
+  principal: Principal,
+  request: { customerNumber: string; hostId: string; hostIdType: string },
+) {
+  const { members } = await hostOfAccount(ctx, principal, request, 'activations');
+  const visible = new Set(await visibleAccounts(ctx, principal, members.map((m) => m.customerNumber)));
+  return members
+    .filter((m) => visible.has(m.customerNumber))
+    .map((m) => ({ AccountID: m.customerNumber, AccountName: m.customerName }));
+}
+
+/** Spec 002 §7 /api/fulfillments/override: shared or not, and how many accounts the user cannot see. */
+export async function hostOverride(
+  ctx: AppContext,
+  principal: Principal,
+  request: { customerNumber: string; hostId: string; hostIdType: string },
+) {
+  const { members } = await hostOfAccount(ctx, principal, request, 'activations');
+  const visible = await visibleAccounts(ctx, principal, members.map((m) => m.customerNumber));
+  return { shared: members.length > 1, otherCustomers: members.length - visible.length };
+}
+
+/** Host names as typed: one, or one per server of a triad (comma-joined); spec 002 §5 rule for each. */
+export function parseHostNames(serverName: string, servers: number): string[] {
+  const names = serverName.split(',').map((n) => n.trim());
+  const list = names.length === servers ? names : names.length === 1 ? names : null;
+  if (!list) throw badRequest(hostIdMessages.invalidHostName);
+  for (const name of list) {
+    const problem = validateHostName(name);
+    if (problem) throw badRequest(problem);
+  }
+  // A triad typed with one name gets that name on each SERVER line, numbered so FlexLM can tell them apart.
+  return list.length === servers ? list : list.length === 1 && servers === 3 ? [1, 2, 3].map((i) => `${list[0]}${i}`) : list;
+}
+
+/**
+ * The host a create batch activates on, inside the batch's transaction (spec 002 §5 server checks):
+ * - type 'new': the identity must be unused ('Host identifier {name} ({id}) is already in use.', with the rehost
+ *   hint when the existing host has another name and the user may see it);
+ * - type 'rehost': a target already active under the same name is refused ('Host {name} ({identifier}) is active.');
+ * - otherwise the host must exist and serve an account the user may edit; the batch's account joins it (a shared
+ *   license server).
+ * Unknown hosts are added in state Unknown and used at once.
+ */
+export async function hostForCreate(
+  tx: Db,
+  ctx: AppContext,
+  principal: Principal,
+  request: {
+    customerNumber: string;
+    serverName: string;
+    serverId: string;
+    serverIdType: string;
+    portNumber?: number;
+    ansysborrowable?: boolean;
+    type?: 'new' | 'rehost' | '';
+  },
+): Promise<HostRow> {
+  const { identity, key } = parseHost(request.serverId, request.serverIdType);
+  const names = parseHostNames(request.serverName, identity.ids.length);
+  const name = names[0];
+  let host = await findHostByIdentity(tx, key, true);
+  if (host) {
+    const members = (await listHostAccounts(tx, host.id)).map((m) => m.customerNumber);
+    const mayUse = (await editableAccounts(ctx, principal, members)).length > 0;
+    if (request.type === 'new' || (!mayUse && !members.includes(request.customerNumber))) {
+      throw new AppError(
+        'CONFLICT',
+        mayUse && host.name !== name ? hostIdMessages.inUseRehostHint(name, key) : hostIdMessages.inUse(name, key),
+      );
+    }
+    if (request.type === 'rehost' && host.state === 'Active' && host.name === name)
+      throw new AppError('CONFLICT', hostIdMessages.active(name, key));
+  } else {
+    const wire = serialiseHostIdentity(identity);
+    host = await insertHost(tx, {
+      kind: 'flexlm',
+      hostIdentity: key,
+      hostIds: wire.serverId,
+      hostIdTypes: wire.serverIdType,
+      name,
+      serverNames: names.join(','),
+      port: request.portNumber ?? 1055,
+      borrowable: request.ansysborrowable ?? false,
+      state: 'Unknown',
+      createdBy: principal.email,
+    });
+    // Another batch added the same identity a moment ago: it is in use now.
+    if (!host) throw new AppError('CONFLICT', hostIdMessages.inUse(name, key));
+  }
+  await addHostAccount(tx, host.id, request.customerNumber);
+  const change: Parameters<typeof updateHost>[2] = {};
+  if (request.ansysborrowable !== undefined && request.ansysborrowable !== host.borrowable)
+    change.borrowable = request.ansysborrowable;
+  if (request.portNumber !== undefined && request.portNumber !== host.port) change.port = request.portNumber;
+  await updateHost(tx, host.id, change);
+  return { ...host, ...change };
+}
+
+/** Sets a host's state after its fulfillments changed (Active while anything is activated on it). */
+export async function setHostState(tx: Db, serverId: number, state: 'Active' | 'Inactive') {
+  await updateHost(tx, serverId, { state });
+}
+
+/** A host the account uses, locked for the rest of the transaction; 404 otherwise. */
+export async function lockAccountHost(tx: Db, customerNumber: string, serverId: string, serverIdType: string) {
+  const { key } = parseHost(serverId, serverIdType);
+  const host = await findHostByIdentity(tx, key, true);
+  if (!host) throw notFound(unknownHost);
+  const members = await listHostAccounts(tx, host.id);
+  if (!members.some((m) => m.customerNumber === customerNumber)) throw notFound(unknownHost);
+  return { host, members };
+}
+
+/**
+ * Spec 002 §4 save flow step 3: the host's shared-server group becomes the given approved accounts. Only accounts
+ * the user may edit are touched; a listed account the user may not edit is refused (403), never silently dropped.
+ */
+export async function setSharedGroup(
+  ctx: AppContext,
+  principal: Principal,
+  request: { customerNumber: string; hostId: string; hostIdType: string; group: string[]; operationKey?: string },
+) {
+  await authorizeAccount(ctx, principal, request.customerNumber, 'activate');
+  const group = [...new Set(request.group)];
+  const editable = await editableAccounts(ctx, principal, group);
+  if (editable.length !== group.length) throw new AppError('FORBIDDEN', messages.errorSharedGroup);
+  await ctx.db.transaction((tx) =>
+    onceForKey(tx, { key: request.operationKey, operation: 'sharedserver', userEmail: principal.email }, async () => {
+      const { host, members } = await lockAccountHost(tx, request.customerNumber, request.hostId, request.hostIdType);
+      for (const cn of group) await addHostAccount(tx, host.id, cn);
+      const mine = await editableAccounts(ctx, principal, members.map((m) => m.customerNumber));
+      await setSharedGroupFlags(tx, host.id, mine.filter((cn) => !group.includes(cn)), false);
+      await setSharedGroupFlags(tx, host.id, group, group.length > 1);
+      return null;
+    }),
+  );
+}
+
+/** Spec 002 §4 save flow step 1: the host's shared-server group is emptied (of the accounts the user may edit). */
+export async function deactivateSharedGroup(
+  ctx: AppContext,
+  principal: Principal,
+  request: { customerNumber: string; hostId: string; hostIdType: string; operationKey?: string },
+) {
+  await authorizeAccount(ctx, principal, request.customerNumber, 'activate');
+  await ctx.db.transaction((tx) =>
+    onceForKey(tx, { key: request.operationKey, operation: 'sharedserver/deactivate', userEmail: principal.email }, async () => {
+      const { host, members } = await lockAccountHost(tx, request.customerNumber, request.hostId, request.hostIdType);
+      const mine = await editableAccounts(ctx, principal, members.map((m) => m.customerNumber));
+      await setSharedGroupFlags(tx, host.id, mine, false);
+      return null;
+    }),
+  );
+}
+
+/**
+ * Spec 002 §4 "Delete: permanently removes an inactive host": the account leaves the host; the host and its
+ * history go with its last account. An active host is refused ('Host {name} ({identifier}) is active.').
+ */
+export async function removeHost(
+  ctx: AppContext,
+  principal: Principal,
+  request: { customerNumber: string; hostId: string; hostIdType: string; operationKey?: string },
+) {
+  await authorizeAccount(ctx, principal, request.customerNumber, 'activate');
+  await ctx.db.transaction((tx) =>
+    onceForKey(tx, { key: request.operationKey, operation: 'sharedserver/remove', userEmail: principal.email }, async () => {
+      const { host } = await lockAccountHost(tx, request.customerNumber, request.hostId, request.hostIdType);
+      if (host.state === 'Active') throw new AppError('CONFLICT', hostIdMessages.active(host.name, host.hostIdentity));
+      await removeHostAccount(tx, host.id, request.customerNumber);
+      return null;
+    }),
+  );
+}
