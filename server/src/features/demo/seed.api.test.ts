@@ -72,17 +72,24 @@ describe('demo world in the database', () => {
       'FSA',
       'SSL',
     ]);
+    // Spec 002 §9 model groups; FSA order lines stay 'Lease'.
     expect(
       await values(`select distinct license_model as v from entitlements where kind = 'SSL' order by 1`),
-    ).toEqual(['Lease', 'Perpetual']);
+    ).toEqual([
+      'ConcurrentProduct',
+      'Lease',
+      'Named User',
+      'Network',
+      'Network Borrow',
+      'Node Locked',
+      'Shared Web',
+    ]);
     expect(
       await values(`select distinct license_type as v from entitlements where kind = 'SSL' order by 1`),
     ).toEqual(['named', 'server', 'shared']);
     const ssl = `from entitlements where kind = 'SSL'`;
     expect(
-      await one(
-        `select count(*) ${ssl} and end_date is null and license_model = 'Perpetual' and version_date is not null`,
-      ),
+      await one(`select count(*) ${ssl} and end_date is null and version_date is not null`),
     ).toBeGreaterThan(0);
     expect(await one(`select count(*) ${ssl} and is_evaluation`)).toBeGreaterThan(0);
     expect(await one(`select count(*) ${ssl} and end_date < '${TODAY}'`)).toBeGreaterThan(0);

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { isBorrowable, licenseModelGroupOf } from '@lp/domain/entitlements';
 import { contactRoles } from '@lp/domain/policy';
 import { describe, expect, it } from 'vitest';
 import { mulberry32, Rng } from '../prng.ts';
@@ -38,30 +39,30 @@ describe('demo world generator', () => {
     expect(later.entitlements[0].startDate).not.toBe(buildWorld(42, TODAY).entitlements[0].startDate);
   });
 
-  it('builds exactly the world of seed 42 recorded before the generator was split by area', () => {
-    // Recorded from the single-file generator (world.ts, before issue 9): a refactoring that changes the
-    // order of random draws or any row fails here, part by part. Change a digest only with an intended change
-    // of the world, and say which in the commit.
+  it('builds exactly the recorded world of seed 42', () => {
+    // First recorded from the single-file generator (world.ts, before issue 9): a refactoring that changes
+    // the order of random draws or any row fails here, part by part. Change a digest only with an intended
+    // change of the world, and say which here and in the commit.
     expect(digest(buildWorld(42, TODAY))).toEqual({
       today: 'd66a031c59cf3999',
       users: '406a11d2b4622015',
-      accounts: '1103b3936c74f9fa',
-      contacts: '413505400612212e',
+      // Changed on purpose in issue 10 §7: lease lines draw a license model of the spec's model groups (was
+      // 'Lease'/'Perpetual'), and that draw moves the one random stream for every account after the first.
+      accounts: '1846ec539998ec41',
+      contacts: '1c3283fbf4ad334b',
       products: '6b2918e684d56c18',
-      // Changed on purpose in issue 10: exact money (price cents) and activated counts on entitlements, license
-      // servers with an identity and memberships (shared hosts are one row), live fulfillments and their history.
-      entitlements: 'dce0949bf1a66696',
-      fsaPrices: '157a89c5459aa6eb',
-      licenseServers: 'd54e1ad9a7cc356c',
-      licenseServerAccounts: '435cb0ade5cc7799',
-      fulfillments: 'd0a2f2c108d33d3e',
-      fulfillmentEvents: '345c31252858d2b7',
-      emails: '4db00325fd6d04ce',
+      entitlements: '195219e79f87b3de',
+      fsaPrices: '5de55cc5da4461e2',
+      licenseServers: '401da3b3382c80b2',
+      licenseServerAccounts: 'bc6a96212bbf99de',
+      fulfillments: 'de9e2ca660a5511b',
+      fulfillmentEvents: '8bbd503a83f4e9ce',
+      emails: '40ad3b4130464869',
       alerts: 'da44c1a1a75b9344',
       // Changed once on purpose: the route features left the world for the product (decision 025), so only
       // the two experiments remain here (was 7446b48319060d88); the seeded features table is unchanged.
       features: '03c06af833a8d5fb',
-      sessionPlan: '27787eecf1934082',
+      sessionPlan: '17fc91580d1fa166',
       rateTables: '2c67e8a0a0756052',
     });
   });
@@ -101,6 +102,47 @@ describe('demo world generator', () => {
     expect(customerUsers.filter((u) => accountsOf(u.email).length === 0).map((u) => u.email)).toEqual([
       'newhire@acme.example',
     ]);
+  });
+
+  it('gives leases and perpetuals license models of the spec model groups, by product', () => {
+    const w = buildWorld(42, TODAY);
+    const productName = new Map(w.products.map((p) => [p.partNumber, p.name]));
+    const ssl = w.entitlements.filter((e) => e.kind === 'SSL' && !e.fsaContractId);
+    const groupOf = (e: (typeof ssl)[number]) =>
+      licenseModelGroupOf(e.licenseModel, productName.get(e.partNumber!) ?? '');
+    for (const e of ssl) {
+      const name = productName.get(e.partNumber!)!;
+      const expected = name.includes('(Node)')
+        ? 'Node Locked'
+        : e.licenseType === 'shared'
+          ? 'Shared Web'
+          : e.licenseType === 'named'
+            ? 'Named User'
+            : 'Network';
+      expect([e.activationId, groupOf(e)]).toEqual([e.activationId, expected]);
+    }
+    const models = new Set(ssl.map((e) => e.licenseModel));
+    for (const m of [
+      'Network',
+      'Network Borrow',
+      'Shared Web',
+      'ConcurrentProduct',
+      'Named User',
+      'Node Locked',
+    ])
+      expect(models).toContain(m);
+    // A fair share of the floating lines is borrowable.
+    const network = ssl.filter((e) => groupOf(e) === 'Network');
+    const borrowable = network.filter((e) => isBorrowable(e.licenseModel)).length;
+    expect(borrowable / network.length).toBeGreaterThan(0.15);
+    expect(borrowable / network.length).toBeLessThan(0.5);
+    // FSA contracts and their order lines keep their models.
+    expect(new Set(w.entitlements.filter((e) => e.kind === 'FSA').map((e) => e.licenseModel))).toEqual(
+      new Set(['FSA']),
+    );
+    expect(new Set(w.entitlements.filter((e) => e.fsaContractId).map((e) => e.licenseModel))).toEqual(
+      new Set(['Lease']),
+    );
   });
 
   it('plans usage periods that cover the 13 months of history without overlaps', () => {

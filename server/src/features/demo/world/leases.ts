@@ -1,11 +1,30 @@
+import type { LicenseModelGroup, licenseModelGroups } from '@lp/domain/entitlements';
 import { type CatalogueProduct, FSA_MANUAL_PART, sslProducts } from '../catalogue.ts';
+import type { Rng } from '../prng.ts';
 import type { AccountScope } from './accounts.ts';
 import { addEntitlement, type WorldContext } from './context.ts';
 import type { EntitlementRow } from './types.ts';
 
+/** A license model named in spec 002 §9's model groups (domain `licenseModelGroups`). */
+export type LicenseModel = (typeof licenseModelGroups)[LicenseModelGroup][number];
+
+/**
+ * The license model of a lease or perpetual line, from its product (spec 002 §9): a '(Node)' product is Node
+ * Locked, a shared product Shared Web (some ConcurrentProduct), a named one Named User, and a plain floating
+ * product Network, a fair share of it Network Borrow (borrowable: the model contains 'Borrow').
+ */
+export function licenseModelOf(rng: Rng, product: CatalogueProduct, borrow = false): LicenseModel {
+  if (product.name.includes('(Node)')) return 'Node Locked';
+  if (product.licenseType === 'shared') return rng.chance(0.3) ? 'ConcurrentProduct' : 'Shared Web';
+  if (product.licenseType === 'named') return 'Named User';
+  return borrow || rng.chance(0.3) ? 'Network Borrow' : 'Network';
+}
+
 /**
  * Leases and perpetuals (SSL) of one account. An account with enough of them gets one of every state first
- * (active, expiring in 30 days, not started, evaluation, ...), so each filter and badge has something to show.
+ * (active, expiring in 30 days, not started, evaluation, ...) and one line of every license-model group (its
+ * first line Network Borrow, then Shared Web, Named User and Node Locked as the plan allows), so each filter
+ * and badge has something to show.
  */
 export function addLeases(ctx: WorldContext, { cn, plan }: AccountScope): EntitlementRow[] {
   const { rng, day } = ctx;
@@ -26,14 +45,17 @@ export function addLeases(ctx: WorldContext, { cn, plan }: AccountScope): Entitl
     'active-90',
     'evaluation-expired',
   ];
+  // Accounts with a line of every state get a line of every model group too.
+  const designed = plan.ssl >= forced.length;
   const ssl: EntitlementRow[] = [];
   for (let k = 0; k < plan.ssl; k++) {
     let product: CatalogueProduct;
     if (k === 1 && plan.shared) product = rng.pick(allowed.filter((x) => x.licenseType === 'shared'));
     else if (k === 2 && plan.named) product = rng.pick(allowed.filter((x) => x.licenseType === 'named'));
+    else if (k === 3 && designed) product = rng.pick(allowed.filter((x) => x.name.includes('(Node)')));
     else product = rng.pick(allowed);
     const scenario =
-      plan.ssl >= forced.length && k < forced.length
+      designed && k < forced.length
         ? forced[k]
         : rng.weighted([
             ['active', 45],
@@ -98,7 +120,7 @@ export function addLeases(ctx: WorldContext, { cn, plan }: AccountScope): Entitl
       addEntitlement(ctx, {
         customerNumber: cn,
         kind: 'SSL',
-        licenseModel: end === null ? 'Perpetual' : 'Lease',
+        licenseModel: licenseModelOf(rng, product, designed && k === 0),
         licenseType: product.licenseType,
         partNumber: product.partNumber,
         quantity,
