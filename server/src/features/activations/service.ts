@@ -12,6 +12,7 @@ import { type SslEntitlement, sslEntitlements } from '../entitlements/service.ts
 import {
   findAccountHost,
   type HostRow,
+  hostEditors,
   hostForCreate,
   lockAccountHost,
   presentHost,
@@ -152,10 +153,11 @@ export async function createFulfillments(
   for (const a of request.activations)
     if (a.customer && a.customer !== request.customerNumber)
       throw badRequest('Every activation of a batch must belong to its customerNumber.');
+  const editors = await hostEditors(ctx, principal, request.serverId, request.serverIdType);
   const now = new Date();
   const { result, replayed } = await ctx.db.transaction((tx) =>
     onceForKey(tx, { key: request.operationKey, operation: 'create', userEmail: principal.email }, async () => {
-      const host = await hostForCreate(tx, ctx, principal, request);
+      const host = await hostForCreate(tx, editors, principal, request);
       const prev = request.prevServer
         ? (await lockAccountHost(tx, request.customerNumber, request.prevServer.serverId, request.prevServer.serverIdType)).host
         : undefined;

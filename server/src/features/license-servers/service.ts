@@ -131,6 +131,24 @@ export async function editableAccounts(ctx: AppContext, principal: Principal, cu
   return allowed;
 }
 
+/**
+ * The accounts of the host with this identity that the user may act for, read before a write's transaction:
+ * the account gate reads through its own connection, which must not run inside a transaction (PGlite has one
+ * connection). Accounts that join the host after this read count as not editable, the safe side.
+ */
+export async function hostEditors(
+  ctx: AppContext,
+  principal: Principal,
+  serverId: string,
+  serverIdType: string,
+): Promise<ReadonlySet<string>> {
+  const { key } = parseHost(serverId, serverIdType);
+  const host = await findHostByIdentity(ctx.db, key, false);
+  if (!host) return new Set();
+  const members = (await listHostAccounts(ctx.db, host.id)).map((m) => m.customerNumber);
+  return new Set(await editableAccounts(ctx, principal, members));
+}
+
 /** Accounts the user may read among `customerNumbers` (a shared host's other accounts stay unnamed otherwise). */
 async function visibleAccounts(ctx: AppContext, principal: Principal, customerNumbers: string[]) {
   const visible: string[] = [];
@@ -193,7 +211,7 @@ export function parseHostNames(serverName: string, servers: number): string[] {
  */
 export async function hostForCreate(
   tx: Db,
-  ctx: AppContext,
+  editors: ReadonlySet<string>,
   principal: Principal,
   request: {
     customerNumber: string;
@@ -211,7 +229,7 @@ export async function hostForCreate(
   let host = await findHostByIdentity(tx, key, true);
   if (host) {
     const members = (await listHostAccounts(tx, host.id)).map((m) => m.customerNumber);
-    const mayUse = (await editableAccounts(ctx, principal, members)).length > 0;
+    const mayUse = members.some((cn) => editors.has(cn));
     if (request.type === 'new' || (!mayUse && !members.includes(request.customerNumber))) {
       throw new AppError(
         'CONFLICT',
@@ -274,11 +292,12 @@ export async function setSharedGroup(
   const group = [...new Set(request.group)];
   const editable = await editableAccounts(ctx, principal, group);
   if (editable.length !== group.length) throw new AppError('FORBIDDEN', messages.errorSharedGroup);
+  const editors = await hostEditors(ctx, principal, request.hostId, request.hostIdType);
   await ctx.db.transaction((tx) =>
     onceForKey(tx, { key: request.operationKey, operation: 'sharedserver', userEmail: principal.email }, async () => {
       const { host, members } = await lockAccountHost(tx, request.customerNumber, request.hostId, request.hostIdType);
       for (const cn of group) await addHostAccount(tx, host.id, cn);
-      const mine = await editableAccounts(ctx, principal, members.map((m) => m.customerNumber));
+      const mine = members.map((m) => m.customerNumber).filter((cn) => editors.has(cn));
       await setSharedGroupFlags(tx, host.id, mine.filter((cn) => !group.includes(cn)), false);
       await setSharedGroupFlags(tx, host.id, group, group.length > 1);
       return null;
@@ -293,10 +312,11 @@ export async function deactivateSharedGroup(
   request: { customerNumber: string; hostId: string; hostIdType: string; operationKey?: string },
 ) {
   await authorizeAccount(ctx, principal, request.customerNumber, 'activate');
+  const editors = await hostEditors(ctx, principal, request.hostId, request.hostIdType);
   await ctx.db.transaction((tx) =>
     onceForKey(tx, { key: request.operationKey, operation: 'sharedserver/deactivate', userEmail: principal.email }, async () => {
       const { host, members } = await lockAccountHost(tx, request.customerNumber, request.hostId, request.hostIdType);
-      const mine = await editableAccounts(ctx, principal, members.map((m) => m.customerNumber));
+      const mine = members.map((m) => m.customerNumber).filter((cn) => editors.has(cn));
       await setSharedGroupFlags(tx, host.id, mine, false);
       return null;
     }),
