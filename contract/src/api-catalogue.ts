@@ -12,6 +12,7 @@ import { entitlementsApi } from './entitlements/api.ts';
 import { featureFlagsApi } from './featureflags/api.ts';
 import { ipRulesApi } from './ip-rules/api.ts';
 import { leasesApi } from './leases/api.ts';
+import { licenseFilesApi } from './license-files/api.ts';
 import { licenseServersApi } from './license-servers/api.ts';
 import { platformApi } from './platform/api.ts';
 import { portalAccessApi } from './portal-access/api.ts';
@@ -39,6 +40,7 @@ export const apiCatalogue: Operation[] = [
   leasesApi,
   licenseServersApi,
   activationsApi,
+  licenseFilesApi,
   statementsApi,
   transactionsApi,
   credentialsApi,

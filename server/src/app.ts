@@ -4,21 +4,23 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import cookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
+import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import { messages } from '@lp/contract/common/errors';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Database } from './db/database.ts';
 import { registerAccountRoutes } from './features/accounts/routes.ts';
+import { registerActivationRoutes } from './features/activations/routes.ts';
 import { registerAlertRoutes } from './features/alerts/routes.ts';
 import { registerAuth } from './features/auth/routes.ts';
 import { registerClsRoutes } from './features/cls-api/routes.ts';
 import { registerCredentialRoutes } from './features/credentials/routes.ts';
 import { registerEmailRoutes } from './features/emails/routes.ts';
-import { registerActivationRoutes } from './features/activations/routes.ts';
 import { registerEntitlementRoutes } from './features/entitlements/routes.ts';
 import { registerFeatureFlagRoutes } from './features/featureflags/routes.ts';
 import { registerIpRuleRoutes } from './features/ip-rules/routes.ts';
+import { registerLicenseFileRoutes } from './features/license-files/routes.ts';
 import { registerLicenseServerRoutes } from './features/license-servers/routes.ts';
 import { registerPlatformRoutes } from './features/platform/routes.ts';
 import { registerPortalAccessRoutes } from './features/portal-access/routes.ts';
@@ -108,6 +110,8 @@ export async function buildApp(config: Config, database: Database): Promise<Fast
   // After the cookie parser, before sign-in reads the session cookie or token.
   installInputGuard(app);
   await app.register(rateLimit, { global: false });
+  // Only /api/uploadserverid reads multipart forms; its limits are set where it reads the file.
+  await app.register(multipart);
 
   await registerAuth(app, ctx);
   registerPlatformRoutes(app, ctx);
@@ -122,6 +126,7 @@ export async function buildApp(config: Config, database: Database): Promise<Fast
   registerEntitlementRoutes(app, ctx);
   registerLicenseServerRoutes(app, ctx);
   registerActivationRoutes(app, ctx);
+  registerLicenseFileRoutes(app, ctx);
   registerStatementRoutes(app, ctx);
   registerTransactionRoutes(app, ctx);
   registerCredentialRoutes(app, ctx);

@@ -80,4 +80,7 @@ export const messages = {
   unableFetchAvailable: 'unable to fetch available fulfilled entitlements',
   unableFetchHostCustomers: 'Unable to fetch customers for the selected server due to an exception.',
   gettingLeases: 'Getting Leases/Perpetuals Entitlements...',
+  noDaemonsWithActivations: 'No daemons with activations.',
+  noSupportEmail: 'No support e-mail address is on file for this account.',
+  uploadNeedsFile: 'Please choose a file to upload.',
 } as const;

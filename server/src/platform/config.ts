@@ -73,6 +73,11 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   PRODUCT_NAME: z.string().min(1).default('Simulation Suite'),
   PROVIDER_NAME: z.string().min(1).default('Vendor'),
+  /** The vendor's main license daemon: serves products whose catalogue entry names none (brand: configuration). */
+  LICENSE_MAIN_DAEMON: z
+    .string()
+    .regex(/^[A-Za-z0-9_]{1,32}$/)
+    .default('simlmd'),
   EDIT_PROFILE_URL: url.default('https://example.com/profile'),
   SUPPORT_REQUEST_URL: url.default('https://example.com/support'),
   DOCUMENTATION_URL: url.default('https://example.com/docs'),

@@ -76,7 +76,12 @@ export async function updateHost(
 }
 
 /** Sets the shared-group flag of the given member accounts. */
-export async function setSharedGroupFlags(db: Db, serverId: number, customerNumbers: string[], inGroup: boolean) {
+export async function setSharedGroupFlags(
+  db: Db,
+  serverId: number,
+  customerNumbers: string[],
+  inGroup: boolean,
+) {
   if (customerNumbers.length === 0) return;
   await db
     .update(licenseServerAccounts)
@@ -94,7 +99,10 @@ export async function removeHostAccount(db: Db, serverId: number, customerNumber
   await db
     .delete(licenseServerAccounts)
     .where(
-      and(eq(licenseServerAccounts.serverId, serverId), eq(licenseServerAccounts.customerNumber, customerNumber)),
+      and(
+        eq(licenseServerAccounts.serverId, serverId),
+        eq(licenseServerAccounts.customerNumber, customerNumber),
+      ),
     );
   await db.execute(
     sql`delete from license_servers s where s.id = ${serverId}

@@ -10,6 +10,7 @@ import {
   serialiseHostIdentity,
   validateHostName,
 } from '@lp/domain/host-ids';
+import { parseHostUpload } from '@lp/domain/license-file-parse';
 import type { Db } from '../../db/database.ts';
 import { onceForKey } from '../../db/operation-keys.ts';
 import type { AppContext } from '../../platform/context.ts';
@@ -95,7 +96,12 @@ export async function listHosts(ctx: AppContext, principal: Principal, customerN
 }
 
 /** The host the account uses with these ids, or undefined (no check of the caller: see `hostOfAccount`). */
-export async function findAccountHost(db: Db, customerNumber: string, serverId: string, serverIdType: string) {
+export async function findAccountHost(
+  db: Db,
+  customerNumber: string,
+  serverId: string,
+  serverIdType: string,
+) {
   const { key } = parseHost(serverId, serverIdType);
   const host = await findHostByIdentity(db, key);
   if (!host) return undefined;
@@ -163,17 +169,31 @@ async function visibleAccounts(ctx: AppContext, principal: Principal, customerNu
   return visible;
 }
 
+/** The account's host after the account gate (404 otherwise) and the accounts on it the user may see. */
+export async function visibleHost(
+  ctx: AppContext,
+  principal: Principal,
+  request: { customerNumber: string; hostId: string; hostIdType: string },
+) {
+  const { host, members } = await hostOfAccount(ctx, principal, request, 'activations');
+  const visible = new Set(
+    await visibleAccounts(
+      ctx,
+      principal,
+      members.map((m) => m.customerNumber),
+    ),
+  );
+  return { host, members: members.filter((m) => visible.has(m.customerNumber)) };
+}
+
 /** Spec 002 §7 /api/fulfillments/customers: the host's accounts the user may see. */
 export async function hostCustomers(
   ctx: AppContext,
   principal: Principal,
   request: { customerNumber: string; hostId: string; hostIdType: string },
 ) {
-  const { members } = await hostOfAccount(ctx, principal, request, 'activations');
-  const visible = new Set(await visibleAccounts(ctx, principal, members.map((m) => m.customerNumber)));
-  return members
-    .filter((m) => visible.has(m.customerNumber))
-    .map((m) => ({ AccountID: m.customerNumber, AccountName: m.customerName }));
+  const { members } = await visibleHost(ctx, principal, request);
+  return members.map((m) => ({ AccountID: m.customerNumber, AccountName: m.customerName }));
 }
 
 /** Spec 002 §7 /api/fulfillments/override: shared or not, and how many accounts the user cannot see. */
@@ -183,7 +203,11 @@ export async function hostOverride(
   request: { customerNumber: string; hostId: string; hostIdType: string },
 ) {
   const { members } = await hostOfAccount(ctx, principal, request, 'activations');
-  const visible = await visibleAccounts(ctx, principal, members.map((m) => m.customerNumber));
+  const visible = await visibleAccounts(
+    ctx,
+    principal,
+    members.map((m) => m.customerNumber),
+  );
   return { shared: members.length > 1, otherCustomers: members.length - visible.length };
 }
 
@@ -197,7 +221,11 @@ export function parseHostNames(serverName: string, servers: number): string[] {
     if (problem) throw badRequest(problem);
   }
   // A triad typed with one name gets that name on each SERVER line, numbered so FlexLM can tell them apart.
-  return list.length === servers ? list : list.length === 1 && servers === 3 ? [1, 2, 3].map((i) => `${list[0]}${i}`) : list;
+  return list.length === servers
+    ? list
+    : list.length === 1 && servers === 3
+      ? [1, 2, 3].map((i) => `${list[0]}${i}`)
+      : list;
 }
 
 /**
@@ -233,7 +261,9 @@ export async function hostForCreate(
     if (request.type === 'new' || (!mayUse && !members.includes(request.customerNumber))) {
       throw new AppError(
         'CONFLICT',
-        mayUse && host.name !== name ? hostIdMessages.inUseRehostHint(name, key) : hostIdMessages.inUse(name, key),
+        mayUse && host.name !== name
+          ? hostIdMessages.inUseRehostHint(name, key)
+          : hostIdMessages.inUse(name, key),
       );
     }
     if (request.type === 'rehost' && host.state === 'Active' && host.name === name)
@@ -270,7 +300,12 @@ export async function setHostState(tx: Db, serverId: number, state: 'Active' | '
 }
 
 /** A host the account uses, locked for the rest of the transaction; 404 otherwise. */
-export async function lockAccountHost(tx: Db, customerNumber: string, serverId: string, serverIdType: string) {
+export async function lockAccountHost(
+  tx: Db,
+  customerNumber: string,
+  serverId: string,
+  serverIdType: string,
+) {
   const { key } = parseHost(serverId, serverIdType);
   const host = await findHostByIdentity(tx, key, true);
   if (!host) throw notFound(unknownHost);
@@ -286,7 +321,13 @@ export async function lockAccountHost(tx: Db, customerNumber: string, serverId: 
 export async function setSharedGroup(
   ctx: AppContext,
   principal: Principal,
-  request: { customerNumber: string; hostId: string; hostIdType: string; group: string[]; operationKey?: string },
+  request: {
+    customerNumber: string;
+    hostId: string;
+    hostIdType: string;
+    group: string[];
+    operationKey?: string;
+  },
 ) {
   await authorizeAccount(ctx, principal, request.customerNumber, 'activate');
   const group = [...new Set(request.group)];
@@ -294,14 +335,28 @@ export async function setSharedGroup(
   if (editable.length !== group.length) throw new AppError('FORBIDDEN', messages.errorSharedGroup);
   const editors = await hostEditors(ctx, principal, request.hostId, request.hostIdType);
   await ctx.db.transaction((tx) =>
-    onceForKey(tx, { key: request.operationKey, operation: 'sharedserver', userEmail: principal.email }, async () => {
-      const { host, members } = await lockAccountHost(tx, request.customerNumber, request.hostId, request.hostIdType);
-      for (const cn of group) await addHostAccount(tx, host.id, cn);
-      const mine = members.map((m) => m.customerNumber).filter((cn) => editors.has(cn));
-      await setSharedGroupFlags(tx, host.id, mine.filter((cn) => !group.includes(cn)), false);
-      await setSharedGroupFlags(tx, host.id, group, group.length > 1);
-      return null;
-    }),
+    onceForKey(
+      tx,
+      { key: request.operationKey, operation: 'sharedserver', userEmail: principal.email },
+      async () => {
+        const { host, members } = await lockAccountHost(
+          tx,
+          request.customerNumber,
+          request.hostId,
+          request.hostIdType,
+        );
+        for (const cn of group) await addHostAccount(tx, host.id, cn);
+        const mine = members.map((m) => m.customerNumber).filter((cn) => editors.has(cn));
+        await setSharedGroupFlags(
+          tx,
+          host.id,
+          mine.filter((cn) => !group.includes(cn)),
+          false,
+        );
+        await setSharedGroupFlags(tx, host.id, group, group.length > 1);
+        return null;
+      },
+    ),
   );
 }
 
@@ -314,12 +369,21 @@ export async function deactivateSharedGroup(
   await authorizeAccount(ctx, principal, request.customerNumber, 'activate');
   const editors = await hostEditors(ctx, principal, request.hostId, request.hostIdType);
   await ctx.db.transaction((tx) =>
-    onceForKey(tx, { key: request.operationKey, operation: 'sharedserver/deactivate', userEmail: principal.email }, async () => {
-      const { host, members } = await lockAccountHost(tx, request.customerNumber, request.hostId, request.hostIdType);
-      const mine = members.map((m) => m.customerNumber).filter((cn) => editors.has(cn));
-      await setSharedGroupFlags(tx, host.id, mine, false);
-      return null;
-    }),
+    onceForKey(
+      tx,
+      { key: request.operationKey, operation: 'sharedserver/deactivate', userEmail: principal.email },
+      async () => {
+        const { host, members } = await lockAccountHost(
+          tx,
+          request.customerNumber,
+          request.hostId,
+          request.hostIdType,
+        );
+        const mine = members.map((m) => m.customerNumber).filter((cn) => editors.has(cn));
+        await setSharedGroupFlags(tx, host.id, mine, false);
+        return null;
+      },
+    ),
   );
 }
 
@@ -334,11 +398,37 @@ export async function removeHost(
 ) {
   await authorizeAccount(ctx, principal, request.customerNumber, 'activate');
   await ctx.db.transaction((tx) =>
-    onceForKey(tx, { key: request.operationKey, operation: 'sharedserver/remove', userEmail: principal.email }, async () => {
-      const { host } = await lockAccountHost(tx, request.customerNumber, request.hostId, request.hostIdType);
-      if (host.state === 'Active') throw new AppError('CONFLICT', hostIdMessages.active(host.name, host.hostIdentity));
-      await removeHostAccount(tx, host.id, request.customerNumber);
-      return null;
-    }),
+    onceForKey(
+      tx,
+      { key: request.operationKey, operation: 'sharedserver/remove', userEmail: principal.email },
+      async () => {
+        const { host } = await lockAccountHost(
+          tx,
+          request.customerNumber,
+          request.hostId,
+          request.hostIdType,
+        );
+        if (host.state === 'Active')
+          throw new AppError('CONFLICT', hostIdMessages.active(host.name, host.hostIdentity));
+        await removeHostAccount(tx, host.id, request.customerNumber);
+        return null;
+      },
+    ),
   );
+}
+
+/**
+ * Spec 002 §7 /api/uploadserverid: the host read from an uploaded file (a license file, lmhostid output or
+ * "name id type" lines) by the one parser the verifier uses; 400 naming the line that does not read.
+ */
+export async function readUploadedHost(
+  ctx: AppContext,
+  principal: Principal,
+  customerNumber: string,
+  text: string,
+) {
+  await authorizeAccount(ctx, principal, customerNumber, 'activations');
+  const parsed = parseHostUpload(text);
+  if (!parsed.ok) throw badRequest(parsed.err);
+  return parsed.data;
 }

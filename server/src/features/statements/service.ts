@@ -13,6 +13,7 @@ import {
 } from '@lp/domain/statement';
 import type { AppContext } from '../../platform/context.ts';
 import { AppError, badRequest, notFound } from '../../platform/errors.ts';
+import { escapeHtml } from '../../platform/mail/escape-html.ts';
 import { sendAccountEmail } from '../../platform/mail/mailer.ts';
 import type { Principal } from '../../platform/principal.ts';
 import { authorizeAccount } from '../accounts/policy.ts';
@@ -77,12 +78,6 @@ export async function getStatementPdf(
     fileName: statementPdfFileName(statement.Customer.AccountId, { from: request.from, to: request.to }),
   };
 }
-
-const escapeHtml = (s: string) =>
-  s.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
-  );
 
 const kindTitle: Record<StatementEmailKind, string> = { week: 'Weekly', month: 'Monthly' };
 

@@ -1,0 +1,309 @@
+import { messages } from '@lp/contract/common/errors';
+import type { LicenseFile } from '@lp/contract/license-files/schemas';
+import { formatDate } from '@lp/domain/dates';
+import { isBorrowable } from '@lp/domain/entitlements';
+import type { HostIdType } from '@lp/domain/host-ids';
+import {
+  generateLicenseFiles,
+  type LicenseFeature,
+  type LicenseFiles,
+  type LicenseSigner,
+  licenseFileName,
+  mergeLicenseTexts,
+  sharedLicenseFileName,
+} from '@lp/domain/license-file';
+import { createSigningKey, signer } from '@lp/domain/license-signature';
+import type { AppContext } from '../../platform/context.ts';
+import { AppError } from '../../platform/errors.ts';
+import { escapeHtml } from '../../platform/mail/escape-html.ts';
+import { sendAccountEmail } from '../../platform/mail/mailer.ts';
+import type { Principal } from '../../platform/principal.ts';
+import { seal, secretKey, unseal } from '../../platform/secret-box.ts';
+import { authorizeAccount } from '../accounts/policy.ts';
+import { liveLinesOf } from '../activations/service.ts';
+import { type HostRow, unknownHost, visibleHost } from '../license-servers/service.ts';
+import { findCurrentKey, insertKey, listKeys, lockKeys, retireKeys } from './repository.ts';
+
+// ---- signing keys (decision 028) ----
+
+/** Opened signers by key id: a key is unsealed and parsed once per process, never per request. */
+const signers = new Map<string, LicenseSigner>();
+
+/** What key handling needs: the database and the sealing key's configuration (the CLI has no app). */
+type KeyContext = Pick<AppContext, 'db' | 'config'>;
+
+async function createKey(ctx: KeyContext) {
+  const key = createSigningKey();
+  await insertKey(ctx.db, {
+    keyId: key.keyId,
+    privateKeyCipher: seal(secretKey(ctx.config), key.privateKeyPem, ['license-signing-key', key.keyId]),
+    publicKeyPem: key.publicKeyPem,
+  });
+  return key.keyId;
+}
+
+/** The signer of the current key; the first generation on an empty database creates the key. */
+export async function currentSigner(ctx: KeyContext): Promise<LicenseSigner> {
+  let row = await findCurrentKey(ctx.db);
+  if (!row) {
+    await ctx.db.transaction(async (tx) => {
+      await lockKeys(tx);
+      // Another node may have created it while this one waited for the lock.
+      if (!(await findCurrentKey(tx))) await createKey({ ...ctx, db: tx });
+    });
+    row = await findCurrentKey(ctx.db);
+  }
+  if (!row) throw new Error('no license signing key after creating one');
+  let sign = signers.get(row.keyId);
+  if (!sign) {
+    const pem = unseal(
+      secretKey(ctx.config),
+      row.privateKeyCipher,
+      ['license-signing-key', row.keyId],
+      `license signing key ${row.keyId}`,
+    );
+    sign = signer(row.keyId, pem);
+    signers.set(row.keyId, sign);
+  }
+  return sign;
+}
+
+/**
+ * Rotation (CLI `license rotate-key`): the current keys are retired and a new one signs from now on. Retired
+ * public keys stay published, so files signed earlier keep verifying.
+ */
+export async function rotateSigningKey(ctx: KeyContext): Promise<string> {
+  return ctx.db.transaction(async (tx) => {
+    await lockKeys(tx);
+    await retireKeys(tx);
+    return createKey({ ...ctx, db: tx });
+  });
+}
+
+/** GET /api/license-keys: every public key, newest first. */
+export async function publishedKeys(ctx: KeyContext) {
+  return (await listKeys(ctx.db)).map((k) => ({
+    keyId: k.keyId,
+    publicKeyPem: k.publicKeyPem,
+    createdAt: new Date(k.createdAt).toISOString(),
+    retiredAt: k.retiredAt ? new Date(k.retiredAt).toISOString() : null,
+  }));
+}
+
+// ---- generation ----
+
+type LiveLine = Awaited<ReturnType<typeof liveLinesOf>>[number];
+
+function serversOf(host: HostRow) {
+  const ids = host.hostIds.split(',');
+  const types = host.hostIdTypes.split(',') as HostIdType[];
+  const names = host.serverNames.split(',');
+  return ids.map((id, i) => ({ name: names[i] ?? names[0], type: types[i], id, port: host.port }));
+}
+
+/** One customer's files for the host; null when nothing of theirs is activated on it (no daemon in use). */
+function customerFiles(
+  ctx: AppContext,
+  host: HostRow,
+  customerNumber: string,
+  lines: LiveLine[],
+  borrow: boolean,
+  issued: string,
+  sign: LicenseSigner,
+): LicenseFiles | null {
+  const features: LicenseFeature[] = lines
+    .filter((l) => l.customerNumber === customerNumber && l.count > 0)
+    .map(({ entitlement: e, count }) => ({
+      product: e.productName,
+      activationId: e.activationId,
+      featureName: e.featureName ?? e.partNumber.toLowerCase(),
+      daemon: e.daemon ?? ctx.config.LICENSE_MAIN_DAEMON,
+      count,
+      startDate: e.startDate,
+      endDate: e.endDate,
+      versionDate: e.versionDate,
+      borrowable: borrow && isBorrowable(e.licenseModel),
+    }));
+  if (features.length === 0) return null;
+  return generateLicenseFiles({ servers: serversOf(host), customerNumber, issued, features }, sign);
+}
+
+/** Per daemon, the lines of every customer in one `{daemon}…_shared.lic` file. */
+function sharedFiles(host: HostRow, files: LicenseFiles[]): LicenseFile[] {
+  const daemons = [...new Set(files.flatMap((f) => Object.keys(f.licenseText)))].sort();
+  return daemons.map((daemon) => ({
+    fileName: sharedLicenseFileName(daemon, host.hostIds),
+    text: mergeLicenseTexts(files.flatMap((f) => (f.licenseText[daemon] ? [f.licenseText[daemon]] : []))),
+  }));
+}
+
+interface HostFiles {
+  host: HostRow;
+  /** Customers the user may see, in host order, with their files (null: nothing activated). */
+  results: { customerNumber: string; files: LicenseFiles | null }[];
+}
+
+async function filesOfHost(
+  ctx: AppContext,
+  principal: Principal,
+  request: { customerNumber: string; hostId: string; hostIdType: string },
+  customers: (visible: string[]) => string[],
+  borrowed?: boolean,
+): Promise<HostFiles> {
+  const { host, members } = await visibleHost(ctx, principal, request);
+  const wanted = customers(members.map((m) => m.customerNumber));
+  const lines = await liveLinesOf(ctx.db, host.id, wanted);
+  const sign = await currentSigner(ctx);
+  const issued = formatDate(new Date());
+  const borrow = borrowed ?? host.borrowable;
+  return {
+    host,
+    results: wanted.map((cn) => ({
+      customerNumber: cn,
+      files: customerFiles(ctx, host, cn, lines, borrow, issued, sign),
+    })),
+  };
+}
+
+const noDaemons = () => new AppError('CONFLICT', messages.noDaemonsWithActivations);
+
+/** Spec 002 §7 /api/fulfillments/license: one account's text per daemon, plus the shared files of a shared host. */
+export async function accountLicense(
+  ctx: AppContext,
+  principal: Principal,
+  request: { customerNumber: string; serverId: string; serverIdType: string; ansysborrowed?: boolean },
+) {
+  const { host, results } = await filesOfHost(
+    ctx,
+    principal,
+    { customerNumber: request.customerNumber, hostId: request.serverId, hostIdType: request.serverIdType },
+    (visible) => visible,
+    request.ansysborrowed,
+  );
+  const own = results.find((r) => r.customerNumber === request.customerNumber)?.files;
+  if (!own) throw noDaemons();
+  const withLines = results.flatMap((r) => (r.files ? [r.files] : []));
+  return {
+    licenseText: own.licenseText,
+    licenseFileName: own.fileName,
+    text: own.text,
+    shared: withLines.length > 1 ? sharedFiles(host, withLines) : [],
+  };
+}
+
+/**
+ * The history page's license text for several customers of one host: every customer must be one the user may see
+ * on that host (404 otherwise, as for an unknown host); a customer with nothing activated is reported, and the call
+ * fails only when no customer has anything (spec 002 §4 "tolerated unless it is the last one").
+ */
+export async function customersLicenses(
+  ctx: AppContext,
+  principal: Principal,
+  request: {
+    hostId: string;
+    hostIdType: string;
+    borrowable?: boolean;
+    customers: { customerNumber: string }[];
+  },
+) {
+  const asked = [...new Set(request.customers.map((c) => c.customerNumber))];
+  const { host, results } = await filesOfHost(
+    ctx,
+    principal,
+    { customerNumber: asked[0], hostId: request.hostId, hostIdType: request.hostIdType },
+    (visible) => {
+      const missing = asked.find((cn) => !visible.includes(cn));
+      if (missing !== undefined) throw new AppError('NOT_FOUND', unknownHost);
+      return asked;
+    },
+    request.borrowable,
+  );
+  const withLines = results.flatMap((r) => (r.files ? [r.files] : []));
+  if (withLines.length === 0) throw noDaemons();
+  return {
+    data: results.map((r) =>
+      r.files
+        ? {
+            customerNumber: r.customerNumber,
+            status: 'SUCCESS' as const,
+            licenseText: r.files.licenseText,
+            licenseFileName: r.files.fileName,
+          }
+        : {
+            customerNumber: r.customerNumber,
+            status: 'FAILURE' as const,
+            err: messages.noDaemonsWithActivations,
+            licenseText: {},
+            licenseFileName: licenseFileName(r.customerNumber, host.hostIds),
+          },
+    ),
+    merged: {
+      fileName: licenseFileName(asked[0], host.hostIds),
+      text: mergeLicenseTexts(withLines.map((f) => f.text)),
+    },
+    shared: withLines.length > 1 ? sharedFiles(host, withLines) : [],
+  };
+}
+
+/** The merged file of a host for every account on it the user may see (spec 002 §4 save flow step 6). */
+async function mergedFile(
+  ctx: AppContext,
+  principal: Principal,
+  request: { customerNumber: string; serverId: string; serverIdType: string },
+): Promise<LicenseFile & { host: HostRow }> {
+  const { host, results } = await filesOfHost(
+    ctx,
+    principal,
+    { customerNumber: request.customerNumber, hostId: request.serverId, hostIdType: request.serverIdType },
+    (visible) => visible,
+  );
+  const withLines = results.flatMap((r) => (r.files ? [r.files] : []));
+  if (withLines.length === 0) throw noDaemons();
+  return {
+    host,
+    fileName: licenseFileName(request.customerNumber, host.hostIds),
+    text: mergeLicenseTexts(withLines.map((f) => f.text)),
+  };
+}
+
+/** POST /api/fulfillments/download. */
+export async function downloadLicense(
+  ctx: AppContext,
+  principal: Principal,
+  request: { customerNumber: string; serverId: string; serverIdType: string },
+): Promise<LicenseFile> {
+  const { fileName, text } = await mergedFile(ctx, principal, request);
+  return { fileName, text };
+}
+
+/**
+ * POST /api/fulfillments/email (decision 030): the server's own signed file goes to the account's support list, a
+ * copy to the user, through the outbox; it is recorded in the account's e-mails. View-only users may not send.
+ */
+export async function emailLicense(
+  ctx: AppContext,
+  principal: Principal,
+  request: { customerNumber: string; serverId: string; serverIdType?: string },
+) {
+  const { customer } = await authorizeAccount(ctx, principal, request.customerNumber, 'activate');
+  const support = customer.info.supportEmail.trim();
+  if (!support) throw new AppError('CONFLICT', messages.noSupportEmail);
+  const { host, fileName, text } = await mergedFile(ctx, principal, {
+    customerNumber: request.customerNumber,
+    serverId: request.serverId,
+    serverIdType: request.serverIdType ?? 'ETHERNET',
+  });
+  const html =
+    `<p>The license file of license server ${escapeHtml(host.name)} (${escapeHtml(host.hostIdentity)}) ` +
+    `for ${escapeHtml(customer.customerName)} (${escapeHtml(customer.customerNumber)}) is attached, sent by ` +
+    `${escapeHtml(principal.email)}.</p><p>Every feature line is signed; anyone can check it with the public keys ` +
+    'at /api/license-keys.</p>';
+  await sendAccountEmail(ctx, {
+    customerNumber: customer.customerNumber,
+    to: support,
+    cc: principal.email,
+    subject: `License file ${fileName}`,
+    html,
+    attachments: [{ filename: fileName, contentType: 'text/plain', content: text }],
+  });
+}
