@@ -3,8 +3,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../platform/config.ts';
-import { decryptPin, encryptPin, KEY_FILE, loadOrCreateKeyFile, pinKey } from './pin-cipher.ts';
+import { loadConfig } from './config.ts';
+import { KEY_FILE, loadOrCreateKeyFile, seal, secretKey, unseal } from './secret-box.ts';
 
 const dirs: string[] = [];
 const tempDir = () => {
@@ -16,30 +16,32 @@ afterEach(() => {
   for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
 });
 
-describe('PIN encryption', () => {
+describe('sealed secrets (PINs, signing keys)', () => {
   const key = randomBytes(32);
 
   it('round-trips and never shows the PIN in the stored text; each encryption differs', () => {
-    const a = encryptPin(key, '042917', '1000123', 'CLS-1');
-    const b = encryptPin(key, '042917', '1000123', 'CLS-1');
+    const a = seal(key, '042917', ['1000123', 'CLS-1']);
+    const b = seal(key, '042917', ['1000123', 'CLS-1']);
     expect(a).not.toContain('042917');
     expect(a).not.toBe(b);
-    expect(decryptPin(key, a, '1000123', 'CLS-1')).toBe('042917');
-    expect(decryptPin(key, b, '1000123', 'CLS-1')).toBe('042917');
+    expect(unseal(key, a, ['1000123', 'CLS-1'], 'PIN of CLS-1')).toBe('042917');
+    expect(unseal(key, b, ['1000123', 'CLS-1'], 'PIN of CLS-1')).toBe('042917');
   });
 
   it('refuses another key, another server, and tampered text', () => {
-    const stored = encryptPin(key, '123456', '1000123', 'CLS-1');
-    expect(() => decryptPin(randomBytes(32), stored, '1000123', 'CLS-1')).toThrow(/cannot be decrypted/);
-    expect(() => decryptPin(key, stored, '1000123', 'CLS-2')).toThrow(/cannot be decrypted/);
-    expect(() => decryptPin(key, stored, '1000124', 'CLS-1')).toThrow(/cannot be decrypted/);
+    const stored = seal(key, '123456', ['1000123', 'CLS-1']);
+    expect(() => unseal(randomBytes(32), stored, ['1000123', 'CLS-1'], 'PIN of CLS-1')).toThrow(
+      /cannot be decrypted/,
+    );
+    expect(() => unseal(key, stored, ['1000123', 'CLS-2'], 'PIN of CLS-2')).toThrow(/cannot be decrypted/);
+    expect(() => unseal(key, stored, ['1000124', 'CLS-1'], 'PIN of CLS-1')).toThrow(/cannot be decrypted/);
     const [format, iv, tag, body] = stored.split(':');
     const flipped = Buffer.from(body, 'base64url');
     flipped[0] ^= 1;
     expect(() =>
-      decryptPin(key, [format, iv, tag, flipped.toString('base64url')].join(':'), '1000123', 'CLS-1'),
+      unseal(key, [format, iv, tag, flipped.toString('base64url')].join(':'), ['1000123', 'CLS-1'], 'PIN'),
     ).toThrow(/cannot be decrypted/);
-    expect(() => decryptPin(key, '123456', '1000123', 'CLS-1')).toThrow(/unknown format/);
+    expect(() => unseal(key, '123456', ['1000123', 'CLS-1'], 'PIN of CLS-1')).toThrow(/unknown format/);
   });
 });
 
@@ -59,7 +61,7 @@ describe('the key', () => {
     const dir = tempDir();
     const { fork } = await import('node:child_process');
     const script = path.join(dir, 'child.mjs');
-    const moduleUrl = new URL('./pin-cipher.ts', import.meta.url).href;
+    const moduleUrl = new URL('./secret-box.ts', import.meta.url).href;
     fs.writeFileSync(
       script,
       `const { loadOrCreateKeyFile } = await import(${JSON.stringify(moduleUrl)});
@@ -87,10 +89,12 @@ describe('the key', () => {
     const dir = tempDir();
     const hex = randomBytes(32).toString('hex');
     const configured = loadConfig({ DATA_DIR: dir, PIN_ENCRYPTION_KEY: hex });
-    expect(pinKey(configured).toString('hex')).toBe(hex);
+    expect(secretKey(configured).toString('hex')).toBe(hex);
     expect(fs.existsSync(path.join(dir, KEY_FILE))).toBe(false);
     const fromFile = loadConfig({ DATA_DIR: dir });
-    expect(pinKey(fromFile).equals(pinKey(fromFile))).toBe(true);
-    expect(fs.readFileSync(path.join(dir, KEY_FILE), 'utf8').trim()).toBe(pinKey(fromFile).toString('hex'));
+    expect(secretKey(fromFile).equals(secretKey(fromFile))).toBe(true);
+    expect(fs.readFileSync(path.join(dir, KEY_FILE), 'utf8').trim()).toBe(
+      secretKey(fromFile).toString('hex'),
+    );
   });
 });

@@ -1,11 +1,12 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Config } from '../../platform/config.ts';
+import type { Config } from './config.ts';
 
 /**
- * PINs of elastic license servers are stored encrypted (AES-256-GCM, docs/decisions/012-elastic-pin.md).
- * The key comes from PIN_ENCRYPTION_KEY or, when unset, from a key file generated once in DATA_DIR.
+ * Secrets at rest (PINs of elastic license servers, license signing keys) are sealed with AES-256-GCM
+ * (docs/decisions/012-elastic-pin.md). The key comes from PIN_ENCRYPTION_KEY or, when unset, from a key file
+ * generated once in DATA_DIR.
  */
 export const KEY_FILE = 'pin-encryption.key';
 const FORMAT = 'v1';
@@ -55,8 +56,8 @@ export function loadOrCreateKeyFile(dir: string): Buffer {
 
 const keys = new WeakMap<Config, Buffer>();
 
-/** The PIN key of this configuration, loaded (or generated) once. */
-export function pinKey(config: Config): Buffer {
+/** The sealing key of this configuration, loaded (or generated) once. */
+export function secretKey(config: Config): Buffer {
   let key = keys.get(config);
   if (!key) {
     key = config.PIN_ENCRYPTION_KEY
@@ -68,36 +69,37 @@ export function pinKey(config: Config): Buffer {
 }
 
 /**
- * The cipher is bound to its server (associated data): a value copied onto another server's row does not
- * decrypt there.
+ * A sealed value is bound to its owner (`boundTo`, the associated data: e.g. account and server of a PIN): a
+ * value copied onto another row does not open there.
  */
-const boundTo = (customerNumber: string, clsId: string) => Buffer.from(`${customerNumber}\u0000${clsId}`);
+const associated = (boundTo: readonly string[]) => Buffer.from(boundTo.join('\u0000'));
 
-export function encryptPin(key: Buffer, pin: string, customerNumber: string, clsId: string): string {
+export function seal(key: Buffer, secret: string, boundTo: readonly string[]): string {
   const iv = randomBytes(IV_BYTES);
   const cipher = createCipheriv('aes-256-gcm', key, iv, { authTagLength: TAG_BYTES });
-  cipher.setAAD(boundTo(customerNumber, clsId));
-  const body = Buffer.concat([cipher.update(pin, 'utf8'), cipher.final()]);
+  cipher.setAAD(associated(boundTo));
+  const body = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
   const parts = [iv, cipher.getAuthTag(), body].map((b) => b.toString('base64url'));
   return [FORMAT, ...parts].join(':');
 }
 
-export function decryptPin(key: Buffer, stored: string, customerNumber: string, clsId: string): string {
+/** Opens a sealed value; `what` names it in errors ('PIN of CLS-1'). */
+export function unseal(key: Buffer, stored: string, boundTo: readonly string[], what: string): string {
   const [format, iv, tag, body] = stored.split(':');
-  if (format !== FORMAT || body === undefined) throw new Error('Stored PIN has an unknown format');
+  if (format !== FORMAT || body === undefined) throw new Error(`Stored ${what} has an unknown format`);
   try {
     const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'), {
       authTagLength: TAG_BYTES,
     });
-    decipher.setAAD(boundTo(customerNumber, clsId));
+    decipher.setAAD(associated(boundTo));
     decipher.setAuthTag(Buffer.from(tag, 'base64url'));
     return Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]).toString(
       'utf8',
     );
   } catch {
-    // Operators need to know why: usually PIN_ENCRYPTION_KEY (or the key file) changed after PINs were stored.
+    // Operators need to know why: usually PIN_ENCRYPTION_KEY (or the key file) changed after values were sealed.
     throw new Error(
-      `Stored PIN of ${clsId} cannot be decrypted with the configured key (PIN_ENCRYPTION_KEY or ${KEY_FILE})`,
+      `Stored ${what} cannot be decrypted with the configured key (PIN_ENCRYPTION_KEY or ${KEY_FILE})`,
     );
   }
 }

@@ -6,10 +6,10 @@ import type { Db } from '../../db/database.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { badRequest, notFound } from '../../platform/errors.ts';
 import type { Principal } from '../../platform/principal.ts';
+import { seal, secretKey, unseal } from '../../platform/secret-box.ts';
 import { authorizeAccount } from '../accounts/policy.ts';
 import { requireElasticServer } from '../ip-rules/service.ts';
 import { elasticServersOf } from '../license-servers/service.ts';
-import { decryptPin, encryptPin, pinKey } from './pin-cipher.ts';
 import {
   findSettings,
   saveUsers as replaceUsers,
@@ -57,7 +57,7 @@ export async function getPin(
 ): Promise<string> {
   const settings = await readServerSettings(ctx, principal, customerNumber, clsId);
   if (!settings?.pinCipher) throw notFound(messages.pinNotFound);
-  return decryptPin(pinKey(ctx.config), settings.pinCipher, customerNumber, clsId);
+  return unseal(secretKey(ctx.config), settings.pinCipher, [customerNumber, clsId], `PIN of ${clsId}`);
 }
 
 /**
@@ -72,18 +72,13 @@ export async function generatePin(
   clsId: string,
 ): Promise<string> {
   await authorizeAccount(ctx, principal, customerNumber, 'read');
-  const key = pinKey(ctx.config);
+  const key = secretKey(ctx.config);
   const stored = await ctx.db.transaction(async (tx) => {
     await requireElasticServer(tx, customerNumber, clsId);
-    await savePinCipherIfMissing(
-      tx,
-      customerNumber,
-      clsId,
-      encryptPin(key, randomPin(), customerNumber, clsId),
-    );
+    await savePinCipherIfMissing(tx, customerNumber, clsId, seal(key, randomPin(), [customerNumber, clsId]));
     return findSettings(tx, customerNumber, clsId);
   });
-  return decryptPin(key, stored!.pinCipher!, customerNumber, clsId);
+  return unseal(key, stored!.pinCipher!, [customerNumber, clsId], `PIN of ${clsId}`);
 }
 
 /**
@@ -113,7 +108,7 @@ export async function changePin(
 ): Promise<void> {
   const { customerNumber, clsId, pin } = request;
   await editServerSettings(ctx, principal, request, isValidPin(pin) ? null : messages.invalidPin, (tx) =>
-    savePinCipher(tx, customerNumber, clsId, encryptPin(pinKey(ctx.config), pin, customerNumber, clsId)),
+    savePinCipher(tx, customerNumber, clsId, seal(secretKey(ctx.config), pin, [customerNumber, clsId])),
   );
 }
 
@@ -155,7 +150,7 @@ export async function getElasticServerPolicy(
   const settings = await findSettings(ctx.db, customerNumber, clsId);
   return {
     pin: settings?.pinCipher
-      ? decryptPin(pinKey(ctx.config), settings.pinCipher, customerNumber, clsId)
+      ? unseal(secretKey(ctx.config), settings.pinCipher, [customerNumber, clsId], `PIN of ${clsId}`)
       : null,
     users: settings?.users ?? [],
   };
