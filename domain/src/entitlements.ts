@@ -110,7 +110,10 @@ export type LicenseModelGroup = keyof typeof licenseModelGroups;
 
 export function licenseModelGroupOf(model: string, productName = ''): LicenseModelGroup | null {
   if (productName.includes('(Node)')) return 'Node Locked';
-  for (const [group, models] of Object.entries(licenseModelGroups) as [LicenseModelGroup, readonly string[]][]) {
+  for (const [group, models] of Object.entries(licenseModelGroups) as [
+    LicenseModelGroup,
+    readonly string[],
+  ][]) {
     if (models.includes(model)) return group;
   }
   return null;

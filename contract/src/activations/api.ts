@@ -35,7 +35,8 @@ export const activationsApi = {
     operationId: 'returnFulfillments',
     method: 'post',
     path: '/api/fulfillments/return',
-    summary: 'Returns seats of fulfillments (negative counts) in one transaction; idempotent with operationKey',
+    summary:
+      'Returns seats of fulfillments (negative counts) in one transaction; idempotent with operationKey',
     auth: 'session',
     body: returnRequestSchema,
     response: batchResponseSchema,

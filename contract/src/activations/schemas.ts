@@ -80,7 +80,13 @@ export const returnRequestSchema = z.object({
   activations: z
     .array(
       z.object({
-        id: z.union([z.number().int().positive(), z.string().regex(/^\d{1,15}$/).transform(Number)]),
+        id: z.union([
+          z.number().int().positive(),
+          z
+            .string()
+            .regex(/^\d{1,15}$/)
+            .transform(Number),
+        ]),
         count: z.number().int().max(-1),
         customer: customerNumberField.optional(),
       }),

@@ -59,13 +59,15 @@ export const messages = {
   activatedOverAvailable: 'Activated number must be less or equal to Available number.',
   activatedMinimum: 'Minimum is 1.',
   activatedMaximum: (n: number) => `Maximum is ${n}.`,
-  maintenanceExpired: 'The following products can not be activated or deactivated since their maintenance has expired.',
+  maintenanceExpired:
+    'The following products can not be activated or deactivated since their maintenance has expired.',
   unselectAndRetry: 'Please unselect them and try again.',
   noProductsChange: 'No products will be activated or deactivated on Host ID:',
   returnOverActivated: 'Returned number must be less or equal to the number activated on the host.',
   entitlementExpired: (activationId: string) =>
     `Entitlement ${activationId} has no remaining days and can not be activated.`,
-  unknownActivation: (activationId: string) => `No entitlement ${activationId} of this account can be activated.`,
+  unknownActivation: (activationId: string) =>
+    `No entitlement ${activationId} of this account can be activated.`,
   unknownFulfillment: (id: number) => `No fulfillment ${id} of this account is activated.`,
   errorReturning: 'Error returning fulfillments. Please clear the error and retry.',
   errorCreating: 'Error creating fulfillments. Please clear the error and retry.',

@@ -46,7 +46,8 @@ export const licenseServersApi = {
     operationId: 'setSharedServerGroup',
     method: 'post',
     path: '/api/sharedserver',
-    summary: "Sets the host's shared-server group to the given approved accounts (idempotent with operationKey)",
+    summary:
+      "Sets the host's shared-server group to the given approved accounts (idempotent with operationKey)",
     auth: 'session',
     body: sharedServerRequestSchema,
     response: okResponseSchema,

@@ -26,7 +26,11 @@ let outsider: Headers;
 let stranger: Headers;
 
 const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
-const ssl = (customerNumber: string, activationId: string, over: Partial<typeof entitlements.$inferInsert> = {}) =>
+const ssl = (
+  customerNumber: string,
+  activationId: string,
+  over: Partial<typeof entitlements.$inferInsert> = {},
+) =>
   buildEntitlement(database.db, customerNumber, {
     activationId,
     kind: 'SSL',
@@ -63,7 +67,13 @@ async function activated(activationId: string) {
 async function servers(headers: Headers, customerNumber = CN) {
   const res = await post('/api/fulfillments/servers', headers, { customerNumber });
   expect(res.statusCode).toBe(200);
-  return res.json().data as { name: string; serverId: string; state: string; shared: boolean; displayName: string }[];
+  return res.json().data as {
+    name: string;
+    serverId: string;
+    state: string;
+    shared: boolean;
+    displayName: string;
+  }[];
 }
 
 async function hostView(headers: Headers, serverId: string, customerNumber = CN) {
@@ -84,14 +94,24 @@ beforeAll(async () => {
   app = await createTestApp(database);
   await database.db
     .insert(products)
-    .values({ partNumber: PART, name: 'Solver', family: 'Platform', daemon: 'simlmd', featureName: 'solver' });
+    .values({
+      partNumber: PART,
+      name: 'Solver',
+      family: 'Platform',
+      daemon: 'simlmd',
+      featureName: 'solver',
+    });
   ({ boss, reader, outsider } = await buildAccountFixture(database.db, CN, OTHER));
   await buildAccount(database.db, { customerNumber: SISTER, name: 'Acme Sister' });
   await addContact(database.db, SISTER, 'boss@acme.example', contactRoles.admin);
   await buildAccount(database.db, { customerNumber: STRANGER, name: 'Stranger Co' });
   await addContact(database.db, STRANGER, 'stranger@stranger.example', contactRoles.admin);
   stranger = (await signInAs(database.db, 'stranger@stranger.example')).headers;
-  await buildAccount(database.db, { customerNumber: BLOCKED, name: 'Blocked', exportControlStatus: 'Denied' });
+  await buildAccount(database.db, {
+    customerNumber: BLOCKED,
+    name: 'Blocked',
+    exportControlStatus: 'Denied',
+  });
   await addContact(database.db, BLOCKED, 'boss@acme.example', contactRoles.admin);
   await ssl(CN, 'LEASE-A');
   await ssl(CN, 'LEASE-B', { quantity: 3, licenseModel: 'Network Borrow' });
@@ -184,7 +204,13 @@ describe('creating fulfillments', () => {
     });
     expect(history.statusCode).toBe(200);
     const events = history.json().data[0].events;
-    expect(events.map((e: { action: string; count: number; modifiedBy: string }) => [e.action, e.count, e.modifiedBy])).toEqual([
+    expect(
+      events.map((e: { action: string; count: number; modifiedBy: string }) => [
+        e.action,
+        e.count,
+        e.modifiedBy,
+      ]),
+    ).toEqual([
       ['ACTIVATE', 4, 'boss@acme.example'],
       ['ACTIVATE', 2, 'boss@acme.example'],
     ]);
@@ -192,7 +218,11 @@ describe('creating fulfillments', () => {
 
   it('refuses bad host ids and names with the spec texts', async () => {
     const before = await activated('LEASE-A');
-    const bad = await create(boss, { serverName: 'lic', serverId: '12345', activations: [{ id: 'LEASE-A', count: 1 }] });
+    const bad = await create(boss, {
+      serverName: 'lic',
+      serverId: '12345',
+      activations: [{ id: 'LEASE-A', count: 1 }],
+    });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().err).toBe(
       'Invalid ETHERNET server id: 12345. It must be 12 hexadecimal (0-9, a-f, or A-F) digits.',
@@ -257,7 +287,12 @@ describe('creating fulfillments', () => {
   it("says a new host's identifier is in use, with a rehost hint when the name differs", async () => {
     const host = newHostId();
     const before = await activated('LEASE-A');
-    await create(boss, { serverName: 'first', serverId: host.pasted, type: 'new', activations: [{ id: 'LEASE-A', count: 1 }] });
+    await create(boss, {
+      serverName: 'first',
+      serverId: host.pasted,
+      type: 'new',
+      activations: [{ id: 'LEASE-A', count: 1 }],
+    });
     const same = await create(boss, {
       serverName: 'first',
       serverId: host.canonical,
@@ -272,7 +307,9 @@ describe('creating fulfillments', () => {
       type: 'new',
       activations: [{ id: 'LEASE-A', count: 1 }],
     });
-    expect(renamed.json().err).toMatch(/^Host identifier second \([0-9a-f]{12}\) is already in use\. .*[Rr]ehost/);
+    expect(renamed.json().err).toMatch(
+      /^Host identifier second \([0-9a-f]{12}\) is already in use\. .*[Rr]ehost/,
+    );
     // Another organisation typing the same id learns only that it is in use.
     const foreign = await post('/api/fulfillments/create', stranger, {
       customerNumber: STRANGER,
@@ -291,10 +328,18 @@ describe('returning fulfillments and host lifecycle', () => {
   it('returns seats, turns an emptied host Inactive, then removes it', async () => {
     const host = newHostId();
     const before = await activated('LEASE-B');
-    await create(boss, { serverName: 'old', serverId: host.pasted, type: 'new', activations: [{ id: 'LEASE-B', count: 2 }] });
+    await create(boss, {
+      serverName: 'old',
+      serverId: host.pasted,
+      type: 'new',
+      activations: [{ id: 'LEASE-B', count: 2 }],
+    });
     const [row] = (await hostView(boss, host.canonical)).assigned;
     const id = row.fulfillments[0].FulfillmentID;
-    const tooMany = await post('/api/fulfillments/return', boss, { customerNumber: CN, activations: [{ id, count: -3 }] });
+    const tooMany = await post('/api/fulfillments/return', boss, {
+      customerNumber: CN,
+      activations: [{ id, count: -3 }],
+    });
     expect(tooMany.statusCode).toBe(409);
     const removeActive = await post('/api/sharedserver/remove', boss, {
       customerNumber: CN,
@@ -328,9 +373,14 @@ describe('returning fulfillments and host lifecycle', () => {
 });
 
 describe('shared license servers', () => {
-  it("lets a user with several accounts share a host, shows only the accounts they may see", async () => {
+  it('lets a user with several accounts share a host, shows only the accounts they may see', async () => {
     const host = newHostId();
-    await create(boss, { serverName: 'shared1', serverId: host.pasted, type: 'new', activations: [{ id: 'LEASE-A', count: 1 }] });
+    await create(boss, {
+      serverName: 'shared1',
+      serverId: host.pasted,
+      type: 'new',
+      activations: [{ id: 'LEASE-A', count: 1 }],
+    });
     const sister = await post('/api/fulfillments/create', boss, {
       customerNumber: SISTER,
       serverName: 'shared1',
@@ -389,9 +439,12 @@ describe('concurrency and retries', () => {
     const ok = results.filter((r) => r.statusCode === 200);
     const refused = results.filter((r) => r.statusCode !== 200);
     expect(ok).toHaveLength(10);
-    expect(refused.every((r) => r.statusCode === 409 && r.json().err === messages.activatedOverAvailable)).toBe(true);
+    expect(
+      refused.every((r) => r.statusCode === 409 && r.json().err === messages.activatedOverAvailable),
+    ).toBe(true);
     expect(await activated('LAST-SEATS')).toBe(10);
-    const result = await database.db.execute(sql`select coalesce(sum(f.count), 0)::int as n from fulfillments f
+    const result =
+      await database.db.execute(sql`select coalesce(sum(f.count), 0)::int as n from fulfillments f
         join entitlements e on e.id = f.entitlement_id where e.activation_id = 'LAST-SEATS'`);
     const [{ n }] = (result as unknown as { rows: { n: number }[] }).rows;
     expect(n).toBe(10);
@@ -400,10 +453,19 @@ describe('concurrency and retries', () => {
   it('a save cut off between its steps, retried from fresh server data, ends in exactly the intended state', async () => {
     // Intended change on one host: RETRY 3 -> 1 seat (return 2) and LEASE-B +1 seat.
     const host = newHostId();
-    await create(boss, { serverName: 'resume', serverId: host.pasted, type: 'new', activations: [{ id: 'RETRY', count: 3 }] });
+    await create(boss, {
+      serverName: 'resume',
+      serverId: host.pasted,
+      type: 'new',
+      activations: [{ id: 'RETRY', count: 3 }],
+    });
     const bBefore = await activated('LEASE-B');
     const fid = (await hostView(boss, host.canonical)).assigned[0].fulfillments[0].FulfillmentID;
-    const returnBatch = { customerNumber: CN, operationKey: 'save-0001-return', activations: [{ id: fid, count: -2 }] };
+    const returnBatch = {
+      customerNumber: CN,
+      operationKey: 'save-0001-return',
+      activations: [{ id: fid, count: -2 }],
+    };
     const createBatch = {
       serverName: 'resume',
       serverId: host.canonical,
@@ -433,7 +495,10 @@ describe('concurrency and retries', () => {
     expect(await activated('RETRY')).toBe(1);
     expect(await activated('LEASE-B')).toBe(bBefore + 1);
     // A key reused for another operation is refused rather than silently replayed.
-    const misuse = await post('/api/fulfillments/return', boss, { ...returnBatch, operationKey: 'save-0001-create' });
+    const misuse = await post('/api/fulfillments/return', boss, {
+      ...returnBatch,
+      operationKey: 'save-0001-create',
+    });
     expect(misuse.statusCode).toBe(409);
   });
 });

@@ -51,7 +51,13 @@ export async function findFulfillment(db: Db, serverId: number, entitlementId: n
 /** Adds seats to the (host, entitlement) fulfillment, creating it when new; answers its id. */
 export async function addToFulfillment(
   db: Db,
-  row: { serverId: number; entitlementId: number; customerNumber: string; count: number; parentId: number | null },
+  row: {
+    serverId: number;
+    entitlementId: number;
+    customerNumber: string;
+    count: number;
+    parentId: number | null;
+  },
 ) {
   const [out] = await db
     .insert(fulfillments)
@@ -104,6 +110,11 @@ export async function listEvents(db: Db, serverIds: number[], customerNumber: st
     })
     .from(fulfillmentEvents)
     .innerJoin(fulfillments, eq(fulfillments.id, fulfillmentEvents.fulfillmentId))
-    .where(and(inArray(fulfillmentEvents.serverId, serverIds), eq(fulfillmentEvents.customerNumber, customerNumber)))
+    .where(
+      and(
+        inArray(fulfillmentEvents.serverId, serverIds),
+        eq(fulfillmentEvents.customerNumber, customerNumber),
+      ),
+    )
     .orderBy(asc(fulfillmentEvents.time), asc(fulfillmentEvents.id));
 }

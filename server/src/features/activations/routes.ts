@@ -16,22 +16,34 @@ export function registerActivationRoutes(app: FastifyInstance, ctx: AppContext):
     app,
     ctx,
     activationsApi.allEntitlements,
-  )(async ({ principal, body }) => ({ status: 'SUCCESS', data: await hostActivations(ctx, principal, body) }));
+  )(async ({ principal, body }) => ({
+    status: 'SUCCESS',
+    data: await hostActivations(ctx, principal, body),
+  }));
   route(
     app,
     ctx,
     activationsApi.hostEntitlements,
-  )(async ({ principal, body }) => ({ status: 'SUCCESS', data: await hostEntitlements(ctx, principal, body) }));
+  )(async ({ principal, body }) => ({
+    status: 'SUCCESS',
+    data: await hostEntitlements(ctx, principal, body),
+  }));
   route(
     app,
     ctx,
     activationsApi.create,
-  )(async ({ principal, body }) => ({ status: 'SUCCESS', data: await createFulfillments(ctx, principal, body) }));
+  )(async ({ principal, body }) => ({
+    status: 'SUCCESS',
+    data: await createFulfillments(ctx, principal, body),
+  }));
   route(
     app,
     ctx,
     activationsApi.return,
-  )(async ({ principal, body }) => ({ status: 'SUCCESS', data: await returnFulfillments(ctx, principal, body) }));
+  )(async ({ principal, body }) => ({
+    status: 'SUCCESS',
+    data: await returnFulfillments(ctx, principal, body),
+  }));
   for (const operation of [activationsApi.history, activationsApi.exportHistory]) {
     route(
       app,

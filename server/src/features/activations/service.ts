@@ -97,7 +97,12 @@ export async function hostActivations(
   const entitlements = await sslEntitlements.ofAccount(ctx.db, request.customerNumber);
   let host: { host: HostRow; members: unknown[] } | undefined;
   if (request.serverId) {
-    host = await findAccountHost(ctx.db, request.customerNumber, request.serverId, request.serverIdType ?? 'ETHERNET');
+    host = await findAccountHost(
+      ctx.db,
+      request.customerNumber,
+      request.serverId,
+      request.serverIdType ?? 'ETHERNET',
+    );
     if (!host) throw notFound(messages.unableFetchServerEntitlements(request.serverId));
   }
   const live = host ? await listLiveFulfillments(ctx.db, host.host.id, request.customerNumber) : [];
@@ -156,44 +161,55 @@ export async function createFulfillments(
   const editors = await hostEditors(ctx, principal, request.serverId, request.serverIdType);
   const now = new Date();
   const { result, replayed } = await ctx.db.transaction((tx) =>
-    onceForKey(tx, { key: request.operationKey, operation: 'create', userEmail: principal.email }, async () => {
-      const host = await hostForCreate(tx, editors, principal, request);
-      const prev = request.prevServer
-        ? (await lockAccountHost(tx, request.customerNumber, request.prevServer.serverId, request.prevServer.serverIdType)).host
-        : undefined;
-      let total = 0;
-      for (const a of request.activations) {
-        const e = await sslEntitlements.lock(tx, request.customerNumber, a.id);
-        if (!e || e.partNumber === 'FSA0030216') throw notFound(messages.unknownActivation(a.id));
-        const row = leaseRowOf(e, now);
-        if (row.maintenanceExpired) throw badRequest(`${messages.maintenanceExpired} ${e.productName}`);
-        if (row.remainingdays === 'EXPIRED') throw badRequest(messages.entitlementExpired(a.id));
-        if (!(await sslEntitlements.changeActivated(tx, e.id, a.count)))
-          throw new AppError('CONFLICT', messages.activatedOverAvailable);
-        const parent = prev ? await findFulfillment(tx, prev.id, e.id) : undefined;
-        const fulfillmentId = await addToFulfillment(tx, {
-          serverId: host.id,
-          entitlementId: e.id,
-          customerNumber: request.customerNumber,
-          count: a.count,
-          parentId: parent?.id ?? null,
-        });
-        await insertEvent(tx, {
-          fulfillmentId,
-          serverId: host.id,
-          customerNumber: request.customerNumber,
-          time: now,
-          modifiedBy: principal.email,
-          action: 'ACTIVATE',
-          count: a.count,
-          lifecycleAction: lifecycleOf(request.type),
-          parentFulfillmentId: parent?.id ?? null,
-        });
-        total += a.count;
-      }
-      await setHostState(tx, host.id, 'Active');
-      return { count: total };
-    }),
+    onceForKey(
+      tx,
+      { key: request.operationKey, operation: 'create', userEmail: principal.email },
+      async () => {
+        const host = await hostForCreate(tx, editors, principal, request);
+        const prev = request.prevServer
+          ? (
+              await lockAccountHost(
+                tx,
+                request.customerNumber,
+                request.prevServer.serverId,
+                request.prevServer.serverIdType,
+              )
+            ).host
+          : undefined;
+        let total = 0;
+        for (const a of request.activations) {
+          const e = await sslEntitlements.lock(tx, request.customerNumber, a.id);
+          if (!e || e.partNumber === 'FSA0030216') throw notFound(messages.unknownActivation(a.id));
+          const row = leaseRowOf(e, now);
+          if (row.maintenanceExpired) throw badRequest(`${messages.maintenanceExpired} ${e.productName}`);
+          if (row.remainingdays === 'EXPIRED') throw badRequest(messages.entitlementExpired(a.id));
+          if (!(await sslEntitlements.changeActivated(tx, e.id, a.count)))
+            throw new AppError('CONFLICT', messages.activatedOverAvailable);
+          const parent = prev ? await findFulfillment(tx, prev.id, e.id) : undefined;
+          const fulfillmentId = await addToFulfillment(tx, {
+            serverId: host.id,
+            entitlementId: e.id,
+            customerNumber: request.customerNumber,
+            count: a.count,
+            parentId: parent?.id ?? null,
+          });
+          await insertEvent(tx, {
+            fulfillmentId,
+            serverId: host.id,
+            customerNumber: request.customerNumber,
+            time: now,
+            modifiedBy: principal.email,
+            action: 'ACTIVATE',
+            count: a.count,
+            lifecycleAction: lifecycleOf(request.type),
+            parentFulfillmentId: parent?.id ?? null,
+          });
+          total += a.count;
+        }
+        await setHostState(tx, host.id, 'Active');
+        return { count: total };
+      },
+    ),
   );
   return { count: result.count, replayed };
 }
@@ -215,36 +231,41 @@ export async function returnFulfillments(
   await authorizeAccount(ctx, principal, request.customerNumber, 'activate');
   const now = new Date();
   const { result, replayed } = await ctx.db.transaction((tx) =>
-    onceForKey(tx, { key: request.operationKey, operation: 'return', userEmail: principal.email }, async () => {
-      const hosts = new Set<number>();
-      let total = 0;
-      for (const a of request.activations) {
-        const f = await lockFulfillment(tx, a.id);
-        if (!f || f.customerNumber !== request.customerNumber || f.count <= 0)
-          throw notFound(messages.unknownFulfillment(a.id));
-        const [e] = await sslEntitlements.byIds(tx, [f.entitlementId]);
-        if (leaseRowOf(e, now).maintenanceExpired) throw badRequest(`${messages.maintenanceExpired} ${e.productName}`);
-        const n = -a.count;
-        if (n > f.count || !(await sslEntitlements.changeActivated(tx, e.id, -n)))
-          throw new AppError('CONFLICT', messages.returnOverActivated);
-        await setFulfillmentCount(tx, f.id, f.count - n);
-        await insertEvent(tx, {
-          fulfillmentId: f.id,
-          serverId: f.serverId,
-          customerNumber: request.customerNumber,
-          time: now,
-          modifiedBy: principal.email,
-          action: 'RETURN',
-          count: -n,
-          lifecycleAction: request.lifecycle ?? 'return',
-        });
-        hosts.add(f.serverId);
-        total += n;
-      }
-      for (const serverId of hosts)
-        if (!(await hostHasLiveFulfillments(tx, serverId))) await setHostState(tx, serverId, 'Inactive');
-      return { count: total };
-    }),
+    onceForKey(
+      tx,
+      { key: request.operationKey, operation: 'return', userEmail: principal.email },
+      async () => {
+        const hosts = new Set<number>();
+        let total = 0;
+        for (const a of request.activations) {
+          const f = await lockFulfillment(tx, a.id);
+          if (!f || f.customerNumber !== request.customerNumber || f.count <= 0)
+            throw notFound(messages.unknownFulfillment(a.id));
+          const [e] = await sslEntitlements.byIds(tx, [f.entitlementId]);
+          if (leaseRowOf(e, now).maintenanceExpired)
+            throw badRequest(`${messages.maintenanceExpired} ${e.productName}`);
+          const n = -a.count;
+          if (n > f.count || !(await sslEntitlements.changeActivated(tx, e.id, -n)))
+            throw new AppError('CONFLICT', messages.returnOverActivated);
+          await setFulfillmentCount(tx, f.id, f.count - n);
+          await insertEvent(tx, {
+            fulfillmentId: f.id,
+            serverId: f.serverId,
+            customerNumber: request.customerNumber,
+            time: now,
+            modifiedBy: principal.email,
+            action: 'RETURN',
+            count: -n,
+            lifecycleAction: request.lifecycle ?? 'return',
+          });
+          hosts.add(f.serverId);
+          total += n;
+        }
+        for (const serverId of hosts)
+          if (!(await hostHasLiveFulfillments(tx, serverId))) await setHostState(tx, serverId, 'Inactive');
+        return { count: total };
+      },
+    ),
   );
   return { count: result.count, replayed };
 }
@@ -259,11 +280,19 @@ export async function hostsHistory(
   const hosts: { hostId: string; hostIdType: string; id: number }[] = [];
   for (const h of request.hostIds) {
     const found = await findAccountHost(ctx.db, request.customerNumber, h.hostId, h.hostIdType);
-    if (found) hosts.push({ hostId: found.host.hostIds, hostIdType: found.host.hostIdTypes, id: found.host.id });
+    if (found)
+      hosts.push({ hostId: found.host.hostIds, hostIdType: found.host.hostIdTypes, id: found.host.id });
   }
-  const events = await listEvents(ctx.db, hosts.map((h) => h.id), request.customerNumber);
+  const events = await listEvents(
+    ctx.db,
+    hosts.map((h) => h.id),
+    request.customerNumber,
+  );
   const entitlements = new Map(
-    (await sslEntitlements.byIds(ctx.db, [...new Set(events.map((e) => e.entitlementId))])).map((e) => [e.id, e]),
+    (await sslEntitlements.byIds(ctx.db, [...new Set(events.map((e) => e.entitlementId))])).map((e) => [
+      e.id,
+      e,
+    ]),
   );
   return hosts.map((h) => ({
     hostId: h.hostId,

@@ -3,7 +3,7 @@ import { leasesPageResponseSchema } from '@lp/contract/leases/schemas';
 import { contactRoles } from '@lp/domain/policy';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { entitlements, products } from '../../db/schema.ts';
+import { type entitlements, products } from '../../db/schema.ts';
 import { buildAccountFixture } from '../../test/account-fixture.ts';
 import { addContact, buildAccount, buildEntitlement } from '../../test/factories.ts';
 import { createTestApp } from '../../test/test-app.ts';
@@ -21,7 +21,11 @@ let boss: Headers;
 let outsider: Headers;
 
 const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
-const lease = (customerNumber: string, activationId: string, over: Partial<typeof entitlements.$inferInsert> = {}) =>
+const lease = (
+  customerNumber: string,
+  activationId: string,
+  over: Partial<typeof entitlements.$inferInsert> = {},
+) =>
   buildEntitlement(database.db, customerNumber, {
     activationId,
     kind: 'SSL',
@@ -47,10 +51,20 @@ beforeAll(async () => {
   app = await createTestApp(database);
   await database.db.insert(products).values([
     { partNumber: 'SIM-1', name: 'Solver', family: 'Platform', daemon: 'simlmd', featureName: 'solver' },
-    { partNumber: 'FSA0030216', name: 'Flexible Spending Account Manual Drawdown', family: 'Platform', daemon: 'simlmd', featureName: 'fsa' },
+    {
+      partNumber: 'FSA0030216',
+      name: 'Flexible Spending Account Manual Drawdown',
+      family: 'Platform',
+      daemon: 'simlmd',
+      featureName: 'fsa',
+    },
   ]);
   ({ boss, outsider } = await buildAccountFixture(database.db, CN, OTHER));
-  await buildAccount(database.db, { customerNumber: BLOCKED, name: 'Blocked', exportControlStatus: 'Denied' });
+  await buildAccount(database.db, {
+    customerNumber: BLOCKED,
+    name: 'Blocked',
+    exportControlStatus: 'Denied',
+  });
   await addContact(database.db, BLOCKED, 'boss@acme.example', contactRoles.admin);
   await buildAccount(database.db, { customerNumber: UNTYPED, name: 'Untyped', orgType: 'Undefined' });
   await addContact(database.db, UNTYPED, 'boss@acme.example', contactRoles.admin);
@@ -78,9 +92,15 @@ describe('leases and perpetuals', () => {
   it('splits active and inactive in SQL from today, sorted by expiration with perpetuals last', async () => {
     expect(await ids('/api/fetchEntitlements/active')).toEqual(['A-TODAY', 'A-SOON', 'A-LATER', 'A-PERM']);
     expect(await ids('/api/fetchEntitlements/inactive')).toEqual(['I-EXPIRED', 'I-FUTURE', 'I-FUTURE-PERM']);
-    expect((await ids('/api/fetchEntitlements')).sort()).toEqual(
-      ['A-LATER', 'A-PERM', 'A-SOON', 'A-TODAY', 'I-EXPIRED', 'I-FUTURE', 'I-FUTURE-PERM'],
-    );
+    expect((await ids('/api/fetchEntitlements')).sort()).toEqual([
+      'A-LATER',
+      'A-PERM',
+      'A-SOON',
+      'A-TODAY',
+      'I-EXPIRED',
+      'I-FUTURE',
+      'I-FUTURE-PERM',
+    ]);
     const count = async (url: string) => (await post(url, boss, { customerNumber: CN })).json().data;
     expect(await count('/api/fetchEntitlementsActive/count')).toBe(4);
     expect(await count('/api/fetchEntitlementsInactive/count')).toBe(3);
@@ -125,15 +145,22 @@ describe('leases and perpetuals', () => {
     ).toEqual(['I-EXPIRED']);
     expect(
       await ids('/api/fetchEntitlements/active', {
-        filter: { criteria: [{ name: 'EndDate', method: 'CONTAINS', value: day(10).slice(0, 7), tostring: true }] },
+        filter: {
+          criteria: [{ name: 'EndDate', method: 'CONTAINS', value: day(10).slice(0, 7), tostring: true }],
+        },
         sorting: [{ name: 'ActivationId', direction: 'DESC' }],
       }),
     ).toContain('A-SOON');
-    expect(await ids('/api/fetchEntitlements/active', { sorting: [{ name: 'EndDate', direction: 'desc' }], limit: 2 })).toEqual([
-      'A-PERM',
-      'A-LATER',
-    ]);
-    const distinct = await post('/api/fetchEntitlements/distinct', boss, { customerNumber: CN, key: 'LicenseModel' });
+    expect(
+      await ids('/api/fetchEntitlements/active', {
+        sorting: [{ name: 'EndDate', direction: 'desc' }],
+        limit: 2,
+      }),
+    ).toEqual(['A-PERM', 'A-LATER']);
+    const distinct = await post('/api/fetchEntitlements/distinct', boss, {
+      customerNumber: CN,
+      key: 'LicenseModel',
+    });
     expect(distinct.json().data).toEqual(['Network', 'Network Borrow']);
     const unknown = await post('/api/fetchEntitlements/active', boss, {
       customerNumber: CN,
@@ -144,19 +171,28 @@ describe('leases and perpetuals', () => {
   });
 
   it('refuses outsiders, export-denied accounts and customer types that may not see leases', async () => {
-    expect((await post('/api/fetchEntitlements/active', undefined, { customerNumber: CN })).statusCode).toBe(401);
+    expect((await post('/api/fetchEntitlements/active', undefined, { customerNumber: CN })).statusCode).toBe(
+      401,
+    );
     const outside = await post('/api/fetchEntitlements/active', outsider, { customerNumber: CN });
     expect(outside.statusCode).toBe(403);
     expect(JSON.stringify(outside.json())).not.toContain('A-SOON');
     const blocked = await post('/api/fetchEntitlements/active', boss, { customerNumber: BLOCKED });
     expect(blocked.statusCode).toBe(403);
     expect(blocked.json().err).toBe(messages.exportDenied);
-    expect((await post('/api/fetchEntitlements/active', boss, { customerNumber: UNTYPED })).statusCode).toBe(403);
-    expect((await post('/api/fetchEntitlements/active', boss, { customerNumber: CN, type: 'FSA' })).statusCode).toBe(400);
+    expect((await post('/api/fetchEntitlements/active', boss, { customerNumber: UNTYPED })).statusCode).toBe(
+      403,
+    );
+    expect(
+      (await post('/api/fetchEntitlements/active', boss, { customerNumber: CN, type: 'FSA' })).statusCode,
+    ).toBe(400);
   });
 
   it('counts activated seats per activation id of the account only', async () => {
-    const res = await post('/api/fulfillments/count', boss, { customerNumber: CN, activationId: ['A-SOON', 'O-1', 'nope'] });
+    const res = await post('/api/fulfillments/count', boss, {
+      customerNumber: CN,
+      activationId: ['A-SOON', 'O-1', 'nope'],
+    });
     expect(res.json()).toEqual({ status: 'SUCCESS', data: { 'A-SOON': 0 } });
   });
 });

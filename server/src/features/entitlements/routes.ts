@@ -23,7 +23,8 @@ export function registerEntitlementRoutes(app: FastifyInstance, ctx: AppContext)
 
   registerQueryEndpoints(app, ctx, leasesQuery, {
     page: (principal, body) => listLeases(ctx, principal, 'all', body),
-    count: (principal, { customerNumber, filter }) => countLeases(ctx, principal, 'all', customerNumber, filter),
+    count: (principal, { customerNumber, filter }) =>
+      countLeases(ctx, principal, 'all', customerNumber, filter),
     distinct: (principal, body) => distinctLeaseValues(ctx, principal, body),
   });
   for (const split of ['active', 'inactive'] as const) {

@@ -67,7 +67,12 @@ const toLeaseRecord = (r: Record<string, unknown>): LeaseRecord => ({
 });
 
 /** Leases need the ssl gate: an allowed customer type and self-serve licensing (spec 002 §6); export-denied → 403. */
-async function leasesScopeFor(ctx: AppContext, principal: Principal, customerNumber: string, split: LeaseSplit) {
+async function leasesScopeFor(
+  ctx: AppContext,
+  principal: Principal,
+  customerNumber: string,
+  split: LeaseSplit,
+) {
   await authorizeAccount(ctx, principal, customerNumber, 'ssl');
   return leasesScope(customerNumber, split, formatDate(new Date()));
 }
@@ -77,7 +82,14 @@ export async function listLeases(
   ctx: AppContext,
   principal: Principal,
   split: LeaseSplit,
-  { customerNumber, filter, sorting, offset, token, limit }: { customerNumber: string } & PageOptions['request'],
+  {
+    customerNumber,
+    filter,
+    sorting,
+    offset,
+    token,
+    limit,
+  }: { customerNumber: string } & PageOptions['request'],
 ) {
   const scope = await leasesScopeFor(ctx, principal, customerNumber, split);
   const page = await queryPage(ctx.db, leasesResource, {
