@@ -92,15 +92,13 @@ async function hostView(headers: Headers, serverId: string, customerNumber = CN)
 beforeAll(async () => {
   database = await createTestDatabase();
   app = await createTestApp(database);
-  await database.db
-    .insert(products)
-    .values({
-      partNumber: PART,
-      name: 'Solver',
-      family: 'Platform',
-      daemon: 'simlmd',
-      featureName: 'solver',
-    });
+  await database.db.insert(products).values({
+    partNumber: PART,
+    name: 'Solver',
+    family: 'Platform',
+    daemon: 'simlmd',
+    featureName: 'solver',
+  });
   ({ boss, reader, outsider } = await buildAccountFixture(database.db, CN, OTHER));
   await buildAccount(database.db, { customerNumber: SISTER, name: 'Acme Sister' });
   await addContact(database.db, SISTER, 'boss@acme.example', contactRoles.admin);
