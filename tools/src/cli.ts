@@ -34,6 +34,11 @@ Commands:
                                               license server: N sessions started per minute (default 30) for
                                               S seconds (default 60), heartbeats every S seconds (default 5),
                                               optionally DAYS of finished history first (default 0)
+  license verify FILE --key KEYFILE | --keys-url URL
+                                              check a license file's signatures offline, one verdict per
+                                              line; KEYFILE is a PEM public key or the JSON of GET
+                                              /api/license-keys (URL serves that JSON); exit code 1 when a
+                                              line is bad
 
 The database is the server's: DATABASE_URL (PostgreSQL) or the PGlite folder under DATA_DIR (default ./data).`;
 
@@ -53,6 +58,8 @@ const options = {
   backfill: { type: 'string' },
   heartbeat: { type: 'string' },
   'leave-active': { type: 'boolean' },
+  key: { type: 'string' },
+  'keys-url': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -77,6 +84,8 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const [command, sub, ...rest] = positionals;
+  // `license verify FILE` is the one command with an operand.
+  const [file] = command === 'license' && sub === 'verify' ? rest.splice(0, 1) : [];
   if (rest.length) throw new UsageError(`unexpected argument "${rest[0]}"`);
   const allowed = (...names: (keyof typeof options)[]) => {
     for (const key of Object.keys(values) as (keyof typeof options)[]) {
@@ -156,6 +165,16 @@ async function main(argv: string[]): Promise<number> {
     const result = await simulator.run();
     stdout(JSON.stringify(result));
     return 0;
+  } else if (command === 'license' && sub === 'verify') {
+    allowed('key', 'keys-url');
+    if (!file) throw new UsageError('license verify needs the license FILE');
+    const { key, 'keys-url': keysUrl } = values;
+    if (Boolean(key) === Boolean(keysUrl))
+      throw new UsageError('license verify needs either --key FILE or --keys-url URL');
+    // Offline: the published public keys and the file are all it needs, never the database.
+    const license = await import('./license.ts');
+    const keys = key ? await license.readPublicKeysFile(key) : await license.fetchPublicKeys(keysUrl!);
+    return license.verifyLicenseFile(file, keys, stdout);
   } else {
     throw new UsageError(
       command ? `unknown command "${[command, sub].filter(Boolean).join(' ')}"` : 'no command given',
