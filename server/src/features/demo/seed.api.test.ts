@@ -36,7 +36,7 @@ async function fingerprint() {
     ['fulfillments', '*', 'id'],
     [
       'fulfillment_events',
-      'fulfillment_id, server_id, customer_number, time, modified_by, action, count',
+      'fulfillment_id, server_id, customer_number, time, modified_by, action, count, lifecycle_action, parent_fulfillment_id',
       'fulfillment_id, time, count',
     ],
     ['usage_sessions', '*', 'id'],
@@ -280,6 +280,28 @@ describe('demo world in the database', () => {
     expect(
       await one(
         `select count(*) from license_servers s where state = 'Inactive' and exists (select 1 from fulfillments f where f.server_id = s.id)`,
+      ),
+    ).toBeGreaterThan(0);
+    // Two years of history: deactivated hosts and rehosts, whose targets' fulfillments name the source's.
+    expect(await values(`select distinct lifecycle_action as v from fulfillment_events order by 1`)).toEqual([
+      'deactivate',
+      'new',
+      'rehost',
+      'return',
+    ]);
+    expect(
+      await one(`select count(*) from fulfillments c join fulfillments p on p.id = c.parent_id
+        join license_servers s on s.id = p.server_id
+        where s.state = 'Inactive' and p.entitlement_id = c.entitlement_id and p.server_id <> c.server_id`),
+    ).toBeGreaterThan(3);
+    expect(
+      await one(`select count(*) from fulfillment_events e join fulfillments f on f.id = e.fulfillment_id
+        where e.parent_fulfillment_id is distinct from (case when e.count > 0 then f.parent_id end)
+          and e.lifecycle_action = 'rehost'`),
+    ).toBe(0);
+    expect(
+      await one(
+        `select count(*) from fulfillment_events where time < timestamptz '${TODAY} 00:00:00+00' - interval '600 days'`,
       ),
     ).toBeGreaterThan(0);
   });

@@ -38,7 +38,9 @@ export function planAccounts(ctx: WorldContext): AccountPlan[] {
     const servers: ServerPlan[] = [];
     for (let i = ssl > 0 ? rng.int(0, 3) : 0; i > 0; i--) {
       const triad = rng.chance(0.15);
-      const base = `${slug(stem).slice(0, 8)}-lic${String(servers.length + 1).padStart(2, '0')}`;
+      const lic = (n: number) => `${slug(stem).slice(0, 8)}-lic${String(n).padStart(2, '0')}`;
+      const base = lic(servers.length + 1);
+      const inactive = rng.chance(0.15);
       servers.push({
         name: triad ? `${base}a,${base}b,${base}c` : base,
         type: rng.weighted([
@@ -47,7 +49,9 @@ export function planAccounts(ctx: WorldContext): AccountPlan[] {
           ['FLEXID', 1.5],
         ] as const),
         triad,
-        inactive: rng.chance(0.15),
+        inactive,
+        // Some single hosts were moved to new hardware (rehosted) some time ago.
+        rehostTo: !triad && !inactive && rng.chance(0.2) ? lic(servers.length + 11) : undefined,
       });
     }
     const supportKind = rng.int(0, 9);

@@ -4,8 +4,8 @@ import type { AccountPlan } from './types.ts';
 const { admin, viewer, coordinator } = contactRoles;
 
 /**
- * Accounts written by hand so that every screen has a known case to show (shared triad host, used-up
- * elastic, disabled access, denied export, ...); they come first, so they get the lowest customer numbers
+ * Accounts written by hand so that every screen has a known case to show (shared triad host, rehosted and
+ * deactivated hosts, used-up elastic, disabled access, denied export, ...); they come first, so they get the lowest customer numbers
  * and are the default selection.
  */
 export const designedAccounts: AccountPlan[] = [
@@ -38,6 +38,7 @@ export const designedAccounts: AccountPlan[] = [
       { name: 'cfd-lic02', type: 'DISK_SERIAL_NUM', triad: false, inactive: false },
       { name: 'lab-dongle', type: 'FLEXID', triad: false, inactive: false },
       { name: 'old-licsrv', type: 'ETHERNET', triad: false, inactive: true },
+      { name: 'hpc-lic01', type: 'ETHERNET', triad: false, inactive: false, rehostTo: 'hpc-lic02' },
     ],
     cloud: true,
     weight: 8,

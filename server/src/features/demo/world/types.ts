@@ -22,8 +22,17 @@ export type EntitlementRow = typeof entitlements.$inferInsert & { id: number };
 export type FsaPriceRow = typeof fsaPrices.$inferInsert;
 export type ServerRow = typeof licenseServers.$inferInsert & { id: number };
 export type ServerAccountRow = typeof licenseServerAccounts.$inferInsert;
-export type FulfillmentRow = typeof fulfillments.$inferInsert & { id: number; count: number };
-export type FulfillmentEventRow = typeof fulfillmentEvents.$inferInsert;
+/** `parentId`: the source fulfillment when this one was created by a rehost (null otherwise). */
+export type FulfillmentRow = typeof fulfillments.$inferInsert & {
+  id: number;
+  count: number;
+  parentId: number | null;
+};
+/** `lifecycleAction`: new, return, deactivate or rehost; `parentFulfillmentId` on a rehost target's creations. */
+export type FulfillmentEventRow = typeof fulfillmentEvents.$inferInsert & {
+  lifecycleAction: 'new' | 'return' | 'deactivate' | 'rehost';
+  parentFulfillmentId: number | null;
+};
 export type EmailRow = typeof emails.$inferInsert & { id: number };
 export type AlertRow = typeof alerts.$inferInsert & { id: number };
 export type FeatureRow = typeof features.$inferInsert;
@@ -121,4 +130,6 @@ export interface ServerPlan {
   inactive: boolean;
   /** Same host (ids and name) as this server of another account: a shared license server. */
   shareKey?: string;
+  /** Rehosted some time ago to a new host of this name (same id type): this one is then Inactive. */
+  rehostTo?: string;
 }
