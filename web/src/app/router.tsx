@@ -6,7 +6,6 @@ import { GuardedShell } from './shell.tsx';
 
 /** Menu paths whose pages come with later issues (spec 000 §2.1); they show a plain "coming soon" page. */
 const comingSoon = [
-  'ssl',
   'entitlementsFSA',
   'activations',
   'activations-history',
@@ -63,6 +62,10 @@ export const routes: RouteObject[] = [
         path,
         lazy: page(() => import('../features/entitlements/pages/entitlements-page.tsx'), { account: true }),
       })),
+      {
+        path: 'ssl',
+        lazy: page(() => import('../features/leases/pages/leases-page.tsx'), { account: true }),
+      },
       {
         path: 'statementv2',
         lazy: page(() => import('../features/statements/pages/statement-page.tsx'), { account: true }),

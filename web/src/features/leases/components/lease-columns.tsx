@@ -1,0 +1,109 @@
+import { formatCount } from '@lp/domain/amounts';
+import type { ProgressColour } from '@lp/domain/entitlements';
+import { Progress, Stack, Text } from '@mantine/core';
+import type { ColDef, ICellRendererParams, ValueFormatterParams } from 'ag-grid-community';
+import type { LeaseGridRow } from '../api/leases.ts';
+import type { LeaseColumnId } from '../lease-filter.ts';
+
+type Row = LeaseGridRow;
+
+/** Spec 002 §2: one condition per column, contains or equals (lease-filter.ts says what each one means). */
+const textFilter = {
+  filter: 'agTextColumnFilter',
+  filterParams: { filterOptions: ['contains', 'equals'], maxNumConditions: 1, buttons: ['reset'] },
+} as const;
+
+const barColour: Record<ProgressColour, string> = { green: 'green', orange: 'orange', red: 'red' };
+
+/** Product name in bold ('(Evaluation)' after an evaluation's) over the activation id. */
+function EntitlementCell({ data }: ICellRendererParams<Row>) {
+  if (!data) return null;
+  return (
+    <Stack gap={0} justify="center" h="100%" style={{ lineHeight: 1.2 }}>
+      <Text size="sm" fw={700} lh={1.2} truncate>
+        {data.ProductName}
+        {data.view?.isEval ? ' (Evaluation)' : ''}
+      </Text>
+      <Text size="xs" lh={1.2} truncate>
+        {data.ActivationId}
+      </Text>
+    </Stack>
+  );
+}
+
+const daysText = (days: NonNullable<Row['view']>['remainingdays']) =>
+  typeof days === 'number' ? `${days} ${days === 1 ? 'day' : 'days'}` : days;
+
+/** The elapsed share of the period as a coloured bar over the days left (or PERMANENT, EXPIRED, NOT STARTED). */
+function RemainingDaysCell({ data }: ICellRendererParams<Row>) {
+  const view = data?.view;
+  if (!data || !view) return null;
+  return (
+    <Stack gap={2} justify="center" h="100%" data-colour={view.remainingdayscolor}>
+      <Progress
+        value={view.usedDaysPercentage}
+        color={barColour[view.remainingdayscolor]}
+        size="sm"
+        aria-label={`Elapsed time of ${data.ActivationId}`}
+      />
+      <Text size="xs" lh={1.2}>
+        {daysText(view.remainingdays)}
+      </Text>
+    </Stack>
+  );
+}
+
+const counted = (p: ValueFormatterParams<Row, number | null | undefined>) =>
+  typeof p.value === 'number' ? formatCount(p.value) : '';
+
+/**
+ * The columns of both /ssl tables (spec 002 §2). Every column sorts and filters on the server; the column ids
+ * are what lease-filter.ts rewrites into the record's fields. Default sort: Expiration Date ascending.
+ */
+export const leaseColumnDefs: (ColDef<Row> & { colId: LeaseColumnId })[] = [
+  {
+    colId: 'entitlement',
+    headerName: 'Entitlement',
+    valueGetter: (p) => p.data?.ProductName,
+    cellRenderer: EntitlementCell,
+    ...textFilter,
+    flex: 2,
+    minWidth: 220,
+  },
+  { colId: 'licensemodel', field: 'LicenseModel', headerName: 'License Model', ...textFilter, minWidth: 130 },
+  {
+    colId: 'count',
+    field: 'LineItemQuantity',
+    headerName: 'Count',
+    type: 'rightAligned',
+    valueFormatter: counted,
+    ...textFilter,
+    minWidth: 90,
+  },
+  { colId: 'startdate', field: 'StartDate', headerName: 'Start Date', ...textFilter, minWidth: 110 },
+  {
+    colId: 'enddate',
+    headerName: 'Expiration Date',
+    valueGetter: (p) => p.data?.view?.expirationText,
+    sort: 'asc',
+    ...textFilter,
+    minWidth: 140,
+  },
+  {
+    colId: 'remainingdays',
+    headerName: 'Remaining Days',
+    valueGetter: (p) => p.data?.view?.remainingdays,
+    cellRenderer: RemainingDaysCell,
+    ...textFilter,
+    minWidth: 130,
+  },
+  {
+    colId: 'activated',
+    headerName: 'Total Activated',
+    valueGetter: (p) => p.data?.totalActivated,
+    type: 'rightAligned',
+    valueFormatter: counted,
+    ...textFilter,
+    minWidth: 120,
+  },
+];
