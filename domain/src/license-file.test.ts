@@ -11,6 +11,7 @@ import {
   mergeLicenseTexts,
   readSignValue,
   sharedLicenseFileName,
+  sharedLicenseFiles,
   signValue,
 } from './license-file.ts';
 import { parseFlexlmDate, parseLicenseText } from './license-file-parse.ts';
@@ -299,5 +300,16 @@ describe('merging customers files for one host', () => {
   it('refuses files for different servers, a single server and a triad alike', () => {
     const single = generateLicenseFiles(input({ servers: [triad[0]] }), fakeSigner);
     expect(() => mergeLicenseTexts([first.text, single.text])).toThrow(/different license servers/);
+  });
+
+  it('makes one shared file per daemon, prefixed by its name', () => {
+    const shared = sharedLicenseFiles([first, second], '11223344aabb,11223355aacc,bbaadd112233');
+    expect(shared.map((file) => file.fileName)).toEqual([
+      'simlmd_license_11223344aabb,11223355aacc,bbaadd112233_shared.lic',
+      'meshlmd_license_11223344aabb,11223355aacc,bbaadd112233_shared.lic',
+    ]);
+    expect(parseLicenseText(shared[0].text).features.map((f) => f.name)).toEqual(['solver', 'solver']);
+    expect(parseLicenseText(shared[0].text).vendors.map((v) => v.name)).toEqual(['simlmd']);
+    expect(parseLicenseText(shared[1].text).features.map((f) => f.name)).toEqual(['mesher']);
   });
 });

@@ -299,3 +299,23 @@ export function mergeLicenseTexts(texts: readonly string[]): string {
   }
   return assemble(serverLines, [...vendorLines.values()], body);
 }
+
+export interface SharedLicenseFile {
+  daemon: string;
+  fileName: string;
+  text: string;
+}
+
+/**
+ * Spec 002 §9: a host serving several customers also gets one `_shared.lic` file per vendor daemon, that
+ * daemon's files of every customer merged. `files` are the customers' generations for the host (made with one
+ * ISSUED date); the daemons come in the order they first appear.
+ */
+export function sharedLicenseFiles(files: readonly LicenseFiles[], serverId: string): SharedLicenseFile[] {
+  const daemons = [...new Set(files.flatMap((file) => Object.keys(file.licenseText)))];
+  return daemons.map((daemon) => ({
+    daemon,
+    fileName: sharedLicenseFileName(daemon, serverId),
+    text: mergeLicenseTexts(files.flatMap((file) => file.licenseText[daemon] ?? [])),
+  }));
+}
