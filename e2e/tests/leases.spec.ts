@@ -1,0 +1,361 @@
+import type { Locator, Page } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
+import {
+  expectNoSeriousViolations,
+  expectSavedView,
+  filterColumn,
+  holdCalls,
+  isDefaultView,
+  pickAccount,
+  signIn,
+} from './helpers.ts';
+
+/*
+ * Leases/Perpetuals at /ssl (spec 002 §2, §4, §5, §7, §9; decision 031). Demo world: Acme Aerospace Inc.
+ * (1000123) has 45 lease and perpetual lines, one of every state (active, expiring, not started, expired,
+ * evaluation, perpetual with and without current maintenance) and one of every license-model group. The expected
+ * values are computed here from the records the API answers, with the spec's arithmetic written out
+ * independently of the page's code.
+ */
+
+interface LeaseRecord {
+  ActivationId: string;
+  ProductName: string;
+  LineItemQuantity: number;
+  StartDate: string;
+  EndDate: string | null;
+  LicenseModel: string;
+  VersionDate: string | null;
+  IsActivationPermanent: 'true' | 'false';
+  Type: string;
+  Activated: number;
+}
+
+const ACME = '1000123';
+const SPINNER = 'Getting Leases/Perpetuals Entitlements...';
+const ACTIVE = 'leaseAndPerpetualsActive';
+const INACTIVE = 'leaseAndPerpetualsInactive';
+
+const section = (page: Page, title: string) => page.getByRole('region', { name: title, exact: true });
+const table = (page: Page, title: string) =>
+  page.getByRole('region', { name: `${title} table`, exact: true });
+const activeGrid = (page: Page) => table(page, 'Active Entitlements');
+const inactiveGrid = (page: Page) => table(page, 'Inactive Entitlements');
+// The shared saved-view grid names them 'Clear filters' / 'Reset view'; spec 002 writes 'Clear Filters' / 'Reset View'.
+const clearButton = (page: Page, title: string) =>
+  section(page, title).getByRole('button', { name: /^clear filters$/i });
+const resetButton = (page: Page, title: string) =>
+  section(page, title).getByRole('button', { name: /^reset view$/i });
+const summary = (grid: Locator) => grid.locator('.ag-paging-row-summary-panel');
+
+const today = () => new Date().toISOString().slice(0, 10);
+const thousands = (n: number) => n.toLocaleString('en-US');
+const sharedOrNamed = ['Shared Web', 'ConcurrentProduct', 'Named User'];
+
+/** Independent oracle for spec 002 §4: the Remaining Days text of a record. */
+function remainingText(r: LeaseRecord): string {
+  const day = today();
+  if (r.StartDate > day) return 'NOT STARTED';
+  if (r.EndDate === null) return 'PERMANENT';
+  if (r.EndDate < day) return 'EXPIRED';
+  const days = Math.round((Date.parse(r.EndDate) - Date.parse(day)) / 86_400_000) + 1;
+  return `${days} ${days === 1 ? 'day' : 'days'}`;
+}
+
+async function post<T>(page: Page, path: string, data: object): Promise<T> {
+  const res = await page.request.post(path, { data, headers: { 'x-lp-csrf': '1' } });
+  expect(res.status(), `${path} ${JSON.stringify(data)}: ${await res.text()}`).toBe(200);
+  return (await res.json()).data as T;
+}
+
+/** The table's records in the order the page asks for by default (Expiration Date ascending). */
+const records = (page: Page, split: 'active' | 'inactive') =>
+  post<LeaseRecord[]>(page, `/api/fetchEntitlements/${split}`, {
+    customerNumber: ACME,
+    type: 'SSL',
+    state: 'Deployed',
+    sorting: [{ name: 'EndDate', direction: 'asc' }],
+    limit: 1000,
+  });
+
+/** Cells of one column in display order, once the rows are in (the infinite model shows empty rows first). */
+async function columnTexts(grid: Locator, colId: string): Promise<string[]> {
+  await expect(grid.page().getByText(SPINNER)).toHaveCount(0);
+  return grid.locator('.ag-row[row-index]').evaluateAll((rows, col) => {
+    const byIndex = new Map<number, string>();
+    for (const r of rows) {
+      const cell = r.querySelector(`[col-id="${col}"]`);
+      byIndex.set(Number(r.getAttribute('row-index')), cell?.textContent ?? '');
+    }
+    return [...byIndex.entries()].sort((a, b) => a[0] - b[0]).map(([, text]) => text);
+  }, colId);
+}
+
+/** The row (by its entitlement text, product then activation id) in a grid. */
+const rowOf = (grid: Locator, r: LeaseRecord) =>
+  grid.locator('.ag-row').filter({
+    has: grid.page().locator('[col-id="entitlement"]', { hasText: r.ActivationId }),
+  });
+const cellOf = (grid: Locator, r: LeaseRecord, colId: string) =>
+  rowOf(grid, r).locator(`[col-id="${colId}"]`);
+
+const activationIdsShown = async (grid: Locator, list: LeaseRecord[]) => {
+  const texts = await columnTexts(grid, 'entitlement');
+  return texts.map((t) => list.find((r) => t.endsWith(r.ActivationId))?.ActivationId ?? `? ${t}`);
+};
+
+async function openLeases(page: Page) {
+  await signIn(page, 'admin@acme.example');
+  await pickAccount(page, 'Aerospace', /Acme Aerospace Inc\./);
+  await page.getByRole('link', { name: 'Leases/Perpetuals' }).click();
+  await expect(page).toHaveURL(/\/ssl$/);
+  await expect(page.getByRole('heading', { name: 'Leases/Perpetuals', level: 1 })).toBeVisible();
+  await expect(page.getByTestId('selected-customer')).toHaveText(/Acme Aerospace Inc\./);
+  await expect(activeGrid(page).locator('[col-id="entitlement"][role="gridcell"]').first()).toHaveText(/\S/);
+}
+
+test('shows the active and inactive leases with their dates, states, counts and activations', async ({
+  page,
+}) => {
+  await openLeases(page);
+  const active = await records(page, 'active');
+  const inactive = await records(page, 'inactive');
+  expect(active.length).toBeGreaterThan(20);
+  expect(inactive.length).toBeGreaterThan(0);
+
+  for (const header of [
+    'Entitlement',
+    'License Model',
+    'Count',
+    'Start Date',
+    'Expiration Date',
+    'Remaining Days',
+    'Total Activated',
+  ])
+    await expect(activeGrid(page).getByRole('columnheader', { name: header, exact: true })).toBeVisible();
+
+  // Server-side paging, 20 rows, by expiration ascending.
+  await expect(summary(activeGrid(page))).toHaveText(`1 to 20 of ${active.length}`);
+  expect(await activationIdsShown(activeGrid(page), active)).toEqual(
+    active.slice(0, 20).map((r) => r.ActivationId),
+  );
+  await expect(summary(inactiveGrid(page))).toHaveText(
+    `1 to ${Math.min(20, inactive.length)} of ${inactive.length}`,
+  );
+  expect(await activationIdsShown(inactiveGrid(page), inactive)).toEqual(
+    inactive.slice(0, 20).map((r) => r.ActivationId),
+  );
+
+  // Every shown active row: product over activation id, dates, remaining days.
+  for (const r of active.slice(0, 20)) {
+    const grid = activeGrid(page);
+    await expect(cellOf(grid, r, 'entitlement')).toHaveText(
+      `${r.ProductName}${r.Type === 'Evaluation' ? ' (Evaluation)' : ''}${r.ActivationId}`,
+    );
+    await expect(cellOf(grid, r, 'licensemodel')).toHaveText(r.LicenseModel);
+    await expect(cellOf(grid, r, 'count')).toHaveText(thousands(r.LineItemQuantity));
+    await expect(cellOf(grid, r, 'startdate')).toHaveText(r.StartDate);
+    await expect(cellOf(grid, r, 'enddate')).toHaveText(r.EndDate ?? '');
+    await expect(cellOf(grid, r, 'remainingdays')).toHaveText(remainingText(r));
+  }
+  // The product name is bold, over the activation id.
+  const first = active[0];
+  await expect(cellOf(activeGrid(page), first, 'entitlement').getByText(first.ProductName)).toHaveCSS(
+    'font-weight',
+    '700',
+  );
+  // The bar is red at 30 days or fewer (the first rows end soonest: the demo has one ending within 30 days).
+  expect(remainingText(first)).toMatch(/^\d+ days?$/);
+  await expect(cellOf(activeGrid(page), first, 'remainingdays').locator('[data-colour]')).toHaveAttribute(
+    'data-colour',
+    Number.parseInt(remainingText(first), 10) <= 30 ? 'red' : 'orange',
+  );
+
+  // The inactive table: expired lines say EXPIRED, lines starting later NOT STARTED.
+  for (const r of inactive.slice(0, 20))
+    await expect(cellOf(inactiveGrid(page), r, 'remainingdays')).toHaveText(remainingText(r));
+  expect(inactive.slice(0, 20).map(remainingText)).toContain('EXPIRED');
+  expect(inactive.map(remainingText)).toContain('NOT STARTED');
+
+  // Total Activated (decision 031): Shared Web / Named User lines show their count, the others the seats the
+  // fulfillment count call answers.
+  const shown = active.slice(0, 20);
+  const counts = await post<Record<string, number>>(page, '/api/fulfillments/count', {
+    customerNumber: ACME,
+    activationId: shown.map((r) => r.ActivationId),
+  });
+  for (const r of shown) {
+    const expected =
+      sharedOrNamed.includes(r.LicenseModel) && !r.ProductName.includes('(Node)')
+        ? r.LineItemQuantity
+        : counts[r.ActivationId];
+    expect(expected, `fulfillment count of ${r.ActivationId}`).toBeDefined();
+    await expect(cellOf(activeGrid(page), r, 'activated')).toHaveText(thousands(expected));
+  }
+
+  // Both tables collapse.
+  const control = page.getByRole('button', { name: 'Inactive Entitlements' });
+  await control.click();
+  await expect(inactiveGrid(page)).toBeHidden();
+  await control.click();
+  await expect(inactiveGrid(page)).toBeVisible();
+
+  await expectNoSeriousViolations(page);
+});
+
+test('perpetuals say PERMANENT with their maintenance date; evaluations are marked', async ({ page }) => {
+  await openLeases(page);
+  const active = await records(page, 'active');
+  const perpetuals = active.filter((r) => r.EndDate === null && r.StartDate <= today());
+  const withMaintenance = perpetuals.find((r) => r.VersionDate !== null);
+  expect(withMaintenance).toBeDefined();
+  const grid = activeGrid(page);
+
+  // Spec 002 §5: the Remaining Days text PERMANENT selects the perpetuals.
+  await filterColumn(grid, 'remainingdays', 'Equals', 'permanent');
+  await expect(summary(grid)).toHaveText(`1 to ${Math.min(20, perpetuals.length)} of ${perpetuals.length}`);
+  expect(new Set(await columnTexts(grid, 'remainingdays'))).toEqual(new Set(['PERMANENT']));
+  const p = withMaintenance as LeaseRecord;
+  await expect(cellOf(grid, p, 'enddate')).toHaveText(`Maintenance ends on ${p.VersionDate}`);
+
+  // The maintenance text filters the Expiration Date column on the maintenance day.
+  await filterColumn(grid, 'remainingdays', 'Equals', '');
+  await filterColumn(grid, 'enddate', 'Contains', `Maintenance ends on ${p.VersionDate}`);
+  const sameDay = active.filter((r) => r.VersionDate === p.VersionDate);
+  await expect(summary(grid)).toHaveText(`1 to ${sameDay.length} of ${sameDay.length}`);
+  await expect(cellOf(grid, p, 'enddate')).toHaveText(`Maintenance ends on ${p.VersionDate}`);
+  await clearButton(page, 'Active Entitlements').click();
+
+  // An evaluation carries '(Evaluation)' after its product name.
+  const evaluation = active.find((r) => r.Type === 'Evaluation');
+  expect(evaluation).toBeDefined();
+  const e = evaluation as LeaseRecord;
+  await filterColumn(grid, 'entitlement', 'Equals', e.ProductName);
+  await expect(cellOf(grid, e, 'entitlement')).toHaveText(`${e.ProductName} (Evaluation)${e.ActivationId}`);
+  await expect(cellOf(grid, e, 'entitlement').getByText('(Evaluation)')).toBeVisible();
+});
+
+test('a product filter narrows the rows, is saved per customer and cleared or reset', async ({ page }) => {
+  await openLeases(page);
+  const active = await records(page, 'active');
+  const grid = activeGrid(page);
+  const clear = clearButton(page, 'Active Entitlements');
+  const reset = resetButton(page, 'Active Entitlements');
+  await expect(clear).toBeDisabled();
+  await expect(reset).toBeDisabled();
+
+  // A product with fewer lines than the table: the filter leaves exactly its lines.
+  const product = active
+    .map((r) => r.ProductName)
+    .find((name, _, all) => {
+      const n = all.filter((x) => x === name).length;
+      return n >= 1 && n < active.length;
+    }) as string;
+  const matching = active.filter((r) => r.ProductName === product);
+  await filterColumn(grid, 'entitlement', 'Equals', product);
+  await expect(summary(grid)).toHaveText(`1 to ${matching.length} of ${matching.length}`);
+  expect(await activationIdsShown(grid, active)).toEqual(matching.map((r) => r.ActivationId));
+  await expect(clear).toBeEnabled();
+  await expect(reset).toBeEnabled();
+  // The inactive table keeps its own view.
+  await expect(clearButton(page, 'Inactive Entitlements')).toBeDisabled();
+
+  // Saved per customer and table: it comes back after a reload.
+  await expectSavedView(page, ACME, ACTIVE, (v) => v?.filterModel?.entitlement?.filter === product);
+  await page.reload();
+  await expect(summary(grid)).toHaveText(`1 to ${matching.length} of ${matching.length}`);
+  expect(await activationIdsShown(grid, active)).toEqual(matching.map((r) => r.ActivationId));
+  await expect(clear).toBeEnabled();
+
+  // Clear Filters removes the filter and keeps the columns.
+  await clear.click();
+  await expect(summary(grid)).toHaveText(`1 to 20 of ${active.length}`);
+  await expect(clear).toBeDisabled();
+  await expect(reset).toBeDisabled();
+  await expectSavedView(page, ACME, ACTIVE, isDefaultView);
+
+  // A sort is a change of view; Reset View brings back expiration ascending and saves the empty view.
+  await grid.getByRole('columnheader', { name: 'Count', exact: true }).click();
+  await expect(reset).toBeEnabled();
+  await expect(clear).toBeDisabled();
+  const byCount = [...active].sort((a, b) => a.LineItemQuantity - b.LineItemQuantity);
+  await expect
+    .poll(async () => (await columnTexts(grid, 'count')).slice(0, 3))
+    .toEqual(byCount.slice(0, 3).map((r) => thousands(r.LineItemQuantity)));
+  await expectSavedView(page, ACME, ACTIVE, (v) => v?.sortModel?.[0]?.colId === 'count');
+  await filterColumn(grid, 'licensemodel', 'Contains', 'named');
+  await expect(clear).toBeEnabled();
+  await reset.click();
+  await expect(reset).toBeDisabled();
+  await expect(summary(grid)).toHaveText(`1 to 20 of ${active.length}`);
+  await expect
+    .poll(() => activationIdsShown(grid, active))
+    .toEqual(active.slice(0, 20).map((r) => r.ActivationId));
+  await expectSavedView(page, ACME, ACTIVE, isDefaultView);
+  await expectSavedView(page, ACME, INACTIVE, isDefaultView);
+});
+
+test('the spec filters: license model groups, counts, dates and remaining days', async ({ page }) => {
+  await openLeases(page);
+  const active = await records(page, 'active');
+  const inactive = await records(page, 'inactive');
+  const grid = activeGrid(page);
+
+  // A group name finds its models (Shared Web: Shared Web and ConcurrentProduct).
+  await filterColumn(grid, 'licensemodel', 'Contains', 'shared web');
+  const shared = active.filter((r) => ['Shared Web', 'ConcurrentProduct'].includes(r.LicenseModel));
+  expect(shared.length).toBeGreaterThan(0);
+  await expect(summary(grid)).toHaveText(`1 to ${shared.length} of ${shared.length}`);
+  await clearButton(page, 'Active Entitlements').click();
+
+  // Numbers by equality on the parsed number.
+  const count = active[0].LineItemQuantity;
+  await filterColumn(grid, 'count', 'Contains', String(count));
+  const sameCount = active.filter((r) => r.LineItemQuantity === count);
+  await expect(summary(grid)).toHaveText(`1 to ${Math.min(20, sameCount.length)} of ${sameCount.length}`);
+  await clearButton(page, 'Active Entitlements').click();
+
+  // A number of remaining days means the end date today + n - 1.
+  const ending = active.find((r) => r.EndDate !== null) as LeaseRecord;
+  const days = remainingText(ending).split(' ')[0];
+  await filterColumn(grid, 'remainingdays', 'Equals', days);
+  const sameEnd = active.filter((r) => r.EndDate === ending.EndDate);
+  await expect(summary(grid)).toHaveText(`1 to ${sameEnd.length} of ${sameEnd.length}`);
+  expect(new Set(await columnTexts(grid, 'remainingdays'))).toEqual(new Set([remainingText(ending)]));
+  await clearButton(page, 'Active Entitlements').click();
+
+  // A start date; a text that is no date is refused with a message, not sent.
+  await filterColumn(grid, 'startdate', 'Equals', active[0].StartDate);
+  const sameStart = active.filter((r) => r.StartDate === active[0].StartDate);
+  await expect(summary(grid)).toHaveText(`1 to ${sameStart.length} of ${sameStart.length}`);
+  await filterColumn(grid, 'startdate', 'Equals', '2025-13-01');
+  await expect(section(page, 'Active Entitlements').getByRole('alert')).toContainText(
+    'Start Date: enter a date as YYYY-MM-DD.',
+  );
+  await clearButton(page, 'Active Entitlements').click();
+  await expect(section(page, 'Active Entitlements').getByRole('alert')).toHaveCount(0);
+
+  // EXPIRED and NOT STARTED in the inactive table.
+  const igrid = inactiveGrid(page);
+  const expired = inactive.filter((r) => remainingText(r) === 'EXPIRED');
+  const notStarted = inactive.filter((r) => remainingText(r) === 'NOT STARTED');
+  await filterColumn(igrid, 'remainingdays', 'Equals', 'EXPIRED');
+  await expect(summary(igrid)).toHaveText(`1 to ${Math.min(20, expired.length)} of ${expired.length}`);
+  expect(new Set(await columnTexts(igrid, 'remainingdays'))).toEqual(new Set(['EXPIRED']));
+  await filterColumn(igrid, 'remainingdays', 'Equals', 'not started');
+  await expect(summary(igrid)).toHaveText(`1 to ${notStarted.length} of ${notStarted.length}`);
+  expect(new Set(await columnTexts(igrid, 'remainingdays'))).toEqual(new Set(['NOT STARTED']));
+  await resetButton(page, 'Inactive Entitlements').click();
+  await expectSavedView(page, ACME, INACTIVE, isDefaultView);
+});
+
+test('the spinner shows while the rows load', async ({ page }) => {
+  await signIn(page, 'admin@acme.example');
+  await pickAccount(page, 'Aerospace', /Acme Aerospace Inc\./);
+  const release = await holdCalls(page, '**/api/fetchEntitlements/active');
+  await page.getByRole('link', { name: 'Leases/Perpetuals' }).click();
+  await expect(section(page, 'Active Entitlements').getByText(SPINNER)).toBeVisible();
+  release();
+  await expect(page.getByText(SPINNER)).toHaveCount(0);
+  await expect(activeGrid(page).locator('[col-id="entitlement"][role="gridcell"]').first()).toHaveText(/\S/);
+});
