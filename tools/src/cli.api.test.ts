@@ -79,6 +79,18 @@ describe(`operator CLI (${engine})`, () => {
     expect(again.stderr).toContain('No active token');
   }, 120_000);
 
+  it('rotates the license signing key: a new current key, the old one kept as retired', async () => {
+    const first = await cli('license', 'rotate-key');
+    expect(first.code).toBe(0);
+    expect(first.stdout).toMatch(/^[0-9a-f]{8}\n$/);
+    const second = await cli('license', 'rotate-key');
+    expect(second.code).toBe(0);
+    expect(second.stdout).not.toBe(first.stdout);
+    const bad = await cli('license', 'rotate-key', '--json');
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--json does not apply to "license rotate-key"/);
+  });
+
   it('issues and revokes a license-server credential and reconciles the seeded ledger', async () => {
     const issued = await cli('cls-credential', 'issue', '--account', '1000123');
     expect(issued.stderr).not.toMatch(/Error/);

@@ -39,6 +39,8 @@ Commands:
                                               line; KEYFILE is a PEM public key or the JSON of GET
                                               /api/license-keys (URL serves that JSON); exit code 1 when a
                                               line is bad
+  license rotate-key                          retire the current license signing key and create a new one;
+                                              prints the new key id (files signed earlier keep verifying)
 
 The database is the server's: DATABASE_URL (PostgreSQL) or the PGlite folder under DATA_DIR (default ./data).`;
 
@@ -175,6 +177,13 @@ async function main(argv: string[]): Promise<number> {
     const license = await import('./license.ts');
     const keys = key ? await license.readPublicKeysFile(key) : await license.fetchPublicKeys(keysUrl!);
     return license.verifyLicenseFile(file, keys, stdout);
+  } else if (command === 'license' && sub === 'rotate-key') {
+    allowed();
+    run = async (database, config) => {
+      const { rotateSigningKey } = await import('@lp/server/features/license-files/service');
+      stdout(await rotateSigningKey({ db: database.db, config }));
+      return 0;
+    };
   } else {
     throw new UsageError(
       command ? `unknown command "${[command, sub].filter(Boolean).join(' ')}"` : 'no command given',

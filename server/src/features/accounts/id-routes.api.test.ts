@@ -5,7 +5,7 @@ import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clsCredentials, emails } from '../../db/schema.ts';
-import { addContact, buildAccount } from '../../test/factories.ts';
+import { addContact, buildAccount, buildLicenseServer } from '../../test/factories.ts';
 import { signInAs } from '../../test/sign-in.ts';
 import { createTestApp } from '../../test/test-app.ts';
 import { createTestDatabase, type TestDatabase } from '../../test/test-db.ts';
@@ -25,10 +25,16 @@ async function addEmail(customerNumber: string): Promise<number> {
   return row.id;
 }
 
+const elasticServers = new Set<string>();
 async function addCredential(customerNumber: string): Promise<string> {
+  const clsId = `CLS-${customerNumber}`;
+  if (!elasticServers.has(clsId)) {
+    await buildLicenseServer(database.db, customerNumber, { hostIdentity: clsId, kind: 'elastic' });
+    elasticServers.add(clsId);
+  }
   const [row] = await database.db
     .insert(clsCredentials)
-    .values({ customerNumber, clsId: 'CLS-1', tokenHash: randomUUID(), createdBy: 'busops@vendor.example' })
+    .values({ customerNumber, clsId, tokenHash: randomUUID(), createdBy: 'busops@vendor.example' })
     .returning();
   return row.id;
 }

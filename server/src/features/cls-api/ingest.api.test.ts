@@ -233,7 +233,7 @@ describe('ledger invariants', () => {
         async (specs, shuffle, quantity) => {
           const { server, ids } = await account([
             { quantity, startDate: '2026-01-01', endDate: '2026-01-10' },
-            { quantity: quantity / 2, startDate: '2026-01-05', endDate: '2026-01-31' },
+            { quantity: Math.floor(quantity / 2), startDate: '2026-01-05', endDate: '2026-01-31' },
           ]);
           const at = (minute: number) => new Date(Date.UTC(2026, 0, 1) + minute * 60_000).toISOString();
           const events = usageEvents(

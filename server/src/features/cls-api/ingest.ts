@@ -4,9 +4,9 @@ import { formatDate } from '@lp/domain/dates';
 import { chargeCents, rateTableFor, sessionHours } from '@lp/domain/elastic-rating';
 import { isValidIp } from '@lp/domain/ip-rules';
 import type { Db } from '../../db/database.ts';
+import { elasticCurrencyOf } from '../entitlements/service.ts';
 import { type Charge, lockLedgerEntitlements, postCharges } from '../ledger/service.ts';
 import {
-  currencyOfAccount,
   insertSessions,
   loadRateTables,
   type NewSessionRow,
@@ -99,7 +99,7 @@ export async function ingestUsage(
     const entitlements = await lockLedgerEntitlements(tx, cn);
     const rates = await loadRateTables(tx);
     const newest = newestVersion(rates.keys());
-    const currency = await currencyOfAccount(tx, cn);
+    const currency = await elasticCurrencyOf(tx, cn);
     const stored = await sessionsById(tx, server.clsId, [...new Set(events.map((e) => e.event.sessionId))]);
 
     const working = new Map<string, Working>();

@@ -1,4 +1,3 @@
-import { accountCurrency } from '@lp/domain/elastic-entitlements';
 import { sql } from 'drizzle-orm';
 import { type Db, jsonRows, queryRows } from '../../db/database.ts';
 
@@ -146,13 +145,3 @@ export async function loadRateTables(db: Db): Promise<Map<string, Map<string, nu
 /** Newest first by numeric segments ("2025.1.2" > "2024.10.0"). */
 export const newestVersion = (versions: Iterable<string>) =>
   [...versions].sort((a, b) => b.localeCompare(a, 'en', { numeric: true }))[0] ?? '';
-
-/** The currency uncovered usage of the account is priced in (the one rule the statement shows too). */
-export async function currencyOfAccount(db: Db, customerNumber: string): Promise<string> {
-  const rows = await queryRows<{ currency: string | null; end_date: string | null }>(
-    db,
-    sql`select currency, end_date::text as end_date from entitlements
-      where customer_number = ${customerNumber} and kind = 'ELASTIC' and currency is not null order by start_date, id`,
-  );
-  return accountCurrency(rows.map((r) => ({ currency: r.currency, endDate: r.end_date })));
-}

@@ -1,6 +1,7 @@
 import { leaseColumnKinds } from '@lp/contract/leases/schemas';
 import { FSA_MANUAL_DRAWDOWN_PART } from '@lp/domain/entitlements';
-import { and, asc, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import type { StatementEntitlement } from '@lp/domain/statement';
+import { and, asc, eq, inArray, isNotNull, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.ts';
 import { entitlements, products } from '../../db/schema.ts';
 import { type Resource, typedColumns } from '../../platform/query/resource.ts';
@@ -166,4 +167,61 @@ export async function changeActivated(db: Db, entitlementId: number, delta: numb
     )
     .returning({ id: entitlements.id });
   return rows.length > 0;
+}
+
+/** Only these entitlements count as elastic (spec 001 §4 classification). */
+const isElastic = (customerNumber: string) =>
+  and(
+    eq(entitlements.customerNumber, customerNumber),
+    eq(entitlements.kind, 'ELASTIC'),
+    eq(entitlements.licenseModel, 'Elastic-AEU'),
+    eq(entitlements.state, 'Deployed'),
+  );
+
+const statementColumns = {
+  id: entitlements.id,
+  activationId: entitlements.activationId,
+  poNumber: entitlements.poNumber,
+  startDate: entitlements.startDate,
+  endDate: entitlements.endDate,
+  quantity: entitlements.quantity,
+  currency: entitlements.currency,
+};
+
+export async function listStatementEntitlements(
+  db: Db,
+  customerNumber: string,
+): Promise<StatementEntitlement[]> {
+  return db
+    .select(statementColumns)
+    .from(entitlements)
+    .where(isElastic(customerNumber))
+    .orderBy(asc(entitlements.startDate), asc(entitlements.id));
+}
+
+export async function findStatementEntitlement(
+  db: Db,
+  customerNumber: string,
+  activationId: string,
+): Promise<StatementEntitlement | undefined> {
+  const [row] = await db
+    .select(statementColumns)
+    .from(entitlements)
+    .where(and(isElastic(customerNumber), eq(entitlements.activationId, activationId)));
+  return row;
+}
+
+/** Currency and end day of the account's elastic entitlements that name a currency. */
+export async function listElasticCurrencies(db: Db, customerNumber: string) {
+  return db
+    .select({ currency: entitlements.currency, endDate: entitlements.endDate })
+    .from(entitlements)
+    .where(
+      and(
+        eq(entitlements.customerNumber, customerNumber),
+        eq(entitlements.kind, 'ELASTIC'),
+        isNotNull(entitlements.currency),
+      ),
+    )
+    .orderBy(asc(entitlements.startDate), asc(entitlements.id));
 }

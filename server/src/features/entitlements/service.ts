@@ -2,6 +2,8 @@ import type { ElasticEntitlementRecord } from '@lp/contract/entitlements/schemas
 import type { LeaseRecord } from '@lp/contract/leases/schemas';
 import type { FilterRule } from '@lp/contract/query/schemas';
 import { formatDate } from '@lp/domain/dates';
+import { accountCurrency } from '@lp/domain/elastic-entitlements';
+import type { Db } from '../../db/database.ts';
 import type { AppContext } from '../../platform/context.ts';
 import type { Principal } from '../../platform/principal.ts';
 import { type PageOptions, queryCount, queryDistinct, queryPage } from '../../platform/query/engine.ts';
@@ -9,12 +11,15 @@ import { authorizeAccount } from '../accounts/policy.ts';
 import {
   activatedByActivationId,
   changeActivated,
+  findStatementEntitlement,
   type LeaseSplit,
   leasesResource,
   leasesScope,
+  listElasticCurrencies,
   listElasticEntitlements,
   listEntitlementsById,
   listSslEntitlements,
+  listStatementEntitlements,
   lockSslEntitlement,
 } from './repository.ts';
 
@@ -149,3 +154,18 @@ export const sslEntitlements = {
   changeActivated,
 };
 export type SslEntitlement = Awaited<ReturnType<typeof listSslEntitlements>>[number];
+
+/**
+ * Elastic entitlements as the statements see them (decision 026: other features read entitlements through
+ * these, never the table). No authorization: the caller has passed the account gate or acts for a server.
+ */
+export const statementEntitlements = {
+  ofAccount: (db: Db, customerNumber: string) => listStatementEntitlements(db, customerNumber),
+  byActivationId: (db: Db, customerNumber: string, activationId: string) =>
+    findStatementEntitlement(db, customerNumber, activationId),
+};
+
+/** The currency uncovered usage of the account is priced in (the one rule the statement shows too). */
+export async function elasticCurrencyOf(db: Db, customerNumber: string): Promise<string> {
+  return accountCurrency(await listElasticCurrencies(db, customerNumber));
+}

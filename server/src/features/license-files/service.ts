@@ -10,7 +10,7 @@ import {
   type LicenseSigner,
   licenseFileName,
   mergeLicenseTexts,
-  sharedLicenseFileName,
+  sharedLicenseFiles,
 } from '@lp/domain/license-file';
 import { createSigningKey, signer } from '@lp/domain/license-signature';
 import type { AppContext } from '../../platform/context.ts';
@@ -129,13 +129,8 @@ function customerFiles(
 }
 
 /** Per daemon, the lines of every customer in one `{daemon}…_shared.lic` file. */
-function sharedFiles(host: HostRow, files: LicenseFiles[]): LicenseFile[] {
-  const daemons = [...new Set(files.flatMap((f) => Object.keys(f.licenseText)))].sort();
-  return daemons.map((daemon) => ({
-    fileName: sharedLicenseFileName(daemon, host.hostIds),
-    text: mergeLicenseTexts(files.flatMap((f) => (f.licenseText[daemon] ? [f.licenseText[daemon]] : []))),
-  }));
-}
+const sharedFiles = (host: HostRow, files: LicenseFiles[]): LicenseFile[] =>
+  sharedLicenseFiles(files, host.hostIds).map(({ fileName, text }) => ({ fileName, text }));
 
 interface HostFiles {
   host: HostRow;

@@ -1,50 +1,8 @@
 import type { DayRange } from '@lp/domain/dates';
-import type { StatementEntitlement, UsageAggregate } from '@lp/domain/statement';
-import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm';
+import type { UsageAggregate } from '@lp/domain/statement';
+import { and, eq, inArray, lte, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.ts';
-import { elasticDailyUsage, entitlements } from '../../db/schema.ts';
-
-/** Only these entitlements count as elastic (spec 001 §4 classification). */
-const isElastic = (customerNumber: string) =>
-  and(
-    eq(entitlements.customerNumber, customerNumber),
-    eq(entitlements.kind, 'ELASTIC'),
-    eq(entitlements.licenseModel, 'Elastic-AEU'),
-    eq(entitlements.state, 'Deployed'),
-  );
-
-const entitlementColumns = {
-  id: entitlements.id,
-  activationId: entitlements.activationId,
-  poNumber: entitlements.poNumber,
-  startDate: entitlements.startDate,
-  endDate: entitlements.endDate,
-  quantity: entitlements.quantity,
-  currency: entitlements.currency,
-};
-
-export async function listElasticEntitlements(
-  db: Db,
-  customerNumber: string,
-): Promise<StatementEntitlement[]> {
-  return db
-    .select(entitlementColumns)
-    .from(entitlements)
-    .where(isElastic(customerNumber))
-    .orderBy(asc(entitlements.startDate), asc(entitlements.id));
-}
-
-export async function findElasticEntitlement(
-  db: Db,
-  customerNumber: string,
-  activationId: string,
-): Promise<StatementEntitlement | undefined> {
-  const [row] = await db
-    .select(entitlementColumns)
-    .from(entitlements)
-    .where(and(isElastic(customerNumber), eq(entitlements.activationId, activationId)));
-  return row;
-}
+import { elasticDailyUsage } from '../../db/schema.ts';
 
 /**
  * Usage per (entitlement, product) before the period and within it, read from the daily rollups only (a

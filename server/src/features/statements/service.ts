@@ -17,9 +17,10 @@ import { escapeHtml } from '../../platform/mail/escape-html.ts';
 import { sendAccountEmail } from '../../platform/mail/mailer.ts';
 import type { Principal } from '../../platform/principal.ts';
 import { authorizeAccount } from '../accounts/policy.ts';
+import { statementEntitlements } from '../entitlements/service.ts';
 import { requireElasticServer } from '../ip-rules/service.ts';
 import { renderStatementPdf } from './pdf.ts';
-import { findElasticEntitlement, listElasticEntitlements, usageAggregates } from './repository.ts';
+import { usageAggregates } from './repository.ts';
 
 export const unknownElasticEntitlement = 'No elastic entitlement with this activation id for this account.';
 
@@ -30,7 +31,7 @@ async function composeStatement(
   reportDate: string,
   only?: StatementEntitlement,
 ): Promise<Statement> {
-  const all = await listElasticEntitlements(ctx.db, account.customerNumber);
+  const all = await statementEntitlements.ofAccount(ctx.db, account.customerNumber);
   if (all.length === 0) throw new AppError('NOT_FOUND', messages.noActiveEntitlements);
   const entitlements = only ? [only] : all;
   const usage = await usageAggregates(ctx.db, account.customerNumber, period, only ? [only.id] : undefined);
@@ -94,7 +95,11 @@ export async function sendStatementEmail(
 ): Promise<void> {
   const { customer } = await authorizeAccount(ctx, principal, request.customerid, 'edit');
   await requireElasticServer(ctx.db, customer.customerNumber, request.server);
-  const entitlement = await findElasticEntitlement(ctx.db, customer.customerNumber, request.activationid);
+  const entitlement = await statementEntitlements.byActivationId(
+    ctx.db,
+    customer.customerNumber,
+    request.activationid,
+  );
   if (!entitlement) throw notFound(unknownElasticEntitlement);
 
   const now = new Date();
