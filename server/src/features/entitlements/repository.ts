@@ -1,8 +1,9 @@
 import { leaseColumnKinds } from '@lp/contract/leases/schemas';
+import type { Drawable } from '@lp/domain/elastic-rating';
 import { FSA_MANUAL_DRAWDOWN_PART } from '@lp/domain/entitlements';
 import type { StatementEntitlement } from '@lp/domain/statement';
 import { and, asc, eq, inArray, isNotNull, type SQL, sql } from 'drizzle-orm';
-import type { Db } from '../../db/database.ts';
+import { type Db, jsonRows, queryRows } from '../../db/database.ts';
 import { entitlements, products } from '../../db/schema.ts';
 import { type Resource, typedColumns } from '../../platform/query/resource.ts';
 
@@ -224,4 +225,54 @@ export async function listElasticCurrencies(db: Db, customerNumber: string) {
       ),
     )
     .orderBy(asc(entitlements.startDate), asc(entitlements.id));
+}
+
+export interface LedgerEntitlement extends Drawable {
+  activationId: string;
+}
+
+/** The account's elastic entitlements with their balances (read under the account lock). */
+export async function listLedgerEntitlements(tx: Db, customerNumber: string): Promise<LedgerEntitlement[]> {
+  const rows = await queryRows<{
+    id: string | number;
+    activation_id: string;
+    license_model: string;
+    state: string;
+    start_date: string;
+    end_date: string | null;
+    quantity: number;
+    used_cents: string | number;
+    rate_table_version: string | null;
+  }>(
+    tx,
+    sql`select id, activation_id, license_model, state, start_date, end_date, quantity, used_cents, rate_table_version
+      from entitlements where customer_number = ${customerNumber} and kind = 'ELASTIC' order by id`,
+  );
+  return rows.map((r) => ({
+    id: Number(r.id),
+    activationId: r.activation_id,
+    licenseModel: r.license_model,
+    state: r.state,
+    startDate: r.start_date,
+    endDate: r.end_date,
+    quantityCents: Math.round(Number(r.quantity) * 100),
+    usedCents: Number(r.used_cents),
+    rateTableVersion: r.rate_table_version,
+  }));
+}
+
+/** Adds drawn cents to entitlements' Used (the ledger's posting, inside its transaction). */
+export async function addToUsed(tx: Db, deltas: readonly { id: number; cents: number }[]): Promise<void> {
+  if (deltas.length === 0) return;
+  await tx.execute(sql`update entitlements e set used_cents = e.used_cents + t.cents
+    from jsonb_to_recordset(${jsonRows(deltas)}) as t(id bigint, cents bigint) where e.id = t.id`);
+}
+
+/** Per account (or one account): the cents drawn from its elastic entitlements, as the ledger reconciles them. */
+export async function usedCentsByAccount(db: Db, customerNumber?: string) {
+  return queryRows<{ customer_number: string; used: string | number }>(
+    db,
+    sql`select customer_number, sum(used_cents) as used from entitlements
+      where kind = 'ELASTIC' ${customerNumber ? sql`and customer_number = ${customerNumber}` : sql``} group by 1`,
+  );
 }

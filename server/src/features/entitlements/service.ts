@@ -10,17 +10,21 @@ import { type PageOptions, queryCount, queryDistinct, queryPage } from '../../pl
 import { authorizeAccount } from '../accounts/policy.ts';
 import {
   activatedByActivationId,
+  addToUsed,
   changeActivated,
   findStatementEntitlement,
   type LeaseSplit,
+  type LedgerEntitlement,
   leasesResource,
   leasesScope,
   listElasticCurrencies,
   listElasticEntitlements,
   listEntitlementsById,
+  listLedgerEntitlements,
   listSslEntitlements,
   listStatementEntitlements,
   lockSslEntitlement,
+  usedCentsByAccount,
 } from './repository.ts';
 
 /**
@@ -169,3 +173,17 @@ export const statementEntitlements = {
 export async function elasticCurrencyOf(db: Db, customerNumber: string): Promise<string> {
   return accountCurrency(await listElasticCurrencies(db, customerNumber));
 }
+
+export type { LedgerEntitlement } from './repository.ts';
+
+/**
+ * The elastic ledger's reads and writes of entitlements (the ledger owns the rules and the account lock; the
+ * table is this feature's). Run inside the ledger's transaction.
+ */
+export const ledgerEntitlementStore = {
+  list: (tx: Db, customerNumber: string): Promise<LedgerEntitlement[]> =>
+    listLedgerEntitlements(tx, customerNumber),
+  addUsed: (tx: Db, deltas: readonly { id: number; cents: number }[]) => addToUsed(tx, deltas),
+  usedByAccount: async (db: Db, customerNumber?: string) =>
+    new Map((await usedCentsByAccount(db, customerNumber)).map((r) => [r.customer_number, Number(r.used)])),
+};

@@ -1,4 +1,3 @@
-import type { Drawable } from '@lp/domain/elastic-rating';
 import { sql } from 'drizzle-orm';
 import { type Db, jsonRows, lockUntilCommit, queryRows } from '../../db/database.ts';
 
@@ -8,40 +7,6 @@ import { type Db, jsonRows, lockUntilCommit, queryRows } from '../../db/database
  */
 export async function lockAccountLedger(tx: Db, customerNumber: string): Promise<void> {
   await lockUntilCommit(tx, `elastic-ledger:${customerNumber}`);
-}
-
-export interface LedgerEntitlement extends Drawable {
-  activationId: string;
-}
-
-/** The account's elastic entitlements with their balances (read under the account lock). */
-export async function elasticEntitlements(tx: Db, customerNumber: string): Promise<LedgerEntitlement[]> {
-  const rows = await queryRows<{
-    id: string | number;
-    activation_id: string;
-    license_model: string;
-    state: string;
-    start_date: string;
-    end_date: string | null;
-    quantity: number;
-    used_cents: string | number;
-    rate_table_version: string | null;
-  }>(
-    tx,
-    sql`select id, activation_id, license_model, state, start_date, end_date, quantity, used_cents, rate_table_version
-      from entitlements where customer_number = ${customerNumber} and kind = 'ELASTIC' order by id`,
-  );
-  return rows.map((r) => ({
-    id: Number(r.id),
-    activationId: r.activation_id,
-    licenseModel: r.license_model,
-    state: r.state,
-    startDate: r.start_date,
-    endDate: r.end_date,
-    quantityCents: Math.round(Number(r.quantity) * 100),
-    usedCents: Number(r.used_cents),
-    rateTableVersion: r.rate_table_version,
-  }));
 }
 
 export interface LedgerRow {
@@ -89,23 +54,16 @@ export async function addToRollups(tx: Db, rows: readonly RollupRow[]): Promise<
   }
 }
 
-export async function addToUsed(tx: Db, deltas: readonly { id: number; cents: number }[]): Promise<void> {
-  if (deltas.length === 0) return;
-  await tx.execute(sql`update entitlements e set used_cents = e.used_cents + t.cents
-    from jsonb_to_recordset(${jsonRows(deltas)}) as t(id bigint, cents bigint) where e.id = t.id`);
-}
-
 export interface ReconcileRow {
   customer_number: string;
   session_cents: string | number;
   usage_cents: string | number;
   overage_cents: string | number;
   adjustment_cents: string | number;
-  used_cents: string | number;
   rollup_cents: string | number;
 }
 
-/** Per account: what sessions charged, what the ledger holds by kind, entitlements' Used and the rollups. */
+/** Per account: what sessions charged, what the ledger holds by kind and the rollups (entitlements' Used: entitlements). */
 export async function reconcileTotals(db: Db, customerNumber?: string): Promise<ReconcileRow[]> {
   const only = (column: string) =>
     customerNumber ? sql`where ${sql.raw(column)} = ${customerNumber}` : sql``;
@@ -117,16 +75,14 @@ export async function reconcileTotals(db: Db, customerNumber?: string): Promise<
           sum(amount_cents) filter (where kind = 'overage') as overage,
           sum(amount_cents) filter (where kind = 'adjustment') as adjustment
         from elastic_ledger ${only('customer_number')} group by 1),
-      e as (select customer_number, sum(used_cents) as used from entitlements
-        where kind = 'ELASTIC' ${customerNumber ? sql`and customer_number = ${customerNumber}` : sql``} group by 1),
       r as (select customer_number, sum(amount_cents) as total from elastic_daily_usage ${only('customer_number')} group by 1),
       k as (select customer_number from s union select customer_number from l
-        union select customer_number from e union select customer_number from r)
+        union select customer_number from r)
     select k.customer_number, coalesce(s.c, 0) as session_cents, coalesce(l.usage, 0) as usage_cents,
       coalesce(l.overage, 0) as overage_cents, coalesce(l.adjustment, 0) as adjustment_cents,
-      coalesce(e.used, 0) as used_cents, coalesce(r.total, 0) as rollup_cents
+      coalesce(r.total, 0) as rollup_cents
     from k left join s using (customer_number) left join l using (customer_number)
-      left join e using (customer_number) left join r using (customer_number)
+      left join r using (customer_number)
     order by k.customer_number`,
   );
 }

@@ -2,12 +2,10 @@ import { formatDate } from '@lp/domain/dates';
 import { allocate, centsToUnits, unitsToCents } from '@lp/domain/elastic-rating';
 import type { Db } from '../../db/database.ts';
 import { badRequest, notFound } from '../../platform/errors.ts';
+import { type LedgerEntitlement, ledgerEntitlementStore } from '../entitlements/service.ts';
 import {
   addToRollups,
-  addToUsed,
-  elasticEntitlements,
   insertLedgerRows,
-  type LedgerEntitlement,
   type LedgerRow,
   lockAccountLedger,
   type ReconcileRow,
@@ -15,7 +13,7 @@ import {
   reconcileTotals,
 } from './repository.ts';
 
-export type { LedgerEntitlement } from './repository.ts';
+export type { LedgerEntitlement } from '../entitlements/service.ts';
 
 /**
  * Takes the account's ledger lock (held until the transaction ends) and reads its elastic entitlements with
@@ -23,12 +21,12 @@ export type { LedgerEntitlement } from './repository.ts';
  */
 export async function lockLedgerEntitlements(tx: Db, customerNumber: string): Promise<LedgerEntitlement[]> {
   await lockAccountLedger(tx, customerNumber);
-  return elasticEntitlements(tx, customerNumber);
+  return ledgerEntitlementStore.list(tx, customerNumber);
 }
 
 /** The account's elastic entitlements with their balances, without the lock (a read that posts nothing). */
 export async function ledgerEntitlements(db: Db, customerNumber: string): Promise<LedgerEntitlement[]> {
-  return elasticEntitlements(db, customerNumber);
+  return ledgerEntitlementStore.list(db, customerNumber);
 }
 
 /** Rollup row key for usage that no entitlement covered. */
@@ -114,7 +112,7 @@ export async function postCharges(
   }
   await insertLedgerRows(tx, ledger);
   await addToRollups(tx, [...rollups.values()]);
-  await addToUsed(
+  await ledgerEntitlementStore.addUsed(
     tx,
     [...used].map(([id, cents]) => ({ id, cents })),
   );
@@ -167,7 +165,7 @@ export async function postAdjustment(tx: Db, input: AdjustmentInput) {
       amount_cents: cents,
     },
   ]);
-  await addToUsed(tx, [{ id: target.id, cents }]);
+  await ledgerEntitlementStore.addUsed(tx, [{ id: target.id, cents }]);
   return { activationId: target.activationId, used: centsToUnits(target.usedCents + cents) };
 }
 
@@ -188,15 +186,31 @@ export interface Reconciliation {
  */
 export async function reconcile(db: Db, customerNumber?: string): Promise<Reconciliation[]> {
   const rows = await reconcileTotals(db, customerNumber);
-  return rows.map((r: ReconcileRow) => {
-    const [sessions, usage, overage, adjustments, used, rollups] = [
+  const usedByAccount = await ledgerEntitlementStore.usedByAccount(db, customerNumber);
+  // Accounts with entitlements but no ledger activity yet reconcile too (nothing used, nothing drawn).
+  const known = new Set(rows.map((r) => r.customer_number));
+  const all: ReconcileRow[] = [
+    ...rows,
+    ...[...usedByAccount.keys()]
+      .filter((cn) => !known.has(cn))
+      .map((cn) => ({
+        customer_number: cn,
+        session_cents: 0,
+        usage_cents: 0,
+        overage_cents: 0,
+        adjustment_cents: 0,
+        rollup_cents: 0,
+      })),
+  ].sort((a, b) => a.customer_number.localeCompare(b.customer_number));
+  return all.map((r: ReconcileRow) => {
+    const [sessions, usage, overage, adjustments, rollups] = [
       r.session_cents,
       r.usage_cents,
       r.overage_cents,
       r.adjustment_cents,
-      r.used_cents,
       r.rollup_cents,
     ].map(Number);
+    const used = usedByAccount.get(r.customer_number) ?? 0;
     return {
       customerNumber: r.customer_number,
       sessions: centsToUnits(sessions),
