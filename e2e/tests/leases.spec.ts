@@ -104,6 +104,25 @@ const activationIdsShown = async (grid: Locator, list: LeaseRecord[]) => {
   return texts.map((t) => list.find((r) => t.endsWith(r.ActivationId))?.ActivationId ?? `? ${t}`);
 };
 
+/** Headers outside the grid's viewport or with clipped text, and clipped cells (rendered rows), by column. */
+const clippedColumns = (grid: Locator) =>
+  grid.evaluate((root) => {
+    const view = (root.querySelector('.ag-root-wrapper') as HTMLElement).getBoundingClientRect();
+    const overflows = (el: Element) => el.scrollWidth > el.clientWidth + 1;
+    const problems: string[] = [];
+    for (const header of root.querySelectorAll('.ag-header-cell[col-id]')) {
+      const colId = header.getAttribute('col-id');
+      const box = header.getBoundingClientRect();
+      if (box.left < view.left - 1 || box.right > view.right + 1) problems.push(`${colId}: out of view`);
+      const text = header.querySelector('.ag-header-cell-text');
+      if (!text || overflows(text)) problems.push(`${colId}: header clipped`);
+      const cells = root.querySelectorAll(`.ag-row:not(.ag-row-loading) .ag-cell[col-id="${colId}"]`);
+      // The entitlement texts end in an ellipsis by design when a product name is long.
+      if (colId !== 'entitlement' && [...cells].some(overflows)) problems.push(`${colId}: cell clipped`);
+    }
+    return problems;
+  });
+
 async function openLeases(page: Page) {
   await signIn(page, 'admin@acme.example');
   await pickAccount(page, 'Aerospace', /Acme Aerospace Inc\./);
@@ -122,6 +141,13 @@ test('shows the active and inactive leases with their dates, states, counts and 
   const inactive = await records(page, 'inactive');
   expect(active.length).toBeGreaterThan(20);
   expect(inactive.length).toBeGreaterThan(0);
+  // The two tables split the account's leases: their counts add up to the whole list's.
+  const scope = { customerNumber: ACME, type: 'SSL', state: 'Deployed' };
+  expect(await post<number>(page, '/api/fetchEntitlementsActive/count', scope)).toBe(active.length);
+  expect(await post<number>(page, '/api/fetchEntitlementsInactive/count', scope)).toBe(inactive.length);
+  expect(await post<number>(page, '/api/fetchEntitlements/count', scope)).toBe(
+    active.length + inactive.length,
+  );
 
   for (const header of [
     'Entitlement',
@@ -192,6 +218,11 @@ test('shows the active and inactive leases with their dates, states, counts and 
     expect(expected, `fulfillment count of ${r.ActivationId}`).toBeDefined();
     await expect(cellOf(activeGrid(page), r, 'activated')).toHaveText(thousands(expected));
   }
+
+  // On a 1366 px screen every column lies in view, unclipped (decision 024).
+  await page.setViewportSize({ width: 1366, height: 768 });
+  await expect.poll(() => clippedColumns(activeGrid(page))).toEqual([]);
+  await expect.poll(() => clippedColumns(inactiveGrid(page))).toEqual([]);
 
   // Both tables collapse.
   const control = page.getByRole('button', { name: 'Inactive Entitlements' });
@@ -358,4 +389,27 @@ test('the spinner shows while the rows load', async ({ page }) => {
   release();
   await expect(page.getByText(SPINNER)).toHaveCount(0);
   await expect(activeGrid(page).locator('[col-id="entitlement"][role="gridcell"]').first()).toHaveText(/\S/);
+});
+
+test('sends an unselected, untyped, refused or export-blocked customer to its notice', async ({ page }) => {
+  await signIn(page, 'busops@demo.example', '/ssl');
+  await expect(page.getByTestId('leases-page')).toBeVisible();
+  // Acme Marine's customer type is Undefined: the leases page needs channel, direct or indirect (spec 002 §6).
+  await pickAccount(page, 'Acme Marine', /Acme Marine B\.V\./);
+  await expect(page).toHaveURL(/\/notypecustomer$/);
+  await page.goto('/ssl');
+  await expect(page).toHaveURL(/\/notypecustomer$/);
+  // Litware (an FNP license generator) may not use self-serve licensing: the server refuses, /nopermissions.
+  await pickAccount(page, 'Litware', /Litware Medical Devices Oy/);
+  await page.getByRole('link', { name: 'Leases/Perpetuals' }).click();
+  await expect(page).toHaveURL(/\/nopermissions$/);
+  await pickAccount(page, 'Northwind', /Northwind Turbines Inc\./);
+  await page.getByRole('link', { name: 'Leases/Perpetuals' }).click();
+  await expect(page.getByTestId('leases-page')).toBeVisible();
+  // Without a selected customer: /noselectedcustomer.
+  await page.getByRole('button', { name: 'Refresh account list' }).click();
+  await expect(page).toHaveURL(/\/noselectedcustomer$/);
+  // An export-denied account is never selected: /noaccess.
+  await pickAccount(page, 'Tailspin', /Tailspin Defense Systems Corp\./);
+  await expect(page).toHaveURL(/\/noaccess$/);
 });

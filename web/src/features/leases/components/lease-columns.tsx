@@ -11,6 +11,9 @@ type Row = LeaseGridRow;
 const textFilter = {
   filter: 'agTextColumnFilter',
   filterParams: { filterOptions: ['contains', 'equals'], maxNumConditions: 1, buttons: ['reset'] },
+  // Two-word headers wrap rather than truncate on a 1366 px screen.
+  wrapHeaderText: true,
+  autoHeaderHeight: true,
 } as const;
 
 const barColour: Record<ProgressColour, string> = { green: 'green', orange: 'orange', red: 'red' };
@@ -68,9 +71,9 @@ export const leaseColumnDefs: (ColDef<Row> & { colId: LeaseColumnId })[] = [
     cellRenderer: EntitlementCell,
     ...textFilter,
     flex: 2,
-    minWidth: 220,
+    minWidth: 200,
   },
-  { colId: 'licensemodel', field: 'LicenseModel', headerName: 'License Model', ...textFilter, minWidth: 130 },
+  { colId: 'licensemodel', field: 'LicenseModel', headerName: 'License Model', ...textFilter, minWidth: 115 },
   {
     colId: 'count',
     field: 'LineItemQuantity',
@@ -78,16 +81,16 @@ export const leaseColumnDefs: (ColDef<Row> & { colId: LeaseColumnId })[] = [
     type: 'rightAligned',
     valueFormatter: counted,
     ...textFilter,
-    minWidth: 90,
+    minWidth: 80,
   },
-  { colId: 'startdate', field: 'StartDate', headerName: 'Start Date', ...textFilter, minWidth: 110 },
+  { colId: 'startdate', field: 'StartDate', headerName: 'Start Date', ...textFilter, minWidth: 100 },
   {
     colId: 'enddate',
     headerName: 'Expiration Date',
     valueGetter: (p) => p.data?.view?.expirationText,
     sort: 'asc',
     ...textFilter,
-    minWidth: 140,
+    minWidth: 115,
   },
   {
     colId: 'remainingdays',
@@ -95,7 +98,7 @@ export const leaseColumnDefs: (ColDef<Row> & { colId: LeaseColumnId })[] = [
     valueGetter: (p) => p.data?.view?.remainingdays,
     cellRenderer: RemainingDaysCell,
     ...textFilter,
-    minWidth: 130,
+    minWidth: 115,
   },
   {
     colId: 'activated',
@@ -104,6 +107,6 @@ export const leaseColumnDefs: (ColDef<Row> & { colId: LeaseColumnId })[] = [
     type: 'rightAligned',
     valueFormatter: counted,
     ...textFilter,
-    minWidth: 120,
+    minWidth: 95,
   },
 ];
