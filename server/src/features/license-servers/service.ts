@@ -123,12 +123,17 @@ async function hostOfAccount(
   return found;
 }
 
-/** Which of `customerNumbers` the user may act for (edit, activations allowed, not export-blocked). */
-export async function editableAccounts(ctx: AppContext, principal: Principal, customerNumbers: string[]) {
+/** Which of `customerNumbers` pass the account gate for `action` (the others are left out, never named). */
+async function allowedAccounts(
+  ctx: AppContext,
+  principal: Principal,
+  customerNumbers: string[],
+  action: 'activate' | 'activations',
+) {
   const allowed: string[] = [];
   for (const cn of customerNumbers) {
     try {
-      await authorizeAccount(ctx, principal, cn, 'activate');
+      await authorizeAccount(ctx, principal, cn, action);
       allowed.push(cn);
     } catch (e) {
       if (!(e instanceof AppError)) throw e;
@@ -136,6 +141,10 @@ export async function editableAccounts(ctx: AppContext, principal: Principal, cu
   }
   return allowed;
 }
+
+/** Which of `customerNumbers` the user may act for (edit, activations allowed, not export-blocked). */
+export const editableAccounts = (ctx: AppContext, principal: Principal, customerNumbers: string[]) =>
+  allowedAccounts(ctx, principal, customerNumbers, 'activate');
 
 /**
  * The accounts of the host with this identity that the user may act for, read before a write's transaction:
@@ -156,18 +165,8 @@ export async function hostEditors(
 }
 
 /** Accounts the user may read among `customerNumbers` (a shared host's other accounts stay unnamed otherwise). */
-async function visibleAccounts(ctx: AppContext, principal: Principal, customerNumbers: string[]) {
-  const visible: string[] = [];
-  for (const cn of customerNumbers) {
-    try {
-      await authorizeAccount(ctx, principal, cn, 'activations');
-      visible.push(cn);
-    } catch (e) {
-      if (!(e instanceof AppError)) throw e;
-    }
-  }
-  return visible;
-}
+const visibleAccounts = (ctx: AppContext, principal: Principal, customerNumbers: string[]) =>
+  allowedAccounts(ctx, principal, customerNumbers, 'activations');
 
 /** The account's host after the account gate (404 otherwise) and the accounts on it the user may see. */
 export async function visibleHost(
