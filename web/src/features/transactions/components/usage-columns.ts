@@ -27,12 +27,13 @@ export function usageColumnDefs(opts: {
   };
   return [
     // initialSort: applied when the grid is created only, never again over the user's sort.
-    col('StartTime', 'Start Time', { filter: DateRangeFilter, initialSort: 'asc', width: 180 }),
-    col('EndTime', 'End Time', { filter: DateRangeFilter, width: 180 }),
-    col('Product', 'Product', { ...text, width: 170 }),
-    col('ProductCount', 'Count', { ...numberEquals, width: 110 }),
-    col('Hours', 'Hours', { ...numberEquals, width: 110 }),
-    col('Charge', 'Cost', { ...numberEquals, width: 110 }),
+    col('StartTime', 'Start Time', { filter: DateRangeFilter, initialSort: 'asc', width: 170 }),
+    col('EndTime', 'End Time', { filter: DateRangeFilter, width: 170 }),
+    // Wide enough for the longest catalogue names ('Structures Mechanical Enterprise') on a 1366 px screen.
+    col('Product', 'Product', { ...text, width: 260 }),
+    col('ProductCount', 'Count', { ...numberEquals, width: 100 }),
+    col('Hours', 'Hours', { ...numberEquals, width: 100 }),
+    col('Charge', 'Cost', { ...numberEquals, width: 100 }),
     col('Currency', 'Currency', {
       filter: 'agTextColumnFilter',
       filterParams: { filterOptions: ['equals'], maxNumConditions: 1 },
