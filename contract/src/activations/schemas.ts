@@ -118,6 +118,7 @@ export const createRequestSchema = z.object({
     .min(1)
     .max(500),
 });
+export type CreateRequest = z.output<typeof createRequestSchema>;
 
 export const batchResponseSchema = z.object({
   status: z.literal('SUCCESS'),

@@ -1,4 +1,5 @@
 import { messages } from '@lp/contract/common/errors';
+import { FSA_MANUAL_DRAWDOWN_PART } from '@lp/domain/entitlements';
 import { contactRoles } from '@lp/domain/policy';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
@@ -118,6 +119,14 @@ beforeAll(async () => {
   await ssl(CN, 'GONE', { startDate: day(-400), endDate: day(-1) });
   await ssl(CN, 'LAST-SEATS', { quantity: 10 });
   await ssl(CN, 'RETRY', { quantity: 5 });
+  await database.db.insert(products).values({
+    partNumber: FSA_MANUAL_DRAWDOWN_PART,
+    name: 'Flexible Spending Account Manual Drawdown',
+    family: 'Platform',
+    daemon: 'simlmd',
+    featureName: 'fsa_manual',
+  });
+  await ssl(CN, 'DRAWDOWN', { partNumber: FSA_MANUAL_DRAWDOWN_PART });
   await ssl(SISTER, 'SISTER-A');
   await ssl(STRANGER, 'STRANGER-A');
   await ssl(OTHER, 'OTHER-A');
@@ -280,6 +289,15 @@ describe('creating fulfillments', () => {
       activations: [{ id: 'OTHER-A', count: 1 }],
     });
     expect(unknown.statusCode).toBe(404);
+    // The FSA manual drawdown product is never offered, so it cannot be activated either (spec 002 §4).
+    const drawdown = await create(boss, {
+      serverName: 'lic4',
+      serverId: newHostId().pasted,
+      activations: [{ id: 'DRAWDOWN', count: 1 }],
+    });
+    expect(drawdown.statusCode).toBe(404);
+    expect(drawdown.json().err).toBe(messages.unknownActivation('DRAWDOWN'));
+    expect(await activated('DRAWDOWN')).toBe(0);
   });
 
   it("says a new host's identifier is in use, with a rehost hint when the name differs", async () => {

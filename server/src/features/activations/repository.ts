@@ -2,21 +2,6 @@ import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.ts';
 import { fulfillmentEvents, fulfillments } from '../../db/schema.ts';
 
-/** The account's live fulfillments on a host. */
-export async function listLiveFulfillments(db: Db, serverId: number, customerNumber: string) {
-  return db
-    .select()
-    .from(fulfillments)
-    .where(
-      and(
-        eq(fulfillments.serverId, serverId),
-        eq(fulfillments.customerNumber, customerNumber),
-        gt(fulfillments.count, 0),
-      ),
-    )
-    .orderBy(asc(fulfillments.id));
-}
-
 /** Live fulfillments of several accounts on a host (the license file of a shared host). */
 export async function listLiveFulfillmentsOfAccounts(db: Db, serverId: number, customerNumbers: string[]) {
   if (customerNumbers.length === 0) return [];

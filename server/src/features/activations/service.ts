@@ -1,4 +1,4 @@
-import type { ActivationRow } from '@lp/contract/activations/schemas';
+import type { ActivationRow, CreateRequest } from '@lp/contract/activations/schemas';
 import { messages } from '@lp/contract/common/errors';
 import { formatDateTime } from '@lp/domain/dates';
 import { toLeaseRow } from '@lp/domain/lease-entitlements';
@@ -24,7 +24,6 @@ import {
   hostHasLiveFulfillments,
   insertEvent,
   listEvents,
-  listLiveFulfillments,
   listLiveFulfillmentsOfAccounts,
   lockFulfillment,
   setFulfillmentCount,
@@ -105,7 +104,9 @@ export async function hostActivations(
     );
     if (!host) throw notFound(messages.unableFetchServerEntitlements(request.serverId));
   }
-  const live = host ? await listLiveFulfillments(ctx.db, host.host.id, request.customerNumber) : [];
+  const live = host
+    ? await listLiveFulfillmentsOfAccounts(ctx.db, host.host.id, [request.customerNumber])
+    : [];
   const byId = new Map(entitlements.map((e) => [e.id, e]));
   const assigned = live.flatMap((f) => {
     const e = byId.get(f.entitlementId);
@@ -138,22 +139,7 @@ const lifecycleOf = (type: string | undefined) => (type === 'rehost' ? 'rehost' 
  * Every seat is taken by one conditional update of the entitlement's activated count, so parallel batches never
  * overdraw; any refused line rolls the whole batch back. With an operationKey a retried batch changes nothing.
  */
-export async function createFulfillments(
-  ctx: AppContext,
-  principal: Principal,
-  request: {
-    customerNumber: string;
-    serverName: string;
-    serverId: string;
-    serverIdType: string;
-    portNumber?: number;
-    ansysborrowable?: boolean;
-    type?: 'new' | 'rehost' | '';
-    prevServer?: { serverId: string; serverIdType: string };
-    activations: { id: string; count: number; customer?: string }[];
-    operationKey?: string;
-  },
-) {
+export async function createFulfillments(ctx: AppContext, principal: Principal, request: CreateRequest) {
   await authorizeAccount(ctx, principal, request.customerNumber, 'activate');
   for (const a of request.activations)
     if (a.customer && a.customer !== request.customerNumber)
@@ -179,7 +165,7 @@ export async function createFulfillments(
         let total = 0;
         for (const a of request.activations) {
           const e = await sslEntitlements.lock(tx, request.customerNumber, a.id);
-          if (!e || e.partNumber === 'FSA0030216') throw notFound(messages.unknownActivation(a.id));
+          if (!e) throw notFound(messages.unknownActivation(a.id));
           const row = leaseRowOf(e, now);
           if (row.maintenanceExpired) throw badRequest(`${messages.maintenanceExpired} ${e.productName}`);
           if (row.remainingdays === 'EXPIRED') throw badRequest(messages.entitlementExpired(a.id));

@@ -1,3 +1,5 @@
+import { FSA_MANUAL_DRAWDOWN_PART } from '@lp/domain/entitlements';
+
 /** Static building blocks of the demo world: product catalogue, names, texts. */
 
 export interface CatalogueProduct {
@@ -43,8 +45,6 @@ const p = (
 
 export const ELASTIC_PART = 'ELA0060001';
 export const FSA_CONTRACT_PART = 'FSA0030100';
-/** The vendor's manual drawdown product (spec 002: hidden from lease lists; default manual-entry part number). */
-export const FSA_MANUAL_PART = 'FSA0030216';
 
 export const products: CatalogueProduct[] = [
   p('CFD0010101', 'Fluids Solver', 'Fluids', 'cfd_solver', { elasticRate: 2.0, annualPrice: 24_000 }),
@@ -112,7 +112,7 @@ export const products: CatalogueProduct[] = [
   p('PLT0050120', 'Platform Data Manager - Shared Web', 'Platform', 'datamgr_web', { licenseType: 'shared' }),
   p(ELASTIC_PART, 'Elastic Units (AEU)', 'Platform', 'elastic_units'),
   p(FSA_CONTRACT_PART, 'Flexible Spending Account', 'Platform', 'fsa_contract'),
-  p(FSA_MANUAL_PART, 'Flexible Spending Account Manual Drawdown', 'Platform', 'fsa_manual'),
+  p(FSA_MANUAL_DRAWDOWN_PART, 'Flexible Spending Account Manual Drawdown', 'Platform', 'fsa_manual'),
 ];
 
 /** Products that can be licensed as leases/perpetuals (not the elastic/FSA vehicles). */

@@ -107,47 +107,36 @@ const sslColumns = {
   isEvaluation: entitlements.isEvaluation,
 };
 
-/** The account's deployed leases and perpetuals (the FSA manual drawdown product left out), by activation id. */
-export async function listSslEntitlements(db: Db, customerNumber: string) {
-  return db
+/** The account's deployed leases and perpetuals; the FSA manual drawdown product is never one (spec 002 §4). */
+const deployedSsl = (customerNumber: string) =>
+  and(
+    eq(entitlements.customerNumber, customerNumber),
+    eq(entitlements.kind, 'SSL'),
+    eq(entitlements.state, 'Deployed'),
+    sql`${entitlements.partNumber} is distinct from ${FSA_MANUAL_DRAWDOWN_PART}`,
+  );
+
+const selectSsl = (db: Db) =>
+  db
     .select(sslColumns)
     .from(entitlements)
-    .leftJoin(products, eq(products.partNumber, entitlements.partNumber))
-    .where(
-      and(
-        eq(entitlements.customerNumber, customerNumber),
-        eq(entitlements.kind, 'SSL'),
-        eq(entitlements.state, 'Deployed'),
-        sql`${entitlements.partNumber} is distinct from ${FSA_MANUAL_DRAWDOWN_PART}`,
-      ),
-    )
-    .orderBy(asc(entitlements.activationId));
+    .leftJoin(products, eq(products.partNumber, entitlements.partNumber));
+
+/** The account's deployed leases and perpetuals, by activation id. */
+export async function listSslEntitlements(db: Db, customerNumber: string) {
+  return selectSsl(db).where(deployedSsl(customerNumber)).orderBy(asc(entitlements.activationId));
 }
 
 /** Entitlements by id (any account: the caller scopes), same shape as listSslEntitlements. */
 export async function listEntitlementsById(db: Db, ids: number[]) {
   if (ids.length === 0) return [];
-  return db
-    .select(sslColumns)
-    .from(entitlements)
-    .leftJoin(products, eq(products.partNumber, entitlements.partNumber))
-    .where(inArray(entitlements.id, ids));
+  return selectSsl(db).where(inArray(entitlements.id, ids));
 }
 
 /** The account's deployed lease or perpetual with this activation id, locked for the rest of the transaction. */
 export async function lockSslEntitlement(db: Db, customerNumber: string, activationId: string) {
-  const [row] = await db
-    .select(sslColumns)
-    .from(entitlements)
-    .leftJoin(products, eq(products.partNumber, entitlements.partNumber))
-    .where(
-      and(
-        eq(entitlements.customerNumber, customerNumber),
-        eq(entitlements.activationId, activationId),
-        eq(entitlements.kind, 'SSL'),
-        eq(entitlements.state, 'Deployed'),
-      ),
-    )
+  const [row] = await selectSsl(db)
+    .where(and(deployedSsl(customerNumber), eq(entitlements.activationId, activationId)))
     .for('update', { of: entitlements });
   return row;
 }

@@ -1,3 +1,4 @@
+import type { CreateRequest } from '@lp/contract/activations/schemas';
 import { messages } from '@lp/contract/common/errors';
 import type { LicenseServer } from '@lp/contract/license-servers/schemas';
 import {
@@ -240,15 +241,10 @@ export async function hostForCreate(
   tx: Db,
   editors: ReadonlySet<string>,
   principal: Principal,
-  request: {
-    customerNumber: string;
-    serverName: string;
-    serverId: string;
-    serverIdType: string;
-    portNumber?: number;
-    ansysborrowable?: boolean;
-    type?: 'new' | 'rehost' | '';
-  },
+  request: Pick<
+    CreateRequest,
+    'customerNumber' | 'serverName' | 'serverId' | 'serverIdType' | 'portNumber' | 'ansysborrowable' | 'type'
+  >,
 ): Promise<HostRow> {
   const { identity, key } = parseHost(request.serverId, request.serverIdType);
   const names = parseHostNames(request.serverName, identity.ids.length);
@@ -313,6 +309,46 @@ export async function lockAccountHost(
   return { host, members };
 }
 
+interface HostWriteRequest {
+  customerNumber: string;
+  hostId: string;
+  hostIdType: string;
+  operationKey?: string;
+}
+
+/**
+ * One write on the account's host: the account gate, then one transaction with the host locked, answered once per
+ * operation key. `write` gets the host and its accounts the user may edit; `check` runs after the gate.
+ */
+async function writeHost(
+  ctx: AppContext,
+  principal: Principal,
+  request: HostWriteRequest,
+  operation: string,
+  write: (tx: Db, host: HostRow, editable: string[]) => Promise<void>,
+  check?: () => Promise<void>,
+) {
+  await authorizeAccount(ctx, principal, request.customerNumber, 'activate');
+  await check?.();
+  const editors = await hostEditors(ctx, principal, request.hostId, request.hostIdType);
+  await ctx.db.transaction((tx) =>
+    onceForKey(tx, { key: request.operationKey, operation, userEmail: principal.email }, async () => {
+      const { host, members } = await lockAccountHost(
+        tx,
+        request.customerNumber,
+        request.hostId,
+        request.hostIdType,
+      );
+      await write(
+        tx,
+        host,
+        members.map((m) => m.customerNumber).filter((cn) => editors.has(cn)),
+      );
+      return null;
+    }),
+  );
+}
+
 /**
  * Spec 002 §4 save flow step 3: the host's shared-server group becomes the given approved accounts. Only accounts
  * the user may edit are touched; a listed account the user may not edit is refused (403), never silently dropped.
@@ -320,42 +356,28 @@ export async function lockAccountHost(
 export async function setSharedGroup(
   ctx: AppContext,
   principal: Principal,
-  request: {
-    customerNumber: string;
-    hostId: string;
-    hostIdType: string;
-    group: string[];
-    operationKey?: string;
-  },
+  request: HostWriteRequest & { group: string[] },
 ) {
-  await authorizeAccount(ctx, principal, request.customerNumber, 'activate');
   const group = [...new Set(request.group)];
-  const editable = await editableAccounts(ctx, principal, group);
-  if (editable.length !== group.length) throw new AppError('FORBIDDEN', messages.errorSharedGroup);
-  const editors = await hostEditors(ctx, principal, request.hostId, request.hostIdType);
-  await ctx.db.transaction((tx) =>
-    onceForKey(
-      tx,
-      { key: request.operationKey, operation: 'sharedserver', userEmail: principal.email },
-      async () => {
-        const { host, members } = await lockAccountHost(
-          tx,
-          request.customerNumber,
-          request.hostId,
-          request.hostIdType,
-        );
-        for (const cn of group) await addHostAccount(tx, host.id, cn);
-        const mine = members.map((m) => m.customerNumber).filter((cn) => editors.has(cn));
-        await setSharedGroupFlags(
-          tx,
-          host.id,
-          mine.filter((cn) => !group.includes(cn)),
-          false,
-        );
-        await setSharedGroupFlags(tx, host.id, group, group.length > 1);
-        return null;
-      },
-    ),
+  await writeHost(
+    ctx,
+    principal,
+    request,
+    'sharedserver',
+    async (tx, host, editable) => {
+      for (const cn of group) await addHostAccount(tx, host.id, cn);
+      await setSharedGroupFlags(
+        tx,
+        host.id,
+        editable.filter((cn) => !group.includes(cn)),
+        false,
+      );
+      await setSharedGroupFlags(tx, host.id, group, group.length > 1);
+    },
+    async () => {
+      const editable = await editableAccounts(ctx, principal, group);
+      if (editable.length !== group.length) throw new AppError('FORBIDDEN', messages.errorSharedGroup);
+    },
   );
 }
 
@@ -363,26 +385,10 @@ export async function setSharedGroup(
 export async function deactivateSharedGroup(
   ctx: AppContext,
   principal: Principal,
-  request: { customerNumber: string; hostId: string; hostIdType: string; operationKey?: string },
+  request: HostWriteRequest,
 ) {
-  await authorizeAccount(ctx, principal, request.customerNumber, 'activate');
-  const editors = await hostEditors(ctx, principal, request.hostId, request.hostIdType);
-  await ctx.db.transaction((tx) =>
-    onceForKey(
-      tx,
-      { key: request.operationKey, operation: 'sharedserver/deactivate', userEmail: principal.email },
-      async () => {
-        const { host, members } = await lockAccountHost(
-          tx,
-          request.customerNumber,
-          request.hostId,
-          request.hostIdType,
-        );
-        const mine = members.map((m) => m.customerNumber).filter((cn) => editors.has(cn));
-        await setSharedGroupFlags(tx, host.id, mine, false);
-        return null;
-      },
-    ),
+  await writeHost(ctx, principal, request, 'sharedserver/deactivate', (tx, host, editable) =>
+    setSharedGroupFlags(tx, host.id, editable, false),
   );
 }
 
@@ -390,30 +396,12 @@ export async function deactivateSharedGroup(
  * Spec 002 §4 "Delete: permanently removes an inactive host": the account leaves the host; the host and its
  * history go with its last account. An active host is refused ('Host {name} ({identifier}) is active.').
  */
-export async function removeHost(
-  ctx: AppContext,
-  principal: Principal,
-  request: { customerNumber: string; hostId: string; hostIdType: string; operationKey?: string },
-) {
-  await authorizeAccount(ctx, principal, request.customerNumber, 'activate');
-  await ctx.db.transaction((tx) =>
-    onceForKey(
-      tx,
-      { key: request.operationKey, operation: 'sharedserver/remove', userEmail: principal.email },
-      async () => {
-        const { host } = await lockAccountHost(
-          tx,
-          request.customerNumber,
-          request.hostId,
-          request.hostIdType,
-        );
-        if (host.state === 'Active')
-          throw new AppError('CONFLICT', hostIdMessages.active(host.name, host.hostIdentity));
-        await removeHostAccount(tx, host.id, request.customerNumber);
-        return null;
-      },
-    ),
-  );
+export async function removeHost(ctx: AppContext, principal: Principal, request: HostWriteRequest) {
+  await writeHost(ctx, principal, request, 'sharedserver/remove', async (tx, host) => {
+    if (host.state === 'Active')
+      throw new AppError('CONFLICT', hostIdMessages.active(host.name, host.hostIdentity));
+    await removeHostAccount(tx, host.id, request.customerNumber);
+  });
 }
 
 /**

@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
-import { isBorrowable, licenseModelGroupOf } from '@lp/domain/entitlements';
+import { FSA_MANUAL_DRAWDOWN_PART, isBorrowable, licenseModelGroupOf } from '@lp/domain/entitlements';
 import { contactRoles } from '@lp/domain/policy';
 import { describe, expect, it } from 'vitest';
-import { FSA_MANUAL_PART } from '../catalogue.ts';
 import { mulberry32, Rng } from '../prng.ts';
 import { buildWorld, utcToday } from './build-world.ts';
 import { HISTORY_DAYS } from './license-servers.ts';
@@ -196,7 +195,7 @@ describe('demo world generator', () => {
       for (const f of w.fulfillments) expect([f.id, f.count]).toEqual([f.id, runningCount.get(f.id) ?? 0]);
 
       const activatedParts = new Set(w.fulfillments.map((f) => entitlement.get(f.entitlementId)!.partNumber));
-      expect(activatedParts.has(FSA_MANUAL_PART)).toBe(false);
+      expect(activatedParts.has(FSA_MANUAL_DRAWDOWN_PART)).toBe(false);
       // Shared Web and Named User counts show as activated: they are never activated on a host.
       expect(new Set(w.fulfillments.map((f) => groupOf(f.entitlementId)))).toEqual(
         new Set(['Network', 'Node Locked']),

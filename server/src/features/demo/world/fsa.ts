@@ -1,4 +1,5 @@
-import { products as catalogue, FSA_CONTRACT_PART, FSA_MANUAL_PART } from '../catalogue.ts';
+import { FSA_MANUAL_DRAWDOWN_PART } from '@lp/domain/entitlements';
+import { products as catalogue, FSA_CONTRACT_PART } from '../catalogue.ts';
 import type { AccountScope } from './accounts.ts';
 import { addEntitlement, type WorldContext } from './context.ts';
 import type { EntitlementRow } from './types.ts';
@@ -99,7 +100,7 @@ export function addFsa(ctx: WorldContext, { cn, plan, index }: AccountScope): En
           kind: 'SSL',
           licenseModel: 'Lease',
           licenseType: 'shared',
-          partNumber: FSA_MANUAL_PART,
+          partNumber: FSA_MANUAL_DRAWDOWN_PART,
           productName: 'Fluids Solver - Shared Web',
           quantity: rng.int(5, 20),
           startDate: day(orderDay),

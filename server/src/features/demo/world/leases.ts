@@ -1,5 +1,6 @@
 import type { LicenseModelGroup, licenseModelGroups } from '@lp/domain/entitlements';
-import { type CatalogueProduct, FSA_MANUAL_PART, sslProducts } from '../catalogue.ts';
+import { FSA_MANUAL_DRAWDOWN_PART } from '@lp/domain/entitlements';
+import { type CatalogueProduct, sslProducts } from '../catalogue.ts';
 import type { Rng } from '../prng.ts';
 import type { AccountScope } from './accounts.ts';
 import { addEntitlement, type WorldContext } from './context.ts';
@@ -30,7 +31,7 @@ export function addLeases(ctx: WorldContext, { cn, plan }: AccountScope): Entitl
   const { rng, day } = ctx;
   const allowed = sslProducts.filter(
     (x) =>
-      (x.licenseType === 'server' && x.partNumber !== FSA_MANUAL_PART) ||
+      (x.licenseType === 'server' && x.partNumber !== FSA_MANUAL_DRAWDOWN_PART) ||
       (x.licenseType === 'shared' && plan.shared) ||
       (x.licenseType === 'named' && plan.named),
   );

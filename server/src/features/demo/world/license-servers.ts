@@ -1,6 +1,5 @@
-import { licenseModelGroupOf } from '@lp/domain/entitlements';
+import { FSA_MANUAL_DRAWDOWN_PART, licenseModelGroupOf } from '@lp/domain/entitlements';
 import { type HostIdType, hostIdentifier } from '@lp/domain/host-ids';
-import { FSA_MANUAL_PART } from '../catalogue.ts';
 import type { AccountScope } from './accounts.ts';
 import type { WorldContext } from './context.ts';
 import type { EntitlementRow, FulfillmentEventRow, FulfillmentRow, ServerPlan, ServerRow } from './types.ts';
@@ -63,7 +62,7 @@ export function addLicenseServers(
   const hostable = entitlements.filter((e) => {
     const name = productByPart.get(e.partNumber!)?.name ?? '';
     const group = licenseModelGroupOf(e.licenseModel, name);
-    return e.partNumber !== FSA_MANUAL_PART && (group === 'Network' || group === 'Node Locked');
+    return e.partNumber !== FSA_MANUAL_DRAWDOWN_PART && (group === 'Network' || group === 'Node Locked');
   });
   const nodeLocked = (e: EntitlementRow) =>
     licenseModelGroupOf(e.licenseModel, productByPart.get(e.partNumber!)?.name ?? '') === 'Node Locked';
