@@ -174,3 +174,19 @@ export function CustomerProvider({ children }: { children: React.ReactNode }) {
   );
   return <CustomerContext.Provider value={value}>{children}</CustomerContext.Provider>;
 }
+
+/**
+ * Spec 000 §6: a page open to some customer types only. Returns the selected customer while `allowed` accepts its
+ * info (null when the info call did not succeed); a selected customer it refuses goes to /notypecustomer and the
+ * hook returns null, as it does while no customer is selected.
+ */
+export function useCustomerOfType(allowed: (info: AccountInfo | null) => boolean): SelectedCustomer | null {
+  const { customer, version } = useCustomer();
+  const navigate = useNavigate();
+  const typeAllowed = !!customer && allowed(customer.info);
+  useEffect(() => {
+    if (customer && !typeAllowed)
+      navigate('/notypecustomer', { replace: true, state: noticeState(version, customer.customerNumber) });
+  }, [customer, typeAllowed, navigate, version]);
+  return typeAllowed ? customer : null;
+}

@@ -3,7 +3,7 @@ import { Button, Group, SimpleGrid, Stack, Text, TextInput, Title } from '@manti
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { noticeState, useCustomer } from '../../../app/customer-context.tsx';
+import { noticeState, useCustomer, useCustomerOfType } from '../../../app/customer-context.tsx';
 import { usePanels } from '../../../components/panels.tsx';
 import { Spinner } from '../../../components/spinner.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
@@ -39,7 +39,8 @@ function EmailDetailScreen() {
   const navigate = useNavigate();
   const { showError } = usePanels();
   const customerNumber = customer?.customerNumber ?? '';
-  const allowed = emailsAllowedFor(customer?.info?.orgType);
+  // A customer of another type goes to /notypecustomer (spec 000 §6).
+  const allowed = !!useCustomerOfType((info) => emailsAllowedFor(info?.orgType));
   const validId = /^\d{1,15}$/.test(id);
 
   const email = useQuery({
@@ -51,10 +52,8 @@ function EmailDetailScreen() {
   });
 
   useEffect(() => {
-    if (!customer) return;
-    if (!allowed) {
-      navigate('/notypecustomer', { replace: true, state: noticeState(version, customerNumber) });
-    } else if (!validId) {
+    if (!customer || !allowed) return;
+    if (!validId) {
       navigate('/emails', { replace: true });
     } else if (email.data && email.data.customerNumber !== customerNumber) {
       // Spec 000 §7: a record of another customer sends the user back to the list.

@@ -1,12 +1,13 @@
 import type { EmailRow } from '@lp/contract/emails/schemas';
 import { Button, Stack, Title } from '@mantine/core';
 import type { ColDef, ICellRendererParams } from 'ag-grid-community';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useMemo } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { noticeState, useCustomer } from '../../../app/customer-context.tsx';
+import { noticeState, useCustomer, useCustomerOfType } from '../../../app/customer-context.tsx';
 import { SavedViewGrid } from '../../../components/saved-view-grid/saved-view-grid.tsx';
 import { Spinner } from '../../../components/spinner.tsx';
-import { type ApiClient, ApiError, api } from '../../../lib/api-client.ts';
+import { ApiError } from '../../../lib/api-client.ts';
+import { useCountingClient } from '../../../lib/counting-client.ts';
 import { createEmailsDataService } from '../api/emails.ts';
 import { emailsAllowedFor } from '../emails-rules.ts';
 
@@ -52,34 +53,20 @@ const columnDefs: ColDef<EmailRow>[] = [
 
 function EmailsList({ customerNumber, version }: { customerNumber: string; version: number }) {
   const navigate = useNavigate();
-  const [loading, setLoading] = useState(0);
-  const navigateRef = useRef(navigate);
-  navigateRef.current = navigate;
-
   // Counts calls in flight for the spinner; a FAILURE answer means no access: /nopermissions (spec 000 §6, §8).
-  const dataService = useMemo(() => {
-    const client: ApiClient = async <T,>(path: string, options?: Parameters<ApiClient>[1]) => {
-      setLoading((n) => n + 1);
-      try {
-        return await api<T>(path, options);
-      } catch (e) {
-        if (e instanceof ApiError && e.status >= 400 && e.status !== 401) {
-          navigateRef.current('/nopermissions', {
-            replace: true,
-            state: noticeState(version, customerNumber),
-          });
-        }
-        throw e;
-      } finally {
-        setLoading((n) => n - 1);
-      }
-    };
-    return createEmailsDataService(customerNumber, client);
-  }, [customerNumber, version]);
+  const { client, inFlight } = useCountingClient((e) => {
+    if (e instanceof ApiError && e.status >= 400 && e.status !== 401) {
+      navigate('/nopermissions', { replace: true, state: noticeState(version, customerNumber) });
+    }
+  });
+  const dataService = useMemo(
+    () => createEmailsDataService(customerNumber, client),
+    [customerNumber, client],
+  );
 
   return (
     <div style={{ position: 'relative' }}>
-      {loading > 0 ? <Spinner text={EMAILS_SPINNER} overlay /> : null}
+      {inFlight > 0 ? <Spinner text={EMAILS_SPINNER} overlay /> : null}
       <SavedViewGrid<EmailRow>
         customerNumber={customerNumber}
         tableName="emailList"
@@ -92,14 +79,9 @@ function EmailsList({ customerNumber, version }: { customerNumber: string; versi
 }
 
 function EmailsScreen() {
-  const { customer, version } = useCustomer();
-  const navigate = useNavigate();
-  const allowed = emailsAllowedFor(customer?.info?.orgType);
-  useEffect(() => {
-    if (customer && !allowed)
-      navigate('/notypecustomer', { replace: true, state: noticeState(version, customer.customerNumber) });
-  }, [customer, allowed, navigate, version]);
-  if (!customer || !allowed) return null;
+  const { version } = useCustomer();
+  const customer = useCustomerOfType((info) => emailsAllowedFor(info?.orgType));
+  if (!customer) return null;
   return (
     <Stack data-testid="emails-page">
       <Title order={1} size="h2">

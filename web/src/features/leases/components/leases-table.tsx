@@ -1,10 +1,11 @@
 import { messages } from '@lp/contract/common/errors';
-import { useMemo, useRef, useState } from 'react';
+import { useMemo } from 'react';
 import { useNavigate } from 'react-router';
 import { noticeState } from '../../../app/customer-context.tsx';
 import { SavedViewGrid } from '../../../components/saved-view-grid/saved-view-grid.tsx';
 import { Spinner } from '../../../components/spinner.tsx';
-import { type ApiClient, ApiError, api } from '../../../lib/api-client.ts';
+import { ApiError } from '../../../lib/api-client.ts';
+import { useCountingClient } from '../../../lib/counting-client.ts';
 import { type LeaseGridRow, type LeaseSplit, LeasesDataService } from '../api/leases.ts';
 import { leaseColumnDefs } from './lease-columns.tsx';
 
@@ -35,31 +36,20 @@ export interface LeasesTableProps {
  */
 export function LeasesTable({ customerNumber, version, split, title }: LeasesTableProps) {
   const navigate = useNavigate();
-  const navigateRef = useRef(navigate);
-  navigateRef.current = navigate;
-  const [loading, setLoading] = useState(0);
-
-  const dataService = useMemo(() => {
-    const client: ApiClient = async <T,>(path: string, options?: Parameters<ApiClient>[1]) => {
-      setLoading((n) => n + 1);
-      try {
-        return await api<T>(path, options);
-      } catch (e) {
-        if (e instanceof ApiError && e.status === 403) {
-          const to = e.err === messages.exportDenied ? '/noaccess' : '/nopermissions';
-          navigateRef.current(to, { replace: true, state: noticeState(version, customerNumber) });
-        }
-        throw e;
-      } finally {
-        setLoading((n) => n - 1);
-      }
-    };
-    return new LeasesDataService(customerNumber, split, client);
-  }, [customerNumber, split, version]);
+  const { client, inFlight } = useCountingClient((e) => {
+    if (e instanceof ApiError && e.status === 403) {
+      const to = e.err === messages.exportDenied ? '/noaccess' : '/nopermissions';
+      navigate(to, { replace: true, state: noticeState(version, customerNumber) });
+    }
+  });
+  const dataService = useMemo(
+    () => new LeasesDataService(customerNumber, split, client),
+    [customerNumber, split, client],
+  );
 
   return (
-    <div style={{ position: 'relative' }} aria-busy={loading > 0}>
-      {loading > 0 ? <Spinner text={LEASES_SPINNER} overlay /> : null}
+    <div style={{ position: 'relative' }} aria-busy={inFlight > 0}>
+      {inFlight > 0 ? <Spinner text={LEASES_SPINNER} overlay /> : null}
       <SavedViewGrid<LeaseGridRow>
         customerNumber={customerNumber}
         tableName={tableNames[split]}

@@ -1,9 +1,7 @@
 import { customerDisplay } from '@lp/domain/customer-text';
 import { permissionsFor } from '@lp/domain/policy';
 import { Accordion, Stack, Text, Title } from '@mantine/core';
-import { useEffect } from 'react';
-import { useNavigate } from 'react-router';
-import { noticeState, useCustomer } from '../../../app/customer-context.tsx';
+import { useCustomer, useCustomerOfType } from '../../../app/customer-context.tsx';
 import { useCurrentUser } from '../../../lib/app-context.tsx';
 import { LeasesTable } from '../components/leases-table.tsx';
 
@@ -18,15 +16,10 @@ const tables = [
  * /noaccess); a customer type other than Channel, Direct or Indirect goes to /notypecustomer (§6).
  */
 export default function LeasesPage() {
-  const { customer, version } = useCustomer();
-  const user = useCurrentUser();
-  const navigate = useNavigate();
-  const allowed = !!customer?.info && permissionsFor(user.roles, customer.info).customerTypeAllowed;
-  useEffect(() => {
-    if (customer && !allowed)
-      navigate('/notypecustomer', { replace: true, state: noticeState(version, customer.customerNumber) });
-  }, [customer, allowed, navigate, version]);
-  if (!customer || !allowed) return null;
+  const { version } = useCustomer();
+  const { roles } = useCurrentUser();
+  const customer = useCustomerOfType((info) => !!info && permissionsFor(roles, info).customerTypeAllowed);
+  if (!customer) return null;
   return (
     <Stack data-testid="leases-page">
       <Title order={1} size="h2">
