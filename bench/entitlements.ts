@@ -30,7 +30,7 @@ import {
   generateLicenseFiles,
   type LicenseFeature,
   type LicenseFiles,
-  mergeLicenseTexts,
+  mergeLicenseFiles,
   readSignValue,
   sharedLicenseFiles,
 } from '@lp/domain/license-file';
@@ -477,7 +477,7 @@ async function filesStage() {
     const t0 = performance.now();
     const files: LicenseFiles[] = inputs.map((input) => generateLicenseFiles(input, sign));
     const t1 = performance.now();
-    const merged = mergeLicenseTexts(files.map((f) => f.text));
+    const merged = mergeLicenseFiles(files);
     const t2 = performance.now();
     const shared = sharedLicenseFiles(files, server.id);
     parts[0].push(t1 - t0);

@@ -8,7 +8,7 @@ import {
   type LicenseFeature,
   type LicenseFileInput,
   licenseFileName,
-  mergeLicenseTexts,
+  mergeLicenseFiles,
   readSignValue,
   sharedLicenseFileName,
   sharedLicenseFiles,
@@ -274,7 +274,7 @@ describe('merging customers files for one host', () => {
   );
 
   it('keeps one set of SERVER lines, each VENDOR line once and every comment and feature line as written', () => {
-    const merged = mergeLicenseTexts([first.text, second.text.replace(/\n/g, '\r\n')]);
+    const merged = mergeLicenseFiles([first, second]);
     const parsed = parseLicenseText(merged);
     expect(parsed.servers.map((s) => s.text)).toEqual([
       'SERVER lic1 11223344aabb 1055',
@@ -294,12 +294,12 @@ describe('merging customers files for one host', () => {
       ...featureTexts(second.text),
     ]);
     expect(merged).toContain('# Solver Pro, B-1, 00999999\n');
-    expect(mergeLicenseTexts([])).toBe('');
+    expect(mergeLicenseFiles([])).toBe('');
   });
 
   it('refuses files for different servers, a single server and a triad alike', () => {
     const single = generateLicenseFiles(input({ servers: [triad[0]] }), fakeSigner);
-    expect(() => mergeLicenseTexts([first.text, single.text])).toThrow(/different license servers/);
+    expect(() => mergeLicenseFiles([first, single])).toThrow(/different license servers/);
   });
 
   it('makes one shared file per daemon, prefixed by its name', () => {

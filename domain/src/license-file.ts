@@ -7,7 +7,7 @@ import {
   parseHostIdentity,
   TRIAD_SIZE,
 } from './host-ids.ts';
-import { type LicenseLine, type LicenseToken, parseLicenseText, tokenText } from './license-file-parse.ts';
+import { type LicenseToken, tokenText } from './license-file-parse.ts';
 
 /**
  * License file generation (issue §5, spec 002 §9 "License files", decision 028). Browser-safe: the signing
@@ -56,6 +56,16 @@ export interface LicenseFiles {
   /** every daemon's lines in one file */
   text: string;
   fileName: string;
+  /** The lines the texts were assembled from, so merged and shared files need no re-reading. */
+  parts: LicenseParts;
+}
+
+export interface LicenseParts {
+  /** The SERVER host ids as written, space-separated: files merge only when these are equal. */
+  hostIds: string;
+  serverLines: string[];
+  /** Per daemon, in order of first use: its VENDOR line and its comment and feature lines. */
+  daemons: { daemon: string; vendorLine: string; body: string[] }[];
 }
 
 /** Keywords an administrator may edit (FlexLM's lowercase ones): left out of the signature. */
@@ -253,51 +263,44 @@ export function generateLicenseFiles(input: LicenseFileInput, sign: LicenseSigne
   const licenseText: Record<string, string> = {};
   for (const [daemon, body] of bodies)
     licenseText[daemon] = assemble(serverLines, [vendorLine(daemon)], body);
-  const daemons = [...bodies.keys()];
+  const parts: LicenseParts = {
+    hostIds: hostIds.join(' '),
+    serverLines,
+    daemons: [...bodies].map(([daemon, body]) => ({ daemon, vendorLine: vendorLine(daemon), body })),
+  };
   const serverId = input.servers.map((server) => normaliseHostId(server.type, server.id)).join(',');
   return {
     licenseText,
-    text: assemble(
-      serverLines,
-      daemons.map(vendorLine),
-      daemons.flatMap((daemon) => bodies.get(daemon)!),
-    ),
+    text: assembleParts([parts]),
     fileName: licenseFileName(input.customerNumber, serverId),
+    parts,
   };
 }
 
-const serverKey = (lines: LicenseLine[]) =>
-  lines
-    .filter((line) => line.type === 'server')
-    .map((line) => line.hostId.toLowerCase())
-    .join(' ');
-
-/**
- * The merged download of a shared host: the customers' files for the same SERVER host ids combined into one
- * (one set of SERVER lines, each VENDOR line once, USE_SERVER, then every comment and feature line as
- * written, so signatures still hold). Throws when the files are for different servers.
- */
-export function mergeLicenseTexts(texts: readonly string[]): string {
-  const parsed = texts.map((text) => parseLicenseText(text).lines);
-  if (!parsed.length) return '';
-  const servers = serverKey(parsed[0]);
-  const serverLines: string[] = [];
+/** One file of several generations for the same SERVER host ids: their SERVER lines once, each VENDOR once. */
+function assembleParts(files: readonly LicenseParts[]): string {
+  if (!files.length) return '';
   const vendorLines = new Map<string, string>();
-  const body: string[] = [];
-  for (const [index, lines] of parsed.entries()) {
-    if (serverKey(lines) !== servers) {
+  for (const file of files) {
+    if (file.hostIds !== files[0].hostIds) {
       throw new Error('License files for different license servers cannot be merged');
     }
-    for (const line of lines) {
-      if (line.type === 'server') {
-        if (index === 0) serverLines.push(line.text);
-      } else if (line.type === 'vendor') {
-        const name = line.name.toLowerCase();
-        if (!vendorLines.has(name)) vendorLines.set(name, line.text);
-      } else if (line.type !== 'use-server') body.push(line.text);
-    }
+    for (const d of file.daemons) if (!vendorLines.has(d.daemon)) vendorLines.set(d.daemon, d.vendorLine);
   }
-  return assemble(serverLines, [...vendorLines.values()], body);
+  return assemble(
+    files[0].serverLines,
+    [...vendorLines.values()],
+    files.flatMap((file) => file.daemons.flatMap((d) => d.body)),
+  );
+}
+
+/**
+ * The merged download of a shared host: the customers' generations for the same SERVER host ids combined into
+ * one file (one set of SERVER lines, each VENDOR line once, USE_SERVER, then every comment and feature line as
+ * written, so signatures still hold). Throws when the files are for different servers.
+ */
+export function mergeLicenseFiles(files: readonly LicenseFiles[]): string {
+  return assembleParts(files.map((file) => file.parts));
 }
 
 export interface SharedLicenseFile {
@@ -316,6 +319,12 @@ export function sharedLicenseFiles(files: readonly LicenseFiles[], serverId: str
   return daemons.map((daemon) => ({
     daemon,
     fileName: sharedLicenseFileName(daemon, serverId),
-    text: mergeLicenseTexts(files.flatMap((file) => file.licenseText[daemon] ?? [])),
+    text: assembleParts(
+      files.flatMap(({ parts }) =>
+        parts.daemons.some((d) => d.daemon === daemon)
+          ? [{ ...parts, daemons: parts.daemons.filter((d) => d.daemon === daemon) }]
+          : [],
+      ),
+    ),
   }));
 }

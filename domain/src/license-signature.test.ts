@@ -2,7 +2,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { licenseInput } from './license-corpus/arbitraries.ts';
-import { generateLicenseFiles, type LicenseFileInput, mergeLicenseTexts } from './license-file.ts';
+import { generateLicenseFiles, type LicenseFileInput, mergeLicenseFiles } from './license-file.ts';
 import { type FeatureLine, type LicenseToken, parseLicenseText, tokenText } from './license-file-parse.ts';
 import {
   createSigningKey,
@@ -197,9 +197,9 @@ describe('signature properties', () => {
   it('a merged file of customers of one host verifies', () => {
     fc.assert(
       fc.property(licenseInput, fc.stringMatching(/^\d{8}$/), (input, other) => {
-        const first = generateLicenseFiles(input, sign).text;
-        const second = generateLicenseFiles({ ...input, customerNumber: other }, sign).text;
-        const merged = mergeLicenseTexts([first, second]);
+        const first = generateLicenseFiles(input, sign);
+        const second = generateLicenseFiles({ ...input, customerNumber: other }, sign);
+        const merged = mergeLicenseFiles([first, second]);
         expect(verdicts(merged)).toEqual(Array(2 * input.features.length).fill('valid'));
       }),
       { numRuns: 20 },
