@@ -11,6 +11,9 @@ export type EntitlementKind = (typeof entitlementKinds)[number];
 
 export const DEPLOYED_STATE = 'Deployed';
 
+/** Who a license server's history names when the system acts rather than a user (spec 002 §4). */
+export const AUTOMATED_ACTION = 'Automated Action';
+
 /** The vendor's "Flexible Spending Account Manual Drawdown" product: never in lease or available lists. */
 export const FSA_MANUAL_DRAWDOWN_PART = 'FSA0030216';
 

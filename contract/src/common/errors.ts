@@ -34,6 +34,7 @@ export const messages = {
   fetchFailed: (attempts: number) => `unable to fetch data after ${attempts} attempts`,
   internal: 'Internal server error',
   databaseUnavailable: 'Service temporarily unavailable: the database cannot be reached.',
+  retryConflict: 'Another change to the same data was saved at the same moment. Please retry.',
   shuttingDown: 'Service temporarily unavailable: this server is shutting down. Please try again.',
   notFound: 'Not found',
   csrf: 'Missing anti-CSRF header',

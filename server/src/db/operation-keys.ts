@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import { AppError } from '../platform/errors.ts';
 import type { Db } from './database.ts';
@@ -7,14 +8,17 @@ import { operationKeys } from './schema.ts';
  * Runs one write batch at most once per client key (decision 029). Inside the caller's transaction the key is
  * claimed first: a concurrent batch with the same key waits on the key's unique index until the first commits,
  * then finds it taken and answers the stored outcome without acting; a batch that failed rolled its claim back,
- * so its retry runs afresh. Without a key the batch simply runs.
+ * so its retry runs afresh. Without a key the batch simply runs. A key sent again with another request (another
+ * host, other activations) is refused rather than answered with the first outcome: that would silently do nothing.
  */
 export async function onceForKey<T>(
   tx: Db,
-  claim: { key: string | undefined; operation: string; userEmail: string },
+  claim: { key: string | undefined; operation: string; userEmail: string; request: object },
   run: () => Promise<T>,
 ): Promise<{ result: T; replayed: boolean }> {
   if (!claim.key) return { result: await run(), replayed: false };
+  const { operationKey: _key, ...rest } = claim.request as { operationKey?: string };
+  const requestHash = createHash('sha256').update(JSON.stringify(rest)).digest('hex');
   const claimed = await tx
     .insert(operationKeys)
     .values({ key: claim.key, operation: claim.operation, userEmail: claim.userEmail, result: {} })
@@ -22,14 +26,20 @@ export async function onceForKey<T>(
     .returning({ key: operationKeys.key });
   if (claimed.length === 0) {
     const [stored] = await tx.select().from(operationKeys).where(eq(operationKeys.key, claim.key));
-    if (!stored || stored.operation !== claim.operation || stored.userEmail !== claim.userEmail)
+    const saved = stored?.result as { requestHash?: string; value?: T } | undefined;
+    if (
+      !stored ||
+      stored.operation !== claim.operation ||
+      stored.userEmail !== claim.userEmail ||
+      saved?.requestHash !== requestHash
+    )
       throw new AppError('CONFLICT', 'This operationKey was already used for another operation.');
-    return { result: stored.result as T, replayed: true };
+    return { result: saved.value as T, replayed: true };
   }
   const result = await run();
   await tx
     .update(operationKeys)
-    .set({ result: sql`${JSON.stringify(result ?? null)}::jsonb` })
+    .set({ result: sql`${JSON.stringify({ requestHash, value: result ?? null })}::jsonb` })
     .where(and(eq(operationKeys.key, claim.key)));
   return { result, replayed: false };
 }

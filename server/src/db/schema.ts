@@ -1,4 +1,5 @@
 import { parseInstant } from '@lp/contract/common/dates';
+import { AUTOMATED_ACTION, entitlementKinds } from '@lp/domain/entitlements';
 import { sql } from 'drizzle-orm';
 import {
   type AnyPgColumn,
@@ -171,7 +172,7 @@ export const entitlements = pgTable(
       .references(() => accounts.customerNumber, { onDelete: 'cascade' }),
     activationId: text('activation_id').notNull().unique(),
     /** SSL (lease/perpetual), ELASTIC or FSA */
-    kind: text('kind').notNull(),
+    kind: text('kind', { enum: entitlementKinds }).notNull(),
     licenseModel: text('license_model').notNull(),
     /** shared, named or server (plain floating) */
     licenseType: text('license_type').notNull().default('server'),
@@ -256,7 +257,7 @@ export const licenseServers = pgTable('license_servers', {
   alias: text('alias'),
   /** Unknown (new), Active (has live fulfillments or a running elastic server), Inactive */
   state: text('state').notNull().default('Unknown'),
-  createdBy: text('created_by').notNull().default('Automated Action'),
+  createdBy: text('created_by').notNull().default(AUTOMATED_ACTION),
   createdAt: ts('created_at').notNull().default(sql`now()`),
 });
 

@@ -76,7 +76,7 @@ const envSchema = z.object({
   /** The vendor's main license daemon: serves products whose catalogue entry names none (brand: configuration). */
   LICENSE_MAIN_DAEMON: z
     .string()
-    .regex(/^[A-Za-z0-9_]{1,32}$/)
+    .regex(/^[A-Za-z0-9_]{1,30}$/, 'a FlexLM daemon name: 1-30 letters, digits or _')
     .default('simlmd'),
   EDIT_PROFILE_URL: url.default('https://example.com/profile'),
   SUPPORT_REQUEST_URL: url.default('https://example.com/support'),

@@ -71,18 +71,31 @@ const UNAVAILABLE_TEXT =
   /Connection terminated|connection timeout|timeout exceeded when trying to connect|Cannot use a pool after calling end|Client was closed|PGlite is closed|database system is (starting up|shutting down)/i;
 
 /** True when the error (or what it wraps) says the database cannot be reached. */
-export function isDatabaseUnavailable(error: unknown): boolean {
+/** Whether the error or one of its causes (drivers wrap them) matches. */
+function anyCause(error: unknown, test: (code: unknown, message: unknown) => boolean): boolean {
   for (
     let e = error, depth = 0;
     e && typeof e === 'object' && depth < 5;
     e = (e as { cause?: unknown }).cause, depth++
   ) {
     const { code, message } = e as { code?: unknown; message?: unknown };
-    if (typeof code === 'string' && (UNAVAILABLE_CODES.has(code) || /^(08|57P0)/.test(code))) return true;
-    if (typeof message === 'string' && UNAVAILABLE_TEXT.test(message)) return true;
+    if (test(code, message)) return true;
   }
   return false;
 }
+
+export function isDatabaseUnavailable(error: unknown): boolean {
+  return anyCause(
+    error,
+    (code, message) =>
+      (typeof code === 'string' && (UNAVAILABLE_CODES.has(code) || /^(08|57P0)/.test(code))) ||
+      (typeof message === 'string' && UNAVAILABLE_TEXT.test(message)),
+  );
+}
+
+/** PostgreSQL gave up on one of two conflicting transactions (deadlock, serialization): a retry succeeds. */
+export const isRetryableConflict = (error: unknown) =>
+  anyCause(error, (code) => code === '40P01' || code === '40001');
 
 export interface ErrorAnswer {
   statusCode: number;
@@ -106,6 +119,7 @@ export function answerFor(error: FastifyError | AppError | ZodError | Error): Er
   if (error instanceof AppError) return answer(error.code, error.message);
   if (error instanceof ZodError) return answer('BAD_REQUEST', describeZodError(error));
   if (isDatabaseUnavailable(error)) return answer('UNAVAILABLE', messages.databaseUnavailable);
+  if (isRetryableConflict(error)) return answer('UNAVAILABLE', messages.retryConflict);
   const { code, statusCode } = error as FastifyError;
   const mapped = (code && fastifyCodes[code]) || (statusCode === 400 ? 'BAD_REQUEST' : undefined);
   if (mapped) {

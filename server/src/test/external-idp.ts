@@ -11,16 +11,13 @@ import { generateKeyPairSync } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Provider, { type JWK } from 'oidc-provider';
+import { escapeHtml } from '../platform/escape-html.ts';
 
 const env = (name: string) => {
   const value = process.env[name];
   if (!value) throw new Error(`${name} is required`);
   return value;
 };
-
-function escapeHtml(value: string) {
-  return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
 
 function readBody(req: http.IncomingMessage): Promise<URLSearchParams> {
   return new Promise((resolve, reject) => {

@@ -516,5 +516,42 @@ describe('concurrency and retries', () => {
       operationKey: 'save-0001-create',
     });
     expect(misuse.statusCode).toBe(409);
+    // So is the same key with another request (other seats): answering the first outcome would do nothing.
+    const changed = await create(boss, { ...createBatch, activations: [{ id: 'LEASE-A', count: 1 }] });
+    expect(changed.statusCode).toBe(409);
+    expect(await activated('LEASE-B')).toBe(bBefore + 1);
+  });
+
+  it('returns and creates on one host at once leave its state true to its seats, so removal never loses seats', async () => {
+    const host = newHostId();
+    await create(boss, {
+      serverName: 'busy',
+      serverId: host.pasted,
+      type: 'new',
+      activations: [{ id: 'LEASE-A', count: 1 }],
+    });
+    const before = await activated('LEASE-A');
+    for (let round = 0; round < 5; round++) {
+      const fid = (await hostView(boss, host.canonical)).assigned[0].fulfillments[0].FulfillmentID;
+      const [returned, created] = await Promise.all([
+        post('/api/fulfillments/return', boss, { customerNumber: CN, activations: [{ id: fid, count: -1 }] }),
+        create(boss, {
+          serverName: 'busy',
+          serverId: host.canonical,
+          activations: [{ id: 'LEASE-A', count: 1 }],
+        }),
+      ]);
+      expect([returned.statusCode, created.statusCode]).toEqual([200, 200]);
+      const [row] = (await servers(boss)).filter((h) => h.serverId === host.canonical);
+      // One seat is live whichever ran first: the host must say Active.
+      expect(row.state).toBe('Active');
+      const removed = await post('/api/sharedserver/remove', boss, {
+        customerNumber: CN,
+        hostId: host.canonical,
+        hostIdType: 'ETHERNET',
+      });
+      expect(removed.statusCode).toBe(409);
+    }
+    expect(await activated('LEASE-A')).toBe(before);
   });
 });

@@ -24,6 +24,16 @@ export async function lockFulfillment(db: Db, id: number) {
   return row;
 }
 
+/** The hosts of these fulfillments (a fulfillment never changes host). */
+export async function serversOfFulfillments(db: Db, ids: number[]) {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .select({ serverId: fulfillments.serverId })
+    .from(fulfillments)
+    .where(inArray(fulfillments.id, ids));
+  return rows.map((r) => r.serverId);
+}
+
 /** The fulfillment of an entitlement on a host (live or not). */
 export async function findFulfillment(db: Db, serverId: number, entitlementId: number) {
   const [row] = await db

@@ -15,6 +15,7 @@ import {
   hostEditors,
   hostForCreate,
   lockAccountHost,
+  lockHosts,
   presentHost,
   setHostState,
 } from '../license-servers/service.ts';
@@ -26,11 +27,9 @@ import {
   listEvents,
   listLiveFulfillmentsOfAccounts,
   lockFulfillment,
+  serversOfFulfillments,
   setFulfillmentCount,
 } from './repository.ts';
-
-/** Who the history names when the system acts rather than a user (spec 002 §3). */
-export const AUTOMATED_ACTION = 'Automated Action';
 
 const leaseRowOf = (e: SslEntitlement, now: Date) =>
   toLeaseRow(
@@ -149,7 +148,7 @@ export async function createFulfillments(ctx: AppContext, principal: Principal, 
   const { result, replayed } = await ctx.db.transaction((tx) =>
     onceForKey(
       tx,
-      { key: request.operationKey, operation: 'create', userEmail: principal.email },
+      { key: request.operationKey, operation: 'create', userEmail: principal.email, request },
       async () => {
         const host = await hostForCreate(tx, editors, principal, request);
         const prev = request.prevServer
@@ -219,8 +218,15 @@ export async function returnFulfillments(
   const { result, replayed } = await ctx.db.transaction((tx) =>
     onceForKey(
       tx,
-      { key: request.operationKey, operation: 'return', userEmail: principal.email },
+      { key: request.operationKey, operation: 'return', userEmail: principal.email, request },
       async () => {
+        await lockHosts(
+          tx,
+          await serversOfFulfillments(
+            tx,
+            request.activations.map((a) => a.id),
+          ),
+        );
         const hosts = new Set<number>();
         let total = 0;
         for (const a of request.activations) {
@@ -289,7 +295,7 @@ export async function hostsHistory(
         const ent = entitlements.get(e.entitlementId);
         return {
           time: formatDateTime(e.time),
-          modifiedBy: e.modifiedBy || AUTOMATED_ACTION,
+          modifiedBy: e.modifiedBy,
           action: e.action as 'ACTIVATE' | 'RETURN',
           count: e.count,
           activationId: ent?.activationId ?? '',

@@ -188,11 +188,25 @@ describe('leases and perpetuals', () => {
     ).toBe(400);
   });
 
-  it('counts activated seats per activation id of the account only', async () => {
+  it("counts activated seats per activation id of the account's leases only", async () => {
+    const created = await post('/api/fulfillments/create', boss, {
+      customerNumber: CN,
+      serverName: 'count1',
+      serverId: '0a0b0c0d0e0f',
+      serverIdType: 'ETHERNET',
+      activations: [{ id: 'A-SOON', count: 7 }],
+    });
+    expect(created.statusCode, created.body).toBe(200);
     const res = await post('/api/fulfillments/count', boss, {
       customerNumber: CN,
-      activationId: ['A-SOON', 'O-1', 'nope'],
+      activationId: ['A-SOON', 'A-LATER', 'O-1', 'nope', 'X-MANUAL', 'X-ELASTIC'],
     });
-    expect(res.json()).toEqual({ status: 'SUCCESS', data: { 'A-SOON': 0 } });
+    // Other accounts' ids, the hidden drawdown product and other kinds are left out, as in the lease lists.
+    expect(res.json()).toEqual({ status: 'SUCCESS', data: { 'A-SOON': 7, 'A-LATER': 0 } });
+    const untyped = await post('/api/fulfillments/count', boss, {
+      customerNumber: UNTYPED,
+      activationId: ['x'],
+    });
+    expect(untyped.statusCode).toBe(403);
   });
 });

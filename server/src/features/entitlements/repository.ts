@@ -79,17 +79,6 @@ export function leasesScope(customerNumber: string, split: LeaseSplit, today: st
   return base;
 }
 
-/** Seats activated per activation id, for the account's own entitlements among `activationIds`. */
-export async function activatedByActivationId(db: Db, customerNumber: string, activationIds: string[]) {
-  if (activationIds.length === 0) return [];
-  return db
-    .select({ activationId: entitlements.activationId, activated: entitlements.activated })
-    .from(entitlements)
-    .where(
-      and(eq(entitlements.customerNumber, customerNumber), inArray(entitlements.activationId, activationIds)),
-    );
-}
-
 const sslColumns = {
   id: entitlements.id,
   customerNumber: entitlements.customerNumber,
@@ -131,6 +120,15 @@ export async function listSslEntitlements(db: Db, customerNumber: string) {
 export async function listEntitlementsById(db: Db, ids: number[]) {
   if (ids.length === 0) return [];
   return selectSsl(db).where(inArray(entitlements.id, ids));
+}
+
+/** Seats activated per activation id, for the account's own leases and perpetuals among `activationIds`. */
+export async function activatedByActivationId(db: Db, customerNumber: string, activationIds: string[]) {
+  if (activationIds.length === 0) return [];
+  return db
+    .select({ activationId: entitlements.activationId, activated: entitlements.activated })
+    .from(entitlements)
+    .where(and(deployedSsl(customerNumber), inArray(entitlements.activationId, activationIds)));
 }
 
 /** The account's deployed lease or perpetual with this activation id, locked for the rest of the transaction. */

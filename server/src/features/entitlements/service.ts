@@ -142,7 +142,7 @@ export async function fulfillmentCounts(
   customerNumber: string,
   activationIds: string[],
 ): Promise<Record<string, number>> {
-  await authorizeAccount(ctx, principal, customerNumber, 'read');
+  await authorizeAccount(ctx, principal, customerNumber, 'ssl');
   const rows = await activatedByActivationId(ctx.db, customerNumber, [...new Set(activationIds)]);
   return Object.fromEntries(rows.map((r) => [r.activationId, r.activated]));
 }

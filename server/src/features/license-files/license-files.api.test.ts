@@ -34,14 +34,22 @@ const TRIAD = {
 };
 const SHARED = 'bb0000000001';
 const EMPTY = 'cc0000000001';
+const ODD = 'ee0000000001';
 
-async function activate(customerNumber: string, serverName: string, serverId: string, activations: object[]) {
+async function activate(
+  customerNumber: string,
+  serverName: string,
+  serverId: string,
+  activations: object[],
+  extra: object = {},
+) {
   const res = await post('/api/fulfillments/create', boss, {
     customerNumber,
     serverName,
     serverId,
     serverIdType: TRIAD.ids === serverId ? 'ETHERNET,ETHERNET,ETHERNET' : 'ETHERNET',
     activations,
+    ...extra,
   });
   expect(res.statusCode, res.body).toBe(200);
 }
@@ -83,6 +91,23 @@ const upload = (headers: Headers | undefined, body: ReturnType<typeof form>) =>
     payload: body.payload,
   });
 
+const lease = (
+  customerNumber: string,
+  activationId: string,
+  over: Partial<typeof entitlements.$inferInsert> = {},
+) =>
+  buildEntitlement(database.db, customerNumber, {
+    activationId,
+    kind: 'SSL',
+    state: 'Deployed',
+    licenseModel: 'Network',
+    partNumber: 'LF-SOLVER',
+    quantity: 10,
+    startDate: day(-100),
+    endDate: day(200),
+    ...over,
+  });
+
 beforeAll(async () => {
   database = await createTestDatabase();
   app = await createTestApp(database);
@@ -109,33 +134,23 @@ beforeAll(async () => {
     .where(eq(accounts.customerNumber, CN));
   await buildAccount(database.db, { customerNumber: SISTER, name: 'Acme Sister' });
   await addContact(database.db, SISTER, 'boss@acme.example', contactRoles.admin);
-  const lease = (
-    customerNumber: string,
-    activationId: string,
-    over: Partial<typeof entitlements.$inferInsert>,
-  ) =>
-    buildEntitlement(database.db, customerNumber, {
-      activationId,
-      kind: 'SSL',
-      state: 'Deployed',
-      licenseModel: 'Network',
-      partNumber: 'LF-SOLVER',
-      quantity: 10,
-      startDate: day(-100),
-      endDate: day(200),
-      ...over,
-    });
   await lease(CN, 'LF-LEASE', {});
   await lease(CN, 'LF-LOAN', { licenseModel: 'Network Borrow', partNumber: 'LF-MECH' });
   await lease(CN, 'LF-PERP', { endDate: null, versionDate: day(300) });
   await lease(CN, 'LF-UNUSED', {});
   await lease(SISTER, 'LF-SISTER', {});
   await lease(OTHER, 'LF-OTHER', {});
-  await activate(CN, 'lic1,lic2,lic3', TRIAD.ids, [
-    { id: 'LF-LEASE', count: 2 },
-    { id: 'LF-LOAN', count: 1 },
-    { id: 'LF-PERP', count: 3 },
-  ]);
+  await activate(
+    CN,
+    'lic1,lic2,lic3',
+    TRIAD.ids,
+    [
+      { id: 'LF-LEASE', count: 2 },
+      { id: 'LF-LOAN', count: 1 },
+      { id: 'LF-PERP', count: 3 },
+    ],
+    { ansysborrowable: true },
+  );
   await activate(CN, 'shared1', SHARED, [{ id: 'LF-LEASE', count: 1 }]);
   await activate(SISTER, 'shared1', SHARED, [{ id: 'LF-SISTER', count: 4 }]);
   await post('/api/sharedserver', boss, {
@@ -145,6 +160,9 @@ beforeAll(async () => {
     group: [CN, SISTER],
   });
   await activate(CN, 'empty1', EMPTY, [{ id: 'LF-UNUSED', count: 1 }]);
+  await activate(SISTER, 'empty1', EMPTY, [{ id: 'LF-SISTER', count: 1 }]);
+  await lease(CN, 'LF-NOPRODUCT', { partNumber: null });
+  await activate(CN, 'odd1', ODD, [{ id: 'LF-NOPRODUCT', count: 1 }]);
   // Everything returned: the host stays, with no line to license.
   const view = await post('/api/fulfillments/entitlements', boss, {
     customerNumber: CN,
@@ -198,7 +216,7 @@ describe('license text of a host', () => {
   });
 
   it('writes a triad file per daemon, every feature line signed with a published key', async () => {
-    const res = await licenseOf(boss, TRIAD.ids, { ansysborrowed: true });
+    const res = await licenseOf(boss, TRIAD.ids);
     expect(res.statusCode, res.body).toBe(200);
     const body = res.json();
     expect(body.licenseFileName).toBe(`license_${CN}_${TRIAD.canonical}.lic`);
@@ -225,9 +243,20 @@ describe('license text of a host', () => {
     expect(verdicts.every((v) => v.verdict === 'valid')).toBe(true);
   });
 
-  it('without the borrow flag a host that does not allow borrowing has no BORROW line', async () => {
-    const res = await licenseOf(boss, TRIAD.ids);
-    expect(res.json().licenseText.mechlmd).not.toMatch(/BORROW/);
+  it("the host's Borrowable setting decides: a caller may leave BORROW out, never add it", async () => {
+    const without = await licenseOf(boss, TRIAD.ids, { ansysborrowed: false });
+    expect(without.json().licenseText.mechlmd).not.toMatch(/BORROW/);
+    await lease(CN, 'LF-LOAN2', { licenseModel: 'Network Borrow', partNumber: 'LF-MECH' });
+    await activate(CN, 'noborrow1', 'ff0000000001', [{ id: 'LF-LOAN2', count: 1 }]);
+    const forced = await licenseOf(reader, 'ff0000000001', { ansysborrowed: true });
+    expect(forced.statusCode).toBe(200);
+    expect(forced.json().text).not.toMatch(/BORROW/);
+  });
+
+  it('answers the spec text, not a 500, when stored data cannot go into a license file', async () => {
+    const res = await licenseOf(boss, ODD);
+    expect(res.statusCode).toBe(422);
+    expect(res.json()).toEqual({ status: 'FAILURE', err: messages.errorLicenseFile, code: 'UNPROCESSABLE' });
   });
 
   it('answers that no daemon has activations for a host with everything returned', async () => {
@@ -252,7 +281,30 @@ describe('license text of a host', () => {
     expect(asReader.json().shared).toEqual([]);
   });
 
-  it('merges several customers of a host, reporting the one without activations', async () => {
+  it('reports a customer without activations and tolerates it unless no customer has any', async () => {
+    const res = await post('/api/fulfillments/licenses', boss, {
+      hostId: EMPTY,
+      hostIdType: 'ETHERNET',
+      customers: [{ customerNumber: CN }, { customerNumber: SISTER }],
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const body = res.json();
+    expect(body.data.map((d: { status: string; err?: string }) => [d.status, d.err])).toEqual([
+      ['FAILURE', messages.noDaemonsWithActivations],
+      ['SUCCESS', undefined],
+    ]);
+    expect(body.merged.text).toContain(`customer:${SISTER}`);
+    expect(body.merged.text).not.toContain(`customer:${CN}`);
+    const none = await post('/api/fulfillments/licenses', boss, {
+      hostId: EMPTY,
+      hostIdType: 'ETHERNET',
+      customers: [{ customerNumber: CN }],
+    });
+    expect(none.statusCode).toBe(409);
+    expect(none.json().err).toBe(messages.noDaemonsWithActivations);
+  });
+
+  it('merges several customers of a host', async () => {
     const res = await post('/api/fulfillments/licenses', boss, {
       hostId: SHARED,
       hostIdType: 'ETHERNET',

@@ -9,13 +9,13 @@ import {
   type LicenseFiles,
   type LicenseSigner,
   licenseFileName,
-  mergeLicenseTexts,
+  mergeLicenseFiles,
   sharedLicenseFiles,
 } from '@lp/domain/license-file';
 import { createSigningKey, signer } from '@lp/domain/license-signature';
 import type { AppContext } from '../../platform/context.ts';
 import { AppError } from '../../platform/errors.ts';
-import { escapeHtml } from '../../platform/mail/escape-html.ts';
+import { escapeHtml } from '../../platform/escape-html.ts';
 import { sendAccountEmail } from '../../platform/mail/mailer.ts';
 import type { Principal } from '../../platform/principal.ts';
 import { seal, secretKey, unseal } from '../../platform/secret-box.ts';
@@ -125,7 +125,14 @@ function customerFiles(
       borrowable: borrow && isBorrowable(e.licenseModel),
     }));
   if (features.length === 0) return null;
-  return generateLicenseFiles({ servers: serversOf(host), customerNumber, issued, features }, sign);
+  try {
+    return generateLicenseFiles({ servers: serversOf(host), customerNumber, issued, features }, sign);
+  } catch (e) {
+    // Stored data the FlexLM format cannot carry (a product without a feature name, a customer number with
+    // spaces): the operator needs the cause, the user the spec's text, never a 500.
+    ctx.log.error({ err: e, customerNumber, hostId: host.hostIdentity }, 'license file cannot be generated');
+    throw new AppError('UNPROCESSABLE', messages.errorLicenseFile);
+  }
 }
 
 /** Per daemon, the lines of every customer in one `{daemon}…_shared.lic` file. */
@@ -150,7 +157,8 @@ async function filesOfHost(
   const lines = await liveLinesOf(ctx.db, host.id, wanted);
   const sign = await currentSigner(ctx);
   const issued = formatDate(new Date());
-  const borrow = borrowed ?? host.borrowable;
+  // The host's saved Borrowable setting decides; a caller may only leave BORROW out, never add it.
+  const borrow = host.borrowable && borrowed !== false;
   return {
     host,
     results: wanted.map((cn) => ({
@@ -234,7 +242,7 @@ export async function customersLicenses(
     ),
     merged: {
       fileName: licenseFileName(asked[0], host.hostIds),
-      text: mergeLicenseTexts(withLines.map((f) => f.text)),
+      text: mergeLicenseFiles(withLines),
     },
     shared: withLines.length > 1 ? sharedFiles(host, withLines) : [],
   };
@@ -257,7 +265,7 @@ async function mergedFile(
   return {
     host,
     fileName: licenseFileName(request.customerNumber, host.hostIds),
-    text: mergeLicenseTexts(withLines.map((f) => f.text)),
+    text: mergeLicenseFiles(withLines),
   };
 }
 

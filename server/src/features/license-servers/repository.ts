@@ -42,6 +42,17 @@ export async function findHostByIdentity(db: Db, hostIdentity: string, forUpdate
   return row;
 }
 
+/** Locks hosts by id, in id order (every write locks its hosts first, in one order: no deadlock between them). */
+export async function lockHostsById(db: Db, ids: number[]) {
+  if (ids.length === 0) return;
+  await db
+    .select({ id: licenseServers.id })
+    .from(licenseServers)
+    .where(inArray(licenseServers.id, ids))
+    .orderBy(asc(licenseServers.id))
+    .for('update');
+}
+
 /** The accounts a host serves, with their names and whether they are in its shared-server group. */
 export async function listHostAccounts(db: Db, serverId: number) {
   return db

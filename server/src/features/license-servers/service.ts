@@ -26,6 +26,7 @@ import {
   listElasticServers,
   listHostAccounts,
   listHostsOfAccount,
+  lockHostsById,
   removeHostAccount,
   setSharedGroupFlags,
   updateHost,
@@ -250,8 +251,9 @@ export async function hostForCreate(
   const names = parseHostNames(request.serverName, identity.ids.length);
   const name = names[0];
   let host = await findHostByIdentity(tx, key, true);
+  let members: string[] = [];
   if (host) {
-    const members = (await listHostAccounts(tx, host.id)).map((m) => m.customerNumber);
+    members = (await listHostAccounts(tx, host.id)).map((m) => m.customerNumber);
     const mayUse = members.some((cn) => editors.has(cn));
     if (request.type === 'new' || (!mayUse && !members.includes(request.customerNumber))) {
       throw new AppError(
@@ -282,11 +284,25 @@ export async function hostForCreate(
   }
   await addHostAccount(tx, host.id, request.customerNumber);
   const change: Parameters<typeof updateHost>[2] = {};
+  // Port and Borrowable go into every account's file: only a user who may edit all of them changes them.
+  const mayChangeHost = members.every((cn) => cn === request.customerNumber || editors.has(cn));
+  if (!mayChangeHost) return host;
   if (request.ansysborrowable !== undefined && request.ansysborrowable !== host.borrowable)
     change.borrowable = request.ansysborrowable;
   if (request.portNumber !== undefined && request.portNumber !== host.port) change.port = request.portNumber;
   await updateHost(tx, host.id, change);
   return { ...host, ...change };
+}
+
+/**
+ * Locks the hosts a batch of returns touches before anything else, so a return and a create on one host run one
+ * after the other and the host's state (which removeHost trusts) always matches its live seats.
+ */
+export async function lockHosts(tx: Db, serverIds: number[]) {
+  await lockHostsById(
+    tx,
+    [...new Set(serverIds)].sort((a, b) => a - b),
+  );
 }
 
 /** Sets a host's state after its fulfillments changed (Active while anything is activated on it). */
@@ -332,20 +348,24 @@ async function writeHost(
   await check?.();
   const editors = await hostEditors(ctx, principal, request.hostId, request.hostIdType);
   await ctx.db.transaction((tx) =>
-    onceForKey(tx, { key: request.operationKey, operation, userEmail: principal.email }, async () => {
-      const { host, members } = await lockAccountHost(
-        tx,
-        request.customerNumber,
-        request.hostId,
-        request.hostIdType,
-      );
-      await write(
-        tx,
-        host,
-        members.map((m) => m.customerNumber).filter((cn) => editors.has(cn)),
-      );
-      return null;
-    }),
+    onceForKey(
+      tx,
+      { key: request.operationKey, operation, userEmail: principal.email, request },
+      async () => {
+        const { host, members } = await lockAccountHost(
+          tx,
+          request.customerNumber,
+          request.hostId,
+          request.hostIdType,
+        );
+        await write(
+          tx,
+          host,
+          members.map((m) => m.customerNumber).filter((cn) => editors.has(cn)),
+        );
+        return null;
+      },
+    ),
   );
 }
 
@@ -376,7 +396,7 @@ export async function setSharedGroup(
     },
     async () => {
       const editable = await editableAccounts(ctx, principal, group);
-      if (editable.length !== group.length) throw new AppError('FORBIDDEN', messages.errorSharedGroup);
+      if (editable.length !== group.length) throw new AppError('FORBIDDEN', messages.noPermission);
     },
   );
 }

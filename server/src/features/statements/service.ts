@@ -13,7 +13,7 @@ import {
 } from '@lp/domain/statement';
 import type { AppContext } from '../../platform/context.ts';
 import { AppError, badRequest, notFound } from '../../platform/errors.ts';
-import { escapeHtml } from '../../platform/mail/escape-html.ts';
+import { escapeHtml } from '../../platform/escape-html.ts';
 import { sendAccountEmail } from '../../platform/mail/mailer.ts';
 import type { Principal } from '../../platform/principal.ts';
 import { authorizeAccount } from '../accounts/policy.ts';

@@ -1,4 +1,5 @@
 import { authApi } from '@lp/contract/auth/api';
+import { escapeHtml } from '../../../platform/escape-html.ts';
 
 /**
  * Server-rendered pages of the built-in IdP. No inline scripts (the CSP allows scripts from 'self'
@@ -14,13 +15,6 @@ export const tooManyAttemptsMessage = 'Too many sign-in attempts. Wait a minute 
 /** Shown for a locked e-mail address, whether or not an account has it (the text reveals nothing). */
 export const lockedOutMessage = (minutes: number) =>
   `Too many failed sign-in attempts for this email address. Wait ${minutes} minutes and try again.`;
-
-export function escapeHtml(value: unknown): string {
-  return String(value ?? '').replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string,
-  );
-}
 
 const styles = `
 body{margin:0;font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;background:#f1f3f5;color:#212529}

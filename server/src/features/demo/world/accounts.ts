@@ -1,3 +1,4 @@
+import { AUTOMATED_ACTION } from '@lp/domain/entitlements';
 import type { WorldContext } from './context.ts';
 import type { AccountPlan } from './types.ts';
 
@@ -29,6 +30,6 @@ export function addAccount(ctx: WorldContext, plan: AccountPlan, index: number):
     createdAt: at(-rng.int(400, 3000), workTime()),
   });
   for (const [email, role] of plan.contacts) ctx.rows.contacts.push({ customerNumber: cn, email, role });
-  const people = [...plan.contacts.map(([e]) => e), 'Automated Action', 'support@demo.example'];
+  const people = [...plan.contacts.map(([e]) => e), AUTOMATED_ACTION, 'support@demo.example'];
   return { index, plan, cn, people };
 }

@@ -1,4 +1,4 @@
-import { FSA_MANUAL_DRAWDOWN_PART, licenseModelGroupOf } from '@lp/domain/entitlements';
+import { AUTOMATED_ACTION, FSA_MANUAL_DRAWDOWN_PART, licenseModelGroupOf } from '@lp/domain/entitlements';
 import { type HostIdType, hostIdentifier } from '@lp/domain/host-ids';
 import type { AccountScope } from './accounts.ts';
 import type { WorldContext } from './context.ts';
@@ -48,7 +48,7 @@ export function addLicenseServers(
   entitlements: EntitlementRow[],
 ): LicenseServersOfAccount {
   const { rng, at, workTime, hostId, daysFromToday, sharedHosts, productByPart } = ctx;
-  const persons = people.filter((p) => p !== 'Automated Action');
+  const persons = people.filter((p) => p !== AUTOMATED_ACTION);
   const startOf = (e: EntitlementRow) => daysFromToday(e.startDate);
   /** Last day a line may be activated: its end, a perpetual's maintenance end; never today. */
   const activateUntil = (e: EntitlementRow) =>
