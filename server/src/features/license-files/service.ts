@@ -2,7 +2,6 @@ import { messages } from '@lp/contract/common/errors';
 import type { LicenseFile } from '@lp/contract/license-files/schemas';
 import { formatDate } from '@lp/domain/dates';
 import { isBorrowable } from '@lp/domain/entitlements';
-import type { HostIdType } from '@lp/domain/host-ids';
 import {
   generateLicenseFiles,
   type LicenseFeature,
@@ -21,7 +20,7 @@ import type { Principal } from '../../platform/principal.ts';
 import { seal, secretKey, unseal } from '../../platform/secret-box.ts';
 import { authorizeAccount } from '../accounts/policy.ts';
 import { liveLinesOf } from '../activations/service.ts';
-import { type HostRow, unknownHost, visibleHost } from '../license-servers/service.ts';
+import { type HostRow, serversOfHost, unknownHost, visibleHost } from '../license-servers/service.ts';
 import { findCurrentKey, insertKey, listKeys, lockKeys, retireKeys } from './repository.ts';
 
 // ---- signing keys (decision 028) ----
@@ -94,13 +93,6 @@ export async function publishedKeys(ctx: KeyContext) {
 
 type LiveLine = Awaited<ReturnType<typeof liveLinesOf>>[number];
 
-function serversOf(host: HostRow) {
-  const ids = host.hostIds.split(',');
-  const types = host.hostIdTypes.split(',') as HostIdType[];
-  const names = host.serverNames.split(',');
-  return ids.map((id, i) => ({ name: names[i] ?? names[0], type: types[i], id, port: host.port }));
-}
-
 /** One customer's files for the host; null when nothing of theirs is activated on it (no daemon in use). */
 function customerFiles(
   ctx: AppContext,
@@ -126,7 +118,7 @@ function customerFiles(
     }));
   if (features.length === 0) return null;
   try {
-    return generateLicenseFiles({ servers: serversOf(host), customerNumber, issued, features }, sign);
+    return generateLicenseFiles({ servers: serversOfHost(host), customerNumber, issued, features }, sign);
   } catch (e) {
     // Stored data the FlexLM format cannot carry (a product without a feature name, a customer number with
     // spaces): the operator needs the cause, the user the spec's text, never a 500.

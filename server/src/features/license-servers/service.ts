@@ -58,6 +58,13 @@ const identityOf = (host: HostRow): HostIdentity => ({
   types: host.hostIdTypes.split(',') as HostIdType[],
 });
 
+/** The host's servers (three for a triad, in the order entered) as its SERVER lines name them. */
+export function serversOfHost(host: HostRow) {
+  const { ids, types } = identityOf(host);
+  const names = host.serverNames.split(',');
+  return ids.map((id, i) => ({ name: names[i] ?? names[0], type: types[i], id, port: host.port }));
+}
+
 /** Spec 002 §3: the host as the screens show it (ETHERNET is shown as MAC_ADDRESS in the display name). */
 export function presentHost(host: HostRow, accountCount: number): LicenseServer {
   const identity = identityOf(host);

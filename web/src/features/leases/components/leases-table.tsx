@@ -10,7 +10,6 @@ import { type LeaseGridRow, type LeaseSplit, LeasesDataService } from '../api/le
 import { leaseColumnDefs } from './lease-columns.tsx';
 
 /** Spec 002 §2 spinner text. */
-export const LEASES_SPINNER = 'Getting Leases/Perpetuals Entitlements...';
 
 /** Spec 002 §2: the column order, sort and filters of each table are saved per customer under these names. */
 const tableNames = {
@@ -49,7 +48,7 @@ export function LeasesTable({ customerNumber, version, split, title }: LeasesTab
 
   return (
     <div style={{ position: 'relative' }} aria-busy={inFlight > 0}>
-      {inFlight > 0 ? <Spinner text={LEASES_SPINNER} overlay /> : null}
+      {inFlight > 0 ? <Spinner text={messages.gettingLeases} overlay /> : null}
       <SavedViewGrid<LeaseGridRow>
         customerNumber={customerNumber}
         tableName={tableNames[split]}
