@@ -1,21 +1,19 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { routeFeatures } from '@lp/domain/feature-flags';
 import { openPglite } from '@lp/server/db/database';
 import { createTestDatabase, type TestDatabase } from '@lp/server/test/test-db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type CliRun, runCli } from './run-cli.ts';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const engine = process.env.TEST_ENGINE ?? 'pglite';
 
 let dataDir: string;
 let pgDatabase: TestDatabase | undefined;
 
 /** Runs the CLI as an operator would, against the test's own database. */
-function cli(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function cli(...args: string[]): Promise<CliRun> {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     DATA_DIR: dataDir,
@@ -24,23 +22,7 @@ function cli(...args: string[]): Promise<{ code: number | null; stdout: string; 
   };
   delete env.DATABASE_URL;
   if (pgDatabase?.url) env.DATABASE_URL = pgDatabase.url;
-  return new Promise((resolve, reject) => {
-    // Node with the tsx loader in-process: the tsx binary would start a second Node process for each run.
-    const child = spawn(process.execPath, ['--import', 'tsx', 'tools/src/cli.ts', ...args], {
-      cwd: root,
-      env,
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => {
-      stdout += d;
-    });
-    child.stderr.on('data', (d) => {
-      stderr += d;
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+  return runCli(env, args);
 }
 
 beforeAll(async () => {

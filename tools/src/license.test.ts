@@ -1,17 +1,15 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { generateLicenseFiles } from '@lp/domain/license-file';
 import { createSigningKey, signer } from '@lp/domain/license-signature';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CommandError } from './errors.ts';
 import { readPublicKeys } from './license.ts';
+import { type CliRun, runCli } from './run-cli.ts';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const key = createSigningKey();
 const retired = createSigningKey();
 const published = {
@@ -56,24 +54,8 @@ const file = (name: string, content: string) => {
 };
 
 /** Runs the CLI as a person would; no database settings at all, since verifying works offline. */
-function cli(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, DATA_DIR: path.join(dir, 'no-database') };
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'tools/src/cli.ts', ...args], {
-      cwd: root,
-      env,
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => {
-      stdout += d;
-    });
-    child.stderr.on('data', (d) => {
-      stderr += d;
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+function cli(...args: string[]): Promise<CliRun> {
+  return runCli({ PATH: process.env.PATH, DATA_DIR: path.join(dir, 'no-database') }, args);
 }
 
 let keysServer: http.Server;
