@@ -49,6 +49,29 @@ export async function buildEntitlement(
   return row;
 }
 
+/** A day `offset` days from today, 'YYYY-MM-DD' (UTC), for entitlements that must be live whenever tests run. */
+export const dayFromToday = (offset: number) =>
+  new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+
+/** A deployed Network lease of 10 seats that started 100 days ago and ends in 200 (spec 002 leases). */
+export function buildLease(
+  db: Db,
+  customerNumber: string,
+  activationId: string,
+  over: Partial<EntitlementInsert> = {},
+) {
+  return buildEntitlement(db, customerNumber, {
+    activationId,
+    kind: 'SSL',
+    state: 'Deployed',
+    licenseModel: 'Network',
+    quantity: 10,
+    startDate: dayFromToday(-100),
+    endDate: dayFromToday(200),
+    ...over,
+  });
+}
+
 type ServerInsert = typeof licenseServers.$inferInsert;
 
 /**

@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { entitlements, products } from '../../db/schema.ts';
 import { buildAccountFixture } from '../../test/account-fixture.ts';
-import { addContact, buildAccount, buildEntitlement } from '../../test/factories.ts';
+import { addContact, buildAccount, buildLease, dayFromToday as day } from '../../test/factories.ts';
 import { signInAs } from '../../test/sign-in.ts';
 import { createTestApp } from '../../test/test-app.ts';
 import { createTestDatabase, type TestDatabase } from '../../test/test-db.ts';
@@ -26,23 +26,11 @@ let reader: Headers;
 let outsider: Headers;
 let stranger: Headers;
 
-const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
 const ssl = (
   customerNumber: string,
   activationId: string,
   over: Partial<typeof entitlements.$inferInsert> = {},
-) =>
-  buildEntitlement(database.db, customerNumber, {
-    activationId,
-    kind: 'SSL',
-    state: 'Deployed',
-    licenseModel: 'Network',
-    partNumber: PART,
-    quantity: 10,
-    startDate: day(-100),
-    endDate: day(200),
-    ...over,
-  });
+) => buildLease(database.db, customerNumber, activationId, { partNumber: PART, ...over });
 
 const post = (url: string, headers: Headers | undefined, payload: object) =>
   app.inject({ method: 'POST', url, headers, payload });

@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type entitlements, products } from '../../db/schema.ts';
 import { buildAccountFixture } from '../../test/account-fixture.ts';
-import { addContact, buildAccount, buildEntitlement } from '../../test/factories.ts';
+import { addContact, buildAccount, buildLease, dayFromToday as day } from '../../test/factories.ts';
 import { createTestApp } from '../../test/test-app.ts';
 import { createTestDatabase, type TestDatabase } from '../../test/test-db.ts';
 
@@ -20,20 +20,14 @@ let app: FastifyInstance;
 let boss: Headers;
 let outsider: Headers;
 
-const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
 const lease = (
   customerNumber: string,
   activationId: string,
   over: Partial<typeof entitlements.$inferInsert> = {},
 ) =>
-  buildEntitlement(database.db, customerNumber, {
-    activationId,
-    kind: 'SSL',
-    state: 'Deployed',
-    licenseModel: 'Network',
+  buildLease(database.db, customerNumber, activationId, {
     partNumber: 'SIM-1',
     quantity: 1200,
-    startDate: day(-100),
     endDate: day(100),
     ...over,
   });

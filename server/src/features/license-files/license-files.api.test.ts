@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accounts, emails, type entitlements, products } from '../../db/schema.ts';
 import { loadConfig } from '../../platform/config.ts';
 import { buildAccountFixture } from '../../test/account-fixture.ts';
-import { addContact, buildAccount, buildEntitlement } from '../../test/factories.ts';
+import { addContact, buildAccount, buildLease, dayFromToday as day } from '../../test/factories.ts';
 import { createTestApp } from '../../test/test-app.ts';
 import { createTestDatabase, type TestDatabase } from '../../test/test-db.ts';
 import { rotateSigningKey } from './service.ts';
@@ -24,7 +24,6 @@ let boss: Headers;
 let reader: Headers;
 let outsider: Headers;
 
-const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
 const post = (url: string, headers: Headers | undefined, payload: object) =>
   app.inject({ method: 'POST', url, headers, payload });
 
@@ -95,18 +94,7 @@ const lease = (
   customerNumber: string,
   activationId: string,
   over: Partial<typeof entitlements.$inferInsert> = {},
-) =>
-  buildEntitlement(database.db, customerNumber, {
-    activationId,
-    kind: 'SSL',
-    state: 'Deployed',
-    licenseModel: 'Network',
-    partNumber: 'LF-SOLVER',
-    quantity: 10,
-    startDate: day(-100),
-    endDate: day(200),
-    ...over,
-  });
+) => buildLease(database.db, customerNumber, activationId, { partNumber: 'LF-SOLVER', ...over });
 
 beforeAll(async () => {
   database = await createTestDatabase();
