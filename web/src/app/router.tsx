@@ -5,14 +5,7 @@ import { RequireCustomer } from './require-customer.tsx';
 import { GuardedShell } from './shell.tsx';
 
 /** Menu paths whose pages come with later issues (spec 000 §2.1); they show a plain "coming soon" page. */
-const comingSoon = [
-  'entitlementsFSA',
-  'activations',
-  'activations-history',
-  'web-assignments/*',
-  'web-transactions',
-  'web-reporting/*',
-];
+const comingSoon = ['entitlementsFSA', 'web-assignments/*', 'web-transactions', 'web-reporting/*'];
 
 type PageModule = Promise<{ default: ComponentType }>;
 
@@ -65,6 +58,16 @@ export const routes: RouteObject[] = [
       {
         path: 'ssl',
         lazy: page(() => import('../features/leases/pages/leases-page.tsx'), { account: true }),
+      },
+      {
+        path: 'activations',
+        lazy: page(() => import('../features/activations/pages/activations-page.tsx'), { account: true }),
+      },
+      {
+        path: 'activations-history',
+        lazy: page(() => import('../features/activations/pages/activations-history-page.tsx'), {
+          account: true,
+        }),
       },
       {
         path: 'statementv2',

@@ -5,8 +5,6 @@ import { useLocation } from 'react-router';
 const titles: Array<[RegExp, string]> = [
   [/^\/ssl/, 'Leases/Perpetuals'],
   [/^\/entitlementsFSA/, 'Flexible Spending Account'],
-  [/^\/activations-history/, 'Manage Activations'],
-  [/^\/activations/, 'Activate Entitlements'],
   [/^\/web-assignments/, 'Web Assignments'],
   [/^\/web-transactions/, 'Web Transactions'],
   [/^\/web-reporting/, 'Web Reporting'],
