@@ -1,7 +1,7 @@
 import { formatCount } from '@lp/domain/amounts';
-import type { ProgressColour } from '@lp/domain/entitlements';
-import { Progress, Stack, Text } from '@mantine/core';
+import { Stack, Text } from '@mantine/core';
 import type { ColDef, ICellRendererParams, ValueFormatterParams } from 'ag-grid-community';
+import { RemainingDaysBar } from '../../../components/remaining-days-bar.tsx';
 import type { LeaseGridRow } from '../api/leases.ts';
 import type { LeaseColumnId } from '../lease-filter.ts';
 
@@ -15,8 +15,6 @@ const textFilter = {
   wrapHeaderText: true,
   autoHeaderHeight: true,
 } as const;
-
-const barColour: Record<ProgressColour, string> = { green: 'green', orange: 'orange', red: 'red' };
 
 /** Product name in bold ('(Evaluation)' after an evaluation's) over the activation id. */
 function EntitlementCell({ data }: ICellRendererParams<Row>) {
@@ -34,26 +32,10 @@ function EntitlementCell({ data }: ICellRendererParams<Row>) {
   );
 }
 
-const daysText = (days: NonNullable<Row['view']>['remainingdays']) =>
-  typeof days === 'number' ? `${days} ${days === 1 ? 'day' : 'days'}` : days;
-
 /** The elapsed share of the period as a coloured bar over the days left (or PERMANENT, EXPIRED, NOT STARTED). */
 function RemainingDaysCell({ data }: ICellRendererParams<Row>) {
-  const view = data?.view;
-  if (!data || !view) return null;
-  return (
-    <Stack gap={2} justify="center" h="100%" data-colour={view.remainingdayscolor}>
-      <Progress
-        value={view.usedDaysPercentage}
-        color={barColour[view.remainingdayscolor]}
-        size="sm"
-        aria-label={`Elapsed time of ${data.ActivationId}`}
-      />
-      <Text size="xs" lh={1.2}>
-        {daysText(view.remainingdays)}
-      </Text>
-    </Stack>
-  );
+  if (!data?.view) return null;
+  return <RemainingDaysBar value={data.view} name={data.ActivationId} />;
 }
 
 const counted = (p: ValueFormatterParams<Row, number | null | undefined>) =>
