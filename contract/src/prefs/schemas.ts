@@ -2,7 +2,10 @@ import { z } from 'zod';
 import { instantTextSchema } from '../common/dates.ts';
 import { customerNumberField } from '../common/fields.ts';
 
-/** Table names used across the product (spec 000 §3). */
+/**
+ * Table names used across the product (spec 000 §3). The two activations tables are saved per customer and
+ * table (spec 002 §2) but the spec does not name them: 'activationsAssigned' and 'activationsAvailable' are ours.
+ */
 export const tableNames = [
   'emailList',
   'activeEntitlements',
@@ -13,6 +16,8 @@ export const tableNames = [
   'leaseAndPerpetualsInactive',
   'manageActivationsActive',
   'manageActivationsInActive',
+  'activationsAssigned',
+  'activationsAvailable',
   'fsaHistory',
   'fsaActiveEntitlements',
   'fsaInActiveEntitlements',
