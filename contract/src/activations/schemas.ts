@@ -126,22 +126,27 @@ export const batchResponseSchema = z.object({
   data: z.object({ count: z.number().int(), replayed: z.boolean() }),
 });
 
-/** One event of a host's activation history (spec 002 §2 "Activations history"). */
-export const historyEventSchema = z.object({
-  /** 'YYYY-MM-DD HH:mm:ss' UTC */
+/**
+ * One row of a host's grouped activation history (spec 002 §4 "Activation history grouping", decision 032): the
+ * events of one activation within one 30-second group, their counts summed.
+ */
+export const historyRowSchema = z.object({
+  /** Groups are numbered from 1 (the host's oldest) in time order; rows of one group share it */
+  groupId: z.number().int(),
+  /** 'YYYY-MM-DD HH:mm:ss' UTC: the group's first (oldest) event */
   time: z.string(),
   modifiedBy: z.string(),
-  action: z.enum(['ACTIVATE', 'RETURN']),
-  count: z.number().int(),
+  /** 'ACTIVATE (n)' or 'DEACTIVATE (n)' */
+  action: z.string(),
+  customerNumber: z.string(),
   activationId: z.string(),
   product: z.string(),
+  /** The summed counts: positive activated, negative returned */
+  count: z.number().int(),
   startDate: z.string(),
   endDate: z.string().nullable(),
-  fulfillmentId: z.number().int(),
-  parentFulfillmentId: z.number().int().nullable(),
-  lifecycleAction: z.string().nullable(),
-  customerNumber: z.string(),
 });
+export type HistoryRow = z.infer<typeof historyRowSchema>;
 
 /** Spec 002 §7 (history page, path ours) and /api/fulfillments/servers/export: history of several hosts. */
 export const hostsHistoryRequestSchema = z.object({
@@ -159,7 +164,8 @@ export const hostsHistoryResponseSchema = z.object({
     z.object({
       hostId: z.string(),
       hostIdType: z.string(),
-      events: z.array(historyEventSchema),
+      /** Newest group first */
+      rows: z.array(historyRowSchema),
     }),
   ),
 });

@@ -86,4 +86,9 @@ export const messages = {
   noDaemonsWithActivations: 'No daemons with activations.',
   noSupportEmail: 'No support e-mail address is on file for this account.',
   uploadNeedsFile: 'Please choose a file to upload.',
+  // Decision 032: checking an uploaded license file.
+  licenseFileUnreadable: (line: number, problem: string) =>
+    `The file is not a license file: line ${line}: ${problem}.`,
+  licenseFileNoFeatures:
+    'The file has no FEATURE, INCREMENT, PACKAGE or UPGRADE line, so there is nothing to verify.',
 } as const;

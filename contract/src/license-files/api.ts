@@ -8,6 +8,9 @@ import {
   licenseResponseSchema,
   licensesRequestSchema,
   licensesResponseSchema,
+  previewRequestSchema,
+  previewResponseSchema,
+  verifyResponseSchema,
 } from './schemas.ts';
 
 /** Spec 002 §7 and issue 10 §5: signed FlexLM license files of a host. */
@@ -50,6 +53,25 @@ export const licenseFilesApi = {
     auth: 'session',
     body: emailRequestSchema,
     response: okResponseSchema,
+  }),
+  preview: defineOperation({
+    operationId: 'previewLicenseChanges',
+    method: 'post',
+    path: '/api/fulfillments/license/preview',
+    summary:
+      "The INCREMENT lines each customer's license file for the host would gain and lose with these returns and creates (nothing is saved)",
+    auth: 'session',
+    body: previewRequestSchema,
+    response: previewResponseSchema,
+  }),
+  verify: defineOperation({
+    operationId: 'verifyLicenseFile',
+    method: 'post',
+    path: '/api/license-files/verify',
+    summary:
+      "Checks an uploaded license file's feature lines against the published keys (multipart: one file, at most 1 MB)",
+    auth: 'session',
+    response: verifyResponseSchema,
   }),
   keys: defineOperation({
     operationId: 'listLicenseKeys',

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { customerNumberField } from '../common/fields.ts';
+import { activationIdField, customerNumberField } from '../common/fields.ts';
 import { hostIdsField, hostIdTypesField, hostNameField } from '../license-servers/schemas.ts';
 
 /** A file as the answers carry it: its name and its whole text. */
@@ -97,3 +97,73 @@ export const licenseKeysResponseSchema = z.object({
   status: z.literal('SUCCESS'),
   data: z.array(licenseKeySchema),
 });
+
+/**
+ * POST /api/fulfillments/license/preview (decision 032): what the customers' license files for the host would gain
+ * and lose if these returns and creates were saved. Nothing is saved. `serverName` names a host not saved yet.
+ */
+export const previewRequestSchema = z.object({
+  customerNumber: customerNumberField,
+  serverId: hostIdsField.optional(),
+  serverIdType: hostIdTypesField.optional(),
+  serverName: hostNameField.optional(),
+  customers: z
+    .array(
+      z.object({
+        customerNumber: customerNumberField,
+        /** Fulfillment ids of the customer on this host with negative counts */
+        returns: z
+          .array(z.object({ id: z.number().int().positive(), count: z.number().int().max(-1) }))
+          .max(500),
+        /** Activation ids of the customer with positive counts */
+        creates: z.array(z.object({ id: activationIdField, count: z.number().int().min(1) })).max(500),
+      }),
+    )
+    .min(1)
+    .max(100),
+});
+export type PreviewRequest = z.output<typeof previewRequestSchema>;
+export const previewResponseSchema = z.object({
+  status: z.literal('SUCCESS'),
+  data: z.array(
+    z.object({
+      customerNumber: z.string(),
+      /**
+       * INCREMENT lines the customer's file gains / loses, each as one display line: the line's tokens as the
+       * file writes them, without SIGN and ISSUED (they change on every generation). A changed count is its old
+       * line removed and its new line added.
+       */
+      added: z.array(z.string()),
+      removed: z.array(z.string()),
+    }),
+  ),
+});
+
+export const licenseLineVerdicts = ['valid', 'invalid', 'unsigned', 'unknown-key'] as const;
+
+/**
+ * POST /api/license-files/verify (multipart: one `file`, at most 1 MB): every feature line of an uploaded license
+ * file checked against the published keys. Reads only the file's own content.
+ */
+export const verifyResponseSchema = z.object({
+  status: z.literal('SUCCESS'),
+  data: z.object({
+    /** Customer numbers found in VENDOR_STRING customer:… */
+    customers: z.array(z.string()),
+    /** The SERVER lines' host ids as written */
+    hostIds: z.array(z.string()),
+    lines: z.array(
+      z.object({
+        /** 1-based line of the feature line's first physical line */
+        line: z.number().int(),
+        keyword: z.string(),
+        feature: z.string(),
+        verdict: z.enum(licenseLineVerdicts),
+        reason: z.string(),
+        keyId: z.string().nullable(),
+        customerNumber: z.string().nullable(),
+      }),
+    ),
+  }),
+});
+export type VerifyResult = z.infer<typeof verifyResponseSchema>['data'];
