@@ -85,7 +85,10 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
       'x-lp-csrf': '1',
       accept: req.as === 'text' ? 'text/plain' : 'application/json',
     };
-    if (req.body !== undefined) headers['content-type'] = 'application/json';
+    // A FormData body (a multipart upload) goes as it is: fetch writes its content type with the boundary.
+    const payload =
+      req.body === undefined ? undefined : req.body instanceof FormData ? req.body : JSON.stringify(req.body);
+    if (typeof payload === 'string') headers['content-type'] = 'application/json';
     let lastError: ApiError | null = null;
     for (let attempt = 1; attempt <= attempts; attempt++) {
       if (attempt > 1) await sleep(backoffMs * (attempt - 1));
@@ -96,7 +99,7 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
           method,
           headers,
           credentials: 'same-origin',
-          body: req.body === undefined ? undefined : JSON.stringify(req.body),
+          body: payload,
           signal: req.signal,
         });
       } catch (e) {
