@@ -1,0 +1,215 @@
+import type { ActivationRow } from '@lp/contract/activations/schemas';
+import { messages } from '@lp/contract/common/errors';
+import { licenseFilesApi } from '@lp/contract/license-files/api';
+import type { PreviewRequest } from '@lp/contract/license-files/schemas';
+import { Alert, Button, Code, Group, Loader, Modal, Stack, Table, Tabs, Text, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { ApiError } from '../../../lib/api-client.ts';
+import { call } from '../../../lib/call.ts';
+
+/**
+ * The activations confirmation dialog (spec 002 §2, 1200 px): one tab per customer listing the products to be
+ * deactivated and activated, the shared-server warning, and the expired-maintenance refusal (Ok hidden). Modes
+ * Default, Rehost, Deactivate and Delete (history page). Before Ok it previews what each customer's license file
+ * gains and loses (issue 11 §3), computed by the server from the generator that writes the file.
+ *
+ * Accessible names: the dialog is named by its title; tabs by customer number; tables 'Products to deactivate for
+ * {customer}' / 'Products to activate for {customer}'; the preview region 'License file changes for {customer}';
+ * buttons 'Cancel' and 'Ok'.
+ */
+
+export type ChangesMode = 'default' | 'rehost' | 'deactivate' | 'delete';
+
+export interface ChangeLine {
+  row: ActivationRow;
+  count: number;
+}
+
+export interface CustomerChanges {
+  customerNumber: string;
+  customerName: string;
+  deactivate: ChangeLine[];
+  activate: ChangeLine[];
+}
+
+export interface ChangesDialogProps {
+  opened: boolean;
+  mode: ChangesMode;
+  /** The host the changes are made on (the rehost source in Rehost mode), e.g. 'licsrv01 (0a1b2c3d4e5f)' */
+  hostLabel: string;
+  /** Rehost: the target host */
+  targetLabel?: string;
+  customers: CustomerChanges[];
+  /** Other customer numbers share the server (spec 002 §2) */
+  sharedWarning?: string | null;
+  /** The same changes as the preview call takes; none: no preview (Delete) */
+  preview?: PreviewRequest[] | null;
+  onCancel: () => void;
+  onOk: () => void;
+}
+
+// Titles are not shown in the spec; these say what Ok will do.
+const titles: Record<ChangesMode, string> = {
+  default: 'Confirm activations',
+  rehost: 'Confirm rehost',
+  deactivate: 'Confirm host deactivation',
+  delete: 'Confirm host removal',
+};
+
+function LinesTable({ label, lines }: { label: string; lines: ChangeLine[] }) {
+  return (
+    <Table striped withTableBorder aria-label={label}>
+      <Table.Thead>
+        <Table.Tr>
+          <Table.Th>#</Table.Th>
+          <Table.Th>Entitlement</Table.Th>
+          <Table.Th>Count</Table.Th>
+          <Table.Th>Start Date</Table.Th>
+          <Table.Th>Expiration Date</Table.Th>
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody>
+        {lines.map(({ row, count }, index) => (
+          <Table.Tr key={row.activationid} c={row.maintenanceExpired ? 'red' : undefined}>
+            <Table.Td>{index + 1}</Table.Td>
+            <Table.Td>
+              <Text fw={700} size="sm">
+                {row.ansysproduct}
+                {row.isEval ? ' (Evaluation)' : ''}
+              </Text>
+              <Text size="xs">{row.activationid}</Text>
+            </Table.Td>
+            <Table.Td>{Math.abs(count).toLocaleString('en-US')}</Table.Td>
+            <Table.Td>{row.startdate}</Table.Td>
+            <Table.Td>
+              {row.enddate ?? (row.versiondate ? `Maintenance ends on ${row.versiondate}` : '')}
+            </Table.Td>
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+    </Table>
+  );
+}
+
+/** What the license files gain and lose; one call per host of the change (two in a rehost). */
+function FilePreview({ requests, customerNumber }: { requests: PreviewRequest[]; customerNumber: string }) {
+  const query = useQuery({
+    queryKey: ['license-preview', requests],
+    queryFn: () => Promise.all(requests.map((r) => call(licenseFilesApi.preview, r))),
+    staleTime: Number.POSITIVE_INFINITY,
+    retry: false,
+  });
+  const label = `License file changes for ${customerNumber}`;
+  if (query.isPending)
+    return (
+      <Group gap="xs" role="status" aria-label={label}>
+        <Loader size="xs" />
+        <Text size="sm">Computing the license file changes...</Text>
+      </Group>
+    );
+  if (query.isError)
+    return (
+      <Alert color="yellow" role="region" aria-label={label}>
+        The license file changes could not be computed:{' '}
+        {query.error instanceof ApiError ? query.error.err : String(query.error)}
+      </Alert>
+    );
+  const mine = query.data.flatMap((answer) => answer.data.filter((d) => d.customerNumber === customerNumber));
+  const removed = mine.flatMap((d) => d.removed);
+  const added = mine.flatMap((d) => d.added);
+  return (
+    <Stack gap={4} role="region" aria-label={label}>
+      <Title order={3} size="h5">
+        What changes in the license file
+      </Title>
+      {removed.length + added.length === 0 ? (
+        <Text size="sm">The license file stays the same.</Text>
+      ) : (
+        <Code block>{[...removed.map((l) => `- ${l}`), ...added.map((l) => `+ ${l}`)].join('\n')}</Code>
+      )}
+    </Stack>
+  );
+}
+
+export function ChangesDialog(props: ChangesDialogProps) {
+  const { mode, customers, hostLabel } = props;
+  const expired = customers.flatMap((c) =>
+    [...c.deactivate, ...c.activate].filter((l) => l.row.maintenanceExpired),
+  );
+  const deactivateOn = hostLabel;
+  const activateOn = mode === 'rehost' ? (props.targetLabel ?? hostLabel) : hostLabel;
+  return (
+    <Modal opened={props.opened} onClose={props.onCancel} size={1200} title={titles[mode]} centered>
+      <Stack>
+        {props.sharedWarning ? (
+          <Alert color="yellow" title="Shared license server">
+            {props.sharedWarning}
+          </Alert>
+        ) : null}
+        {mode === 'delete' ? (
+          <Text>Host {hostLabel} and its activation history will be removed permanently.</Text>
+        ) : (
+          <Tabs defaultValue={customers[0]?.customerNumber} keepMounted={false}>
+            <Tabs.List>
+              {customers.map((c) => (
+                <Tabs.Tab key={c.customerNumber} value={c.customerNumber}>
+                  {c.customerNumber}
+                </Tabs.Tab>
+              ))}
+            </Tabs.List>
+            {customers.map((c) => (
+              <Tabs.Panel key={c.customerNumber} value={c.customerNumber} pt="sm">
+                <Stack>
+                  <Text size="sm">{c.customerName}</Text>
+                  {c.deactivate.length + c.activate.length === 0 ? (
+                    <Text>
+                      {messages.noProductsChange} {activateOn}
+                    </Text>
+                  ) : null}
+                  {c.deactivate.length ? (
+                    <>
+                      <Text fw={600}>
+                        The following products will be deactivated on Host ID: {deactivateOn}
+                      </Text>
+                      <LinesTable
+                        label={`Products to deactivate for ${c.customerNumber}`}
+                        lines={c.deactivate}
+                      />
+                    </>
+                  ) : null}
+                  {c.activate.length ? (
+                    <>
+                      <Text fw={600}>The following products will be activated on Host ID: {activateOn}</Text>
+                      <LinesTable label={`Products to activate for ${c.customerNumber}`} lines={c.activate} />
+                    </>
+                  ) : null}
+                  {props.preview?.length && !expired.length ? (
+                    <FilePreview requests={props.preview} customerNumber={c.customerNumber} />
+                  ) : null}
+                </Stack>
+              </Tabs.Panel>
+            ))}
+          </Tabs>
+        )}
+        {expired.length ? (
+          <Alert color="red" title={messages.maintenanceExpired}>
+            <Stack gap={4}>
+              {expired.map((l) => (
+                <Text key={l.row.activationid} size="sm">
+                  {l.row.ansysproduct} ({l.row.activationid})
+                </Text>
+              ))}
+              <Text size="sm">{messages.unselectAndRetry}</Text>
+            </Stack>
+          </Alert>
+        ) : null}
+        <Group justify="flex-end">
+          <Button variant="default" onClick={props.onCancel}>
+            Cancel
+          </Button>
+          {expired.length ? null : <Button onClick={props.onOk}>Ok</Button>}
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}
