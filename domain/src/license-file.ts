@@ -211,6 +211,17 @@ function featureTokens(feature: LicenseFeature, customerNumber: string, issued: 
   return tokens;
 }
 
+/**
+ * A feature's INCREMENT line as one display line (decision 032's license-change preview): its tokens as the file
+ * writes them, without ISSUED and SIGN, which change with every generation, so two generations' lines compare.
+ */
+export function featureDisplayLine(feature: LicenseFeature, customerNumber: string): string {
+  return featureTokens(feature, customerNumber, '')
+    .filter((token) => token.key !== 'ISSUED')
+    .map(tokenText)
+    .join(' ');
+}
+
 /** SIGN groups per physical line, so that lines stay about 80 characters wide as FlexNet's do. */
 const SIGN_GROUPS_PER_LINE = 12;
 

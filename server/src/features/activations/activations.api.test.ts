@@ -198,16 +198,18 @@ describe('creating fulfillments', () => {
       hostIds: [{ hostId: host.canonical, hostIdType: 'ETHERNET' }],
     });
     expect(history.statusCode).toBe(200);
-    const events = history.json().data[0].events;
+    // One save = one group: both lines share its time, sorted by product.
+    const rows = history.json().data[0].rows;
     expect(
-      events.map((e: { action: string; count: number; modifiedBy: string }) => [
-        e.action,
-        e.count,
-        e.modifiedBy,
+      rows.map((r: { groupId: number; action: string; count: number; modifiedBy: string }) => [
+        r.groupId,
+        r.action,
+        r.count,
+        r.modifiedBy,
       ]),
     ).toEqual([
-      ['ACTIVATE', 4, 'boss@acme.example'],
-      ['ACTIVATE', 2, 'boss@acme.example'],
+      [1, 'ACTIVATE (4)', 4, 'boss@acme.example'],
+      [1, 'ACTIVATE (2)', 2, 'boss@acme.example'],
     ]);
   });
 

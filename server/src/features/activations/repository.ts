@@ -95,11 +95,7 @@ export async function listEvents(db: Db, serverIds: number[], customerNumber: st
       serverId: fulfillmentEvents.serverId,
       time: fulfillmentEvents.time,
       modifiedBy: fulfillmentEvents.modifiedBy,
-      action: fulfillmentEvents.action,
       count: fulfillmentEvents.count,
-      lifecycleAction: fulfillmentEvents.lifecycleAction,
-      parentFulfillmentId: fulfillmentEvents.parentFulfillmentId,
-      fulfillmentId: fulfillmentEvents.fulfillmentId,
       entitlementId: fulfillments.entitlementId,
       customerNumber: fulfillmentEvents.customerNumber,
     })

@@ -1,6 +1,6 @@
 import type { ActivationRow, CreateRequest } from '@lp/contract/activations/schemas';
 import { messages } from '@lp/contract/common/errors';
-import { formatDateTime } from '@lp/domain/dates';
+import { groupHistory, type HistoryEvent } from '@lp/domain/activation-history';
 import { toLeaseRow } from '@lp/domain/lease-entitlements';
 import type { Db } from '../../db/database.ts';
 import { onceForKey } from '../../db/operation-keys.ts';
@@ -14,10 +14,13 @@ import {
   type HostRow,
   hostEditors,
   hostForCreate,
+  listHosts,
   lockAccountHost,
   lockHosts,
+  parseHost,
   presentHost,
   setHostState,
+  unknownHost,
 } from '../license-servers/service.ts';
 import {
   addToFulfillment,
@@ -262,19 +265,22 @@ export async function returnFulfillments(
   return { count: result.count, replayed };
 }
 
-/** Spec 002 §2 history page: the account's events on each requested host it uses (others are left out). */
+/**
+ * Spec 002 §2 history page: the account's history on each requested host it uses (others are left out), grouped
+ * by spec 002 §4 (decision 032). One read of the account's hosts and one of the events, whatever the host count.
+ */
 export async function hostsHistory(
   ctx: AppContext,
   principal: Principal,
   request: { customerNumber: string; hostIds: { hostId: string; hostIdType: string }[] },
 ) {
-  await authorizeAccount(ctx, principal, request.customerNumber, 'activations');
-  const hosts: { hostId: string; hostIdType: string; id: number }[] = [];
-  for (const h of request.hostIds) {
-    const found = await findAccountHost(ctx.db, request.customerNumber, h.hostId, h.hostIdType);
-    if (found)
-      hosts.push({ hostId: found.host.hostIds, hostIdType: found.host.hostIdTypes, id: found.host.id });
-  }
+  const accountHosts = new Map(
+    (await listHosts(ctx, principal, request.customerNumber)).map((h) => [h.hostIdentifier, h]),
+  );
+  const hosts = request.hostIds.flatMap((h) => {
+    const found = accountHosts.get(parseHost(h.hostId, h.hostIdType).key);
+    return found ? [found] : [];
+  });
   const events = await listEvents(
     ctx.db,
     hosts.map((h) => h.id),
@@ -286,28 +292,24 @@ export async function hostsHistory(
       e,
     ]),
   );
+  const byHost = new Map<number, HistoryEvent[]>(hosts.map((h) => [h.id, []]));
+  for (const e of events) {
+    const ent = entitlements.get(e.entitlementId);
+    byHost.get(e.serverId)?.push({
+      time: e.time,
+      modifiedBy: e.modifiedBy,
+      count: e.count,
+      customerNumber: e.customerNumber,
+      activationId: ent?.activationId ?? '',
+      product: ent?.productName ?? '',
+      startDate: ent?.startDate ?? '',
+      endDate: ent?.endDate ?? null,
+    });
+  }
   return hosts.map((h) => ({
-    hostId: h.hostId,
-    hostIdType: h.hostIdType,
-    events: events
-      .filter((e) => e.serverId === h.id)
-      .map((e) => {
-        const ent = entitlements.get(e.entitlementId);
-        return {
-          time: formatDateTime(e.time),
-          modifiedBy: e.modifiedBy,
-          action: e.action as 'ACTIVATE' | 'RETURN',
-          count: e.count,
-          activationId: ent?.activationId ?? '',
-          product: ent?.productName ?? '',
-          startDate: ent?.startDate ?? '',
-          endDate: ent?.endDate ?? null,
-          fulfillmentId: e.fulfillmentId,
-          parentFulfillmentId: e.parentFulfillmentId,
-          lifecycleAction: e.lifecycleAction,
-          customerNumber: e.customerNumber,
-        };
-      }),
+    hostId: h.serverId,
+    hostIdType: h.serverIdType,
+    rows: groupHistory(byHost.get(h.id) ?? []),
   }));
 }
 
@@ -326,4 +328,59 @@ export async function liveLinesOf(db: Db, serverId: number, customerNumbers: str
       ? [{ fulfillmentId: f.id, customerNumber: f.customerNumber, count: f.count, entitlement }]
       : [];
   });
+}
+
+/** One line of a license file to be: an entitlement and the seats the host would hold of it. */
+export interface PlannedLine {
+  customerNumber: string;
+  count: number;
+  entitlement: SslEntitlement;
+}
+
+/**
+ * The license-change preview's lines (decision 032; no authorization check: the caller has passed the account
+ * gate): the customer's live lines on the host, and the lines after these returns and creates, counted as the
+ * save would (a create adds to the entitlement's fulfillment on the host). `serverId` null: a host the account
+ * does not use yet, which has no lines. A return that is not the customer's live fulfillment on the host answers
+ * 404 like an unknown host; an activation id that is not the customer's like a create would.
+ */
+export async function plannedLinesOf(
+  db: Db,
+  serverId: number | null,
+  customerNumber: string,
+  change: { returns: { id: number; count: number }[]; creates: { id: string; count: number }[] },
+): Promise<{ before: PlannedLine[]; after: PlannedLine[] }> {
+  const before = serverId === null ? [] : await liveLinesOf(db, serverId, [customerNumber]);
+  const counts = new Map(before.map((l) => [l.entitlement.id, l.count]));
+  const byEntitlement = new Map(before.map((l) => [l.entitlement.id, l.entitlement]));
+  for (const r of change.returns) {
+    const line = before.find((l) => l.fulfillmentId === r.id);
+    if (!line) throw notFound(unknownHost);
+    const left = (counts.get(line.entitlement.id) ?? 0) + r.count;
+    if (left < 0) throw new AppError('CONFLICT', messages.returnOverActivated);
+    counts.set(line.entitlement.id, left);
+  }
+  if (change.creates.length > 0) {
+    const own = new Map(
+      (await sslEntitlements.ofAccount(db, customerNumber)).map((e) => [e.activationId, e]),
+    );
+    for (const c of change.creates) {
+      const e = own.get(c.id);
+      if (!e) throw notFound(messages.unknownActivation(c.id));
+      byEntitlement.set(e.id, e);
+      counts.set(e.id, (counts.get(e.id) ?? 0) + c.count);
+    }
+  }
+  const after = [...byEntitlement.values()].flatMap((entitlement) => {
+    const count = counts.get(entitlement.id) ?? 0;
+    return count > 0 ? [{ customerNumber, count, entitlement }] : [];
+  });
+  return {
+    before: before.map(({ customerNumber: cn, count, entitlement }) => ({
+      customerNumber: cn,
+      count,
+      entitlement,
+    })),
+    after,
+  };
 }

@@ -1,8 +1,9 @@
 import { messages } from '@lp/contract/common/errors';
-import type { LicenseFile } from '@lp/contract/license-files/schemas';
+import type { LicenseFile, PreviewRequest, VerifyResult } from '@lp/contract/license-files/schemas';
 import { formatDate } from '@lp/domain/dates';
 import { isBorrowable } from '@lp/domain/entitlements';
 import {
+  featureDisplayLine,
   generateLicenseFiles,
   type LicenseFeature,
   type LicenseFiles,
@@ -11,16 +12,24 @@ import {
   mergeLicenseFiles,
   sharedLicenseFiles,
 } from '@lp/domain/license-file';
-import { createSigningKey, signer } from '@lp/domain/license-signature';
+import { parseLicenseText } from '@lp/domain/license-file-parse';
+import { createSigningKey, licenseVerifier, signer } from '@lp/domain/license-signature';
 import type { AppContext } from '../../platform/context.ts';
-import { AppError } from '../../platform/errors.ts';
+import { AppError, badRequest } from '../../platform/errors.ts';
 import { escapeHtml } from '../../platform/escape-html.ts';
 import { sendAccountEmail } from '../../platform/mail/mailer.ts';
 import type { Principal } from '../../platform/principal.ts';
 import { seal, secretKey, unseal } from '../../platform/secret-box.ts';
 import { authorizeAccount } from '../accounts/policy.ts';
-import { liveLinesOf } from '../activations/service.ts';
-import { type HostRow, serversOfHost, unknownHost, visibleHost } from '../license-servers/service.ts';
+import { liveLinesOf, type PlannedLine, plannedLinesOf } from '../activations/service.ts';
+import {
+  findAccountHost,
+  type HostRow,
+  parseHost,
+  serversOfHost,
+  unknownHost,
+  visibleHost,
+} from '../license-servers/service.ts';
 import { findCurrentKey, insertKey, listKeys, lockKeys, retireKeys } from './repository.ts';
 
 // ---- signing keys (decision 028) ----
@@ -91,31 +100,39 @@ export async function publishedKeys(ctx: KeyContext) {
 
 // ---- generation ----
 
-type LiveLine = Awaited<ReturnType<typeof liveLinesOf>>[number];
+/** A line the license file lists: an entitlement and the seats of it on the host. */
+type FileLine = Pick<PlannedLine, 'customerNumber' | 'count' | 'entitlement'>;
+
+/** The generator's input for one line; BORROW only when the host allows it and the model is borrowable. */
+const featureOf = (
+  ctx: AppContext,
+  { entitlement: e, count }: FileLine,
+  borrow: boolean,
+): LicenseFeature => ({
+  product: e.productName,
+  activationId: e.activationId,
+  featureName: e.featureName ?? e.partNumber.toLowerCase(),
+  daemon: e.daemon ?? ctx.config.LICENSE_MAIN_DAEMON,
+  count,
+  startDate: e.startDate,
+  endDate: e.endDate,
+  versionDate: e.versionDate,
+  borrowable: borrow && isBorrowable(e.licenseModel),
+});
 
 /** One customer's files for the host; null when nothing of theirs is activated on it (no daemon in use). */
 function customerFiles(
   ctx: AppContext,
   host: HostRow,
   customerNumber: string,
-  lines: LiveLine[],
+  lines: FileLine[],
   borrow: boolean,
   issued: string,
   sign: LicenseSigner,
 ): LicenseFiles | null {
-  const features: LicenseFeature[] = lines
+  const features = lines
     .filter((l) => l.customerNumber === customerNumber && l.count > 0)
-    .map(({ entitlement: e, count }) => ({
-      product: e.productName,
-      activationId: e.activationId,
-      featureName: e.featureName ?? e.partNumber.toLowerCase(),
-      daemon: e.daemon ?? ctx.config.LICENSE_MAIN_DAEMON,
-      count,
-      startDate: e.startDate,
-      endDate: e.endDate,
-      versionDate: e.versionDate,
-      borrowable: borrow && isBorrowable(e.licenseModel),
-    }));
+    .map((l) => featureOf(ctx, l, borrow));
   if (features.length === 0) return null;
   try {
     return generateLicenseFiles({ servers: serversOfHost(host), customerNumber, issued, features }, sign);
@@ -301,4 +318,92 @@ export async function emailLicense(
     html,
     attachments: [{ filename: fileName, contentType: 'text/plain', content: text }],
   });
+}
+
+// ---- preview and verify (decision 032) ----
+
+/** What `after` has beyond `before` and the reverse, as multisets (two entitlements may write the same line). */
+function lineChanges(before: string[], after: string[]) {
+  const tally = (lines: string[]) => {
+    const counts = new Map<string, number>();
+    for (const line of lines) counts.set(line, (counts.get(line) ?? 0) + 1);
+    return counts;
+  };
+  const beyond = (lines: string[], other: Map<string, number>) =>
+    lines.filter((line) => {
+      const n = other.get(line) ?? 0;
+      if (n > 0) other.set(line, n - 1);
+      return n === 0;
+    });
+  return { added: beyond(after, tally(before)), removed: beyond(before, tally(after)) };
+}
+
+/**
+ * POST /api/fulfillments/license/preview: per customer, the INCREMENT lines of their file for the host that these
+ * returns and creates would add and remove, rendered by the generator's own token builder without ISSUED and
+ * SIGN. Read-only, so view-only users may ask; every customer must pass the account gate. A host a customer does
+ * not use yet (new, or not theirs) has no lines before.
+ */
+export async function previewLicenseChanges(ctx: AppContext, principal: Principal, request: PreviewRequest) {
+  await authorizeAccount(ctx, principal, request.customerNumber, 'activations');
+  const customers = new Map<
+    string,
+    { returns: PreviewChange['returns']; creates: PreviewChange['creates'] }
+  >();
+  for (const c of request.customers) {
+    const merged = customers.get(c.customerNumber) ?? { returns: [], creates: [] };
+    merged.returns.push(...c.returns);
+    merged.creates.push(...c.creates);
+    customers.set(c.customerNumber, merged);
+  }
+  for (const cn of customers.keys()) await authorizeAccount(ctx, principal, cn, 'activations');
+  const serverIdType = request.serverIdType ?? 'ETHERNET';
+  // Bad ids answer the spec's host-id text before anything is read.
+  if (request.serverId) parseHost(request.serverId, serverIdType);
+  const data = [];
+  for (const [customerNumber, change] of customers) {
+    const host = request.serverId
+      ? (await findAccountHost(ctx.db, customerNumber, request.serverId, serverIdType))?.host
+      : undefined;
+    const { before, after } = await plannedLinesOf(ctx.db, host?.id ?? null, customerNumber, change);
+    // A new host is added without BORROW until its owner allows it.
+    const borrow = host?.borrowable ?? false;
+    const display = (lines: PlannedLine[]) => {
+      try {
+        return lines.map((l) => featureDisplayLine(featureOf(ctx, l, borrow), customerNumber));
+      } catch (e) {
+        ctx.log.error({ err: e, customerNumber }, 'license line cannot be rendered');
+        throw new AppError('UNPROCESSABLE', messages.errorLicenseFile);
+      }
+    };
+    data.push({ customerNumber, ...lineChanges(display(before), display(after)) });
+  }
+  return data;
+}
+
+type PreviewChange = PreviewRequest['customers'][number];
+
+const CUSTOMER_IN_VENDOR_STRING = /(?:^|\s)customer:([\w.-]+)/;
+
+/**
+ * POST /api/license-files/verify: every feature line of an uploaded file against the published keys, with the
+ * customer its VENDOR_STRING names. Reads only the file: no account is looked up, so nothing else is revealed.
+ * A file that does not read, or has no feature line, is refused naming the problem.
+ */
+export async function verifyLicenseFile(ctx: AppContext, text: string): Promise<VerifyResult> {
+  const parsed = parseLicenseText(text);
+  const problem = parsed.problems[0];
+  if (problem) throw badRequest(messages.licenseFileUnreadable(problem.line, problem.message));
+  if (parsed.features.length === 0) throw badRequest(messages.licenseFileNoFeatures);
+  const keys = Object.fromEntries((await listKeys(ctx.db)).map((k) => [k.keyId, k.publicKeyPem]));
+  const verdicts = licenseVerifier(keys)(text);
+  const customerOf = parsed.features.map((feature) => {
+    const vendorString = feature.tokens.find((t) => t.key?.toUpperCase() === 'VENDOR_STRING');
+    return (vendorString && CUSTOMER_IN_VENDOR_STRING.exec(vendorString.value)?.[1]) ?? null;
+  });
+  return {
+    customers: [...new Set(customerOf.flatMap((cn) => (cn === null ? [] : [cn])))],
+    hostIds: parsed.servers.map((server) => server.hostId),
+    lines: verdicts.map((v, i) => ({ ...v, customerNumber: customerOf[i] })),
+  };
 }
