@@ -157,7 +157,7 @@ export interface HostTarget {
 
 /**
  * Step 2: creates seats of one customer on a host: the first batch alone (it may add the host), the rest in
- * parallel (spec 002 §4).
+ * parallel (spec 002 §4). A caller creating for several customers passes `type` only with the first one.
  */
 export function createFulfillments(args: {
   customerNumber: string;
@@ -176,6 +176,8 @@ export function createFulfillments(args: {
         time: new Date().toISOString(),
         action: args.host.type === 'rehost' ? 'rehost' : 'activate',
         ...args.host,
+        // Only the first batch adds a new host or claims the rehost target; later ones find it in use.
+        type: index === 0 ? args.host.type : '',
         activations: batch,
         operationKey: batchKey(args.planKey, 'create', args.customerNumber, index),
       });

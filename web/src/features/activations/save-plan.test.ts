@@ -1,0 +1,136 @@
+import type { ActivationRow } from '@lp/contract/activations/schemas';
+import { describe, expect, it } from 'vitest';
+import { buildPlan, leavesNothing, previewRequests } from './save-plan.ts';
+import { initialSelection, setCount, type TabData, type TabSelection, toggleAssigned } from './selection.ts';
+
+function row(activationid: string, over: Partial<ActivationRow> = {}): ActivationRow {
+  return {
+    activationid,
+    ansysproduct: `Product ${activationid}`,
+    partNumber: 'ANS-100',
+    ansyslicensemodel: 'Network Lease',
+    isEval: false,
+    ansyscount: 10,
+    ansysactivated: 0,
+    ansysavailable: 10,
+    ansysborrowable: false,
+    startdate: '2025-01-01',
+    enddate: '2030-12-31',
+    versiondate: null,
+    remainingdays: 400,
+    usedDays: 300,
+    usedDaysPercentage: 43,
+    remainingdayscolor: 'green',
+    maintenanceExpired: false,
+    fulfillments: [],
+    account: { AccountID: '1000123', AccountName: 'Acme Aerospace Inc.' },
+    ...over,
+  };
+}
+
+// A host with A (2 seats in two fulfillments) and B (3 seats); C is available.
+const data: TabData = {
+  assigned: [
+    row('A', {
+      ansysactivated: 2,
+      fulfillments: [
+        { FulfillmentID: 11, FulfillCount: 1 },
+        { FulfillmentID: 12, FulfillCount: 1 },
+      ],
+    }),
+    row('B', { ansysactivated: 3, fulfillments: [{ FulfillmentID: 13, FulfillCount: 3 }] }),
+  ],
+  available: [row('C', { ansysavailable: 5 })],
+};
+const host = { serverName: 'licsrv01', serverId: '0a1b2c3d4e5f', serverIdType: 'ETHERNET' };
+const tab = (selection: TabSelection, customerNumber = '1000123') => ({
+  customerNumber,
+  customerName: `Customer ${customerNumber}`,
+  data,
+  selection,
+});
+
+describe('buildPlan (spec 002 §4 save flow)', () => {
+  it('returns the unselected rows whole and creates the typed counts (default mode)', () => {
+    const sel = setCount(toggleAssigned(initialSelection(data), 'A'), 'C', '4');
+    const plan = buildPlan({
+      key: 'k'.repeat(32),
+      mode: 'default',
+      target: { ...host, type: '' },
+      source: host,
+      sourceShared: false,
+      tabs: [tab(sel)],
+    });
+    const [c] = plan.customers;
+    expect(c.returns).toEqual([
+      { id: 11, count: -1 },
+      { id: 12, count: -1 },
+    ]);
+    expect(c.creates).toEqual([{ id: 'C', count: 4 }]);
+    // The dialog lists A once, with its two seats.
+    expect(c.deactivate.map((l) => [l.row.activationid, l.count])).toEqual([['A', -2]]);
+    expect(c.activate.map((l) => [l.row.activationid, l.count])).toEqual([['C', 4]]);
+    expect(c.seatsAfter).toBe(3 + 4);
+    expect(plan.total).toBe(3);
+    expect(plan.group).toEqual(['1000123']);
+    expect(leavesNothing(plan)).toBe(false);
+  });
+
+  it('leaves nothing when every seat is returned and nothing is created', () => {
+    const sel = toggleAssigned(toggleAssigned(initialSelection(data), 'A'), 'B');
+    const plan = buildPlan({
+      key: 'k'.repeat(32),
+      mode: 'default',
+      target: host,
+      source: host,
+      sourceShared: false,
+      tabs: [tab(sel)],
+    });
+    expect(plan.customers[0].seatsAfter).toBe(0);
+    expect(leavesNothing(plan)).toBe(true);
+  });
+
+  it('moves every kept seat to the target in a rehost, with the new seats added to the same line', () => {
+    const sel = setCount(
+      toggleAssigned(initialSelection({ ...data, available: [row('B', { ansysavailable: 7 })] }), 'A'),
+      'B',
+      '2',
+    );
+    const plan = buildPlan({
+      key: 'k'.repeat(32),
+      mode: 'rehost',
+      target: { serverName: 'new01', serverId: '001122334455', serverIdType: 'ETHERNET', type: 'rehost' },
+      source: host,
+      sourceShared: true,
+      tabs: [{ ...tab(sel), data: { ...data, available: [row('B', { ansysavailable: 7 })] } }],
+    });
+    const [c] = plan.customers;
+    // Everything leaves the source, the returned row A included.
+    expect(c.returns).toEqual([
+      { id: 11, count: -1 },
+      { id: 12, count: -1 },
+      { id: 13, count: -3 },
+    ]);
+    // B's 3 seats move and 2 more are added; A is not recreated.
+    expect(c.creates).toEqual([{ id: 'B', count: 5 }]);
+    expect(c.seatsAfter).toBe(5);
+    const requests = previewRequests(plan);
+    expect(requests.map((r) => r.serverId)).toEqual([host.serverId, '001122334455']);
+    expect(requests[0].customers[0].creates).toEqual([]);
+    expect(requests[1].customers[0].returns).toEqual([]);
+  });
+
+  it('groups every approved customer of a shared operation, in tab order', () => {
+    const plan = buildPlan({
+      key: 'k'.repeat(32),
+      mode: 'default',
+      target: host,
+      source: host,
+      sourceShared: false,
+      tabs: [tab(initialSelection(data)), tab(initialSelection(data), '1000124')],
+    });
+    expect(plan.group).toEqual(['1000123', '1000124']);
+    expect(plan.total).toBe(0);
+    expect(previewRequests(plan)[0].customers.map((c) => c.customerNumber)).toEqual(['1000123', '1000124']);
+  });
+});
