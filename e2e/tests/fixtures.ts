@@ -3,6 +3,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type BrowserContext, test as base } from '@playwright/test';
+import { type Mailbox, startSmtp } from './smtp.ts';
 
 export { expect } from '@playwright/test';
 
@@ -37,9 +38,9 @@ async function freePort(): Promise<number> {
 }
 
 /** Starts e2e/start-server.mjs (its own fresh database) and resolves once the server prints its ready line. */
-async function startServer(port: number): Promise<ChildProcess> {
+async function startServer(port: number, env: Record<string, string> = {}): Promise<ChildProcess> {
   const child = spawn(process.execPath, [startServerScript], {
-    env: { ...process.env, PORT: String(port) },
+    env: { ...process.env, ...env, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -67,13 +68,30 @@ async function startServer(port: number): Promise<ChildProcess> {
  * Each Playwright worker gets its own server on a free port with its own database, so test files running in
  * parallel never see each other's saved views, IP rules or e-mails. E2E_URL runs against a server already up.
  */
-export const test = base.extend<{ failOnConsoleErrors: undefined }, { serverUrl: string }>({
+export const test = base.extend<
+  { failOnConsoleErrors: undefined },
+  { serverUrl: string; smtp: boolean; mailbox: Mailbox | null }
+>({
+  // A file that reads delivered e-mail asks for `test.use({ smtp: true })`: its worker's server then delivers
+  // to a real SMTP server in the worker (other files keep the default, record-only outbox).
+  smtp: [false, { option: true, scope: 'worker' }],
+  mailbox: [
+    async ({ smtp }, use) => {
+      if (!smtp) return use(null);
+      const server = await startSmtp();
+      try {
+        await use(server);
+      } finally {
+        await server.close();
+      }
+    },
+    { scope: 'worker' },
+  ],
   serverUrl: [
-    // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern.
-    async ({}, use) => {
+    async ({ mailbox }, use) => {
       if (process.env.E2E_URL) return use(process.env.E2E_URL);
       const port = await freePort();
-      const child = await startServer(port);
+      const child = await startServer(port, mailbox ? { SMTP_URL: mailbox.url } : {});
       try {
         await use(`http://localhost:${port}`);
       } finally {

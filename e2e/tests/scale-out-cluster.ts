@@ -9,7 +9,7 @@ import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { Reconciliation } from '@lp/server/features/ledger/service';
 import pg from 'pg';
-import { SMTPServer } from 'smtp-server';
+import { type DeliveredMail, startSmtp } from './smtp.ts';
 
 /*
  * The scale-out test's cluster (scale-out.spec.ts): one fresh PostgreSQL database, two real API nodes on it,
@@ -41,13 +41,6 @@ export interface ProxyEntry {
   path: string;
   /** The node's status, 502 when the proxy could not reach it, 0 while in flight. */
   status: number;
-}
-
-export interface DeliveredMail {
-  /** The envelope sender: each node has its own MAIL_FROM, so this names the node that delivered. */
-  from: string;
-  to: string[];
-  subject: string;
 }
 
 export interface Cluster {
@@ -93,40 +86,6 @@ function withDatabase(url: string, name: string): string {
   const u = new URL(url);
   u.pathname = `/${name}`;
   return u.toString();
-}
-
-/** A real SMTP server in the worker; each message is answered after `delayMs`, so deliveries overlap. */
-async function startSmtp(delayMs: number) {
-  const mail: DeliveredMail[] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => {
-        const raw = Buffer.concat(chunks).toString('utf8');
-        // Header lines may be folded (CRLF + white space); unfold before reading the subject.
-        const head = raw.split(/\r?\n\r?\n/, 1)[0].replace(/\r?\n[ \t]+/g, ' ');
-        setTimeout(() => {
-          mail.push({
-            from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-            to: session.envelope.rcptTo.map((r) => r.address),
-            subject: /^Subject: (.*)$/im.exec(head)?.[1]?.trim() ?? '',
-          });
-          callback();
-        }, delayMs);
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.server.address() as AddressInfo).port;
-  return {
-    mail,
-    url: `smtp://127.0.0.1:${port}`,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
 }
 
 const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'te'];
