@@ -1,3 +1,4 @@
+import type { HistoryRow } from '@lp/contract/activations/schemas';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fulfillmentEvents, products } from '../../db/schema.ts';
@@ -140,9 +141,9 @@ describe('activation history rows (spec 002 §4 grouping, decision 032)', () => 
     const [entry] = res.json().data;
     expect(entry).toMatchObject({ hostId: HOST, hostIdType: 'ETHERNET' });
     expect(
-      entry.rows.map((r: Record<string, unknown>) => [
+      (entry.rows as HistoryRow[]).map((r) => [
         r.groupId,
-        r.time.toString().slice(0, 10),
+        r.time.slice(0, 10),
         r.product,
         r.action,
         r.count,

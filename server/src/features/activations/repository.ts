@@ -87,25 +87,35 @@ export async function hostHasLiveFulfillments(db: Db, serverId: number): Promise
   return rows.length > 0;
 }
 
-/** The account's history on some hosts, oldest first. */
+/**
+ * The account's history on some hosts, in no order (the grouping sorts); times in epoch milliseconds. No join and
+ * no Date per row: 10 000 events of a host are read in a few tens of milliseconds.
+ */
 export async function listEvents(db: Db, serverIds: number[], customerNumber: string) {
   if (serverIds.length === 0) return [];
   return db
     .select({
       serverId: fulfillmentEvents.serverId,
-      time: fulfillmentEvents.time,
+      time: sql<number>`(extract(epoch from ${fulfillmentEvents.time}) * 1000)::float8`,
       modifiedBy: fulfillmentEvents.modifiedBy,
       count: fulfillmentEvents.count,
-      entitlementId: fulfillments.entitlementId,
+      fulfillmentId: fulfillmentEvents.fulfillmentId,
       customerNumber: fulfillmentEvents.customerNumber,
     })
     .from(fulfillmentEvents)
-    .innerJoin(fulfillments, eq(fulfillments.id, fulfillmentEvents.fulfillmentId))
     .where(
       and(
         inArray(fulfillmentEvents.serverId, serverIds),
         eq(fulfillmentEvents.customerNumber, customerNumber),
       ),
-    )
-    .orderBy(asc(fulfillmentEvents.time), asc(fulfillmentEvents.id));
+    );
+}
+
+/** The entitlement of each of these fulfillments (live or not). */
+export async function entitlementsOfFulfillments(db: Db, ids: number[]) {
+  if (ids.length === 0) return [];
+  return db
+    .select({ id: fulfillments.id, entitlementId: fulfillments.entitlementId })
+    .from(fulfillments)
+    .where(inArray(fulfillments.id, ids));
 }

@@ -24,6 +24,7 @@ import {
 } from '../license-servers/service.ts';
 import {
   addToFulfillment,
+  entitlementsOfFulfillments,
   findFulfillment,
   hostHasLiveFulfillments,
   insertEvent,
@@ -286,15 +287,18 @@ export async function hostsHistory(
     hosts.map((h) => h.id),
     request.customerNumber,
   );
-  const entitlements = new Map(
-    (await sslEntitlements.byIds(ctx.db, [...new Set(events.map((e) => e.entitlementId))])).map((e) => [
-      e.id,
-      e,
+  const entitlementOf = new Map(
+    (await entitlementsOfFulfillments(ctx.db, [...new Set(events.map((e) => e.fulfillmentId))])).map((f) => [
+      f.id,
+      f.entitlementId,
     ]),
+  );
+  const entitlements = new Map(
+    (await sslEntitlements.byIds(ctx.db, [...new Set(entitlementOf.values())])).map((e) => [e.id, e]),
   );
   const byHost = new Map<number, HistoryEvent[]>(hosts.map((h) => [h.id, []]));
   for (const e of events) {
-    const ent = entitlements.get(e.entitlementId);
+    const ent = entitlements.get(entitlementOf.get(e.fulfillmentId) ?? 0);
     byHost.get(e.serverId)?.push({
       time: e.time,
       modifiedBy: e.modifiedBy,
