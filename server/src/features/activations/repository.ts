@@ -88,19 +88,17 @@ export async function hostHasLiveFulfillments(db: Db, serverId: number): Promise
 }
 
 /**
- * The account's history on some hosts, in no order (the grouping sorts); times in epoch milliseconds. No join and
- * no Date per row: 10 000 events of a host are read in a few tens of milliseconds.
+ * The account's history on some hosts, in no order (the grouping sorts); times in epoch milliseconds. Read as one
+ * JSON array of tuples: PGlite hands rows over one at a time at a cost, and 10 000 events read as one value take
+ * a quarter of the time there (about 25 ms instead of 95; PostgreSQL gains a little too, decision 032).
  */
 export async function listEvents(db: Db, serverIds: number[], customerNumber: string) {
   if (serverIds.length === 0) return [];
-  return db
+  const [row] = await db
     .select({
-      serverId: fulfillmentEvents.serverId,
-      time: sql<number>`(extract(epoch from ${fulfillmentEvents.time}) * 1000)::float8`,
-      modifiedBy: fulfillmentEvents.modifiedBy,
-      count: fulfillmentEvents.count,
-      fulfillmentId: fulfillmentEvents.fulfillmentId,
-      customerNumber: fulfillmentEvents.customerNumber,
+      events: sql<string | null>`json_agg(json_build_array(${fulfillmentEvents.serverId},
+        (extract(epoch from ${fulfillmentEvents.time}) * 1000)::float8, ${fulfillmentEvents.modifiedBy},
+        ${fulfillmentEvents.count}, ${fulfillmentEvents.fulfillmentId}))::text`,
     })
     .from(fulfillmentEvents)
     .where(
@@ -109,6 +107,14 @@ export async function listEvents(db: Db, serverIds: number[], customerNumber: st
         eq(fulfillmentEvents.customerNumber, customerNumber),
       ),
     );
+  const tuples: [number, number, string, number, number][] = JSON.parse(row?.events ?? '[]');
+  return tuples.map(([serverId, time, modifiedBy, count, fulfillmentId]) => ({
+    serverId,
+    time,
+    modifiedBy,
+    count,
+    fulfillmentId,
+  }));
 }
 
 /** The entitlement of each of these fulfillments (live or not). */

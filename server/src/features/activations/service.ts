@@ -303,7 +303,7 @@ export async function hostsHistory(
       time: e.time,
       modifiedBy: e.modifiedBy,
       count: e.count,
-      customerNumber: e.customerNumber,
+      customerNumber: request.customerNumber,
       activationId: ent?.activationId ?? '',
       product: ent?.productName ?? '',
       startDate: ent?.startDate ?? '',
