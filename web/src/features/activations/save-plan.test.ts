@@ -55,6 +55,7 @@ describe('buildPlan (spec 002 §4 save flow)', () => {
     const sel = setCount(toggleAssigned(initialSelection(data), 'A'), 'C', '4');
     const plan = buildPlan({
       key: 'k'.repeat(32),
+      time: '2026-11-24T12:00:00.000Z',
       mode: 'default',
       target: { ...host, type: '' },
       source: host,
@@ -80,6 +81,7 @@ describe('buildPlan (spec 002 §4 save flow)', () => {
     const sel = toggleAssigned(toggleAssigned(initialSelection(data), 'A'), 'B');
     const plan = buildPlan({
       key: 'k'.repeat(32),
+      time: '2026-11-24T12:00:00.000Z',
       mode: 'default',
       target: host,
       source: host,
@@ -98,6 +100,7 @@ describe('buildPlan (spec 002 §4 save flow)', () => {
     );
     const plan = buildPlan({
       key: 'k'.repeat(32),
+      time: '2026-11-24T12:00:00.000Z',
       mode: 'rehost',
       target: { serverName: 'new01', serverId: '001122334455', serverIdType: 'ETHERNET', type: 'rehost' },
       source: host,
@@ -123,6 +126,7 @@ describe('buildPlan (spec 002 §4 save flow)', () => {
   it('groups every approved customer of a shared operation, in tab order', () => {
     const plan = buildPlan({
       key: 'k'.repeat(32),
+      time: '2026-11-24T12:00:00.000Z',
       mode: 'default',
       target: host,
       source: host,

@@ -117,17 +117,20 @@ export function returnFulfillments(args: {
   items: ReturnItem[];
   lifecycle: 'return' | 'deactivate' | 'rehost';
   planKey: string;
+  /** The plan's time: part of every batch, so a replayed batch is the same request as the first (now when absent) */
+  time?: string;
   onProgress?: (saved: number) => void;
   withDetail?: boolean;
 }): Promise<void> {
   return step(
     messages.errorReturning,
     async () => {
+      const time = args.time ?? new Date().toISOString();
       for (const [index, batch] of chunks(args.items).entries()) {
         await call(activationsApi.return, {
           customerNumber: args.customerNumber,
           customerName: args.customerName,
-          time: new Date().toISOString(),
+          time,
           action: args.lifecycle,
           lifecycle: args.lifecycle,
           activations: batch,
@@ -165,15 +168,17 @@ export function createFulfillments(args: {
   host: HostTarget;
   items: CreateItem[];
   planKey: string;
+  time?: string;
   onProgress?: (saved: number) => void;
 }): Promise<void> {
   return step(messages.errorCreating, async () => {
+    const time = args.time ?? new Date().toISOString();
     const batches = chunks(args.items).map((batch, index) => ({ batch, index }));
     const send = async ({ batch, index }: { batch: CreateItem[]; index: number }) => {
       await call(activationsApi.create, {
         customerNumber: args.customerNumber,
         customerName: args.customerName,
-        time: new Date().toISOString(),
+        time,
         action: args.host.type === 'rehost' ? 'rehost' : 'activate',
         ...args.host,
         // Only the first batch adds a new host or claims the rehost target; later ones find it in use.

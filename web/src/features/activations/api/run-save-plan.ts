@@ -43,6 +43,7 @@ export async function runSavePlan(plan: SavePlan, options: RunOptions): Promise<
         items: c.returns,
         lifecycle,
         planKey: plan.key,
+        time: plan.time,
         onProgress: progress,
         withDetail: true,
       });
@@ -70,6 +71,7 @@ export async function runSavePlan(plan: SavePlan, options: RunOptions): Promise<
       },
       items: c.creates,
       planKey: plan.key,
+      time: plan.time,
       onProgress: progress,
     });
     hostAdded = true;

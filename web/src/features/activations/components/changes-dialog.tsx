@@ -139,7 +139,14 @@ export function ChangesDialog(props: ChangesDialogProps) {
   const deactivateOn = hostLabel;
   const activateOn = mode === 'rehost' ? (props.targetLabel ?? hostLabel) : hostLabel;
   return (
-    <Modal opened={props.opened} onClose={props.onCancel} size={1200} title={titles[mode]} centered>
+    <Modal
+      opened={props.opened}
+      onClose={props.onCancel}
+      size={1200}
+      title={titles[mode]}
+      centered
+      closeButtonProps={{ 'aria-label': 'Close' }}
+    >
       <Stack>
         {props.sharedWarning ? (
           <Alert color="yellow" title="Shared license server">

@@ -235,6 +235,7 @@ function ActivationsScreen({ customer }: { customer: SelectedCustomer }) {
     if (!target) return null;
     const plan = buildPlan({
       key: newPlanKey(),
+      time: new Date().toISOString(),
       mode: pending?.source ? 'rehost' : 'default',
       target: {
         serverName: target.serverName,
@@ -464,7 +465,7 @@ function ActivationsScreen({ customer }: { customer: SelectedCustomer }) {
           ))}
         </Tabs>
       ) : (
-        <Text c="dimmed">Select a server, or add one, to activate entitlements on it.</Text>
+        <Text>Select a server, or add one, to activate entitlements on it.</Text>
       )}
       {dialog ? (
         <AddHostDialog
@@ -500,9 +501,11 @@ function ActivationsScreen({ customer }: { customer: SelectedCustomer }) {
           }}
         />
       ) : null}
-      {viewing && saved ? (
-        <HostActivationsDialog customerNumber={cn} host={saved} onClose={() => setViewing(false)} />
-      ) : null}
+      <HostActivationsDialog
+        customerNumber={cn}
+        host={viewing ? saved : null}
+        onClose={() => setViewing(false)}
+      />
     </Stack>
   );
 

@@ -1,0 +1,375 @@
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Download, Locator, Page } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
+import { expectNoSeriousViolations, signIn } from './helpers.ts';
+
+/*
+ * Activate Entitlements at /activations (spec 002 §2, §4, §5, §6, §8; issue 11 §1, §3, §4), on the real server and
+ * its demo world: Acme Aerospace Inc. (1000123, support list cae-support@acme.example) and Acme Automotive GmbH
+ * (1000124) are administered by admin@acme.example; Acme Research Labs LLC is export-pending (denied);
+ * engineer@acme.example only views 1000123. Every host is new per test (random ids), so tests never share seats.
+ * The worker's server delivers e-mail to a real SMTP server in the worker.
+ */
+
+test.use({ smtp: true });
+
+const ACME = '1000123';
+const AUTOMOTIVE_NAME = 'Acme Automotive GmbH';
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const csrf = { 'x-lp-csrf': '1' };
+
+const hex12 = () => randomBytes(6).toString('hex');
+const hostName = (prefix: string) => `${prefix}-${randomBytes(3).toString('hex')}`;
+
+interface Row {
+  activationid: string;
+  ansysavailable: number;
+  ansysactivated: number;
+  maintenanceExpired: boolean;
+  fulfillments: { FulfillmentID: number; FulfillCount: number }[];
+}
+
+/** The account's rows on a host (or only available rows without one), as the page reads them. */
+async function tabRows(
+  page: Page,
+  customerNumber: string,
+  host?: { serverId: string; serverIdType: string },
+) {
+  const res = await page.request.post('/api/fulfillments/allentitlements', {
+    headers: csrf,
+    data: { customerNumber, ...host },
+  });
+  expect(res.status()).toBe(200);
+  return (await res.json()).data as { assigned: Row[]; available: Row[] };
+}
+
+/** Available rows that can take `seats` more seats, picked from the server's own answer. */
+async function pickAvailable(page: Page, customerNumber: string, n: number, seats = 1) {
+  const { available } = await tabRows(page, customerNumber);
+  const rows = available.filter((r) => r.ansysavailable >= seats && !r.maintenanceExpired);
+  expect(rows.length).toBeGreaterThanOrEqual(n);
+  return rows.slice(0, n);
+}
+
+const activeTabPanel = (page: Page) => page.getByRole('tabpanel');
+const countInput = (scope: Locator, id: string) =>
+  scope
+    .getByRole('textbox', { name: `Activated count for ${id}`, exact: true })
+    .or(scope.getByRole('spinbutton', { name: `Activated count for ${id}`, exact: true }));
+
+async function openActivations(page: Page, email = 'admin@acme.example') {
+  await signIn(page, email, '/activations');
+  await expect(page.getByRole('heading', { name: 'Activate Entitlements' })).toBeVisible();
+  await expect(page.getByTestId('selected-customer')).toContainText(ACME);
+}
+
+async function addHostByTyping(page: Page, name: string, id: string) {
+  await page.getByRole('button', { name: 'Add server' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Add New Host' });
+  await expect(dialog).toBeVisible();
+  await dialog.getByRole('textbox', { name: 'Host name', exact: true }).fill(name);
+  await dialog.getByRole('textbox', { name: 'Host ID', exact: true }).fill(id);
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByTestId('pending-host')).toContainText(`${name} (${id})`);
+}
+
+/** Confirms the save in the dialog and returns the download it ends with. */
+async function confirmAndDownload(page: Page, title = 'Confirm activations'): Promise<Download> {
+  const dialog = page.getByRole('dialog', { name: title });
+  await expect(dialog).toBeVisible();
+  const downloading = page.waitForEvent('download');
+  await dialog.getByRole('button', { name: 'Ok' }).click();
+  return downloading;
+}
+
+async function downloadedText(download: Download) {
+  const file = path.join(
+    os.tmpdir(),
+    `lp-e2e-${randomBytes(4).toString('hex')}-${download.suggestedFilename()}`,
+  );
+  await download.saveAs(file);
+  return { file, text: fs.readFileSync(file, 'utf8') };
+}
+
+/** `npm run cli -- license verify FILE --keys-url URL`, as an operator would run it. */
+function verifyWithCli(file: string, keysUrl: string): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'tools/src/cli.ts', 'license', 'verify', file, '--keys-url', keysUrl],
+      { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let output = '';
+    child.stdout.on('data', (c) => {
+      output += c;
+    });
+    child.stderr.on('data', (c) => {
+      output += c;
+    });
+    child.on('exit', (code) => resolve({ code, output }));
+  });
+}
+
+test('adds a host by typing, activates on it, and the downloaded file is signed and verifies', async ({
+  page,
+  baseURL,
+}) => {
+  await openActivations(page);
+  const [row] = await pickAvailable(page, ACME, 1);
+  const name = hostName('e2e-single');
+  const id = hex12();
+
+  // The dialog shows the spec's texts as the user types.
+  await page.getByRole('button', { name: 'Add server' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Add New Host' });
+  await dialog.getByRole('textbox', { name: 'Host name', exact: true }).fill('bad name!');
+  await expect(dialog.getByText('Please remove spaces and special characters.').first()).toBeVisible();
+  await dialog.getByRole('textbox', { name: 'Host ID', exact: true }).fill('12345');
+  await expect(
+    dialog.getByText(
+      'Invalid ETHERNET server id: 12345. It must be 12 hexadecimal (0-9, a-f, or A-F) digits.',
+    ),
+  ).toBeVisible();
+  await expect(dialog.getByRole('button', { name: 'Save' })).toBeDisabled();
+  await expectNoSeriousViolations(page);
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await addHostByTyping(page, name, id);
+
+  // Counts are checked as typed; a valid one turns Generate into Save & Generate.
+  const input = countInput(activeTabPanel(page), row.activationid);
+  await input.fill(String(row.ansysavailable + 1));
+  await expect(page.getByText(`Maximum is ${row.ansysavailable}.`)).toBeVisible();
+  // An invalid count is no change: the label stays Generate, and it is disabled while the error shows.
+  await expect(page.getByRole('button', { name: 'Generate', exact: true })).toBeDisabled();
+  await input.fill('1');
+  await expect(page.getByText(`Maximum is ${row.ansysavailable}.`)).toBeHidden();
+  await page.getByRole('button', { name: 'Save & Generate' }).click();
+
+  // The confirmation lists the product and previews the signed file's new line.
+  const confirm = page.getByRole('dialog', { name: 'Confirm activations' });
+  await expect(confirm.getByRole('table', { name: `Products to activate for ${ACME}` })).toContainText(
+    row.activationid,
+  );
+  await expect(confirm.getByRole('region', { name: `License file changes for ${ACME}` })).toContainText(
+    '+ INCREMENT',
+  );
+  await expectNoSeriousViolations(page);
+  const download = await confirmAndDownload(page);
+  expect(download.suggestedFilename()).toBe(`license_${ACME}_${id}.lic`);
+  const { file, text } = await downloadedText(download);
+  expect(text).toContain(`SERVER ${name} ${id}`);
+  expect(text).toContain(`customer:${ACME}`);
+  const verified = await verifyWithCli(file, `${baseURL}/api/license-keys`);
+  expect(verified.output).not.toMatch(/invalid|unsigned|unknown/i);
+  expect(verified.code).toBe(0);
+
+  // The server holds exactly one seat on the new host, which is now active and selected.
+  const after = await tabRows(page, ACME, { serverId: id, serverIdType: 'ETHERNET' });
+  expect(after.assigned.map((r) => [r.activationid, r.ansysactivated])).toEqual([[row.activationid, 1]]);
+  await expect(page.getByText(`License file license_${ACME}_${id}.lic was generated.`)).toBeVisible();
+  await expect(page.getByRole('combobox', { name: 'Server', exact: true })).toHaveValue(new RegExp(name));
+});
+
+test('adds a triad by importing a file of its SERVER lines', async ({ page }) => {
+  await openActivations(page);
+  const [row] = await pickAvailable(page, ACME, 1);
+  const names = [hostName('tri-a'), hostName('tri-b'), hostName('tri-c')];
+  const ids = [hex12(), hex12(), hex12()];
+  await page.getByRole('button', { name: 'Add server' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Add New Host' });
+  await dialog.getByTestId('host-file-input').setInputFiles({
+    name: 'triad.lic',
+    mimeType: 'text/plain',
+    buffer: Buffer.from(`${names.map((n, i) => `SERVER ${n} ${ids[i]} 1055`).join('\n')}\nVENDOR ansyslmd\n`),
+  });
+  await expect(dialog.getByRole('switch', { name: 'Triad' })).toBeChecked();
+  for (const [i, n] of names.entries()) {
+    await expect(dialog.getByRole('textbox', { name: `Host name ${i + 1}`, exact: true })).toHaveValue(n);
+    await expect(dialog.getByRole('textbox', { name: `Host ID ${i + 1}`, exact: true })).toHaveValue(ids[i]);
+  }
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByTestId('pending-host')).toContainText(ids.join(','));
+  await countInput(activeTabPanel(page), row.activationid).fill('1');
+  await page.getByRole('button', { name: 'Save & Generate' }).click();
+  const { text } = await downloadedText(await confirmAndDownload(page));
+  for (const [i, n] of names.entries()) expect(text).toContain(`SERVER ${n} ${ids[i]} 1055`);
+});
+
+test('activates from two associated accounts onto one shared host and e-mails the merged file', async ({
+  page,
+  mailbox,
+}) => {
+  await openActivations(page);
+  const [mine] = await pickAvailable(page, ACME, 1);
+  const name = hostName('e2e-shared');
+  const id = hex12();
+  await addHostByTyping(page, name, id);
+
+  const search = page.getByRole('combobox', { name: 'Associated Accounts' });
+  await search.fill('Automotive');
+  await page.getByRole('option', { name: new RegExp(AUTOMOTIVE_NAME) }).click();
+  const tabs = page.getByRole('tab');
+  await expect(tabs).toHaveCount(2);
+  const other = ((await tabs.nth(1).textContent()) ?? '').replace(/[^\d]/g, '');
+  const [theirs] = await pickAvailable(page, other, 1);
+
+  await countInput(activeTabPanel(page), theirs.activationid).fill('1');
+  await page.getByRole('tab', { name: ACME }).click();
+  await countInput(activeTabPanel(page), mine.activationid).fill('1');
+  await page.getByRole('button', { name: 'Save & Email' }).click();
+
+  const confirm = page.getByRole('dialog', { name: 'Confirm activations' });
+  await expect(confirm.getByText(`Customer numbers ${ACME}, ${other} share this server`)).toBeVisible();
+  await expect(confirm.getByRole('tab')).toHaveCount(2);
+  const { text } = await downloadedText(await confirmAndDownload(page));
+  expect(text).toContain(`customer:${ACME}`);
+  expect(text).toContain(`customer:${other}`);
+  expect(text.match(/^SERVER /gm)).toHaveLength(1);
+
+  // The host serves both accounts now.
+  const customers = await page.request.post('/api/fulfillments/customers', {
+    headers: csrf,
+    data: { customerNumber: ACME, hostId: id, hostIdType: 'ETHERNET' },
+  });
+  expect(((await customers.json()).data as { AccountID: string }[]).map((a) => a.AccountID).sort()).toEqual(
+    [ACME, other].sort(),
+  );
+
+  // The signed file reaches the support list through the real SMTP server, attached.
+  expect(mailbox).not.toBeNull();
+  await expect
+    .poll(() => mailbox?.mail.find((m) => m.to.includes('cae-support@acme.example') && m.raw.includes(id)))
+    .toBeTruthy();
+  const mail = mailbox?.mail.find((m) => m.to.includes('cae-support@acme.example') && m.raw.includes(id));
+  expect(mail?.to).toContain('admin@acme.example');
+  expect(mail?.raw).toMatch(new RegExp(`filename="?license_${ACME}_${id}\\.lic`));
+});
+
+test('a failure in the middle of the save stops it; clear and retry finishes it without doubling a seat', async ({
+  page,
+}) => {
+  await openActivations(page);
+  const rows = await pickAvailable(page, ACME, 2);
+  const id = hex12();
+  await addHostByTyping(page, hostName('e2e-retry'), id);
+  for (const r of rows) await countInput(activeTabPanel(page), r.activationid).fill('1');
+
+  // The license step fails (after the seats were created): the server answers 500 on every retry.
+  await page.route('**/api/fulfillments/licenses', (route) =>
+    route.fulfill({
+      status: 500,
+      contentType: 'application/json',
+      body: JSON.stringify({ status: 'FAILURE', err: 'Internal server error' }),
+    }),
+  );
+  await page.getByRole('button', { name: 'Save & Generate' }).click();
+  await page.getByRole('dialog', { name: 'Confirm activations' }).getByRole('button', { name: 'Ok' }).click();
+  const banner = page
+    .getByRole('alert')
+    .filter({ hasText: 'Error creating license file. Please clear the error and retry.' });
+  await expect(banner).toBeVisible();
+  await expect(page.getByRole('button', { name: /Generate$/ })).toBeDisabled();
+  const midway = await tabRows(page, ACME, { serverId: id, serverIdType: 'ETHERNET' });
+  expect(midway.assigned.map((r) => r.ansysactivated)).toEqual([1, 1]);
+
+  await page.unroute('**/api/fulfillments/licenses');
+  const downloading = page.waitForEvent('download');
+  await banner.getByRole('button', { name: 'Clear error and retry' }).click();
+  expect((await downloading).suggestedFilename()).toBe(`license_${ACME}_${id}.lic`);
+  const after = await tabRows(page, ACME, { serverId: id, serverIdType: 'ETHERNET' });
+  expect(after.assigned.map((r) => [r.activationid, r.ansysactivated]).sort()).toEqual(
+    rows.map((r) => [r.activationid, 1]).sort(),
+  );
+});
+
+test('rehost from the URL moves every seat to the new host; the source becomes inactive', async ({
+  page,
+}) => {
+  await openActivations(page);
+  const [row] = await pickAvailable(page, ACME, 1, 2);
+  const sourceId = hex12();
+  const sourceName = hostName('e2e-src');
+  await addHostByTyping(page, sourceName, sourceId);
+  await countInput(activeTabPanel(page), row.activationid).fill('2');
+  await page.getByRole('button', { name: 'Save & Generate' }).click();
+  await confirmAndDownload(page);
+
+  await page.goto(`/activations?serverId=${sourceId}&action=rehost`);
+  const dialog = page.getByRole('dialog', { name: `Rehost ${sourceName} (${sourceId}) to a new host` });
+  await expect(dialog).toBeVisible();
+  const targetId = hex12();
+  const targetName = hostName('e2e-dst');
+  await dialog.getByRole('textbox', { name: 'Host name', exact: true }).fill(targetName);
+  await dialog.getByRole('textbox', { name: 'Host ID', exact: true }).fill(targetId);
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await page.getByRole('button', { name: 'Save & Generate' }).click();
+  const confirm = page.getByRole('dialog', { name: 'Confirm rehost' });
+  await expect(confirm.getByRole('table', { name: `Products to deactivate for ${ACME}` })).toContainText(
+    row.activationid,
+  );
+  await expect(confirm.getByRole('table', { name: `Products to activate for ${ACME}` })).toContainText(
+    row.activationid,
+  );
+  await expectNoSeriousViolations(page);
+  const download = await confirmAndDownload(page, 'Confirm rehost');
+  expect(download.suggestedFilename()).toBe(`license_${ACME}_${targetId}.lic`);
+
+  const servers = await page.request.post('/api/fulfillments/servers', {
+    headers: csrf,
+    data: { customerNumber: ACME },
+  });
+  const list = (await servers.json()).data as { serverId: string; state: string }[];
+  expect(list.find((s) => s.serverId === sourceId)?.state).toBe('Inactive');
+  expect(list.find((s) => s.serverId === targetId)?.state).toBe('Active');
+  const moved = await tabRows(page, ACME, { serverId: targetId, serverIdType: 'ETHERNET' });
+  expect(moved.assigned.map((r) => [r.activationid, r.ansysactivated])).toEqual([[row.activationid, 2]]);
+});
+
+test('an export-denied associated account gets the notice in its tab, and no entitlements', async ({
+  page,
+}) => {
+  await openActivations(page);
+  await addHostByTyping(page, hostName('e2e-export'), hex12());
+  await page.getByRole('combobox', { name: 'Associated Accounts' }).fill('Research');
+  await page.getByRole('option', { name: /Acme Research Labs/ }).click();
+  await expect(page.getByRole('tab')).toHaveCount(2);
+  await expect(
+    activeTabPanel(page).getByText('Access to this customer is denied per Export Compliance restrictions.'),
+  ).toBeVisible();
+  await expect(
+    activeTabPanel(page).getByRole('region', { name: 'Available Entitlements table' }),
+  ).toHaveCount(0);
+});
+
+test('a view-only user gets the notice for add server, and the server refuses the write too', async ({
+  page,
+}) => {
+  await openActivations(page, 'engineer@acme.example');
+  await page.getByRole('button', { name: 'Add server' }).click();
+  const notice = page.getByRole('dialog', { name: `Customer ${ACME}` });
+  await expect(notice.getByText('You do not have enough permissions for such operation.')).toBeVisible();
+  await expectNoSeriousViolations(page);
+  await notice.getByRole('button', { name: 'Ok' }).click();
+  await expect(page.getByRole('dialog', { name: 'Add New Host' })).toHaveCount(0);
+
+  const [row] = await pickAvailable(page, ACME, 1);
+  const refused = await page.request.post('/api/fulfillments/create', {
+    headers: csrf,
+    data: {
+      customerNumber: ACME,
+      serverName: 'viewer-host',
+      serverId: hex12(),
+      serverIdType: 'ETHERNET',
+      type: 'new',
+      activations: [{ id: row.activationid, count: 1 }],
+    },
+  });
+  expect(refused.status()).toBe(403);
+  expect((await refused.json()).err).toBe('You do not have enough permissions for such operation.');
+});
