@@ -260,12 +260,14 @@ test('a failure in the middle of the save stops it; clear and retry finishes it 
   await addHostByTyping(page, hostName('e2e-retry'), id);
   for (const r of rows) await countInput(activeTabPanel(page), r.activationid).fill('1');
 
-  // The license step fails (after the seats were created): the server answers 500 on every retry.
+  // The license step fails (after the seats were created): the server answers 500 on every retry, with the
+  // reference its error handler gives, which the banner appends (spec 002 §8).
+  const reference = randomBytes(16).toString('hex');
   await page.route('**/api/fulfillments/licenses', (route) =>
     route.fulfill({
       status: 500,
       contentType: 'application/json',
-      body: JSON.stringify({ status: 'FAILURE', err: 'Internal server error' }),
+      body: JSON.stringify({ status: 'FAILURE', err: `Internal server error (reference ${reference})` }),
     }),
   );
   await page.getByRole('button', { name: 'Save & Generate' }).click();

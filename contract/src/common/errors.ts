@@ -33,6 +33,7 @@ export const messages = {
   dataTimeout: 'data request timeout',
   fetchFailed: (attempts: number) => `unable to fetch data after ${attempts} attempts`,
   internal: 'Internal server error',
+  internalWithReference: (reference: string) => `Internal server error (reference ${reference})`,
   databaseUnavailable: 'Service temporarily unavailable: the database cannot be reached.',
   retryConflict: 'Another change to the same data was saved at the same moment. Please retry.',
   shuttingDown: 'Service temporarily unavailable: this server is shutting down. Please try again.',

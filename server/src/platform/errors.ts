@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import { type ErrorCode, errorCatalogue, messages } from '@lp/contract/common/errors';
@@ -139,8 +140,13 @@ export function answerFor(error: FastifyError | AppError | ZodError | Error): Er
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | AppError | ZodError, request, reply) => {
     const { statusCode, body, unexpected } = answerFor(error);
-    if (unexpected) request.log.error({ err: error }, 'unhandled error');
-    else if (statusCode === 503) request.log.warn({ err: error }, 'database unavailable');
+    if (unexpected) {
+      // A reference the user can quote (spec 002 §8 shows a 32-hex id in parentheses) and support finds in the log.
+      const reference = randomUUID().replaceAll('-', '');
+      request.log.error({ err: error, reference }, 'unhandled error');
+      return reply.status(statusCode).send({ ...body, err: messages.internalWithReference(reference) });
+    }
+    if (statusCode === 503) request.log.warn({ err: error }, 'database unavailable');
     return reply.status(statusCode).send(body);
   });
 }

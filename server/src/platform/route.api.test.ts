@@ -80,7 +80,9 @@ describe('routes are registered from the operation declarations', () => {
     expect((await bare.inject('/probe/2')).json()).toEqual({ status: 'SUCCESS', data: 2 });
     const bad = await bare.inject('/probe/3');
     expect(bad.statusCode).toBe(500);
-    expect(bad.json()).toMatchObject({ status: 'FAILURE', err: 'Internal server error' });
+    expect(bad.json()).toMatchObject({ status: 'FAILURE', code: 'INTERNAL' });
+    // A reference to quote to support, never the cause.
+    expect(bad.json().err).toMatch(/^Internal server error \(reference [0-9a-f]{32}\)$/);
     await bare.close();
   });
 
