@@ -23,6 +23,8 @@
  * BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test), dropped afterwards; PGlite: a temporary
  * folder the server opens once the bench has seeded it, removed afterwards. --profile first times, in the bench's
  * own process on the seeded database, the history service against the events statement it sends, sent raw.
+ * That statement is copied here (the bench may not import a repository, decision 026): keep it in step with
+ * listEvents in server/src/features/activations/repository.ts.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -626,10 +628,10 @@ async function profileHistory(database: Database, userId: string, host: { id: nu
   const principal: Principal = { userId, email: EMAIL, name: 'bench', vendorRoles: [], via: 'session' };
   const customerNumber = CUSTOMERS[0].customerNumber;
   const request = { customerNumber, hostIds: [{ hostId: host.hostIds, hostIdType: 'ETHERNET' }] };
-  const events = sql`select e.server_id, e.time, e.modified_by, e.count, f.entitlement_id, e.customer_number
-    from fulfillment_events e join fulfillments f on f.id = e.fulfillment_id
-    where e.server_id in (${host.id}) and e.customer_number = ${customerNumber}
-    order by e.time, e.id`;
+  // The statement listEvents sends (decision 032: one JSON array of tuples), parsed as it parses it.
+  const events = sql`select json_agg(json_build_array(server_id,
+      (extract(epoch from time) * 1000)::float8, modified_by, count, fulfillment_id))::text as events
+    from fulfillment_events where server_id in (${host.id}) and customer_number = ${customerNumber}`;
   let answer: unknown;
   const times = await inTurns(
     30,
@@ -637,7 +639,7 @@ async function profileHistory(database: Database, userId: string, host: { id: nu
     async () => {
       answer = await hostsHistory(ctx, principal, request);
     },
-    () => database.db.execute(events),
+    async () => JSON.parse((await queryRows<{ events: string }>(database.db, events))[0].events),
   );
   const json: number[] = [];
   for (let i = 0; i < 30; i++) {
@@ -646,7 +648,7 @@ async function profileHistory(database: Database, userId: string, host: { id: nu
     json.push(performance.now() - started);
   }
   console.log(
-    `  profile, history in-process (n=${times.subject.n}; p50 / p95 ms): hostsHistory ${pair(times.subject)}; its events statement raw ${pair(times.base)}; JSON.stringify of the answer ${pair(spread(json))}`,
+    `  profile, history in-process (n=${times.subject.n}; p50 / p95 ms): hostsHistory ${pair(times.subject)}; its events statement raw + JSON.parse ${pair(times.base)}; JSON.stringify of the answer ${pair(spread(json))}`,
   );
 }
 
