@@ -249,7 +249,6 @@ export function HistoryGrid({ title, rows, actions, gridEvents }: HistoryGridPro
         (r) => [historyTimeText(r.row.time), r.row.time],
         {
           valueFormatter: (p) => (typeof p.value === 'string' ? historyTimeText(p.value) : ''),
-          headerTooltip: 'Time in UTC (yyyy-MM-dd H:mm)',
           minWidth: 130,
         },
       ),

@@ -68,6 +68,7 @@ export function HostActivationsDialog({
       onClose={onClose}
       size={1200}
       centered
+      closeButtonProps={{ 'aria-label': 'Close' }}
       title={host ? `The following products are activated on Host ID: ${host.serverId}` : ''}
     >
       <Stack>

@@ -36,7 +36,14 @@ export function VerifyLicenseDialog({ opened, onClose }: { opened: boolean; onCl
   };
   const result = verify.data;
   return (
-    <Modal opened={opened} onClose={close} size={1200} centered title="Verify a license file">
+    <Modal
+      opened={opened}
+      onClose={close}
+      size={1200}
+      centered
+      closeButtonProps={{ 'aria-label': 'Close' }}
+      title="Verify a license file"
+    >
       <Stack>
         <Text size="sm">
           Choose a license file to check that every feature line is genuine: signed by the portal and

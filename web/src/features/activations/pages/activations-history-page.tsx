@@ -5,7 +5,7 @@ import { customerDisplay } from '@lp/domain/customer-text';
 import { permissionsFor } from '@lp/domain/policy';
 import { Accordion, Button, Group, Stack, Text, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Navigate, useNavigate } from 'react-router';
 import { type SelectedCustomer, useCustomer } from '../../../app/customer-context.tsx';
 import { useViewOnly } from '../../../app/use-view-only.ts';
@@ -34,7 +34,7 @@ import type { HostActions } from '../components/history-grid.tsx';
 import { HistorySection } from '../components/history-section.tsx';
 import { HostActivationsDialog } from '../components/host-activations-dialog.tsx';
 import { VerifyLicenseDialog } from '../components/verify-license-dialog.tsx';
-import { type HostSection, hostKeyOf, hostsOfSection } from '../history-tree.ts';
+import { type HostSection, hostsOfSection } from '../history-tree.ts';
 
 /** Spec 002 §2 "Activations history": the page's spinner texts. */
 export const historySpinners = {
@@ -46,15 +46,23 @@ export const historySpinners = {
 } as const;
 const READING_HOST = 'Loading...';
 
+const newPlan = () => ({ planKey: newPlanKey(), time: new Date().toISOString() });
+
 const sections: { section: HostSection; title: string }[] = [
   { section: 'active', title: 'Active Servers' },
   { section: 'inactive', title: 'Inactive Servers' },
 ];
 
-/** A confirmed change of a host: deactivate (return everything, empty its shared group) or delete. */
-type HostChange =
-  | { mode: 'deactivate'; host: LicenseServer; rows: ActivationRow[] }
-  | { mode: 'delete'; host: LicenseServer };
+/**
+ * A change of a host to confirm: deactivate (return everything, empty its shared group) or delete. The plan key and
+ * time are fixed when the dialog opens: clear-and-retry runs a failed plan again as it was, so the server replays
+ * the batches it saved and does only the rest (decision 029).
+ */
+type HostChange = ({ mode: 'deactivate'; rows: ActivationRow[] } | { mode: 'delete' }) & {
+  host: LicenseServer;
+  planKey: string;
+  time: string;
+};
 
 /** Every live seat of the account on the host, as returns (negative counts). */
 const returnsOf = (rows: ActivationRow[]) =>
@@ -93,8 +101,7 @@ function HistoryScreen({ customer }: { customer: SelectedCustomer }) {
   const [viewing, setViewing] = useState<LicenseServer | null>(null);
   const [change, setChange] = useState<HostChange | null>(null);
   const [verifying, setVerifying] = useState(false);
-  // A failed deactivate or delete keeps its plan key: running it again replays what was saved (decision 029).
-  const plans = useRef(new Map<string, string>());
+  const [failedPlan, setFailedPlan] = useState<HostChange | null>(null);
 
   // Leaving the page drops its history: the next visit shows what /activations may have changed since.
   useEffect(() => () => queryClient.removeQueries({ queryKey: historyKeys.all(cn) }), [queryClient, cn]);
@@ -102,20 +109,12 @@ function HistoryScreen({ customer }: { customer: SelectedCustomer }) {
 
   const fetchError = hosts.isError ? messages.unableFetchServers : null;
   const banner = error ?? fetchError;
-  const clearAndRetry = useCallback(() => {
-    setError(null);
-    void refreshHistoryPage(queryClient, cn);
-  }, [queryClient, cn]);
-
   const run = useCallback(
-    async (host: LicenseServer, work: (planKey: string) => Promise<void>) => {
-      const key = hostKeyOf(host);
-      const planKey = plans.current.get(key) ?? newPlanKey();
-      plans.current.set(key, planKey);
+    async (plan: HostChange, work: () => Promise<void>) => {
       try {
-        await work(planKey);
-        plans.current.delete(key);
+        await work();
       } catch (e) {
+        setFailedPlan(plan);
         setError(e instanceof StepError ? e.message : shownMessage(messages.errorReturning, e));
       } finally {
         hideSpinner();
@@ -147,7 +146,8 @@ function HistoryScreen({ customer }: { customer: SelectedCustomer }) {
         if (viewOnly) return void showViewOnlyNotice(cn);
         showSpinner(READING_HOST);
         try {
-          setChange({ mode: 'deactivate', host, rows: await fetchHostEntitlements(cn, host) });
+          const rows = await fetchHostEntitlements(cn, host);
+          setChange({ mode: 'deactivate', host, rows, ...newPlan() });
         } catch {
           setError(messages.unableFetchServerEntitlements(host.serverId));
         } finally {
@@ -156,36 +156,41 @@ function HistoryScreen({ customer }: { customer: SelectedCustomer }) {
       },
       remove: (host) => {
         if (viewOnly) return void showViewOnlyNotice(cn);
-        setChange({ mode: 'delete', host });
+        setChange({ mode: 'delete', host, ...newPlan() });
       },
     }),
     [cn, viewOnly, navigate],
   );
 
-  const confirm = (confirmed: HostChange) => {
+  const confirm = (plan: HostChange) => {
     setChange(null);
-    const ref = {
-      customerNumber: cn,
-      hostId: confirmed.host.serverId,
-      hostIdType: confirmed.host.serverIdType,
-    };
-    if (confirmed.mode === 'delete')
-      return run(confirmed.host, async (planKey) => {
+    const ref = { customerNumber: cn, hostId: plan.host.serverId, hostIdType: plan.host.serverIdType };
+    if (plan.mode === 'delete')
+      return run(plan, async () => {
         showSpinner(historySpinners.removing);
-        await removeHost(ref, planKey);
+        await removeHost(ref, plan.planKey);
       });
-    return run(confirmed.host, async (planKey) => {
+    return run(plan, async () => {
       showSpinner(historySpinners.returning);
       await returnFulfillments({
         customerNumber: cn,
         customerName: customer.customerName,
-        items: returnsOf(confirmed.rows),
+        items: returnsOf(plan.rows),
         lifecycle: 'deactivate',
-        planKey,
+        planKey: plan.planKey,
+        time: plan.time,
       });
       showSpinner(historySpinners.deactivating);
-      await deactivateSharedGroup(ref, planKey);
+      await deactivateSharedGroup(ref, plan.planKey);
     });
+  };
+
+  /** Spec 002 §8: clearing the error runs a failed deactivate or delete again; otherwise it reloads the data. */
+  const clearAndRetry = () => {
+    setError(null);
+    setFailedPlan(null);
+    if (failedPlan) void confirm(failedPlan);
+    else void refreshHistoryPage(queryClient, cn);
   };
 
   const bySection = useMemo(
