@@ -219,6 +219,7 @@ test('activates from two associated accounts onto one shared host and e-mails th
   const other = ((await tabs.nth(1).textContent()) ?? '').replace(/[^\d]/g, '');
   const [theirs] = await pickAvailable(page, other, 1);
 
+  await expectNoSeriousViolations(page);
   await countInput(activeTabPanel(page), theirs.activationid).fill('1');
   await page.getByRole('tab', { name: ACME }).click();
   await countInput(activeTabPanel(page), mine.activationid).fill('1');

@@ -417,21 +417,16 @@ function ActivationsScreen({ customer }: { customer: SelectedCustomer }) {
                 key={t.customerNumber}
                 value={t.customerNumber}
                 rightSection={
+                  // A tab may hold no second button (nested controls); keyboard and screen-reader users close
+                  // a tab with the panel's 'Close tab' button, the pointer with this mark.
                   tabs.length > 1 ? (
                     <Text
                       component="span"
-                      role="button"
-                      tabIndex={0}
-                      aria-label={`Close ${t.customerNumber}`}
+                      aria-hidden
+                      c="gray.7"
                       onClick={(e) => {
                         e.stopPropagation();
                         closeTab(t.customerNumber);
-                      }}
-                      onKeyDown={(e) => {
-                        if (e.key === 'Enter' || e.key === ' ') {
-                          e.stopPropagation();
-                          closeTab(t.customerNumber);
-                        }
                       }}
                     >
                       ×
@@ -445,6 +440,18 @@ function ActivationsScreen({ customer }: { customer: SelectedCustomer }) {
           </Tabs.List>
           {tabs.map((t, i) => (
             <Tabs.Panel key={t.customerNumber} value={t.customerNumber} pt="md">
+              {tabs.length > 1 ? (
+                <Group justify="flex-end">
+                  <Button
+                    size="xs"
+                    variant="subtle"
+                    disabled={busy}
+                    onClick={() => closeTab(t.customerNumber)}
+                  >
+                    Close tab {t.customerNumber}
+                  </Button>
+                </Group>
+              ) : null}
               {blockedOf(i) ? (
                 <Alert color="red">{messages.exportDenied}</Alert>
               ) : dataOf(t.customerNumber) ? (
