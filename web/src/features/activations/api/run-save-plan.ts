@@ -47,7 +47,9 @@ export async function runSavePlan(plan: SavePlan, options: RunOptions): Promise<
         onProgress: progress,
         withDetail: true,
       });
-  if (plan.source && (plan.sourceShared || plan.group.length > 1))
+  // Only a save touches the groups: generating the file of what is already there writes nothing.
+  const saving = plan.total > 0;
+  if (saving && plan.source && (plan.sourceShared || plan.group.length > 1))
     await deactivateSharedGroup(
       {
         customerNumber: first.customerNumber,
@@ -84,7 +86,7 @@ export async function runSavePlan(plan: SavePlan, options: RunOptions): Promise<
   };
   const holders = plan.customers.filter((c) => c.seatsAfter > 0);
   // 3. A shared license server: the group of every approved active customer.
-  if (plan.group.length > 1 && holders.length) await setSharedGroup(target, plan.group, plan.key);
+  if (saving && plan.group.length > 1 && holders.length) await setSharedGroup(target, plan.group, plan.key);
 
   if (leavesNothing(plan)) {
     await options.refresh();

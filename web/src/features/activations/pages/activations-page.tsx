@@ -268,13 +268,10 @@ function ActivationsScreen({ customer }: { customer: SelectedCustomer }) {
         onProgress: (done) => showSpinner(`processing ${done}/${plan.total} fulfillments`),
         refresh,
       });
-      setFailedPlan(null);
-      setPending(null);
-      setSelections({});
-      setHostId(plan.target.serverId);
+      // The host the seats are on now (a new or rehost target is saved by now), with its tabs afresh.
       const fresh = await queryClient.fetchQuery(serversQuery(cn));
-      const host = fresh.find((s) => s.serverId === plan.target.serverId);
-      if (host) setBorrowable(host.ansysborrowable);
+      const host = fresh.find((s) => s.serverId === plan.target.serverId) ?? null;
+      await chooseHost(host);
       showSuccess(
         file
           ? `License file ${file.fileName} was generated${job.email ? ` and sent to ${supportEmail}` : ''}.`
