@@ -98,6 +98,20 @@ const shownRows = (scope: Locator) =>
       .sort((a, b) => a.index - b.index),
   );
 
+/** The rows in display order: a host's display name, or a history row's count indented under it. */
+const shownTree = (scope: Locator) =>
+  scope.locator('.ag-row[row-index]').evaluateAll((rows) =>
+    rows
+      .map((r) => ({
+        index: Number(r.getAttribute('row-index')),
+        text:
+          r.querySelector('[data-testid="host-name"]')?.textContent ??
+          `  ${r.querySelector('[col-id="count"]')?.textContent ?? ''}`,
+      }))
+      .sort((a, b) => a.index - b.index)
+      .map((r) => r.text),
+  );
+
 async function openHistory(page: Page, email = 'admin@acme.example') {
   await signIn(page, email, '/activations-history');
   await expect(page.getByRole('heading', { name: 'Manage Activations', level: 1 })).toBeVisible();
@@ -155,7 +169,12 @@ test('lists the hosts, expands one into its grouped history, filters it, exports
   for (const r of rows)
     expect(r.action).toBe(r.count > 0 ? `ACTIVATE (${r.count})` : `DEACTIVATE (${-r.count})`);
   // Every host stays listed, with the expanded one's rows right under it.
-  await expect(hostNames(activeGrid)).toHaveText(active.map((h) => h.displayName));
+  const counts = rows.map((r) => `  ${r.count.toLocaleString('en-US')}`);
+  expect(await shownTree(activeGrid)).toEqual([
+    host.displayName,
+    ...counts,
+    ...active.slice(1).map((h) => h.displayName),
+  ]);
   await expectNoSeriousViolations(page);
 
   // A filter narrows the history rows; the host rows stay.
@@ -165,6 +184,24 @@ test('lists the hosts, expands one into its grouped history, filters it, exports
   await expect(hostNames(activeGrid)).toHaveText(active.map((h) => h.displayName));
   await section(page, 'Active Servers').getByRole('button', { name: 'Clear filters' }).click();
   await expect.poll(async () => (await shownRows(activeGrid)).length).toBe(rows.length);
+  // A sort orders the rows under their host; the hosts keep their order. Reset view undoes it.
+  // Two clicks: ascending, then descending (newest-first rows are not already in that order).
+  const countHeader = activeGrid.locator('.ag-header-cell[col-id="count"] .ag-header-cell-label');
+  const descending = [...rows].sort((a, b) => b.count - a.count).map((r) => r.count.toLocaleString('en-US'));
+  expect(descending).not.toEqual(rows.map((r) => r.count.toLocaleString('en-US')));
+  await countHeader.click();
+  await countHeader.click();
+  await expect
+    .poll(() => shownTree(activeGrid))
+    .toEqual([
+      active[0].displayName,
+      ...descending.map((c) => `  ${c}`),
+      ...active.slice(1).map((h) => h.displayName),
+    ]);
+  await section(page, 'Active Servers').getByRole('button', { name: 'Reset view' }).click();
+  await expect
+    .poll(async () => (await shownRows(activeGrid)).map((r) => r.action))
+    .toEqual(rows.map((r) => r.action));
   await activeGrid.getByRole('button', { name: `Collapse ${host.name}`, exact: true }).click();
   await expect.poll(async () => (await shownRows(activeGrid)).length).toBe(0);
 
@@ -234,6 +271,24 @@ test('views, downloads and verifies the license file of an active host', async (
   const text = fs.readFileSync(file, 'utf8');
   expect(text).toMatch(new RegExp(`^SERVER \\S+ (\\S+=)?${host.serverId}\\b`, 'im'));
   await expect(page.getByText('Downloading license file...')).toHaveCount(0);
+
+  // A shared host: its merged file and each of its _shared.lic files.
+  const shared = activeHosts(await hostsOf(page)).find((h) => h.shared)!;
+  const answer = await page.request.post('/api/fulfillments/license', {
+    headers: csrf,
+    data: { customerNumber: ACME, serverId: shared.serverId, serverIdType: shared.serverIdType },
+  });
+  expect(answer.status()).toBe(200);
+  const sharedFiles = ((await answer.json()) as { shared: { fileName: string }[] }).shared;
+  expect(sharedFiles.length).toBeGreaterThan(0);
+  const names: string[] = [];
+  page.on('download', (d) => names.push(d.suggestedFilename()));
+  await activeGrid
+    .getByRole('button', { name: `Download license file of ${shared.name}`, exact: true })
+    .click();
+  await expect
+    .poll(() => [...names].sort())
+    .toEqual([`license_${ACME}_${shared.serverId}.lic`, ...sharedFiles.map((f) => f.fileName)].sort());
 
   // The file just downloaded verifies: every feature line genuine, issued for this customer and host.
   await page.getByRole('button', { name: 'Verify a license file' }).click();
