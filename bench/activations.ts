@@ -57,6 +57,7 @@ import { signInAs } from '@lp/server/test/sign-in';
 import { sql } from 'drizzle-orm';
 import Fastify from 'fastify';
 import { openBenchDatabase } from './bench-database.ts';
+import { fmt, inTurns, int, pair, ratios, row, spread, table } from './measure.ts';
 
 const { values: opt } = parseArgs({
   options: {
@@ -78,8 +79,6 @@ const HISTORY_ROUNDS = size(opt['history-rounds'], 100, 300);
 const HISTORY_WARMUP = opt.full ? 50 : 20;
 const EVENTS = Number(opt.events);
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const fmt = (v: number) => (v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(2));
-const int = (v: number) => Math.round(v).toLocaleString('en-US');
 
 // ---- the issue's workload ----------------------------------------------------------------------------------
 
@@ -103,51 +102,6 @@ const hostHex = (prefix: number, n: number) => (prefix * 2 ** 40 + n).toString(1
 /** Spec 002 §9 and web/src/features/activations/api/fulfillment-steps.ts. */
 const BATCH_SIZE = 25;
 const POOL_SIZE = 6;
-
-// ---- measuring (as bench/entitlements.ts) ------------------------------------------------------------------
-
-interface Spread {
-  p50: number;
-  p95: number;
-  n: number;
-}
-function spread(samples: number[]): Spread {
-  const s = samples.toSorted((x, y) => x - y);
-  const at = (q: number) => s[Math.min(s.length - 1, Math.floor(q * s.length))];
-  return { p50: at(0.5), p95: at(0.95), n: s.length };
-}
-
-/**
- * `subject` and `base` timed in turns, the one going first swapped every round so that both meet the same cache,
- * GC and scheduler; the first `warmup` rounds are dropped.
- */
-async function inTurns(
-  rounds: number,
-  warmup: number,
-  subject: (i: number) => unknown,
-  base: (i: number) => unknown,
-): Promise<{ subject: Spread; base: Spread }> {
-  const times: [number[], number[]] = [[], []];
-  const runs = [subject, base];
-  for (let i = 0; i < warmup + rounds; i++) {
-    for (const side of i % 2 === 0 ? [0, 1] : [1, 0]) {
-      const started = performance.now();
-      await runs[side](i);
-      if (i >= warmup) times[side].push(performance.now() - started);
-    }
-  }
-  return { subject: spread(times[0]), base: spread(times[1]) };
-}
-
-const table: string[] = [];
-/** One Markdown row: what, p50/p95, the baseline, the ratio, the target and whether it held. */
-function row(what: string, value: string, baseline: string, ratio: string, target = '', held?: boolean) {
-  const verdict = held === undefined ? '' : held ? 'met' : '**missed**';
-  table.push(`| ${what} | ${value} | ${baseline} | ${ratio} | ${target} | ${verdict} |`);
-  console.log(`  ${what}: ${value} | ${baseline} | ratio ${ratio} ${verdict}`);
-}
-const pair = (a: Spread) => `${fmt(a.p50)} / ${fmt(a.p95)}`;
-const ratios = (a: Spread, b: Spread) => `${(a.p50 / b.p50).toFixed(2)} / ${(a.p95 / b.p95).toFixed(2)}`;
 
 // ---- seeding -----------------------------------------------------------------------------------------------
 
