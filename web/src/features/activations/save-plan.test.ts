@@ -1,32 +1,7 @@
-import type { ActivationRow } from '@lp/contract/activations/schemas';
 import { describe, expect, it } from 'vitest';
+import { activationRow as row } from './activation-row-fixture.ts';
 import { buildPlan, leavesNothing, previewRequests } from './save-plan.ts';
 import { initialSelection, setCount, type TabData, type TabSelection, toggleAssigned } from './selection.ts';
-
-function row(activationid: string, over: Partial<ActivationRow> = {}): ActivationRow {
-  return {
-    activationid,
-    ansysproduct: `Product ${activationid}`,
-    partNumber: 'ANS-100',
-    ansyslicensemodel: 'Network Lease',
-    isEval: false,
-    ansyscount: 10,
-    ansysactivated: 0,
-    ansysavailable: 10,
-    ansysborrowable: false,
-    startdate: '2025-01-01',
-    enddate: '2030-12-31',
-    versiondate: null,
-    remainingdays: 400,
-    usedDays: 300,
-    usedDaysPercentage: 43,
-    remainingdayscolor: 'green',
-    maintenanceExpired: false,
-    fulfillments: [],
-    account: { AccountID: '1000123', AccountName: 'Acme Aerospace Inc.' },
-    ...over,
-  };
-}
 
 // A host with A (2 seats in two fulfillments) and B (3 seats); C is available.
 const data: TabData = {

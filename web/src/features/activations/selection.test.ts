@@ -2,6 +2,7 @@ import type { ActivationRow } from '@lp/contract/activations/schemas';
 import { FSA_MANUAL_DRAWDOWN_PART } from '@lp/domain/entitlements';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { activationRow as row } from './activation-row-fixture.ts';
 import {
   assignedRows,
   availableRows,
@@ -19,31 +20,6 @@ import {
   toggleAssigned,
   toggleAvailable,
 } from './selection.ts';
-
-function row(activationid: string, over: Partial<ActivationRow> = {}): ActivationRow {
-  return {
-    activationid,
-    ansysproduct: `Product ${activationid}`,
-    partNumber: 'ANS-100',
-    ansyslicensemodel: 'Network Lease',
-    isEval: false,
-    ansyscount: 10,
-    ansysactivated: 4,
-    ansysavailable: 6,
-    ansysborrowable: false,
-    startdate: '2025-01-01',
-    enddate: '2030-12-31',
-    versiondate: null,
-    remainingdays: 400,
-    usedDays: 300,
-    usedDaysPercentage: 43,
-    remainingdayscolor: 'green',
-    maintenanceExpired: false,
-    fulfillments: [],
-    account: { AccountID: '1000123', AccountName: 'Acme Aerospace Inc.' },
-    ...over,
-  };
-}
 
 const onHost = (id: string, fulfillmentId: number, count: number, over: Partial<ActivationRow> = {}) =>
   row(id, {
