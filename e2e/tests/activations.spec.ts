@@ -291,7 +291,7 @@ test('a failure in the middle of the save stops it; clear and retry finishes it 
   );
 });
 
-test('rehost from the URL moves every seat to the new host; the source becomes inactive', async ({
+test('rehost from Manage Activations moves every seat to the new host; the source becomes inactive', async ({
   page,
 }) => {
   await openActivations(page);
@@ -303,7 +303,13 @@ test('rehost from the URL moves every seat to the new host; the source becomes i
   await page.getByRole('button', { name: 'Save & Generate' }).click();
   await confirmAndDownload(page);
 
-  await page.goto(`/activations?serverId=${sourceId}&action=rehost`);
+  // From Manage Activations: the host's Rehost button opens /activations?serverId={ids}&action=rehost.
+  await page.goto('/activations-history');
+  await page
+    .getByRole('region', { name: 'Active Servers table', exact: true })
+    .getByRole('button', { name: `Rehost ${sourceName}`, exact: true })
+    .click();
+  await expect(page).toHaveURL(/\/activations$/);
   const dialog = page.getByRole('dialog', { name: `Rehost ${sourceName} (${sourceId}) to a new host` });
   await expect(dialog).toBeVisible();
   const targetId = hex12();
