@@ -1,48 +1,38 @@
-import type { AccountInfo } from '@lp/contract/accounts/schemas';
 import { messages } from '@lp/contract/common/errors';
 import type { LicenseServer } from '@lp/contract/license-servers/schemas';
 import { customerDisplay } from '@lp/domain/customer-text';
-import { isExportBlocked, permissionsFor } from '@lp/domain/policy';
-import { Alert, Button, Checkbox, Group, Loader, Select, Stack, Tabs, Text, Title } from '@mantine/core';
-import { useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { permissionsFor } from '@lp/domain/policy';
+import { Alert, Button, Group, Stack, Text, Title } from '@mantine/core';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
 import { Navigate, useSearchParams } from 'react-router';
 import { type SelectedCustomer, useCustomer } from '../../../app/customer-context.tsx';
 import { hideSpinner, showSpinner, showSuccess } from '../../../components/panels.tsx';
 import { showViewOnlyNotice } from '../../../components/view-only-dialog.tsx';
-import { ApiError } from '../../../lib/api-client.ts';
 import { useCurrentUser } from '../../../lib/app-context.tsx';
-import { getAccountInfo, getAccounts } from '../../accounts/api/accounts.ts';
 import {
   activationKeys,
   type HostChoice,
   hostCustomers,
   hostOverride,
   serversQuery,
-  tabQuery,
 } from '../api/activations.ts';
 import { newPlanKey, StepError, shownMessage } from '../api/fulfillment-steps.ts';
 import { runSavePlan } from '../api/run-save-plan.ts';
 import { AddHostDialog, type NewHost } from '../components/add-host-dialog.tsx';
-import { AssociatedAccounts } from '../components/associated-accounts.tsx';
 import { ChangesDialog } from '../components/changes-dialog.tsx';
-import { EntitlementTables } from '../components/entitlement-tables.tsx';
+import { CustomerTabs } from '../components/customer-tabs.tsx';
 import { HostActivationsDialog } from '../components/host-activations-dialog.tsx';
+import { ServerBar } from '../components/server-bar.tsx';
 import { buildPlan, previewRequests, type SavePlan } from '../save-plan.ts';
-import {
-  assignedRows,
-  hasErrors,
-  hasSaveChanges,
-  isDirty,
-  type TabData,
-  type TabSelection,
-} from '../selection.ts';
+import { assignedRows, hasErrors, hasSaveChanges, isDirty } from '../selection.ts';
+import { useCustomerTabs } from '../use-customer-tabs.ts';
 
 /**
  * /activations, Activate Entitlements (spec 002 §2, §4, §6): pick a host (or add one), choose per customer tab
  * what to return and what to activate, confirm, and the save flow runs on the server's calls. Opened with
  * `?serverId={ids}` it selects that host; with `&action=rehost` as well it opens the add-server dialog in rehost
- * mode for it (decision 033). Not allowed (no activations right): the root.
+ * mode for it (decision 034). Not allowed (no activations right): the root.
  */
 export default function ActivationsPage() {
   const { customer, version } = useCustomer();
@@ -52,11 +42,6 @@ export default function ActivationsPage() {
     return <Navigate to="/" replace />;
   // A new top-bar customer starts the screen afresh (spec 002 §4: servers reset and reload).
   return <ActivationsScreen key={`${customer.customerNumber}-${version}`} customer={customer} />;
-}
-
-interface TabCustomer {
-  customerNumber: string;
-  customerName: string;
 }
 
 /** A host being added or rehosted to: used at once, saved by the first create (spec 002 §4). */
@@ -78,7 +63,6 @@ const hostLabel = (h: { serverName: string; serverId: string }) => `${h.serverNa
 
 function ActivationsScreen({ customer }: { customer: SelectedCustomer }) {
   const cn = customer.customerNumber;
-  const { roles } = useCurrentUser();
   const queryClient = useQueryClient();
   const [params, setParams] = useSearchParams();
   const servers = useQuery(serversQuery(cn));
@@ -86,11 +70,6 @@ function ActivationsScreen({ customer }: { customer: SelectedCustomer }) {
   const [pending, setPending] = useState<PendingHost | null>(null);
   const [dialog, setDialog] = useState<{ mode: 'new' | 'rehost'; source?: LicenseServer } | null>(null);
   const [viewing, setViewing] = useState(false);
-  const [tabs, setTabs] = useState<TabCustomer[]>([
-    { customerNumber: cn, customerName: customer.customerName },
-  ]);
-  const [activeTab, setActiveTab] = useState<string | null>(cn);
-  const [selections, setSelections] = useState<Record<string, TabSelection>>({});
   const [borrowable, setBorrowable] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [failedPlan, setFailedPlan] = useState<{ plan: SavePlan; email: boolean } | null>(null);
@@ -110,35 +89,12 @@ function ActivationsScreen({ customer }: { customer: SelectedCustomer }) {
       : null;
   const target: HostChoice | null = pending ? { ...pending.host, saved: null } : dataHost;
 
-  const infos = useQueries({
-    queries: tabs.map((t) => ({
-      queryKey: ['activations', 'info', t.customerNumber],
-      queryFn: () => getAccountInfo(t.customerNumber),
-      staleTime: 60_000,
-    })),
-  });
-  const blockedOf = (index: number) => {
-    const q = infos[index];
-    if (q?.error instanceof ApiError && q.error.err === messages.exportDenied) return true;
-    return !!q?.data && isExportBlocked(q.data.info.exportControlStatus);
-  };
-  const approved = tabs.filter((_, i) => !blockedOf(i));
-  const tabData = useQueries({
-    queries: tabs.map((t, i) => ({
-      ...tabQuery(t.customerNumber, dataHost),
-      enabled: !!dataHost && !blockedOf(i),
-    })),
-  });
-  const dataOf = (customerNumber: string): TabData | undefined =>
-    tabData[tabs.findIndex((t) => t.customerNumber === customerNumber)]?.data;
-  const selectionOf = (customerNumber: string): TabSelection =>
-    selections[customerNumber] ?? { assigned: {}, available: {} };
-  const loadFailed = tabData.find((q) => q.isError);
+  const tabs = useCustomerTabs(customer, dataHost);
 
   // Spec 002 §9 "Fetch errors after retries".
   const fetchError = servers.isError
     ? messages.unableFetchServers
-    : loadFailed
+    : tabs.loadFailed
       ? dataHost?.saved
         ? messages.unableFetchServerEntitlements(dataHost.serverId)
         : messages.unableFetchAvailable
@@ -159,37 +115,18 @@ function ActivationsScreen({ customer }: { customer: SelectedCustomer }) {
     setParams({}, { replace: true });
   });
 
-  const viewOnlyCustomer = useCallback(
-    (customerNumbers: string[]) =>
-      customerNumbers.find((c) => {
-        const info: AccountInfo | undefined =
-          infos[tabs.findIndex((t) => t.customerNumber === c)]?.data?.info ??
-          (c === cn ? (customer.info ?? undefined) : undefined);
-        return !info || permissionsFor(roles, info).viewOnly;
-      }),
-    [infos, tabs, cn, customer.info, roles],
-  );
-
   async function chooseHost(host: LicenseServer | null) {
     setPending(null);
-    setSelections({});
+    tabs.resetSelections();
     setError(null);
     setFailedPlan(null);
     setSharedWarning(null);
     setHostId(host?.serverId ?? null);
     setBorrowable(host?.ansysborrowable ?? false);
-    if (!host) {
-      setTabs([{ customerNumber: cn, customerName: customer.customerName }]);
-      setActiveTab(cn);
-      return;
-    }
+    if (!host) return tabs.reset();
     try {
       const [others, override] = await Promise.all([hostCustomers(cn, host), hostOverride(cn, host)]);
-      const rest = others
-        .filter((a) => a.AccountID !== cn)
-        .map((a) => ({ customerNumber: a.AccountID, customerName: a.AccountName }));
-      setTabs([{ customerNumber: cn, customerName: customer.customerName }, ...rest]);
-      setActiveTab(cn);
+      tabs.reset(others.map((a) => ({ customerNumber: a.AccountID, customerName: a.AccountName })));
       if (override.otherCustomers > 0)
         setSharedWarning(
           `Other customer numbers share this server: ${override.otherCustomers} account(s) you cannot see also use it. Their products stay on it.`,
@@ -200,24 +137,20 @@ function ActivationsScreen({ customer }: { customer: SelectedCustomer }) {
   }
 
   async function openDialog(mode: 'new' | 'rehost', source?: LicenseServer) {
-    if (viewOnlyCustomer([cn])) return showViewOnlyNotice(cn);
+    if (tabs.viewOnlyAmong([cn])) return showViewOnlyNotice(cn);
     setDialog({ mode, source });
   }
 
   function onHostSaved(host: NewHost) {
     const source = dialog?.mode === 'rehost' ? dialog.source : undefined;
     setDialog(null);
-    setSelections({});
+    tabs.resetSelections();
     setPending({ kind: source ? 'rehost' : 'new', host, source });
     if (source) setBorrowable(source.ansysborrowable);
   }
 
-  const approvedTabs = approved.map((t) => ({
-    ...t,
-    data: dataOf(t.customerNumber) ?? { assigned: [], available: [] },
-    selection: selectionOf(t.customerNumber),
-  }));
-  const loaded = approved.every((t) => !!dataOf(t.customerNumber));
+  const approvedTabs = tabs.planTabs;
+  const loaded = tabs.loaded;
   const anyErrors = approvedTabs.some((t) => hasErrors(t.data, t.selection));
   const anyChanges = !!pending?.source || approvedTabs.some((t) => hasSaveChanges(t.data, t.selection));
   const anyAssigned = approvedTabs.some((t) => assignedRows(t.data).some((r) => r.ansysactivated > 0));
@@ -290,7 +223,7 @@ function ActivationsScreen({ customer }: { customer: SelectedCustomer }) {
     const job = planFor(email);
     if (!job) return;
     if (job.plan.total === 0) return run(job);
-    const viewOnly = viewOnlyCustomer(job.plan.customers.map((c) => c.customerNumber));
+    const viewOnly = tabs.viewOnlyAmong(job.plan.customers.map((c) => c.customerNumber));
     if (viewOnly) return showViewOnlyNotice(viewOnly);
     setConfirming(job);
   }
@@ -305,18 +238,16 @@ function ActivationsScreen({ customer }: { customer: SelectedCustomer }) {
     if (pending) {
       // Spec 002 §4: Cancel on a new or rehost server drops it and returns to the previous one.
       setPending(null);
-      setSelections({});
+      tabs.resetSelections();
       return;
     }
-    setSelections({});
+    tabs.resetSelections();
   }
 
   const save = anyChanges ? 'Save & ' : '';
-  const pendingLabel = pending ? `New License Server: ${hostLabel(pending.host)}` : null;
-  const serverOptions = useMemo(
-    () => serverList.map((s) => ({ value: s.serverId, label: `${s.name} (${s.hostIdentifier}) ${s.state}` })),
-    [serverList],
-  );
+  const pendingLabel = pending
+    ? `New License Server: ${hostLabel(pending.host)}${pending.source ? ` (rehost of ${hostLabel(pending.source)})` : ''}`
+    : null;
 
   return (
     <Stack data-testid="activations-page">
@@ -356,118 +287,25 @@ function ActivationsScreen({ customer }: { customer: SelectedCustomer }) {
           </Stack>
         </Alert>
       ) : null}
-      <Group align="flex-end">
-        {pendingLabel ? (
-          <Text fw={600} data-testid="pending-host">
-            {pendingLabel}
-            {pending?.source ? ` (rehost of ${hostLabel(pending.source)})` : ''}
-          </Text>
-        ) : (
-          <Select
-            label="Server"
-            placeholder={servers.isPending ? 'Loading servers...' : 'Select a server'}
-            searchable
-            clearable
-            nothingFoundMessage="No Server Found"
-            data={serverOptions}
-            value={hostId}
-            disabled={busy}
-            onChange={(value) => void chooseHost(serverList.find((s) => s.serverId === value) ?? null)}
-            w={420}
-            rightSection={servers.isPending ? <Loader size="xs" /> : undefined}
-          />
-        )}
-        <Checkbox
-          label="Borrowable"
-          checked={borrowable}
-          disabled={busy || !target}
-          onChange={(e) => setBorrowable(e.currentTarget.checked)}
-        />
-        <Button variant="light" disabled={busy || !!pending} onClick={() => void openDialog('new')}>
-          Add server
-        </Button>
-        {saved && !pending ? (
-          <>
-            <Button variant="light" disabled={busy} onClick={() => setViewing(true)}>
-              View activations
-            </Button>
-            <Button variant="light" disabled={busy} onClick={() => void openDialog('rehost', saved)}>
-              Rehost
-            </Button>
-          </>
-        ) : null}
-        <AssociatedAccountsWhenSeveral
-          exclude={tabs.map((t) => t.customerNumber)}
-          disabled={busy || !target}
-          onPick={(a) => {
-            setTabs((old) => [...old, { customerNumber: a.AccountID, customerName: a.AccountName }]);
-            setActiveTab(a.AccountID);
-          }}
-        />
-      </Group>
+      <ServerBar
+        servers={serverList}
+        loading={servers.isPending}
+        value={hostId}
+        pendingLabel={pendingLabel}
+        busy={busy}
+        hasHost={!!target}
+        borrowable={borrowable}
+        tabCustomers={tabs.tabs.map((t) => t.customerNumber)}
+        onChoose={(host) => void chooseHost(host)}
+        onBorrowable={setBorrowable}
+        onAdd={() => void openDialog('new')}
+        onView={() => setViewing(true)}
+        onRehost={() => saved && void openDialog('rehost', saved)}
+        onAssociate={(a) => tabs.add({ customerNumber: a.AccountID, customerName: a.AccountName })}
+      />
       {sharedWarning ? <Alert color="yellow">{sharedWarning}</Alert> : null}
       {target ? (
-        <Tabs value={activeTab} onChange={setActiveTab} keepMounted={false}>
-          <Tabs.List>
-            {tabs.map((t) => (
-              <Tabs.Tab
-                key={t.customerNumber}
-                value={t.customerNumber}
-                rightSection={
-                  // A tab may hold no second button (nested controls); keyboard and screen-reader users close
-                  // a tab with the panel's 'Close tab' button, the pointer with this mark.
-                  tabs.length > 1 ? (
-                    <Text
-                      component="span"
-                      aria-hidden
-                      c="gray.7"
-                      onClick={(e) => {
-                        e.stopPropagation();
-                        closeTab(t.customerNumber);
-                      }}
-                    >
-                      ×
-                    </Text>
-                  ) : null
-                }
-              >
-                {t.customerNumber}
-              </Tabs.Tab>
-            ))}
-          </Tabs.List>
-          {tabs.map((t, i) => (
-            <Tabs.Panel key={t.customerNumber} value={t.customerNumber} pt="md">
-              {tabs.length > 1 ? (
-                <Group justify="flex-end">
-                  <Button
-                    size="xs"
-                    variant="subtle"
-                    disabled={busy}
-                    onClick={() => closeTab(t.customerNumber)}
-                  >
-                    Close tab {t.customerNumber}
-                  </Button>
-                </Group>
-              ) : null}
-              {blockedOf(i) ? (
-                <Alert color="red">{messages.exportDenied}</Alert>
-              ) : dataOf(t.customerNumber) ? (
-                <EntitlementTables
-                  customerNumber={t.customerNumber}
-                  data={dataOf(t.customerNumber) as TabData}
-                  selection={selectionOf(t.customerNumber)}
-                  onSelectionChange={(next) => setSelections((old) => ({ ...old, [t.customerNumber]: next }))}
-                  disabled={busy}
-                />
-              ) : tabData[i]?.isError ? null : (
-                <Group gap="xs">
-                  <Loader size="sm" />
-                  <Text size="sm">Loading entitlements...</Text>
-                </Group>
-              )}
-            </Tabs.Panel>
-          ))}
-        </Tabs>
+        <CustomerTabs state={tabs} busy={busy} />
       ) : (
         <Text>Select a server, or add one, to activate entitlements on it.</Text>
       )}
@@ -512,23 +350,4 @@ function ActivationsScreen({ customer }: { customer: SelectedCustomer }) {
       />
     </Stack>
   );
-
-  function closeTab(customerNumber: string) {
-    setTabs((old) => (old.length > 1 ? old.filter((t) => t.customerNumber !== customerNumber) : old));
-    setActiveTab((old) =>
-      old === customerNumber
-        ? (tabs.find((t) => t.customerNumber !== customerNumber)?.customerNumber ?? null)
-        : old,
-    );
-  }
-}
-
-/** Spec 002 §2: the Associated Accounts search only when the user has more than one account (/api/accounts, limit 2). */
-function AssociatedAccountsWhenSeveral(props: Parameters<typeof AssociatedAccounts>[0]) {
-  const several = useQuery({
-    queryKey: ['activations', 'several-accounts'],
-    queryFn: async () => (await getAccounts({ limit: 2 })).length > 1,
-    staleTime: Number.POSITIVE_INFINITY,
-  });
-  return several.data ? <AssociatedAccounts {...props} /> : null;
 }
