@@ -425,6 +425,84 @@ describe('shared license servers', () => {
   });
 });
 
+describe('associated accounts and overlapping hosts', () => {
+  it('shows an associated account only its available rows on a host it does not use yet, then lets it join', async () => {
+    const host = newHostId();
+    await create(boss, {
+      serverName: 'join1',
+      serverId: host.pasted,
+      type: 'new',
+      activations: [{ id: 'LEASE-A', count: 1 }],
+    });
+    // Sister does not use the host: no assigned rows, its available ones (the same answer as for an unknown host).
+    const view = await hostView(boss, host.canonical, SISTER);
+    expect(view.assigned).toEqual([]);
+    expect(view.available.map((r) => r.activationid)).toContain('SISTER-A');
+    expect(await hostView(boss, newHostId().canonical, SISTER)).toEqual(view);
+    // The call that lists a host's activations still answers 404 for a host the account does not use.
+    const listed = await post('/api/fulfillments/entitlements', boss, {
+      customerNumber: SISTER,
+      serverId: host.canonical,
+      serverIdType: 'ETHERNET',
+    });
+    expect(listed.statusCode).toBe(404);
+    const joined = await post('/api/fulfillments/create', boss, {
+      customerNumber: SISTER,
+      serverName: 'join1',
+      serverId: host.canonical,
+      serverIdType: 'ETHERNET',
+      activations: [{ id: 'SISTER-A', count: 1 }],
+    });
+    expect(joined.statusCode).toBe(200);
+    expect((await hostView(boss, host.canonical, SISTER)).assigned.map((r) => r.activationid)).toEqual([
+      'SISTER-A',
+    ]);
+  });
+
+  it('refuses a new host that takes in an id of a host in use (triad or single), and allows it once that host is inactive', async () => {
+    const single = newHostId();
+    await create(boss, {
+      serverName: 'alone',
+      serverId: single.canonical,
+      type: 'new',
+      activations: [{ id: 'LEASE-A', count: 1 }],
+    });
+    const [a, b] = [newHostId(), newHostId()];
+    const triad = await create(boss, {
+      serverName: 't1,t2,t3',
+      serverId: `${a.canonical},${single.canonical},${b.canonical}`,
+      serverIdType: 'ETHERNET,ETHERNET,ETHERNET',
+      type: 'new',
+      activations: [{ id: 'LEASE-A', count: 1 }],
+    });
+    expect(triad.statusCode).toBe(409);
+    expect(triad.json().err).toBe(`Host identifier t1 (${single.canonical}) is already in use.`);
+    // Once the single host is returned whole (Inactive), its id may serve the triad.
+    const [row] = (await hostView(boss, single.canonical)).assigned;
+    const back = await post('/api/fulfillments/return', boss, {
+      customerNumber: CN,
+      activations: row.fulfillments.map((f) => ({ id: f.FulfillmentID, count: -1 })),
+    });
+    expect(back.statusCode).toBe(200);
+    const again = await create(boss, {
+      serverName: 't1,t2,t3',
+      serverId: `${a.canonical},${single.canonical},${b.canonical}`,
+      serverIdType: 'ETHERNET,ETHERNET,ETHERNET',
+      type: 'new',
+      activations: [{ id: 'LEASE-A', count: 1 }],
+    });
+    expect(again.statusCode).toBe(200);
+    // And a single host may not take a member of that triad.
+    const member = await create(boss, {
+      serverName: 'member',
+      serverId: b.canonical,
+      type: 'new',
+      activations: [{ id: 'LEASE-A', count: 1 }],
+    });
+    expect(member.json().err).toBe(`Host identifier member (${b.canonical}) is already in use.`);
+  });
+});
+
 describe('concurrency and retries', () => {
   it('grants exactly the last 10 seats to 100 parallel creates from different users on different hosts', async () => {
     const users: Headers[] = [];

@@ -85,13 +85,15 @@ function presentActivation(
 
 /**
  * Spec 002 §7 /api/fulfillments/allentitlements: the host's assigned rows of the account (live fulfillments) and
- * the account's available rows (remaining seats, not expired; spec 002 §4). A host not saved yet has no assigned
- * rows; a host the account does not use is 404.
+ * the account's available rows (remaining seats, not expired; spec 002 §4). A host not saved yet, or one the
+ * account does not use yet (an associated account about to share it), has no assigned rows: the answer is the
+ * same whether such a host exists or not. With `requireHost` (/api/fulfillments/entitlements) it is a 404.
  */
 export async function hostActivations(
   ctx: AppContext,
   principal: Principal,
   request: { customerNumber: string; serverId?: string; serverIdType?: string },
+  requireHost = false,
 ) {
   const { customer } = await authorizeAccount(ctx, principal, request.customerNumber, 'activations');
   const account = { AccountID: customer.customerNumber, AccountName: customer.customerName };
@@ -105,7 +107,7 @@ export async function hostActivations(
       request.serverId,
       request.serverIdType ?? 'ETHERNET',
     );
-    if (!host) throw notFound(messages.unableFetchServerEntitlements(request.serverId));
+    if (!host && requireHost) throw notFound(messages.unableFetchServerEntitlements(request.serverId));
   }
   const live = host
     ? await listLiveFulfillmentsOfAccounts(ctx.db, host.host.id, [request.customerNumber])
@@ -132,7 +134,7 @@ export async function hostEntitlements(
   request: { customerNumber: string; serverId?: string; serverIdType?: string },
 ) {
   if (!request.serverId) throw badRequest('Server id is not defined');
-  return (await hostActivations(ctx, principal, request)).assigned;
+  return (await hostActivations(ctx, principal, request, true)).assigned;
 }
 
 const lifecycleOf = (type: string | undefined) => (type === 'rehost' ? 'rehost' : 'new');

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.ts';
 import { accounts, licenseServerAccounts, licenseServers } from '../../db/schema.ts';
 
@@ -39,6 +39,29 @@ export async function findHostByIdentity(db: Db, hostIdentity: string, forUpdate
     .from(licenseServers)
     .where(and(eq(licenseServers.hostIdentity, hostIdentity), eq(licenseServers.kind, 'flexlm')));
   const [row] = forUpdate ? await query.for('update') : await query;
+  return row;
+}
+
+/**
+ * A FlexLM host in use (not Inactive) that has any of these ids as one of its own (a triad's member, or a single
+ * host a triad would take in): one id serves one license server at a time.
+ */
+export async function findHostInUseWithAnyId(db: Db, ids: string[]) {
+  if (ids.length === 0) return undefined;
+  const [row] = await db
+    .select()
+    .from(licenseServers)
+    .where(
+      and(
+        eq(licenseServers.kind, 'flexlm'),
+        ne(licenseServers.state, 'Inactive'),
+        sql`string_to_array(${licenseServers.hostIds}, ',') && ARRAY[${sql.join(
+          ids.map((id) => sql`${id}`),
+          sql`, `,
+        )}]::text[]`,
+      ),
+    )
+    .limit(1);
   return row;
 }
 

@@ -21,6 +21,7 @@ import { authorizeAccount } from '../accounts/policy.ts';
 import {
   addHostAccount,
   findHostByIdentity,
+  findHostInUseWithAnyId,
   type HostRow,
   insertHost,
   listElasticServers,
@@ -274,6 +275,14 @@ export async function hostForCreate(
       throw new AppError('CONFLICT', hostIdMessages.active(name, key));
   } else {
     const wire = serialiseHostIdentity(identity);
+    // One id serves one license server at a time: a new triad may not take in a host still in use, nor a new
+    // single host one member of a triad in use (a rehost source is Inactive by the time its target is created).
+    const ids = wire.serverId.split(',');
+    const taken = await findHostInUseWithAnyId(tx, ids);
+    if (taken) {
+      const shared = ids.find((id) => taken.hostIds.split(',').includes(id)) ?? key;
+      throw new AppError('CONFLICT', hostIdMessages.inUse(name, shared));
+    }
     host = await insertHost(tx, {
       kind: 'flexlm',
       hostIdentity: key,

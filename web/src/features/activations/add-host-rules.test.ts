@@ -232,6 +232,18 @@ describe('server checks against the known hosts', () => {
     );
   });
 
+  it('a new host may not share an id with a host in use: a triad taking in a single host, or a triad member alone', () => {
+    const rows = [row('t1', '0a0a0a0a0a01'), row('t2', '0050569a1b2c'), row('t3', '0a0a0a0a0a03')];
+    expect(checkHost(rows, true, 'new', [single]).host).toBe(
+      'Host identifier t1 (0050569a1b2c) is already in use.',
+    );
+    expect(checkHost(rowsOf(row('member', '9-0000000b', 'FLEXID')), false, 'new', [triad]).host).toBe(
+      'Host identifier member (9-0000000b) is already in use.',
+    );
+    // An inactive host's ids are free again.
+    expect(checkHost(rows, true, 'new', [known({ state: 'Inactive' })]).host).toBeNull();
+  });
+
   it('a rehost target that is an active host of the same name is refused', () => {
     expect(checkHost(rowsOf(row('licsrv01', '0050569a1b2c')), false, 'rehost', [single]).host).toBe(
       'Host licsrv01 (0050569a1b2c) is active.',

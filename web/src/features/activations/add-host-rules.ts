@@ -81,7 +81,9 @@ const rowIsValid = (p: RowProblems) => !p.name && !p.id && !p.type;
  * The server checks against the account's known hosts (mirrors the create call's `hostForCreate`, which refuses the
  * same and is the authority: hosts of other accounts are only known there). `name` is the first server's name.
  * - new host: its identifier is in use → 'Host identifier {name} ({id}) is already in use.', followed by the rehost
- *   hint when the host has another name (the spec cuts that hint off; the wording is the domain's own);
+ *   hint when the host has another name (the spec cuts that hint off; the wording is the domain's own); one of its
+ *   ids belongs to a host in use (a triad's member, or a single host a triad would take in) → the same text naming
+ *   that id;
  * - rehost target: an active host of the same name → 'Host {name} ({identifier}) is active.'
  */
 export function serverCheck(
@@ -91,7 +93,18 @@ export function serverCheck(
   hosts: readonly Pick<LicenseServer, 'name' | 'hostIdentifier' | 'state'>[],
 ): string | null {
   const known = hosts.find((host) => host.hostIdentifier === identifier);
-  if (!known) return null;
+  if (!known) {
+    // One id serves one license server at a time: a new triad may not take in a host in use, nor a new single
+    // host a member of a triad in use (the server refuses it too; a rehost source is Inactive by then).
+    if (mode !== 'new') return null;
+    const parts = identifier.split(',');
+    const overlapping = hosts.find(
+      (host) => host.state !== 'Inactive' && host.hostIdentifier.split(',').some((p) => parts.includes(p)),
+    );
+    if (!overlapping) return null;
+    const shared = parts.find((p) => overlapping.hostIdentifier.split(',').includes(p)) as string;
+    return hostIdMessages.inUse(name, shared.replace(/^[A-Z_]+=/, ''));
+  }
   if (mode === 'new') {
     return known.name === name
       ? hostIdMessages.inUse(name, identifier)

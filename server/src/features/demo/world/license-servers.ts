@@ -126,14 +126,16 @@ export function addLicenseServers(
   const newHost = (sp: ServerPlan, name: string): ServerRow => {
     const ids = sp.triad ? [hostId(sp.type), hostId(sp.type), hostId(sp.type)] : [hostId(sp.type)];
     const types: HostIdType[] = ids.map(() => sp.type);
-    const names = sp.triad ? [name, `${name}b`, `${name}c`] : [name];
+    // A designed triad names its three servers ('lic-a1,lic-a2,lic-a3'); a generated one gets b and c.
+    const given = name.split(',');
+    const names = sp.triad ? (given.length === 3 ? given : [name, `${name}b`, `${name}c`]) : [name];
     const server: ServerRow = {
       id: ctx.rows.licenseServers.length + 1,
       kind: 'flexlm',
       hostIdentity: hostIdentifier({ ids, types }),
       hostIds: ids.join(','),
       hostIdTypes: types.join(','),
-      name,
+      name: names[0],
       serverNames: names.join(','),
       alias: null,
       state: 'Unknown',

@@ -159,7 +159,7 @@ function HostCell({ data, context }: { data: HostGridRow; context: HostActions }
             <ActionButton
               label={`Deactivate ${host.name}`}
               tip="Deactivate host"
-              glyph="⏻"
+              glyph="⊘"
               onClick={() => context.deactivate(host)}
             />
           </>

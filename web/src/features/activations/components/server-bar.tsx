@@ -44,7 +44,7 @@ export function ServerBar(props: {
           nothingFoundMessage="No Server Found"
           data={props.servers.map((s) => ({
             value: s.serverId,
-            label: `${s.name} (${s.hostIdentifier}) ${s.state}`,
+            label: `${s.serverName} (${s.hostIdentifier}) ${s.state}`,
           }))}
           value={props.value}
           disabled={props.busy}

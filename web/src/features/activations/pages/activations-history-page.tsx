@@ -9,7 +9,7 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Navigate, useNavigate } from 'react-router';
 import { type SelectedCustomer, useCustomer } from '../../../app/customer-context.tsx';
 import { useViewOnly } from '../../../app/use-view-only.ts';
-import { hideSpinner, showSpinner } from '../../../components/panels.tsx';
+import { hideSpinner, showSpinner, showSuccess } from '../../../components/panels.tsx';
 import { Spinner } from '../../../components/spinner.tsx';
 import { showViewOnlyNotice } from '../../../components/view-only-dialog.tsx';
 import { useCurrentUser } from '../../../lib/app-context.tsx';
@@ -113,6 +113,12 @@ function HistoryScreen({ customer }: { customer: SelectedCustomer }) {
     async (plan: HostChange, work: () => Promise<void>) => {
       try {
         await work();
+        const host = `${plan.host.serverName} (${plan.host.serverId})`;
+        showSuccess(
+          plan.mode === 'delete'
+            ? `Host ${host} was removed.`
+            : `Host ${host} was deactivated: its products were returned.`,
+        );
       } catch (e) {
         setFailedPlan(plan);
         setError(e instanceof StepError ? e.message : shownMessage(messages.errorReturning, e));

@@ -7,7 +7,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { Navigate, useSearchParams } from 'react-router';
 import { type SelectedCustomer, useCustomer } from '../../../app/customer-context.tsx';
-import { hideSpinner, showSpinner, showSuccess } from '../../../components/panels.tsx';
+import { clearPanels, hideSpinner, showSpinner, showSuccess } from '../../../components/panels.tsx';
 import { showViewOnlyNotice } from '../../../components/view-only-dialog.tsx';
 import { useCurrentUser } from '../../../lib/app-context.tsx';
 import {
@@ -179,8 +179,9 @@ function ActivationsScreen({ customer }: { customer: SelectedCustomer }) {
           ? { serverId: pending.source.serverId, serverIdType: pending.source.serverIdType }
           : undefined,
       },
-      source: pending?.source ? pending.source : saved,
-      sourceShared: !!(pending?.source ?? saved)?.shared,
+      // The host seats are returned from: the saved host itself, a rehost's source; none for a new host.
+      source: pending ? (pending.source ?? null) : saved,
+      sourceShared: !!(pending ? pending.source : saved)?.shared,
       tabs: approvedTabs,
     });
     return { plan, email };
@@ -193,6 +194,8 @@ function ActivationsScreen({ customer }: { customer: SelectedCustomer }) {
   async function run(job: { plan: SavePlan; email: boolean }) {
     const { plan } = job;
     setBusy(true);
+    // The last save's message gives way to this one's.
+    clearPanels();
     showSpinner(`processing 0/${plan.total} fulfillments`);
     try {
       const file = await runSavePlan(plan, {
@@ -324,9 +327,7 @@ function ActivationsScreen({ customer }: { customer: SelectedCustomer }) {
         <ChangesDialog
           opened
           mode={confirming.plan.mode}
-          hostLabel={
-            confirming.plan.source ? hostLabel(confirming.plan.source) : hostLabel(confirming.plan.target)
-          }
+          hostLabel={hostLabel(confirming.plan.source ?? confirming.plan.target)}
           targetLabel={hostLabel(confirming.plan.target)}
           customers={confirming.plan.customers}
           sharedWarning={
