@@ -139,6 +139,10 @@ test('adds a host by typing, activates on it, and the downloaded file is signed 
   await expect(dialog.getByRole('button', { name: 'Save' })).toBeDisabled();
   await expectNoSeriousViolations(page);
   await dialog.getByRole('button', { name: 'Cancel' }).click();
+  // A host was chosen before the new one is added: the save must leave it alone.
+  await page.getByRole('combobox', { name: 'Server', exact: true }).click();
+  await page.getByRole('option', { name: /^licsrv01 / }).click();
+  await expect(page.getByRole('tab', { name: ACME })).toBeVisible();
   await addHostByTyping(page, name, id);
 
   // Counts are checked as typed; a valid one turns Generate into Save & Generate.
@@ -156,6 +160,8 @@ test('adds a host by typing, activates on it, and the downloaded file is signed 
   await expect(confirm.getByRole('table', { name: `Products to activate for ${ACME}` })).toContainText(
     row.activationid,
   );
+  await expect(confirm.getByText(`will be activated on Host ID: ${name} (${id})`)).toBeVisible();
+  await expect(confirm.getByRole('table', { name: `Products to deactivate for ${ACME}` })).toHaveCount(0);
   await expect(confirm.getByRole('region', { name: `License file changes for ${ACME}` })).toContainText(
     '+ INCREMENT',
   );
