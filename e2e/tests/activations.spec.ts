@@ -151,6 +151,7 @@ test('adds a host by typing, activates on it, and the downloaded file is signed 
   await expect(page.getByText(`Maximum is ${row.ansysavailable}.`)).toBeVisible();
   // An invalid count is no change: the label stays Generate, and it is disabled while the error shows.
   await expect(page.getByRole('button', { name: 'Generate', exact: true })).toBeDisabled();
+  await expect(page.getByText('Correct the activated counts marked below to save.')).toBeVisible();
   await input.fill('1');
   await expect(page.getByText(`Maximum is ${row.ansysavailable}.`)).toBeHidden();
   await page.getByRole('button', { name: 'Save & Generate' }).click();

@@ -273,6 +273,11 @@ function ActivationsScreen({ customer }: { customer: SelectedCustomer }) {
           </Button>
         </Group>
       </Group>
+      {anyErrors ? (
+        <Text size="sm" c="red.9" ta="right">
+          Correct the activated counts marked below to save.
+        </Text>
+      ) : null}
       {banner ? (
         <Alert color="red" title="Error" role="alert">
           <Stack gap="xs" align="flex-start">
