@@ -92,4 +92,22 @@ export const messages = {
     `The file is not a license file: line ${line}: ${problem}.`,
   licenseFileNoFeatures:
     'The file has no FEATURE, INCREMENT, PACKAGE or UPGRADE line, so there is nothing to verify.',
+  // Spec 002 §2, §4, §5, §8: Flexible Spending Account order lines, order and page (decision 035).
+  fsaCountPositive: 'Count should be a positive number.',
+  fsaStartDateInvalid: 'Start date is invalid.',
+  fsaEndDateInvalid: 'End date is invalid.',
+  fsaEndNotAfterStart: 'End Date can not be greater than start date',
+  fsaDuplicateLine: 'Product with same attributes already exists.',
+  fsaBalanceProduct: 'You do not have sufficient balance for the selected product.',
+  fsaBalanceCount: 'You do not have sufficient balance for the selected count.',
+  fsaBalanceStartDate: 'You do not have sufficient balance for the selected start date.',
+  fsaBalanceDuration: 'You do not have sufficient balance for the selected duration.',
+  fsaBalanceCost: 'You do not have sufficient balance for the entered cost.',
+  fsaNoProducts: 'Error: Selected FSA Contract has no products defined',
+  fsaSomeNotCreated:
+    'Some entitlements were not successfully created. Please check for errors and try again.',
+  fsaCreated: 'Entitlements successfully created.',
+  fsaCreating: 'Creating entitlements...',
+  fsaLoading: 'Getting Flexible Spending Account Details...',
+  fsaNoActiveEntitlements: 'Account does not have any active entitlements.',
 } as const;
