@@ -10,6 +10,7 @@ import { credentialsApi } from './credentials/api.ts';
 import { emailsApi } from './emails/api.ts';
 import { entitlementsApi } from './entitlements/api.ts';
 import { featureFlagsApi } from './featureflags/api.ts';
+import { fsaApi } from './fsa/api.ts';
 import { ipRulesApi } from './ip-rules/api.ts';
 import { leasesApi } from './leases/api.ts';
 import { licenseFilesApi } from './license-files/api.ts';
@@ -40,6 +41,7 @@ export const apiCatalogue: Operation[] = [
   leasesApi,
   licenseServersApi,
   activationsApi,
+  fsaApi,
   licenseFilesApi,
   statementsApi,
   transactionsApi,

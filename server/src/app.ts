@@ -19,6 +19,7 @@ import { registerCredentialRoutes } from './features/credentials/routes.ts';
 import { registerEmailRoutes } from './features/emails/routes.ts';
 import { registerEntitlementRoutes } from './features/entitlements/routes.ts';
 import { registerFeatureFlagRoutes } from './features/featureflags/routes.ts';
+import { registerFsaRoutes } from './features/fsa/routes.ts';
 import { registerIpRuleRoutes } from './features/ip-rules/routes.ts';
 import { registerLicenseFileRoutes } from './features/license-files/routes.ts';
 import { registerLicenseServerRoutes } from './features/license-servers/routes.ts';
@@ -126,6 +127,7 @@ export async function buildApp(config: Config, database: Database): Promise<Fast
   registerEntitlementRoutes(app, ctx);
   registerLicenseServerRoutes(app, ctx);
   registerActivationRoutes(app, ctx);
+  registerFsaRoutes(app, ctx);
   registerLicenseFileRoutes(app, ctx);
   registerStatementRoutes(app, ctx);
   registerTransactionRoutes(app, ctx);

@@ -28,6 +28,8 @@ Commands:
   reconcile [--account CN] [--json]           check the elastic ledger: session charges = draws + overage,
                                               entitlements' Used = draws + adjustments, rollups = ledger;
                                               exit code 1 when an account does not balance
+  fsa reconcile [--json]                      check the FSA ledger: every contract's budget = remaining + its
+                                              order lines, and none overdrawn; exit code 1 when one is not
   simulate --url URL --token TOKEN [--rate N] [--duration S] [--backfill DAYS] [--heartbeat S]
            [--leave-active] [--seed S]
                                               drive a running portal's license-server API like an elastic
@@ -141,6 +143,30 @@ async function main(argv: string[]): Promise<number> {
     const json = Boolean(values.json);
     run = async (database) =>
       (await import('./elastic.ts')).elastic.reconcile(database.db, account, json, stdout);
+  } else if (command === 'fsa' && sub === 'reconcile') {
+    allowed('json');
+    const json = Boolean(values.json);
+    run = async (database) => {
+      const rows = await (await import('@lp/server/features/fsa/service')).reconcileFsa(database.db);
+      if (json) stdout(JSON.stringify(rows, null, 2));
+      else {
+        const n = (cents: number) => (cents / 100).toFixed(2).padStart(14);
+        stdout(
+          'account    contract              currency         budget          lines      remaining  balanced',
+        );
+        for (const r of rows)
+          stdout(
+            `${r.customerNumber.padEnd(11)}${r.contract.padEnd(22)}${r.currency.padEnd(9)}${n(r.budgetCents)} ${n(r.linesCents)} ${n(r.remainingCents)}  ${r.balanced ? 'yes' : 'NO'}`,
+          );
+        const bad = rows.filter((r) => !r.balanced).length;
+        stdout(
+          bad
+            ? `${bad} of ${rows.length} contracts do not balance.`
+            : `All ${rows.length} contracts balance.`,
+        );
+      }
+      return rows.every((r) => r.balanced) ? 0 : 1;
+    };
   } else if (command === 'simulate' && sub === undefined) {
     allowed('url', 'token', 'rate', 'duration', 'backfill', 'heartbeat', 'leave-active', 'seed');
     if (!values.url || !values.token) throw new UsageError('simulate needs --url URL and --token TOKEN');

@@ -3,7 +3,10 @@ import type { LeaseRecord } from '@lp/contract/leases/schemas';
 import type { FilterRule } from '@lp/contract/query/schemas';
 import { formatDate } from '@lp/domain/dates';
 import { accountCurrency } from '@lp/domain/elastic-entitlements';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/database.ts';
+import { entitlements, products } from '../../db/schema.ts';
 import type { AppContext } from '../../platform/context.ts';
 import type { Principal } from '../../platform/principal.ts';
 import { type PageOptions, queryCount, queryDistinct, queryPage } from '../../platform/query/engine.ts';
@@ -186,4 +189,126 @@ export const ledgerEntitlementStore = {
   addUsed: (tx: Db, deltas: readonly { id: number; cents: number }[]) => addToUsed(tx, deltas),
   usedByAccount: async (db: Db, customerNumber?: string) =>
     new Map((await usedCentsByAccount(db, customerNumber)).map((r) => [r.customer_number, Number(r.used)])),
+};
+
+/** An FSA contract with the sum and the last time of its order lines (the FSA ledger's inputs). */
+export interface FsaContractRow {
+  id: number;
+  customerNumber: string;
+  activationId: string;
+  poNumber: string | null;
+  startDate: string;
+  endDate: string | null;
+  currency: string | null;
+  budgetCents: number;
+  linesCents: number;
+  lineCount: number;
+  /** 'YYYY-MM-DD HH:mm:ss' UTC */
+  lastOrderedAt: string | null;
+}
+
+const fsaLine = alias(entitlements, 'fsa_line');
+
+function selectFsaContracts(db: Db) {
+  return db
+    .select({
+      id: entitlements.id,
+      customerNumber: entitlements.customerNumber,
+      activationId: entitlements.activationId,
+      poNumber: entitlements.poNumber,
+      startDate: entitlements.startDate,
+      endDate: entitlements.endDate,
+      currency: entitlements.currency,
+      budgetCents: sql<number>`coalesce(${entitlements.priceCents}, 0)`.mapWith(Number),
+      linesCents: sql<number>`coalesce(sum(${fsaLine.priceCents}), 0)`.mapWith(Number),
+      lineCount: sql<number>`count(${fsaLine.id})`.mapWith(Number),
+      lastOrderedAt: sql<
+        string | null
+      >`to_char(max(${fsaLine.orderedAt}) at time zone 'UTC', 'YYYY-MM-DD HH24:MI:SS')`,
+    })
+    .from(entitlements)
+    .leftJoin(fsaLine, eq(fsaLine.fsaContractId, entitlements.id))
+    .groupBy(entitlements.id);
+}
+
+/**
+ * The FSA feature's reads and writes of entitlements (decision 036: the FSA feature owns the ledger rules and
+ * the contract lock; the table is this feature's). No authorization: the caller has passed the account gate.
+ */
+export const fsaEntitlements = {
+  /** Every FSA contract of the account (or of every account), with its order lines summed. */
+  contracts: (db: Db, customerNumber?: string): Promise<FsaContractRow[]> =>
+    selectFsaContracts(db)
+      .where(
+        and(
+          eq(entitlements.kind, 'FSA'),
+          customerNumber === undefined ? undefined : eq(entitlements.customerNumber, customerNumber),
+        ),
+      )
+      .orderBy(asc(entitlements.id)),
+  /** Locks the account's contract row (every draw on a contract takes this lock first), or undefined. */
+  lockContract: async (tx: Db, customerNumber: string, activationId: string) => {
+    const [row] = await tx
+      .select({ id: entitlements.id })
+      .from(entitlements)
+      .where(
+        and(
+          eq(entitlements.customerNumber, customerNumber),
+          eq(entitlements.kind, 'FSA'),
+          eq(entitlements.activationId, activationId),
+        ),
+      )
+      .for('update');
+    if (!row) return undefined;
+    // Read after the lock: the sum then includes every line committed by the lock's previous holder.
+    const [contract] = await selectFsaContracts(tx).where(eq(entitlements.id, row.id));
+    return contract;
+  },
+  /** The order lines of the given contracts, with the catalogue name of their product. */
+  lines: (db: Db, contractIds: number[]) =>
+    db
+      .select({
+        activationId: entitlements.activationId,
+        partNumber: entitlements.partNumber,
+        productName: entitlements.productName,
+        catalogueName: products.name,
+        quantity: entitlements.quantity,
+        startDate: entitlements.startDate,
+        endDate: entitlements.endDate,
+        priceCents: entitlements.priceCents,
+        currency: entitlements.currency,
+        fsaContractId: entitlements.fsaContractId,
+        orderedAt: entitlements.orderedAt,
+        orderedBy: entitlements.orderedBy,
+      })
+      .from(entitlements)
+      .leftJoin(products, eq(products.partNumber, entitlements.partNumber))
+      .where(contractIds.length ? inArray(entitlements.fsaContractId, contractIds) : sql`false`),
+  /** Adds one order line: a deployed lease entitlement of the contract's account. */
+  addLine: async (
+    tx: Db,
+    line: {
+      customerNumber: string;
+      activationId: string;
+      partNumber: string;
+      productName: string | null;
+      quantity: number;
+      startDate: string;
+      endDate: string;
+      poNumber: string | null;
+      currency: string | null;
+      priceCents: number;
+      fsaContractId: number;
+      orderedAt: Date;
+      orderedBy: string;
+    },
+  ) => {
+    await tx.insert(entitlements).values({
+      ...line,
+      kind: 'SSL',
+      licenseModel: 'Lease',
+      licenseType: 'server',
+      state: 'Deployed',
+    });
+  },
 };

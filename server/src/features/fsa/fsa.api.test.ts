@@ -1,0 +1,446 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { messages } from '@lp/contract/common/errors';
+import type { FsaContract } from '@lp/contract/fsa/schemas';
+import { FSA_MANUAL_DRAWDOWN_PART } from '@lp/domain/entitlements';
+import { priceLine } from '@lp/domain/fsa-pricing';
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../../../tools/src/run-cli.ts';
+import { type Db, migrateDatabase, openPglite } from '../../db/database.ts';
+import { entitlements, fsaPrices, products } from '../../db/schema.ts';
+import { buildAccountFixture, signInStaff } from '../../test/account-fixture.ts';
+import { buildAccount, buildEntitlement, dayFromToday as day } from '../../test/factories.ts';
+import { createTestApp } from '../../test/test-app.ts';
+import { createTestDatabase, type TestDatabase } from '../../test/test-db.ts';
+import { reconcileFsa } from './service.ts';
+
+const CN = '4400001';
+const OTHER = '4400002';
+const SOLVER = 'FSA-T-SOLVER';
+const WEB = 'FSA-T-WEB';
+const PRICES = {
+  price7Days: 1_000,
+  price30Days: 3_500,
+  price60Days: null,
+  price90Days: 9_000,
+  price180Days: null,
+};
+const YEAR = 30_000;
+type Headers = Record<string, string>;
+
+let database: TestDatabase;
+let app: FastifyInstance;
+let boss: Headers;
+let reader: Headers;
+let outsider: Headers;
+let busops: Headers;
+
+const post = (url: string, headers: Headers, payload: object) =>
+  app.inject({ method: 'POST', url, headers, payload });
+
+/** An FSA contract of `customerNumber` with `budgetCents`, offering SOLVER and WEB (unless told otherwise). */
+async function contract(
+  db: Db,
+  customerNumber: string,
+  activationId: string,
+  budgetCents: number,
+  over: { startDate?: string; endDate?: string; products?: string[] } = {},
+) {
+  const row = await buildEntitlement(db, customerNumber, {
+    activationId,
+    kind: 'FSA',
+    licenseModel: 'FSA',
+    startDate: over.startDate ?? day(-30),
+    endDate: over.endDate ?? day(400),
+    currency: 'USD',
+    poNumber: `PO-${activationId}`,
+    priceCents: budgetCents,
+  });
+  for (const partNumber of over.products ?? [SOLVER, WEB])
+    await db.insert(fsaPrices).values({
+      contractId: row.id,
+      partNumber,
+      price7DaysCents: PRICES.price7Days,
+      price30DaysCents: PRICES.price30Days,
+      price90DaysCents: PRICES.price90Days,
+      price1YearCents: YEAR,
+    });
+  return row;
+}
+
+const line = (over: Record<string, unknown> = {}) => ({
+  ansysbpn: SOLVER,
+  ansyscount: 1,
+  startdate: day(0),
+  duration: '7',
+  ...over,
+});
+const order = (headers: Headers, fsaID: string, products: object[], over: object = {}) =>
+  post('/api/entitlements', headers, { customerNumber: CN, fsaID, products, ...over });
+
+async function contractView(headers: Headers, id: string) {
+  const res = await post('/api/fsa/contracts', headers, { customerNumber: CN });
+  expect(res.statusCode).toBe(200);
+  return (res.json().data as FsaContract[]).find((c) => c.entitlementId === id) as FsaContract;
+}
+
+const linesOf = async (contractId: number) =>
+  database.db.select().from(entitlements).where(eq(entitlements.fsaContractId, contractId));
+
+const priceOf = (startDate: string, duration: '7' | '30' | '90' | '365' | 'remainder', count: number) =>
+  priceLine({
+    prices: { ...PRICES, price1Year: YEAR },
+    contract: { startDate: day(-30), endDate: day(400) },
+    today: day(0),
+    startDate,
+    duration,
+    count,
+  });
+
+let main: { id: number };
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  app = await createTestApp(database);
+  await database.db.insert(products).values([
+    { partNumber: SOLVER, name: 'Solver', family: 'Platform', daemon: 'simlmd', featureName: 'solver' },
+    {
+      partNumber: WEB,
+      name: 'Solver - Shared Web',
+      family: 'Platform',
+      daemon: 'simlmd',
+      featureName: 'web',
+    },
+    {
+      partNumber: FSA_MANUAL_DRAWDOWN_PART,
+      name: 'Flexible Spending Account Manual Drawdown',
+      family: 'Platform',
+      daemon: 'simlmd',
+      featureName: 'fsa_manual',
+    },
+  ]);
+  ({ boss, reader, outsider } = await buildAccountFixture(database.db, CN, OTHER));
+  busops = await signInStaff(database.db, 'busops');
+  main = await contract(database.db, CN, 'FSA-MAIN', 1_000_000);
+  await contract(database.db, CN, 'FSA-ENDED', 100_000, { startDate: day(-400), endDate: day(-1) });
+  await contract(database.db, CN, 'FSA-LATER', 100_000, { startDate: day(10), endDate: day(300) });
+  await contract(database.db, CN, 'FSA-BARE', 100_000, { products: [] });
+  await contract(database.db, OTHER, 'FSA-OTHER', 100_000);
+});
+
+afterAll(async () => {
+  await app?.close();
+  await database?.close();
+});
+
+describe('who may read and order', () => {
+  it('answers an outsider 403 on every call and orders nothing', async () => {
+    for (const [url, body] of [
+      ['/api/fsa/contracts', { customerNumber: CN }],
+      ['/api/fsa/products', { customerNumber: CN, entitlementId: 'FSA-MAIN' }],
+      ['/api/fsa/history', { customerNumber: CN }],
+      ['/api/entitlements', { customerNumber: CN, fsaID: 'FSA-MAIN', products: [line()] }],
+    ] as const) {
+      const res = await post(url, outsider, body);
+      expect(res.statusCode, url).toBe(403);
+      expect(res.body).not.toContain('FSA-MAIN');
+    }
+    expect(await linesOf(main.id)).toEqual([]);
+  });
+
+  it('lets a view-only user read but not order (403 with the spec text)', async () => {
+    expect((await post('/api/fsa/contracts', reader, { customerNumber: CN })).statusCode).toBe(200);
+    const res = await order(reader, 'FSA-MAIN', [line()]);
+    expect(res.statusCode).toBe(403);
+    expect(res.json().err).toBe(messages.noPermission);
+    expect(await linesOf(main.id)).toEqual([]);
+  });
+
+  it("answers 404 for products of another account's contract", async () => {
+    const res = await post('/api/fsa/products', boss, { customerNumber: CN, entitlementId: 'FSA-OTHER' });
+    expect(res.statusCode).toBe(404);
+    expect((await order(boss, 'FSA-OTHER', [line()])).statusCode).toBe(404);
+  });
+
+  it('refuses manual entries and edited end dates or unit costs from anyone but business operations', async () => {
+    const manual = line({
+      ansysbpn: undefined,
+      manualentry: true,
+      manualProductName: 'Custom - Named User',
+      enddate: day(30),
+      unitCents: 5_000,
+    });
+    for (const l of [manual, line({ ansysbpn: WEB }), line({ enddate: day(10) }), line({ unitCents: 1 })]) {
+      const res = await order(boss, 'FSA-MAIN', [line({ ansyscount: 3 }), l]);
+      expect(res.statusCode, JSON.stringify(l)).toBe(403);
+    }
+    expect(await linesOf(main.id)).toEqual([]);
+  });
+});
+
+describe('contracts and products', () => {
+  it('lists the contracts with the ledger balance and the FSA classification', async () => {
+    const m = await contractView(boss, 'FSA-MAIN');
+    expect(m).toMatchObject({
+      budgetCents: 1_000_000,
+      usedCents: 0,
+      remainingCents: 1_000_000,
+      active: true,
+    });
+    expect(m.hasProducts).toBe(true);
+    expect(await contractView(boss, 'FSA-ENDED')).toMatchObject({ remainingdays: 'EXPIRED', active: false });
+    expect(await contractView(boss, 'FSA-LATER')).toMatchObject({
+      remainingdays: 'NOT STARTED',
+      active: true,
+    });
+    expect((await contractView(boss, 'FSA-BARE')).hasProducts).toBe(false);
+    const res = await post('/api/fsa/contracts', boss, { customerNumber: CN });
+    expect(JSON.stringify(res.json())).not.toContain('FSA-OTHER');
+  });
+
+  it("lists a contract's products with prices in cents and the manual flag", async () => {
+    const res = await post('/api/fsa/products', boss, { customerNumber: CN, entitlementId: 'FSA-MAIN' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data).toEqual([
+      { partNumber: SOLVER, name: 'Solver', ...PRICES, price1Year: YEAR, manual: false },
+      { partNumber: WEB, name: 'Solver - Shared Web', ...PRICES, price1Year: YEAR, manual: true },
+    ]);
+  });
+
+  it('shows a contract used exactly 100 % as inactive', async () => {
+    await contract(database.db, CN, 'FSA-FULL', 2_000);
+    const res = await order(boss, 'FSA-FULL', [line({ ansyscount: 2 })]);
+    expect(res.json().data[0].status).toBe('SUCCESS');
+    expect(await contractView(boss, 'FSA-FULL')).toMatchObject({
+      usedPercentage: 100,
+      remainingCents: 0,
+      active: false,
+    });
+  });
+});
+
+describe('ordering', () => {
+  it('prices a line on the server, draws it and creates a lease of the account', async () => {
+    const expected = priceOf(day(0), '7', 3);
+    expect(expected).toMatchObject({ ok: true, costCents: 3 * 1_000, endDate: day(6) });
+    const res = await order(boss, 'FSA-MAIN', [line({ ansyscount: 3, ansysprice: 3_000 })]);
+    expect(res.statusCode).toBe(200);
+    const [result] = res.json().data;
+    expect(result).toMatchObject({
+      status: 'SUCCESS',
+      ansysbpn: SOLVER,
+      startdate: day(0),
+      enddate: day(6),
+      ansysquantity: 3,
+      ansysprice: 3_000,
+      err: '',
+    });
+    const [lease] = await database.db
+      .select()
+      .from(entitlements)
+      .where(eq(entitlements.activationId, result.entitlementId));
+    expect(lease).toMatchObject({
+      customerNumber: CN,
+      kind: 'SSL',
+      licenseModel: 'Lease',
+      partNumber: SOLVER,
+      quantity: 3,
+      priceCents: 3_000,
+      fsaContractId: main.id,
+      orderedBy: 'boss@acme.example',
+    });
+    const m = await contractView(boss, 'FSA-MAIN');
+    expect(m).toMatchObject({ usedCents: 3_000, remainingCents: 997_000 });
+    expect(m.lastOrderedAt).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
+    const available = await post('/api/fulfillments/allentitlements', boss, { customerNumber: CN });
+    expect(JSON.stringify(available.json())).toContain(result.entitlementId);
+  });
+
+  it("checks the client's price and never draws a line whose price differs", async () => {
+    const before = (await contractView(boss, 'FSA-MAIN')).remainingCents;
+    const remainder = priceOf(day(1), 'remainder', 2);
+    expect(remainder.ok).toBe(true);
+    const res = await order(boss, 'FSA-MAIN', [
+      line({ ansysprice: 1 }),
+      line({ startdate: day(1), duration: 'remainder', ansyscount: 2 }),
+    ]);
+    const [cheap, rest] = res.json().data;
+    expect(cheap.status).toBe('FAILURE');
+    expect(cheap.err).toContain('10.00');
+    expect(rest).toMatchObject({ status: 'SUCCESS', ansysprice: remainder.ok ? remainder.costCents : -1 });
+    expect((await contractView(boss, 'FSA-MAIN')).remainingCents).toBe(
+      before - (remainder.ok ? remainder.costCents : 0),
+    );
+  });
+
+  it('fails a line over the balance alone and leaves nothing of it', async () => {
+    const c = await contract(database.db, CN, 'FSA-SMALL', 5_000);
+    const res = await order(boss, 'FSA-SMALL', [
+      line({ ansyscount: 2 }),
+      line({ duration: '30' }),
+      line({ ansyscount: 3 }),
+    ]);
+    expect(res.json().data.map((r: { status: string; err: string }) => [r.status, r.err])).toEqual([
+      ['SUCCESS', ''],
+      ['FAILURE', messages.fsaBalanceProduct],
+      ['SUCCESS', ''],
+    ]);
+    expect((await linesOf(c.id)).map((l) => l.priceCents).sort()).toEqual([2_000, 3_000]);
+    expect(await contractView(boss, 'FSA-SMALL')).toMatchObject({ remainingCents: 0 });
+  });
+
+  it('refuses duplicate lines and dates outside the contract, line by line', async () => {
+    const c = await contract(database.db, CN, 'FSA-DUP', 100_000);
+    const res = await order(boss, 'FSA-DUP', [
+      line(),
+      line(),
+      line({ startdate: day(-1) }),
+      line({ startdate: day(399), duration: '30' }),
+      line({ startdate: '2026-02-30' }),
+      line({ ansyscount: 0 }),
+    ]);
+    expect(res.json().data.map((r: { err: string }) => r.err)).toEqual([
+      '',
+      messages.fsaDuplicateLine,
+      messages.fsaStartDateInvalid,
+      messages.fsaEndDateInvalid,
+      messages.fsaStartDateInvalid,
+      messages.fsaCountPositive,
+    ]);
+    expect(await linesOf(c.id)).toHaveLength(1);
+  });
+
+  it('refuses an order against an ended contract', async () => {
+    const res = await order(busops, 'FSA-ENDED', [line({ startdate: day(-10) })]);
+    expect(res.statusCode).toBe(400);
+  });
+
+  it('lets business operations order manual entries, hidden from others in the history', async () => {
+    const res = await order(busops, 'FSA-MAIN', [
+      line({
+        ansysbpn: undefined,
+        manualentry: true,
+        manualProductName: 'Custom Fluids - Named User',
+        enddate: day(30),
+        unitCents: 1_250,
+        ansyscount: 4,
+        ansysprice: 5_000,
+      }),
+    ]);
+    const [manual] = res.json().data;
+    expect(manual).toMatchObject({
+      status: 'SUCCESS',
+      ansysbpn: FSA_MANUAL_DRAWDOWN_PART,
+      ansysprice: 5_000,
+    });
+    const history = async (headers: Headers) =>
+      (await post('/api/fsa/history', headers, { customerNumber: CN })).json().data as {
+        entitlementId: string;
+        ansysproduct: string;
+        fsaId: string;
+        requester: string;
+      }[];
+    const staff = await history(busops);
+    expect(staff.find((r) => r.entitlementId === manual.entitlementId)).toMatchObject({
+      ansysproduct: 'Custom Fluids - Named User',
+      fsaId: 'FSA-MAIN',
+      requester: 'busops@vendor.example',
+    });
+    const customer = await history(boss);
+    expect(customer.length).toBe(staff.length - 1);
+    expect(customer.map((r) => r.entitlementId)).not.toContain(manual.entitlementId);
+  });
+
+  it('answers a retried order with the first outcome and draws once', async () => {
+    const c = await contract(database.db, CN, 'FSA-RETRY', 100_000);
+    const body = [line({ ansyscount: 5 })];
+    const first = await order(boss, 'FSA-RETRY', body, { orderKey: 'order-retry-0001' });
+    const again = await order(boss, 'FSA-RETRY', body, { orderKey: 'order-retry-0001' });
+    expect(first.json().replayed).toBe(false);
+    expect(again.json()).toEqual({ ...first.json(), replayed: true });
+    expect(await linesOf(c.id)).toHaveLength(1);
+    const other = await order(boss, 'FSA-RETRY', [line({ ansyscount: 6 })], { orderKey: 'order-retry-0001' });
+    expect(other.statusCode).toBe(409);
+    expect(await linesOf(c.id)).toHaveLength(1);
+  });
+
+  it('never overdraws: 50 parallel orders against room for 10 lines, exactly 10 succeed', async () => {
+    const c = await contract(database.db, CN, 'FSA-RACE', 10 * 1_000);
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        order(boss, 'FSA-RACE', [line()], { orderKey: `race-order-${i}` }),
+      ),
+    );
+    expect(answers.map((a) => a.statusCode)).toEqual(Array(50).fill(200));
+    const statuses = answers.map((a) => a.json().data[0].status);
+    expect(statuses.filter((s) => s === 'SUCCESS')).toHaveLength(10);
+    expect(statuses.filter((s) => s === 'FAILURE')).toHaveLength(40);
+    expect(await linesOf(c.id)).toHaveLength(10);
+    expect(await contractView(boss, 'FSA-RACE')).toMatchObject({ remainingCents: 0, usedCents: 10_000 });
+    expect((await reconcileFsa(database.db)).every((r) => r.balanced)).toBe(true);
+  }, 120_000);
+});
+
+describe('npm run cli -- fsa reconcile', () => {
+  it('exits 0 while every contract balances and 1 naming an overdrawn one', async () => {
+    // The CLI opens the database itself: the test's PostgreSQL database, or a PGlite folder of its own.
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lp-fsa-cli-'));
+    let db = database.db;
+    let closeOwn: (() => Promise<void>) | undefined;
+    if (!database.url) {
+      const own = await openPglite(path.join(dataDir, 'pglite'));
+      await migrateDatabase(own);
+      await own.db.insert(products).values({
+        partNumber: SOLVER,
+        name: 'Solver',
+        family: 'Platform',
+        daemon: 'simlmd',
+        featureName: 'solver',
+      });
+      await buildAccount(own.db, { customerNumber: CN, name: 'Acme' });
+      await contract(own.db, CN, 'FSA-MAIN', 100_000, { products: [SOLVER] });
+      db = own.db;
+      closeOwn = () => own.close();
+    }
+    const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent' };
+    delete env.DATABASE_URL;
+    if (database.url) env.DATABASE_URL = database.url;
+    try {
+      const bad = await contract(db, CN, 'FSA-OVERDRAWN', 1_000, { products: [SOLVER] });
+      await buildEntitlement(db, CN, {
+        activationId: 'FSA-OVERDRAWN-LINE',
+        partNumber: SOLVER,
+        priceCents: 1_500,
+        fsaContractId: bad.id,
+      });
+      await closeOwn?.();
+      const overdrawn = await runCli(env, ['fsa', 'reconcile']);
+      expect(overdrawn.code).toBe(1);
+      expect(overdrawn.stdout).toMatch(/FSA-OVERDRAWN .*NO\n/);
+      expect(overdrawn.stdout).toMatch(/1 of \d+ contracts do not balance\.\n$/);
+
+      if (closeOwn) {
+        const own = await openPglite(path.join(dataDir, 'pglite'));
+        db = own.db;
+        closeOwn = () => own.close();
+      }
+      await db.delete(entitlements).where(eq(entitlements.activationId, 'FSA-OVERDRAWN-LINE'));
+      await closeOwn?.();
+      closeOwn = undefined;
+      const ok = await runCli(env, ['fsa', 'reconcile', '--json']);
+      expect(ok.stderr).toBe('');
+      expect(ok.code).toBe(0);
+      const rows = JSON.parse(ok.stdout) as { contract: string; remainingCents: number; balanced: boolean }[];
+      expect(rows.find((r) => r.contract === 'FSA-OVERDRAWN')).toMatchObject({
+        remainingCents: 1_000,
+        balanced: true,
+      });
+    } finally {
+      await closeOwn?.();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
