@@ -203,6 +203,8 @@ export const entitlements = pgTable(
     ),
     orderedAt: ts('ordered_at'),
     orderedBy: text('ordered_by'),
+    /** FSA contract: the business-operations e-mail list, comma-separated (spec 002 §3 ansysbusopsemails) */
+    busopsEmails: text('busops_emails'),
     /** Elastic: units drawn by the ledger, in hundredths (kept in step with elastic_ledger in one transaction). */
     usedCents: bigint('used_cents', { mode: 'number' }).notNull().default(0),
   },

@@ -200,6 +200,8 @@ export interface FsaContractRow {
   startDate: string;
   endDate: string | null;
   currency: string | null;
+  /** Comma-separated */
+  busopsEmails: string | null;
   budgetCents: number;
   linesCents: number;
   lineCount: number;
@@ -219,6 +221,7 @@ function selectFsaContracts(db: Db) {
       startDate: entitlements.startDate,
       endDate: entitlements.endDate,
       currency: entitlements.currency,
+      busopsEmails: entitlements.busopsEmails,
       budgetCents: sql<number>`coalesce(${entitlements.priceCents}, 0)`.mapWith(Number),
       linesCents: sql<number>`coalesce(sum(${fsaLine.priceCents}), 0)`.mapWith(Number),
       lineCount: sql<number>`count(${fsaLine.id})`.mapWith(Number),

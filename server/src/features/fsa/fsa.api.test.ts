@@ -58,6 +58,7 @@ async function contract(
     currency: 'USD',
     poNumber: `PO-${activationId}`,
     priceCents: budgetCents,
+    busopsEmails: 'ops@acme.example; finance@acme.example',
   });
   for (const partNumber of over.products ?? [SOLVER, WEB])
     await db.insert(fsaPrices).values({
@@ -191,6 +192,7 @@ describe('contracts and products', () => {
       active: true,
     });
     expect(m.hasProducts).toBe(true);
+    expect(m.busopsEmails).toEqual(['ops@acme.example', 'finance@acme.example']);
     expect(await contractView(boss, 'FSA-ENDED')).toMatchObject({ remainingdays: 'EXPIRED', active: false });
     expect(await contractView(boss, 'FSA-LATER')).toMatchObject({
       remainingdays: 'NOT STARTED',

@@ -72,8 +72,10 @@ function presentContract(c: FsaContractRow, hasProducts: boolean, now: Date): Fs
     colours: { remainingdays: remainingDaysColour(remainingDays), usedpercentage: usedColour(percentage) },
     // Spec 002 §4: NOT STARTED is active, EXPIRED and exactly 100 % used are inactive.
     active: remainingdays !== 'EXPIRED' && percentage !== 100,
-    // The busops e-mail list has no column yet (decision 036).
-    busopsEmails: [],
+    busopsEmails: (c.busopsEmails ?? '')
+      .split(/[,;]/)
+      .map((e) => e.trim())
+      .filter(Boolean),
     lastOrderedAt: c.lastOrderedAt,
     hasProducts,
   };
