@@ -3,6 +3,7 @@ import type { LeaseRecord } from '@lp/contract/leases/schemas';
 import type { FilterRule } from '@lp/contract/query/schemas';
 import { formatDate } from '@lp/domain/dates';
 import { accountCurrency } from '@lp/domain/elastic-entitlements';
+import { FSA_MANUAL_DRAWDOWN_PART } from '@lp/domain/entitlements';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/database.ts';
@@ -288,6 +289,22 @@ export const fsaEntitlements = {
       .leftJoin(products, eq(products.partNumber, entitlements.partNumber))
       .where(contractIds.length ? inArray(entitlements.fsaContractId, contractIds) : sql`false`),
   /** Adds one order line: a deployed lease entitlement of the contract's account. */
+  /**
+   * Manual-entry lines are ordered as the vendor's manual drawdown product (FSA0030216): an install whose catalogue
+   * lacks it (no demo data) gets the row in the order's transaction, so the line never fails on the foreign key.
+   */
+  ensureManualDrawdownProduct: async (tx: Db, daemon: string) => {
+    await tx
+      .insert(products)
+      .values({
+        partNumber: FSA_MANUAL_DRAWDOWN_PART,
+        name: 'Flexible Spending Account Manual Drawdown',
+        family: 'Platform',
+        daemon,
+        featureName: 'fsa_manual',
+      })
+      .onConflictDoNothing();
+  },
   addLine: async (
     tx: Db,
     line: {

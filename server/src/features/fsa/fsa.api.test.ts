@@ -115,14 +115,8 @@ beforeAll(async () => {
       daemon: 'simlmd',
       featureName: 'web',
     },
-    {
-      partNumber: FSA_MANUAL_DRAWDOWN_PART,
-      name: 'Flexible Spending Account Manual Drawdown',
-      family: 'Platform',
-      daemon: 'simlmd',
-      featureName: 'fsa_manual',
-    },
   ]);
+  // No manual drawdown product (FSA0030216) in this catalogue: ordering a manual line must add it, not fail.
   ({ boss, reader, outsider } = await buildAccountFixture(database.db, CN, OTHER));
   busops = await signInStaff(database.db, 'busops');
   main = await contract(database.db, CN, 'FSA-MAIN', 1_000_000);

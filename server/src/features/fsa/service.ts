@@ -282,6 +282,8 @@ export async function orderLines(ctx: AppContext, principal: Principal, request:
             continue;
           }
           const activationId = newActivationId();
+          if (p.partNumber === FSA_MANUAL_DRAWDOWN_PART)
+            await fsaEntitlements.ensureManualDrawdownProduct(tx, ctx.config.LICENSE_MAIN_DAEMON);
           await fsaEntitlements.addLine(tx, {
             customerNumber: request.customerNumber,
             activationId,
