@@ -1,14 +1,8 @@
 import type { HistoryRow } from '@lp/contract/activations/schemas';
 import type { LicenseServer } from '@lp/contract/license-servers/schemas';
 import Papa from 'papaparse';
+import { EXPORT_FILE_PREFIX } from '../../lib/export-file-prefix.ts';
 import { type HostSection, modifiedByText } from './history-tree.ts';
-
-/**
- * The vendor prefix of the history export's file names (spec 002 §7 "Exports": ANSYSActiveServers_…). The server's
- * client configuration has no field for it and the product name there is a different text, so it is set here
- * only; a deployment for another vendor changes this one constant (decision 033).
- */
-export const EXPORT_FILE_PREFIX = 'ANSYS';
 
 /** Spec 002 §7: ANSYSActiveServers_{customer}.csv or ANSYSInactiveServers_{customer}.csv. */
 export const historyCsvFileName = (section: HostSection, customerNumber: string) =>
