@@ -1,5 +1,6 @@
 import { messages } from '@lp/contract/common/errors';
-import { FSA_DURATIONS, type FsaPriceList } from '@lp/domain/fsa-pricing';
+import { fsaOrderRequestSchema } from '@lp/contract/fsa/schemas';
+import type { FsaDuration, FsaPriceList } from '@lp/domain/fsa-pricing';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
@@ -14,6 +15,7 @@ import {
   orderRequest,
   orderView,
   productOptions,
+  removeAllLines,
   removeLine,
   setCost,
   setCount,
@@ -73,7 +75,7 @@ const lineView = (state: OrderLinesState, c: OrderContext, i: number) => {
 function standard(
   state: OrderLinesState,
   c: OrderContext,
-  line: { part: string; start: string; duration: (typeof FSA_DURATIONS)[number]; count: string },
+  line: { part: string; start: string; duration: FsaDuration; count: string },
 ) {
   let s = addStandardLine(state, c);
   const row = rowOf(s, s.lines.length - 1);
@@ -218,6 +220,7 @@ describe('FSA order lines: standard lines (spec 002 §5)', () => {
     s = standard(s, ctx, { part: 'P-MECH', start: '2026-12-01', duration: '30', count: '1' });
     const rest = removeLine(s, rowOf(s, 0));
     expect(rest.lines.map((l) => [l.productId, l.partNumber])).toEqual([['product_0', 'P-MECH']]);
+    expect(orderView(removeAllLines(s), ctx)).toMatchObject({ lines: [], total: '0.00', canOrder: false });
   });
 });
 
@@ -378,7 +381,9 @@ describe('FSA order request and results (spec 002 §3, §7)', () => {
   s = setUnitCost(s, busops, row, '1,234.50');
 
   it('builds the order request in the spec shape, money in cents', () => {
-    expect(orderRequest(s, busops, details)).toEqual({
+    const body = orderRequest(s, busops, details);
+    expect(fsaOrderRequestSchema.parse(body)).toEqual(body);
+    expect(body).toEqual({
       ansyshasfsa: true,
       customerNumber: '1000123',
       orderid: 'ORD-9',
@@ -443,35 +448,38 @@ describe('FSA order request and results (spec 002 §3, §7)', () => {
     ]);
     expect(orderView(state, c)).toMatchObject({ available: '8,065.50', canOrder: false });
     expect(lineView(state, c, 0).error).toBe('Host refused');
+    expect(
+      afterOrder(s, busops, [{ status: 'SUCCESS', ansysprice: 70_000, err: '' }]).state.lines,
+    ).toHaveLength(1);
     const retried = setCount(state, rowOf(state, 0), '1');
     expect(orderView(retried, c)).toMatchObject({ canOrder: true });
   });
 });
 
 describe('FSA order lines: properties', () => {
-  const days = [
-    '2026-11-23',
-    '2026-11-24',
-    '2026-12-01',
-    '2027-06-15',
-    '2027-12-20',
-    '2027-12-31',
-    '2028-01-02',
-    '',
-  ];
+  // Mostly orderable values, so that valid lines, duplicates and totals over the balance all occur.
+  const mostly = <T>(good: T[], bad: T[]) =>
+    fc.oneof(
+      { weight: 6, arbitrary: fc.constantFrom(...good) },
+      { weight: 1, arbitrary: fc.constantFrom(...bad) },
+    );
   const lineArb = fc.record({
     manualEntry: fc.boolean(),
-    part: fc.constantFrom('P-FLU', 'P-MECH', ''),
-    name: fc.constantFrom('A - Named User', 'B', ''),
-    count: fc.constantFrom('', '1', '2', '0', '7', 'x'),
-    startDate: fc.constantFrom(...days),
-    endDate: fc.constantFrom(...days),
-    duration: fc.constantFrom(...FSA_DURATIONS, ''),
-    unitCost: fc.constantFrom('', '100', '1,234.56', '9.999'),
+    part: mostly(['P-FLU', 'P-MECH'], ['']),
+    name: mostly(['A - Named User', 'B'], ['']),
+    count: mostly(['1', '2', ''], ['0', 'x']),
+    startDate: mostly(['2026-12-01', '2027-06-15', '2027-12-20'], ['2026-11-23', '']),
+    endDate: mostly(['2027-12-31'], ['2027-06-15', '2028-01-02', '']),
+    duration: mostly<FsaDuration | ''>(['7', 'remainder'], ['365', '']),
+    unitCost: mostly(['100', '1,234.56'], ['', '9.999']),
     edited: fc.constantFrom<EditedField | null>('product', 'count', 'startDate', 'duration', 'cost', null),
   });
+  // Lines drawn from a small pool repeat one another.
+  const specsArb = fc
+    .array(lineArb, { minLength: 1, maxLength: 2 })
+    .chain((pool) => fc.array(fc.constantFrom(...pool), { maxLength: 6 }));
   const stateArb = fc
-    .record({ specs: fc.array(lineArb, { maxLength: 8 }), last: fc.nat(), remainingCents: fc.nat(2_000_000) })
+    .record({ specs: specsArb, last: fc.nat(), remainingCents: fc.nat(2_000_000) })
     .map(({ specs, last, remainingCents }) => {
       const lines = specs.map(
         (l, i): OrderLine => ({

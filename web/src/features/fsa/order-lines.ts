@@ -1,4 +1,5 @@
 import { messages } from '@lp/contract/common/errors';
+import type { FsaOrderResult, fsaOrderRequestSchema } from '@lp/contract/fsa/schemas';
 import { parseDay } from '@lp/domain/dates';
 import { FSA_MANUAL_DRAWDOWN_PART } from '@lp/domain/entitlements';
 import {
@@ -13,6 +14,7 @@ import {
   offeredDurations,
   priceLine,
 } from '@lp/domain/fsa-pricing';
+import type { z } from 'zod';
 
 /**
  * The FSA "Order Products" lines form as pure state (spec 002 §2 "FSA order creation screen", §4 "FSA entitlements
@@ -444,42 +446,11 @@ export interface OrderDetails {
 }
 
 /**
- * POST /api/entitlements line (spec 002 §3 "Product item"; contract/src/fsa/schemas.ts). Money is integer cents
- * (decision 036); `duration` lets the server price a standard line, `unitCents` carries a manual or edited unit
+ * POST /api/entitlements body (spec 002 §3 "Order request"; contract/src/fsa/schemas.ts): money in integer cents
+ * (decision 036), `duration` lets the server price a standard line, `unitCents` carries a manual or edited unit
  * cost. The daemon is the server's configuration, so the form leaves it out.
  */
-export interface FsaOrderLineBody {
-  ansysbpn: string;
-  ansyscount: number;
-  ansysponum?: string;
-  ansysprice: number;
-  ansyspriceusd?: number;
-  ansysproduct: string;
-  ansysquantity: number;
-  ansystype: 'Lease';
-  ansyscurrency: string;
-  customerNumber: string;
-  customerName: string;
-  enddate: string;
-  orderid: string;
-  startdate: string;
-  manualentry: boolean;
-  manualProductName?: string;
-  productitemnumber: string;
-  duration?: FsaDuration;
-  unitCents?: number;
-}
-
-export interface FsaOrderBody {
-  ansyshasfsa: true;
-  customerNumber: string;
-  orderid: string;
-  fsaID: string;
-  ansyscurrency: string;
-  ansysbusopsemails: string[];
-  orderKey: string;
-  products: FsaOrderLineBody[];
-}
+export type FsaOrderBody = z.input<typeof fsaOrderRequestSchema>;
 
 /** The order request for the form's lines; null unless `canOrder`. */
 export function orderRequest(
@@ -530,11 +501,7 @@ export function orderRequest(
 }
 
 /** One answer per request line, in the request's order (spec 002 §7). */
-export interface OrderLineResult {
-  status: 'SUCCESS' | 'FAILURE';
-  ansysprice: number;
-  err: string;
-}
+export type OrderLineResult = Pick<FsaOrderResult, 'status' | 'ansysprice' | 'err'>;
 
 /**
  * After an order (spec 002 §4): successful lines leave the form, failed ones stay with their server error, and the
@@ -548,7 +515,9 @@ export function afterOrder(
   const drawn = results.reduce((sum, r) => sum + (r.status === 'SUCCESS' ? r.ansysprice : 0), 0);
   const failed = state.lines.flatMap((line, i) => {
     const result = results[i];
-    return result?.status === 'FAILURE' ? [{ ...line, serverError: result.err, edited: null }] : [];
+    // A line the server did not answer stays, so nothing is lost or ordered twice on retry (same orderKey).
+    if (result?.status === 'SUCCESS') return [];
+    return [{ ...line, serverError: result?.err ?? null, edited: null }];
   });
   return {
     state: { ...state, lines: renumber(failed), lastEditedRow: null },
