@@ -10,7 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../../../tools/src/run-cli.ts';
 import { type Db, migrateDatabase, openPglite } from '../../db/database.ts';
-import { entitlements, fsaPrices, products } from '../../db/schema.ts';
+import { emails, entitlements, fsaPrices, products } from '../../db/schema.ts';
 import { buildAccountFixture, signInStaff } from '../../test/account-fixture.ts';
 import { buildAccount, buildEntitlement, dayFromToday as day } from '../../test/factories.ts';
 import { createTestApp } from '../../test/test-app.ts';
@@ -47,7 +47,7 @@ async function contract(
   customerNumber: string,
   activationId: string,
   budgetCents: number,
-  over: { startDate?: string; endDate?: string; products?: string[] } = {},
+  over: { startDate?: string; endDate?: string; products?: string[]; busopsEmails?: string | null } = {},
 ) {
   const row = await buildEntitlement(db, customerNumber, {
     activationId,
@@ -58,7 +58,8 @@ async function contract(
     currency: 'USD',
     poNumber: `PO-${activationId}`,
     priceCents: budgetCents,
-    busopsEmails: 'ops@acme.example; finance@acme.example',
+    busopsEmails:
+      over.busopsEmails === undefined ? 'ops@acme.example; finance@acme.example' : over.busopsEmails,
   });
   for (const partNumber of over.products ?? [SOLVER, WEB])
     await db.insert(fsaPrices).values({
@@ -378,6 +379,81 @@ describe('ordering', () => {
     expect(await contractView(boss, 'FSA-RACE')).toMatchObject({ remainingCents: 0, usedCents: 10_000 });
     expect((await reconcileFsa(database.db)).every((r) => r.balanced)).toBe(true);
   }, 120_000);
+});
+
+describe('order confirmation e-mail (issue 12 §4)', () => {
+  /** The account's recorded e-mails about one contract's orders. */
+  const mailsOf = async (contractId: string) =>
+    (await database.db.select().from(emails).where(eq(emails.customerNumber, CN))).filter((m) =>
+      m.subject.startsWith(`FSA order on ${contractId}:`),
+    );
+
+  it("sends the contract's busops list the drawn lines, the total and the balance left, escaped", async () => {
+    await contract(database.db, CN, 'FSA-MAIL', 1_234_567, {
+      busopsEmails: 'desk@vendor.example, finance@acme.example',
+    });
+    const res = await order(busops, 'FSA-MAIL', [
+      line({ ansyscount: 2 }),
+      line({
+        ansysbpn: undefined,
+        manualentry: true,
+        manualProductName: 'Fluids <b>Beta</b> & Co - Named User',
+        enddate: day(30),
+        unitCents: 1_000_000,
+      }),
+      line({ ansyscount: 0 }),
+    ]);
+    expect(res.json().data.map((r: { status: string }) => r.status)).toEqual([
+      'SUCCESS',
+      'SUCCESS',
+      'FAILURE',
+    ]);
+    const [mail, ...more] = await mailsOf('FSA-MAIL');
+    expect(more).toEqual([]);
+    expect(mail).toMatchObject({
+      to: 'desk@vendor.example, finance@acme.example',
+      subject: 'FSA order on FSA-MAIL: 2 line(s)',
+    });
+    expect(mail.body).toContain(`Solver (${SOLVER})`);
+    expect(mail.body).toContain('Fluids &lt;b&gt;Beta&lt;/b&gt; &amp; Co - Named User');
+    expect(mail.body).not.toContain('<b>Beta');
+    expect(mail.body).toContain(day(6));
+    expect(mail.body).toContain(day(30));
+    expect(mail.body).toContain('20.00 USD');
+    expect(mail.body).toContain('10,000.00 USD');
+    expect(mail.body).toContain('Total: 10,020.00 USD');
+    expect(mail.body).toContain('Remaining balance: 2,325.67 USD');
+    expect((await contractView(boss, 'FSA-MAIL')).remainingCents).toBe(232_567);
+  });
+
+  it('sends nothing again for a replayed order', async () => {
+    await contract(database.db, CN, 'FSA-MAIL-RETRY', 100_000);
+    const body = [line()];
+    const first = await order(boss, 'FSA-MAIL-RETRY', body, { orderKey: 'order-mail-retry-1' });
+    const again = await order(boss, 'FSA-MAIL-RETRY', body, { orderKey: 'order-mail-retry-1' });
+    expect(again.json()).toEqual({ ...first.json(), replayed: true });
+    const mails = await mailsOf('FSA-MAIL-RETRY');
+    expect(mails.map((m) => [m.to, m.subject])).toEqual([
+      ['ops@acme.example, finance@acme.example', 'FSA order on FSA-MAIL-RETRY: 1 line(s)'],
+    ]);
+  });
+
+  it('sends nothing for an order whose lines all fail or that is refused', async () => {
+    const c = await contract(database.db, CN, 'FSA-MAIL-FAIL', 1_500);
+    const res = await order(boss, 'FSA-MAIL-FAIL', [line({ ansyscount: 2 }), line({ ansyscount: 0 })]);
+    expect(res.json().data.map((r: { status: string }) => r.status)).toEqual(['FAILURE', 'FAILURE']);
+    expect((await order(boss, 'FSA-MAIL-FAIL', [line(), line({ ansysbpn: WEB })])).statusCode).toBe(403);
+    expect(await linesOf(c.id)).toEqual([]);
+    expect(await mailsOf('FSA-MAIL-FAIL')).toEqual([]);
+  });
+
+  it('sends nothing for a contract without a busops list, and the order still goes through', async () => {
+    const c = await contract(database.db, CN, 'FSA-MAIL-NONE', 100_000, { busopsEmails: null });
+    const res = await order(boss, 'FSA-MAIL-NONE', [line()]);
+    expect(res.json().data[0].status).toBe('SUCCESS');
+    expect(await linesOf(c.id)).toHaveLength(1);
+    expect(await mailsOf('FSA-MAIL-NONE')).toEqual([]);
+  });
 });
 
 describe('npm run cli -- fsa reconcile', () => {

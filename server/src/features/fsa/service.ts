@@ -30,13 +30,22 @@ import type { Db } from '../../db/database.ts';
 import { onceForKey } from '../../db/operation-keys.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { badRequest, forbidden, notFound } from '../../platform/errors.ts';
+import { sendAccountEmail } from '../../platform/mail/mailer.ts';
 import type { Principal } from '../../platform/principal.ts';
 import { authorizeAccount } from '../accounts/policy.ts';
 import { type FsaContractRow, fsaEntitlements } from '../entitlements/service.ts';
+import { type ConfirmedLine, orderConfirmation } from './order-email.ts';
 import { contractsWithPrices, listPrices, type PriceRow } from './repository.ts';
 
 /** The one balance rule of the FSA ledger (decision 036): budget − sum of the contract's order lines. */
 export const balanceOf = (c: { budgetCents: number; linesCents: number }) => c.budgetCents - c.linesCents;
+
+/** The contract's busops e-mail list (comma-separated; semicolons accepted too). */
+const busopsList = (c: FsaContractRow) =>
+  (c.busopsEmails ?? '')
+    .split(/[,;]/)
+    .map((e) => e.trim())
+    .filter(Boolean);
 
 const todayUtc = (now: Date) => now.toISOString().slice(0, 10);
 const termOf = (c: FsaContractRow): FsaTerm => ({
@@ -72,10 +81,7 @@ function presentContract(c: FsaContractRow, hasProducts: boolean, now: Date): Fs
     colours: { remainingdays: remainingDaysColour(remainingDays), usedpercentage: usedColour(percentage) },
     // Spec 002 §4: NOT STARTED is active, EXPIRED and exactly 100 % used are inactive.
     active: remainingdays !== 'EXPIRED' && percentage !== 100,
-    busopsEmails: (c.busopsEmails ?? '')
-      .split(/[,;]/)
-      .map((e) => e.trim())
-      .filter(Boolean),
+    busopsEmails: busopsList(c),
     lastOrderedAt: c.lastOrderedAt,
     hasProducts,
   };
@@ -262,6 +268,7 @@ export async function orderLines(ctx: AppContext, principal: Principal, request:
         const duplicates = new Set(duplicateLines(planned));
         let balance = balanceOf(contract);
         const results: FsaOrderResult[] = [];
+        const drawn: ConfirmedLine[] = [];
         for (const [i, p] of planned.entries()) {
           const answer = {
             ansysbpn: p.partNumber,
@@ -301,7 +308,33 @@ export async function orderLines(ctx: AppContext, principal: Principal, request:
           });
           balance -= p.price.costCents;
           results.push({ status: 'SUCCESS', ...answer, err: '', entitlementId: activationId });
+          drawn.push({
+            product: p.productName ?? `${prices.get(p.partNumber)?.name} (${p.partNumber})`,
+            count: p.count,
+            startDate: p.startDate,
+            endDate: p.price.endDate,
+            costCents: p.price.costCents,
+          });
         }
+        // In the order's transaction: a rolled-back order sends nothing, a replayed one never gets here.
+        const to = busopsList(contract);
+        if (drawn.length > 0 && to.length > 0)
+          await sendAccountEmail(
+            ctx,
+            {
+              customerNumber: request.customerNumber,
+              to,
+              ...orderConfirmation(
+                {
+                  contract: contract.activationId,
+                  currency: contract.currency ?? '',
+                  remainingCents: balance,
+                },
+                drawn,
+              ),
+            },
+            tx,
+          );
         return results;
       },
     ),
