@@ -58,7 +58,8 @@ describe('demo world generator', () => {
       accounts: 'a3b82a1172ee25c9',
       contacts: 'fcdc29be7926de5a',
       products: '6b2918e684d56c18',
-      entitlements: '7959f54a044e9440',
+      // Issue 12: FSA contracts carry a busops e-mail list (was 7959f54a044e9440).
+      entitlements: '8ebbdf73e2967ed0',
       fsaPrices: '6e487c9a142dc43b',
       licenseServers: '4045c0d556c0f29c',
       licenseServerAccounts: '209d4220f5e987fe',

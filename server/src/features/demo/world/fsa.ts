@@ -4,6 +4,9 @@ import type { AccountScope } from './accounts.ts';
 import { addEntitlement, type WorldContext } from './context.ts';
 import type { EntitlementRow } from './types.ts';
 
+/** Who gets the order confirmations of every demo contract (issue 12 §4); no random draw, so nothing else moves. */
+const BUSOPS_EMAILS = 'fsa-desk@vendor.example, busops@demo.example';
+
 /** Demo prices are whole currency units; the schema keeps cents. */
 const cents = (units: number | null | undefined) => (units == null ? null : units * 100);
 
@@ -32,6 +35,7 @@ export function addFsa(ctx: WorldContext, { cn, plan, index }: AccountScope): En
       poNumber: po,
       currency: plan.currency,
       priceCents: 0,
+      busopsEmails: BUSOPS_EMAILS,
     });
     const prices = new Map<string, Map<number, number | null>>();
     for (const product of orderable) {
