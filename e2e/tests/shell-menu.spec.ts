@@ -87,13 +87,13 @@ test('the menu collapses to 40 px and expands to 240 px; groups fold', async ({ 
 test('menu entries of later areas open a plain coming-soon page with breadcrumbs', async ({ page }) => {
   await signIn(page, 'busops@demo.example');
   await pickAccount(page, 'Acme Aerospace', /Acme Aerospace Inc\./);
-  await menu(page).getByRole('link', { name: 'Flexible Spending Account' }).click();
-  await expect(page).toHaveURL(/\/entitlementsFSA$/);
-  await expect(page.getByRole('heading', { name: 'Flexible Spending Account' })).toBeVisible();
+  await menu(page).getByRole('link', { name: 'Transactions', exact: true }).click();
+  await expect(page).toHaveURL(/\/web-transactions$/);
+  await expect(page.getByRole('heading', { name: 'Web Transactions' })).toBeVisible();
   await expect(page.getByText('This page is not available in this version of the portal yet.')).toBeVisible();
-  await expect(crumbs(page)).toHaveText('Entitlements>Flexible Spending Account');
-  await expect(crumbs(page).getByRole('link', { name: 'Entitlements' })).toHaveAttribute('href', '/elastic');
-  await expect(crumbs(page).getByRole('link', { name: 'Flexible Spending Account' })).toHaveCount(0);
+  await expect(crumbs(page)).toHaveText('Web>Transactions');
+  await expect(crumbs(page).getByRole('link', { name: 'Web' })).toHaveAttribute('href', '/web-assignments');
+  await expect(crumbs(page).getByRole('link', { name: 'Transactions' })).toHaveCount(0);
   await expectNoSeriousViolations(page);
 
   await menu(page).getByRole('link', { name: 'Usage Transactions' }).click();

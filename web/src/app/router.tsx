@@ -5,7 +5,7 @@ import { RequireCustomer } from './require-customer.tsx';
 import { GuardedShell } from './shell.tsx';
 
 /** Menu paths whose pages come with later issues (spec 000 §2.1); they show a plain "coming soon" page. */
-const comingSoon = ['entitlementsFSA', 'web-assignments/*', 'web-transactions', 'web-reporting/*'];
+const comingSoon = ['web-assignments/*', 'web-transactions', 'web-reporting/*'];
 
 type PageModule = Promise<{ default: ComponentType }>;
 
@@ -68,6 +68,10 @@ export const routes: RouteObject[] = [
         lazy: page(() => import('../features/activations/pages/activations-history-page.tsx'), {
           account: true,
         }),
+      },
+      {
+        path: 'entitlementsFSA',
+        lazy: page(() => import('../features/fsa/pages/fsa-page.tsx'), { account: true }),
       },
       {
         path: 'statementv2',
