@@ -174,6 +174,7 @@ test('lists the active and inactive contracts with their dates, amounts and perc
 });
 
 test('History lists the order lines newest first, filters them and exports them as CSV', async ({ page }) => {
+  await page.setViewportSize({ width: 1366, height: 900 });
   await openFsa(page);
   await openHistory(page);
   const rows = await post<HistoryRow[]>(page, '/api/fsa/history');
@@ -184,6 +185,13 @@ test('History lists the order lines newest first, filters them and exports them 
   expect(await columnTexts(grid, 'entitlement')).toEqual(
     expected.slice(0, PAGE_SIZE).map((r) => `${r.ansysproduct}${r.entitlementId}`),
   );
+  // On a 1366 px screen the contract ids, dates and amounts are shown whole.
+  for (const colId of ['fsaId', 'orderdate', 'startdate', 'enddate', 'cost']) {
+    const clipped = await historyGrid(page)
+      .locator(`.ag-row .ag-cell[col-id="${colId}"]`)
+      .evaluateAll((cells) => cells.filter((c) => c.scrollWidth > c.clientWidth + 1).length);
+    expect(clipped, colId).toBe(0);
+  }
   const first = expected[0]!;
   const firstRow = grid.locator('.ag-row[row-index="0"]');
   await expect(firstRow.locator('[col-id="fsaId"]')).toHaveText(first.fsaId);

@@ -9,9 +9,11 @@ type Row = FsaContract;
 function EntitlementCell({ data }: ICellRendererParams<Row>) {
   if (!data) return null;
   return (
-    <Text size="sm" fw={700} truncate>
-      {data.entitlementId}
-    </Text>
+    <Stack justify="center" h="100%">
+      <Text size="sm" fw={700} truncate>
+        {data.entitlementId}
+      </Text>
+    </Stack>
   );
 }
 

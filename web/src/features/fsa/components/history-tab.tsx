@@ -44,10 +44,10 @@ const columnDefs: ColDef<Row>[] = [
     filterParams: { ...fsaTextFilter.filterParams, textMatcher: linesMatcher },
     cellRenderer: EntitlementCell,
     flex: 2,
-    minWidth: 200,
+    minWidth: 170,
   },
-  { colId: 'fsaId', headerName: 'FSA Contract', field: 'fsaId', minWidth: 120 },
-  { colId: 'orderdate', headerName: 'Order Date', field: 'orderdate', sort: 'desc', minWidth: 150 },
+  { colId: 'fsaId', headerName: 'FSA Contract', field: 'fsaId', minWidth: 145 },
+  { colId: 'orderdate', headerName: 'Order Date', field: 'orderdate', sort: 'desc', minWidth: 140 },
   {
     colId: 'count',
     headerName: 'Count',
@@ -55,14 +55,14 @@ const columnDefs: ColDef<Row>[] = [
     type: 'rightAligned',
     valueFormatter: (p) => (typeof p.value === 'number' ? formatCount(p.value) : ''),
     filterValueGetter: (p) => (p.data ? formatCount(p.data.count) : ''),
-    minWidth: 80,
+    minWidth: 70,
   },
-  { colId: 'startdate', headerName: 'Start Date', field: 'startdate', minWidth: 110 },
+  { colId: 'startdate', headerName: 'Start Date', field: 'startdate', minWidth: 95 },
   {
     colId: 'enddate',
     headerName: 'Expiration Date',
     valueGetter: (p) => p.data?.enddate ?? '',
-    minWidth: 110,
+    minWidth: 95,
   },
   {
     colId: 'cost',
@@ -71,10 +71,10 @@ const columnDefs: ColDef<Row>[] = [
     type: 'rightAligned',
     valueFormatter: (p) => (typeof p.value === 'number' ? formatMoney(p.value) : ''),
     filterValueGetter: (p) => (p.data ? formatMoney(p.data.cost) : ''),
-    minWidth: 110,
+    minWidth: 95,
   },
-  { colId: 'currency', headerName: 'Currency', field: 'currency', minWidth: 90 },
-  { colId: 'requester', headerName: 'Requester', field: 'requester', flex: 1.5, minWidth: 160 },
+  { colId: 'currency', headerName: 'Currency', field: 'currency', minWidth: 75 },
+  { colId: 'requester', headerName: 'Requester', field: 'requester', flex: 1.5, minWidth: 140 },
 ];
 
 /** The grid's rows after its filter and sort, every page: what the export writes. */
