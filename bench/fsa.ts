@@ -1,0 +1,338 @@
+/**
+ * FSA benchmark (issue 12 §5). The harness is bench/activations.ts's: the real server runs as its own process
+ * (`server/src/main.ts`) on a free port, on PGlite and on PostgreSQL, called over HTTP with a real session; each
+ * number has a baseline measured in the same run, the two timed in turns (the order swapped every round, warm-up
+ * rounds dropped):
+ *  order     POST /api/entitlements, one order of 50 standard lines (50 products, 7 / 30 / 90 / 365 days, counts
+ *            1-3, start dates varied per round so no two lines repeat) against a contract with a large budget;
+ *            `ansysprice` is the server's cost (@lp/domain/fsa-pricing priceLine), so every line must succeed.
+ *            Baseline: a bare authenticated POST /api/fsa/contracts.
+ *  parallel  50 one-line orders sent at once against one contract with room for exactly PARALLEL_ROOM lines (its
+ *            budget ends one cent short of another line): exactly that many SUCCESS, the rest refused for the
+ *            balance (and for nothing else), and the remaining balance read back through /api/fsa/contracts never below zero. Every
+ *            round uses a fresh contract. Baseline: 50 bare POST /api/fsa/contracts sent at once.
+ *
+ *   npx tsx bench/fsa.ts [--engines pglite,postgres] [--only order,parallel] [--full] [--rounds N]
+ *     [--parallel-rounds N]
+ *   (also `npm run bench:fsa -w @lp/bench -- ...`)
+ *
+ * Defaults are quick (20 order rounds, 5 parallel rounds); --full takes 100 and 20. PostgreSQL: a fresh database
+ * on BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test), dropped afterwards; PGlite: a
+ * temporary folder the server opens once the bench has seeded it, removed afterwards.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { messages } from '@lp/contract/common/errors';
+import { fsaApi } from '@lp/contract/fsa/api';
+import type { FsaContract, FsaOrderResult } from '@lp/contract/fsa/schemas';
+import { type FsaDuration, priceLine } from '@lp/domain/fsa-pricing';
+import { contactRoles } from '@lp/domain/policy';
+import { type Db, openDatabase } from '@lp/server/db/database';
+import { fsaPrices, products } from '@lp/server/db/schema';
+import { addContact, buildAccount, buildEntitlement, dayFromToday } from '@lp/server/test/factories';
+import { signInAs } from '@lp/server/test/sign-in';
+import { openBenchDatabase } from './bench-database.ts';
+import { fmt, inTurns, pair, ratios, row, table } from './measure.ts';
+
+const { values: opt } = parseArgs({
+  options: {
+    engines: { type: 'string', default: 'pglite,postgres' },
+    only: { type: 'string', default: 'order,parallel' },
+    full: { type: 'boolean', default: false },
+    rounds: { type: 'string' },
+    'parallel-rounds': { type: 'string' },
+  },
+});
+const size = (given: string | undefined, small: number, full: number) =>
+  Number(given ?? (opt.full ? full : small));
+const stages = new Set(opt.only.split(','));
+const ORDER_ROUNDS = size(opt.rounds, 20, 100);
+const ORDER_WARMUP = opt.full ? 10 : 3;
+const PARALLEL_ROUNDS = size(opt['parallel-rounds'], 5, 20);
+const PARALLEL_WARMUP = 1;
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+// ---- the issue's workload ----------------------------------------------------------------------------------
+
+const CUSTOMER = '7120001';
+const EMAIL = 'bench-fsa@example.com';
+const LINES = 50;
+const PARALLEL = 50;
+/** Lines the parallel contract can afford: fewer than the orders, so the balance check decides. */
+const PARALLEL_ROOM = 30;
+const part = (k: number) => `BF-P${String(k).padStart(2, '0')}`;
+const PRICES = {
+  price7Days: 1_000,
+  price30Days: 3_500,
+  price60Days: null,
+  price90Days: 9_000,
+  price180Days: null,
+  price1Year: 30_000,
+};
+const TERM = { startDate: dayFromToday(-30), endDate: dayFromToday(400) };
+const ORDER_CONTRACT = 'BF-ORDER';
+const parallelContract = (r: number) => `BF-PAR-${String(r).padStart(3, '0')}`;
+const DURATIONS: FsaDuration[] = ['7', '30', '90', '365'];
+
+/** One standard line with the server's cost, so it is never refused for its price. */
+function line(k: number, startOffset: number, count: number, duration: FsaDuration) {
+  const startdate = dayFromToday(startOffset);
+  const price = priceLine({
+    prices: PRICES,
+    contract: TERM,
+    today: dayFromToday(0),
+    startDate: startdate,
+    duration,
+    count,
+  });
+  if (!price.ok) throw new Error(`line ${k}: ${price.error}`);
+  return { ansysbpn: part(k), ansyscount: count, startdate, duration, ansysprice: price.costCents };
+}
+
+/** Round i's 50 lines: every product once, start dates 0-29 days out and counts 1-3 varied by round. */
+const orderLines = (i: number) =>
+  Array.from({ length: LINES }, (_, k) => line(k, (i + k) % 30, 1 + ((i + k) % 3), DURATIONS[k % 4]));
+
+const SEVEN_DAYS = PRICES.price7Days;
+
+// ---- seeding -----------------------------------------------------------------------------------------------
+
+async function contract(db: Db, activationId: string, budgetCents: number) {
+  const c = await buildEntitlement(db, CUSTOMER, {
+    activationId,
+    kind: 'FSA',
+    licenseModel: 'FSA',
+    startDate: TERM.startDate,
+    endDate: TERM.endDate,
+    currency: 'USD',
+    poNumber: `PO-${activationId}`,
+    priceCents: budgetCents,
+    busopsEmails: 'ops@bench.example',
+  });
+  await db.insert(fsaPrices).values(
+    Array.from({ length: LINES }, (_, k) => ({
+      contractId: c.id,
+      partNumber: part(k),
+      price7DaysCents: PRICES.price7Days,
+      price30DaysCents: PRICES.price30Days,
+      price90DaysCents: PRICES.price90Days,
+      price1YearCents: PRICES.price1Year,
+    })),
+  );
+}
+
+/** The account, its admin, 50 products, the order contract and one contract per parallel round. */
+async function seed(db: Db) {
+  const started = performance.now();
+  await db.insert(products).values(
+    Array.from({ length: LINES }, (_, k) => ({
+      partNumber: part(k),
+      name: `Bench FSA product ${k}`,
+      family: 'Bench',
+      daemon: 'ansyslmd',
+      featureName: `bf_feature_${k}`,
+    })),
+  );
+  await buildAccount(db, { customerNumber: CUSTOMER, name: 'Bench FSA', orgType: 'Direct' });
+  await addContact(db, CUSTOMER, EMAIL, contactRoles.admin);
+  await contract(db, ORDER_CONTRACT, 1e12);
+  // Room for exactly PARALLEL_ROOM seven-day lines, one cent short of another.
+  for (let r = 0; r < PARALLEL_WARMUP + PARALLEL_ROUNDS; r++)
+    await contract(db, parallelContract(r), PARALLEL_ROOM * SEVEN_DAYS + SEVEN_DAYS - 1);
+  console.log(`  seeded in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  const { headers } = await signInAs(db, EMAIL);
+  return { headers };
+}
+
+// ---- the server process (bench/activations.ts's) -----------------------------------------------------------
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** The real server (main.ts) on the seeded database; resolves once it prints its ready line. */
+async function startServer(dataDir: string, databaseUrl: string | undefined) {
+  const port = await freePort();
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    SEED_ON_EMPTY: 'false',
+    LOG_LEVEL: 'warn',
+    WEB_DIST: '/nonexistent',
+  };
+  delete env.DATABASE_URL;
+  if (databaseUrl) env.DATABASE_URL = databaseUrl;
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
+    cwd: root,
+    env,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  await new Promise<void>((resolve, reject) => {
+    let out = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      if (out.includes('Licensing Portal is ready at')) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`the server exited (${code}) before it was ready`)));
+  });
+  return { child, base: `http://127.0.0.1:${port}` };
+}
+
+async function stopServer(child: ChildProcess) {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+// ---- the calls ---------------------------------------------------------------------------------------------
+
+type Json = Record<string, unknown>;
+
+function caller(base: string, headers: Record<string, string>) {
+  return async (url: string, body: object): Promise<Json> => {
+    const res = await fetch(`${base}${url}`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    const json = (await res.json()) as Json;
+    if (res.status !== 200 || json.status !== 'SUCCESS')
+      throw new Error(`${url}: ${res.status} ${JSON.stringify(json).slice(0, 300)}`);
+    return json;
+  };
+}
+type Post = ReturnType<typeof caller>;
+
+const orderKey = () => randomBytes(16).toString('hex');
+const order = async (post: Post, fsaID: string, lines: object[]) =>
+  (await post(fsaApi.order.path, { customerNumber: CUSTOMER, fsaID, products: lines, orderKey: orderKey() }))
+    .data as FsaOrderResult[];
+const bare = (post: Post) => post(fsaApi.contracts.path, { customerNumber: CUSTOMER });
+
+// ---- stages ------------------------------------------------------------------------------------------------
+
+async function orderStage(label: string, post: Post) {
+  const result = await inTurns(
+    ORDER_ROUNDS,
+    ORDER_WARMUP,
+    async (i) => {
+      const results = await order(post, ORDER_CONTRACT, orderLines(i));
+      const failed = results.filter((r) => r.status !== 'SUCCESS');
+      if (results.length !== LINES || failed.length > 0)
+        throw new Error(`order round ${i}: ${failed.length} lines refused: ${failed[0]?.err}`);
+    },
+    () => bare(post),
+  );
+  row(
+    `${label}: POST /api/entitlements, one order of ${LINES} lines, all SUCCESS (n=${result.subject.n}; p50 / p95 ms)`,
+    pair(result.subject),
+    `${pair(result.base)} (POST /api/fsa/contracts)`,
+    ratios(result.subject, result.base),
+    '<= 300 ms p95',
+    result.subject.p95 <= 300,
+  );
+}
+
+async function parallelStage(label: string, post: Post) {
+  const lines = Array.from({ length: PARALLEL }, (_, k) => line(k, 0, 1, '7'));
+  let overdrawn = 0;
+  let wrong = 0;
+  const result = await inTurns(
+    PARALLEL_ROUNDS,
+    PARALLEL_WARMUP,
+    async (r) => {
+      const fsaID = parallelContract(r);
+      const answers = await Promise.all(lines.map((l) => order(post, fsaID, [l])));
+      const succeeded = answers.filter((a) => a[0].status === 'SUCCESS').length;
+      const otherwise = answers.filter(
+        (a) => a[0].status !== 'SUCCESS' && a[0].err !== messages.fsaBalanceProduct,
+      ).length;
+      const contracts = (await bare(post)).data as FsaContract[];
+      const view = contracts.find((c) => c.entitlementId === fsaID);
+      if (!view) throw new Error(`${fsaID} is not in /api/fsa/contracts`);
+      if (view.remainingCents < 0) overdrawn += 1;
+      if (succeeded !== PARALLEL_ROOM || otherwise > 0 || view.remainingCents !== SEVEN_DAYS - 1) {
+        wrong += 1;
+        console.log(
+          `  ${fsaID}: ${succeeded} SUCCESS, ${otherwise} refused not for the balance, remaining ${view.remainingCents} cents`,
+        );
+      }
+    },
+    () => Promise.all(lines.map(() => bare(post))),
+  );
+  // The subject's time includes the one read-back of the balance; orders per second are over the whole round.
+  const rate = (s: number) => (PARALLEL / s) * 1000;
+  row(
+    `${label}: ${PARALLEL} one-line orders at once against one contract with room for ${PARALLEL_ROOM} (n=${result.subject.n} rounds; wall ms p50 / p95, with one balance read)`,
+    `${pair(result.subject)} ms = ${fmt(rate(result.subject.p50))} / ${fmt(rate(result.subject.p95))} orders/s`,
+    `${pair(result.base)} ms = ${fmt(rate(result.base.p50))} / ${fmt(rate(result.base.p95))} calls/s (${PARALLEL} bare POST /api/fsa/contracts at once)`,
+    ratios(result.subject, result.base),
+    `0 overdraws; exactly ${PARALLEL_ROOM} SUCCESS: ${overdrawn} overdrawn, ${wrong} wrong of ${result.subject.n + PARALLEL_WARMUP} rounds`,
+    overdrawn === 0 && wrong === 0,
+  );
+}
+
+async function engineRun(engine: 'pglite' | 'postgres') {
+  const label = engine === 'pglite' ? 'PGlite' : 'PostgreSQL';
+  console.log(`${label}:`);
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lp-bench-fsa-'));
+  const bench = engine === 'postgres' ? await openBenchDatabase('postgres', 4) : undefined;
+  let child: ChildProcess | undefined;
+  try {
+    // PGlite: the folder the server opens (DATA_DIR/pglite), seeded first and closed, since one process holds it.
+    const database =
+      bench?.database ??
+      (await openDatabase({ pgliteDir: path.join(dataDir, 'pglite'), DATABASE_POOL_MAX: 1 }));
+    const seeded = await seed(database.db);
+    if (!bench) await database.close();
+    const server = await startServer(dataDir, bench?.url);
+    child = server.child;
+    const post = caller(server.base, seeded.headers);
+    if (stages.has('order')) await orderStage(label, post);
+    if (stages.has('parallel')) await parallelStage(label, post);
+  } finally {
+    if (child) await stopServer(child);
+    await bench?.cleanup();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function main() {
+  const started = performance.now();
+  const load = () =>
+    os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ');
+  console.log(
+    `engines=${opt.engines} stages=${[...stages].join(',')} order-rounds=${ORDER_ROUNDS} (+${ORDER_WARMUP} warm-up) parallel-rounds=${PARALLEL_ROUNDS} (+${PARALLEL_WARMUP})`,
+  );
+  console.log(
+    `nproc ${os.cpus().length}, node ${process.version}, ${new Date().toISOString()}, load average ${load()}`,
+  );
+  for (const engine of opt.engines.split(',')) await engineRun(engine === 'postgres' ? 'postgres' : 'pglite');
+  console.log(
+    `\ntotal ${((performance.now() - started) / 1000).toFixed(0)} s, load average at the end ${load()}`,
+  );
+  console.log('| measurement | value | baseline (same run) | ratio p50 / p95 | target | |');
+  console.log('|---|---|---|---|---|---|');
+  for (const line of table) console.log(line);
+}
+
+await main();
