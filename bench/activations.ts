@@ -26,13 +26,11 @@
  * That statement is copied here (the bench may not import a repository, decision 026): keep it in step with
  * listEvents in server/src/features/activations/repository.ts.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { activationsApi } from '@lp/contract/activations/api';
 import { licenseFilesApi } from '@lp/contract/license-files/api';
@@ -58,6 +56,7 @@ import { sql } from 'drizzle-orm';
 import Fastify from 'fastify';
 import { openBenchDatabase } from './bench-database.ts';
 import { fmt, inTurns, int, pair, ratios, row, spread, table } from './measure.ts';
+import { caller, type Json, startServer, stopServer } from './server-process.ts';
 
 const { values: opt } = parseArgs({
   options: {
@@ -78,7 +77,6 @@ const SAVE_WARMUP = opt.full ? 3 : 2;
 const HISTORY_ROUNDS = size(opt['history-rounds'], 100, 300);
 const HISTORY_WARMUP = opt.full ? 50 : 20;
 const EVENTS = Number(opt.events);
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 // ---- the issue's workload ----------------------------------------------------------------------------------
 
@@ -290,73 +288,7 @@ async function seed(db: Db, saveHosts: number) {
   return { plans, history, headers, userId };
 }
 
-// ---- the server process ------------------------------------------------------------------------------------
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
-/** The real server (main.ts) on the seeded database; resolves once it prints its ready line. */
-async function startServer(dataDir: string, databaseUrl: string | undefined) {
-  const port = await freePort();
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    DATA_DIR: dataDir,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    SEED_ON_EMPTY: 'false',
-    LOG_LEVEL: 'warn',
-    WEB_DIST: '/nonexistent',
-  };
-  delete env.DATABASE_URL;
-  if (databaseUrl) env.DATABASE_URL = databaseUrl;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
-    cwd: root,
-    env,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  await new Promise<void>((resolve, reject) => {
-    let out = '';
-    child.stdout?.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      if (out.includes('Licensing Portal is ready at')) resolve();
-    });
-    child.once('exit', (code) => reject(new Error(`the server exited (${code}) before it was ready`)));
-  });
-  return { child, base: `http://127.0.0.1:${port}` };
-}
-
-async function stopServer(child: ChildProcess) {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((r) => child.once('exit', r));
-  child.kill('SIGTERM');
-  await exited;
-}
-
-// ---- the calls ---------------------------------------------------------------------------------------------
-
-type Json = Record<string, unknown>;
-
-function caller(base: string, headers: Record<string, string>) {
-  return async (url: string, body: object): Promise<Json> => {
-    const res = await fetch(`${base}${url}`, {
-      method: 'POST',
-      headers: { ...headers, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    const json = (await res.json()) as Json;
-    if (res.status !== 200 || json.status !== 'SUCCESS')
-      throw new Error(`${url}: ${res.status} ${JSON.stringify(json).slice(0, 300)}`);
-    return json;
-  };
-}
+// ---- the calls (the server process and the caller are in ./server-process.ts) ---------------------------
 
 const chunks = <T>(items: readonly T[]): T[][] => {
   const out: T[][] = [];
