@@ -6,6 +6,7 @@ import { Alert, Button, Code, Group, Loader, Modal, Stack, Table, Tabs, Text, Ti
 import { useQuery } from '@tanstack/react-query';
 import { ApiError } from '../../../lib/api-client.ts';
 import { call } from '../../../lib/call.ts';
+import { EntitlementText, expirationText } from './entitlement-text.tsx';
 
 /**
  * The activations confirmation dialog (spec 002 §2, 1200 px): one tab per customer listing the products to be
@@ -73,17 +74,11 @@ function LinesTable({ label, lines }: { label: string; lines: ChangeLine[] }) {
           <Table.Tr key={row.activationid} c={row.maintenanceExpired ? 'red' : undefined}>
             <Table.Td>{index + 1}</Table.Td>
             <Table.Td>
-              <Text fw={700} size="sm">
-                {row.ansysproduct}
-                {row.isEval ? ' (Evaluation)' : ''}
-              </Text>
-              <Text size="xs">{row.activationid}</Text>
+              <EntitlementText row={row} />
             </Table.Td>
             <Table.Td>{Math.abs(count).toLocaleString('en-US')}</Table.Td>
             <Table.Td>{row.startdate}</Table.Td>
-            <Table.Td>
-              {row.enddate ?? (row.versiondate ? `Maintenance ends on ${row.versiondate}` : '')}
-            </Table.Td>
+            <Table.Td>{expirationText(row)}</Table.Td>
           </Table.Tr>
         ))}
       </Table.Tbody>

@@ -13,6 +13,7 @@ import {
   toggleAssigned,
   toggleAvailable,
 } from '../selection.ts';
+import { EntitlementText, expirationText } from './entitlement-text.tsx';
 
 export type EntitlementKind = 'assigned' | 'available';
 
@@ -54,19 +55,12 @@ function useStruck(row: ActivationRow | undefined): CSSProperties | undefined {
   return row ? struck(isChosen(state, row.activationid)) : undefined;
 }
 
-/** Product in bold ('(Evaluation)' after an evaluation's) over the activation id. */
 function EntitlementCell({ data }: ICellRendererParams<ActivationRow>) {
   const style = useStruck(data);
   if (!data) return null;
   return (
     <Stack gap={0} justify="center" h="100%" style={style}>
-      <Text size="sm" fw={700} lh={1.3}>
-        {data.ansysproduct}
-        {data.isEval ? ' (Evaluation)' : ''}
-      </Text>
-      <Text size="xs" lh={1.3}>
-        {data.activationid}
-      </Text>
+      <EntitlementText row={data} />
     </Stack>
   );
 }
@@ -220,8 +214,6 @@ const textFilter = (lines: Lines): Partial<ColDef<ActivationRow>> => ({
 });
 
 /** Spec 002 §4: a perpetual's end is its maintenance end. */
-export const expirationText = (r: ActivationRow) =>
-  r.enddate ?? (r.versiondate ? `Maintenance ends on ${r.versiondate}` : '');
 
 /** Remaining days in order: expired first, then the days left, lines not started yet, perpetuals last. */
 const remainingOrder = (r: ActivationRow) =>

@@ -5,10 +5,9 @@ import { formatCount } from '@lp/domain/amounts';
 import { Alert, Button, Group, Loader, Modal, Stack, Table, Text } from '@mantine/core';
 import { RemainingDaysBar } from '../../../components/remaining-days-bar.tsx';
 import { useHostEntitlements } from '../api/history.ts';
+import { EntitlementText, expirationText } from './entitlement-text.tsx';
 
 /** Spec 002 §3: a perpetual shows its maintenance end instead of an end date. */
-const expirationText = (row: ActivationRow) =>
-  row.enddate ?? (row.versiondate ? `Maintenance ends on ${row.versiondate}` : '');
 
 function Rows({ rows }: { rows: ActivationRow[] }) {
   return (
@@ -28,11 +27,7 @@ function Rows({ rows }: { rows: ActivationRow[] }) {
           <Table.Tr key={row.activationid}>
             <Table.Td>{index + 1}</Table.Td>
             <Table.Td>
-              <Text fw={700} size="sm">
-                {row.ansysproduct}
-                {row.isEval ? ' (Evaluation)' : ''}
-              </Text>
-              <Text size="xs">{row.activationid}</Text>
+              <EntitlementText row={row} />
             </Table.Td>
             <Table.Td>{formatCount(row.ansysactivated)}</Table.Td>
             <Table.Td>{row.startdate}</Table.Td>
