@@ -3,6 +3,7 @@ import type { Locator, Page } from '@playwright/test';
 import Papa from 'papaparse';
 import { expect, test } from './fixtures.ts';
 import {
+  columnTexts,
   expectNoSeriousViolations,
   expectSavedView,
   filterColumn,
@@ -78,17 +79,6 @@ async function post<T>(page: Page, path: string): Promise<T> {
   expect(res.status(), `${path}: ${await res.text()}`).toBe(200);
   return (await res.json()).data as T;
 }
-
-/** Cells of one column in display order (the current page). */
-const columnTexts = (grid: Locator, colId: string) =>
-  grid.locator('.ag-row[row-index]').evaluateAll((rows, col) => {
-    const byIndex = new Map<number, string>();
-    for (const r of rows) {
-      const cell = r.querySelector(`[col-id="${col}"]`);
-      byIndex.set(Number(r.getAttribute('row-index')), cell?.textContent ?? '');
-    }
-    return [...byIndex.entries()].sort((a, b) => a[0] - b[0]).map(([, text]) => text);
-  }, colId);
 
 const rowOf = (grid: Locator, id: string) =>
   grid.locator('.ag-row').filter({

@@ -132,3 +132,14 @@ export async function holdCalls(page: Page, url: string, answer?: (route: Route)
   });
   return release;
 }
+
+/** The texts of one column's cells in display order (the grid's current page), read in one pass. */
+export const columnTexts = (grid: Locator, colId: string) =>
+  grid.locator('.ag-row[row-index]').evaluateAll((rows, col) => {
+    const byIndex = new Map<number, string>();
+    for (const r of rows) {
+      const cell = r.querySelector(`[col-id="${col}"]`);
+      byIndex.set(Number(r.getAttribute('row-index')), cell?.textContent ?? '');
+    }
+    return [...byIndex.entries()].sort((a, b) => a[0] - b[0]).map(([, text]) => text);
+  }, colId);
