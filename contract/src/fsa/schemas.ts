@@ -38,6 +38,8 @@ export const fsaContractSchema = z.object({
   /** Last order against the contract, 'YYYY-MM-DD HH:mm:ss' UTC (the order page's default contract) */
   lastOrderedAt: z.string().nullable(),
   hasProducts: z.boolean(),
+  /** Sum of the contract's order line costs per UTC order day, ascending; every line, manual ones included */
+  dailySpend: z.array(z.object({ day: z.string(), cents })),
 });
 export type FsaContract = z.infer<typeof fsaContractSchema>;
 export const fsaContractsResponseSchema = z.object({

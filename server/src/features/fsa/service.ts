@@ -35,7 +35,7 @@ import type { Principal } from '../../platform/principal.ts';
 import { authorizeAccount } from '../accounts/policy.ts';
 import { type FsaContractRow, fsaEntitlements } from '../entitlements/service.ts';
 import { type ConfirmedLine, orderConfirmation } from './order-email.ts';
-import { contractsWithPrices, listPrices, type PriceRow } from './repository.ts';
+import { contractsWithPrices, dailySpend, listPrices, type PriceRow } from './repository.ts';
 
 /** The one balance rule of the FSA ledger (decision 036): budget − sum of the contract's order lines. */
 export const balanceOf = (c: { budgetCents: number; linesCents: number }) => c.budgetCents - c.linesCents;
@@ -53,7 +53,12 @@ const termOf = (c: FsaContractRow): FsaTerm => ({
   endDate: c.endDate ?? c.startDate,
 });
 
-function presentContract(c: FsaContractRow, hasProducts: boolean, now: Date): FsaContract {
+function presentContract(
+  c: FsaContractRow,
+  hasProducts: boolean,
+  spend: FsaContract['dailySpend'],
+  now: Date,
+): FsaContract {
   const period = periodOf(c.startDate, c.endDate ?? c.startDate, now);
   const remainingCents = balanceOf(c);
   const percentage = usedPercentage(c.budgetCents, c.linesCents);
@@ -84,6 +89,7 @@ function presentContract(c: FsaContractRow, hasProducts: boolean, now: Date): Fs
     busopsEmails: busopsList(c),
     lastOrderedAt: c.lastOrderedAt,
     hasProducts,
+    dailySpend: spend,
   };
 }
 
@@ -91,12 +97,16 @@ function presentContract(c: FsaContractRow, hasProducts: boolean, now: Date): Fs
 export async function listContracts(ctx: AppContext, principal: Principal, customerNumber: string) {
   await authorizeAccount(ctx, principal, customerNumber, 'read');
   const rows = await fsaEntitlements.contracts(ctx.db, customerNumber);
-  const priced = await contractsWithPrices(
-    ctx.db,
-    rows.map((r) => r.id),
-  );
+  const ids = rows.map((r) => r.id);
+  const priced = await contractsWithPrices(ctx.db, ids);
+  const spend = new Map<number, FsaContract['dailySpend']>();
+  for (const { contractId, day, cents } of await dailySpend(ctx.db, ids)) {
+    const days = spend.get(contractId) ?? [];
+    days.push({ day, cents });
+    spend.set(contractId, days);
+  }
   const now = new Date();
-  return rows.map((r) => presentContract(r, priced.has(r.id), now));
+  return rows.map((r) => presentContract(r, priced.has(r.id), spend.get(r.id) ?? [], now));
 }
 
 async function contractOf(db: Db, customerNumber: string, entitlementId: string) {
