@@ -18,10 +18,12 @@ const TOLERATED: readonly RegExp[] = [
 ];
 
 /**
- * Chrome logs every answer with an error status as a console error ("Failed to load resource: …"). That is the
- * browser reporting the network, not the app: tests that make the server refuse a call see it on purpose.
+ * Chrome logs every answer with an error status, and every request that got no answer, as a console error
+ * ("Failed to load resource: …"). That is the browser reporting the network, not the app: tests that make the
+ * server refuse a call, or cut the connection, see it on purpose.
  */
-const NETWORK_LOG = /^Failed to load resource: the server responded with a status of \d{3}/;
+const NETWORK_LOG =
+  /^Failed to load resource: (the server responded with a status of \d{3}|net::ERR_[A-Z_]+$)/;
 
 const startServerScript = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),

@@ -108,6 +108,8 @@ export const messages = {
     'Some entitlements were not successfully created. Please check for errors and try again.',
   fsaCreated: 'Entitlements successfully created.',
   fsaCreating: 'Creating entitlements...',
+  /** Followed by the error (spec 002 §11 "FSA errors") */
+  fsaOrderNetworkError: 'POST: ERROR in /api/entitlements: ',
   fsaLoading: 'Getting Flexible Spending Account Details...',
   fsaNoActiveEntitlements: 'Account does not have any active entitlements.',
 } as const;

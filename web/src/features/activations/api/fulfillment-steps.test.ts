@@ -2,7 +2,8 @@ import { messages } from '@lp/contract/common/errors';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../../lib/api-client.ts';
-import { batchKey, newPlanKey, shownMessage } from './fulfillment-steps.ts';
+import { newOperationKey } from '../../../lib/operation-key.ts';
+import { batchKey, shownMessage } from './fulfillment-steps.ts';
 
 describe('shownMessage (spec 002 §8)', () => {
   it('maps the raw texts of the catalogue to their own messages', () => {
@@ -45,12 +46,12 @@ describe('operation keys', () => {
   it('are valid keys for the server (8-100 of letters, digits, - and _) and stable per batch', () => {
     fc.assert(
       fc.property(fc.string(), fc.nat(), (customer, index) => {
-        const plan = newPlanKey();
+        const plan = newOperationKey();
         const key = batchKey(plan, 'create', customer, index);
         expect(key).toMatch(/^[A-Za-z0-9_-]{8,100}$/);
         expect(batchKey(plan, 'create', customer, index)).toBe(key);
       }),
     );
-    expect(newPlanKey()).not.toBe(newPlanKey());
+    expect(newOperationKey()).not.toBe(newOperationKey());
   });
 });

@@ -96,13 +96,6 @@ export const batchKey = (planKey: string, ...parts: (string | number)[]) =>
     .replace(/[^A-Za-z0-9_-]/g, '_')
     .slice(0, 100);
 
-/**
- * A new plan key (one per save the user confirms; kept until the plan finishes). getRandomValues, unlike
- * randomUUID, also exists on plain-HTTP intranet installs.
- */
-export const newPlanKey = () =>
-  Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
-
 export interface ReturnItem {
   /** fulfillment id */
   id: number;

@@ -13,9 +13,9 @@ import { hideSpinner, showSpinner, showSuccess } from '../../../components/panel
 import { Spinner } from '../../../components/spinner.tsx';
 import { showViewOnlyNotice } from '../../../components/view-only-dialog.tsx';
 import { useCurrentUser } from '../../../lib/app-context.tsx';
+import { newOperationKey } from '../../../lib/operation-key.ts';
 import {
   deactivateSharedGroup,
-  newPlanKey,
   removeHost,
   returnFulfillments,
   StepError,
@@ -46,7 +46,7 @@ export const historySpinners = {
 } as const;
 const READING_HOST = 'Loading...';
 
-const newPlan = () => ({ planKey: newPlanKey(), time: new Date().toISOString() });
+const newPlan = () => ({ planKey: newOperationKey(), time: new Date().toISOString() });
 
 const sections: { section: HostSection; title: string }[] = [
   { section: 'active', title: 'Active Servers' },

@@ -10,6 +10,7 @@ import { type SelectedCustomer, useCustomer } from '../../../app/customer-contex
 import { clearPanels, hideSpinner, showSpinner, showSuccess } from '../../../components/panels.tsx';
 import { showViewOnlyNotice } from '../../../components/view-only-dialog.tsx';
 import { useCurrentUser } from '../../../lib/app-context.tsx';
+import { newOperationKey } from '../../../lib/operation-key.ts';
 import {
   activationKeys,
   type HostChoice,
@@ -17,7 +18,7 @@ import {
   hostOverride,
   serversQuery,
 } from '../api/activations.ts';
-import { newPlanKey, StepError, shownMessage } from '../api/fulfillment-steps.ts';
+import { StepError, shownMessage } from '../api/fulfillment-steps.ts';
 import { runSavePlan } from '../api/run-save-plan.ts';
 import { AddHostDialog, type NewHost } from '../components/add-host-dialog.tsx';
 import { ChangesDialog } from '../components/changes-dialog.tsx';
@@ -167,7 +168,7 @@ function ActivationsScreen({ customer }: { customer: SelectedCustomer }) {
   function planFor(email: boolean) {
     if (!target) return null;
     const plan = buildPlan({
-      key: newPlanKey(),
+      key: newOperationKey(),
       time: new Date().toISOString(),
       mode: pending?.source ? 'rehost' : 'default',
       target: {

@@ -1,6 +1,6 @@
 import type { FsaContract } from '@lp/contract/fsa/schemas';
 import { formatMoney } from '@lp/domain/fsa-pricing';
-import { Progress, Stack, Text } from '@mantine/core';
+import { Button, Progress, Stack, Text } from '@mantine/core';
 import type { ColDef, ICellRendererParams, ValueFormatterParams } from 'ag-grid-community';
 import { RemainingDaysBar, remainingDaysText } from '../../../components/remaining-days-bar.tsx';
 
@@ -115,3 +115,27 @@ export const contractColumnDefs: ColDef<Row>[] = [
     minWidth: 130,
   },
 ];
+
+/** The active grid's Order button (spec 002 §2): opens Order Products with the row's contract. */
+export function orderColumnDef(onOrder: (entitlementId: string) => void): ColDef<Row> {
+  return {
+    colId: 'order',
+    headerName: 'Order',
+    sortable: false,
+    filter: false,
+    minWidth: 100,
+    maxWidth: 110,
+    cellRenderer: ({ data }: ICellRendererParams<Row>) =>
+      data ? (
+        <Stack justify="center" h="100%">
+          <Button
+            size="compact-sm"
+            onClick={() => onOrder(data.entitlementId)}
+            aria-label={`Order against ${data.entitlementId}`}
+          >
+            Order
+          </Button>
+        </Stack>
+      ) : null,
+  };
+}

@@ -1,7 +1,9 @@
 import { messages } from '@lp/contract/common/errors';
 import type { FsaContract } from '@lp/contract/fsa/schemas';
 import { Accordion, Text } from '@mantine/core';
-import { contractColumnDefs } from './contract-columns.tsx';
+import { useMemo } from 'react';
+import { contractColumnDefs, orderColumnDef } from './contract-columns.tsx';
+import { ContractInsights } from './contract-insights.tsx';
 import { FsaGrid } from './fsa-grid.tsx';
 
 const sections = [
@@ -16,37 +18,47 @@ const sections = [
 export function EntitlementsTab({
   customerNumber,
   contracts,
+  onOrder,
 }: {
   customerNumber: string;
   contracts: FsaContract[];
+  /** The Order button of an active row: order against that contract */
+  onOrder: (entitlementId: string) => void;
 }) {
+  const columns = useMemo(
+    () => ({ active: [...contractColumnDefs, orderColumnDef(onOrder)], inactive: contractColumnDefs }),
+    [onOrder],
+  );
   const rows = {
     active: contracts.filter((c) => c.active),
     inactive: contracts.filter((c) => !c.active),
   };
   return (
-    <Accordion multiple defaultValue={['active', 'inactive']} variant="separated" order={2}>
-      {sections.map((s) => (
-        <Accordion.Item key={s.key} value={s.key}>
-          <Accordion.Control>{s.title}</Accordion.Control>
-          <Accordion.Panel>
-            {s.key === 'active' && rows.active.length === 0 ? (
-              <Text mb="xs" data-testid="no-active-entitlements">
-                {messages.fsaNoActiveEntitlements}
-              </Text>
-            ) : null}
-            <FsaGrid<FsaContract>
-              customerNumber={customerNumber}
-              tableName={s.tableName}
-              title={s.title}
-              rows={rows[s.key]}
-              columnDefs={contractColumnDefs}
-              getRowId={(p) => p.data.entitlementId}
-              rowHeight={52}
-            />
-          </Accordion.Panel>
-        </Accordion.Item>
-      ))}
-    </Accordion>
+    <>
+      <ContractInsights customerNumber={customerNumber} contracts={contracts} />
+      <Accordion multiple defaultValue={['active', 'inactive']} variant="separated" order={2}>
+        {sections.map((s) => (
+          <Accordion.Item key={s.key} value={s.key}>
+            <Accordion.Control>{s.title}</Accordion.Control>
+            <Accordion.Panel>
+              {s.key === 'active' && rows.active.length === 0 ? (
+                <Text mb="xs" data-testid="no-active-entitlements">
+                  {messages.fsaNoActiveEntitlements}
+                </Text>
+              ) : null}
+              <FsaGrid<FsaContract>
+                customerNumber={customerNumber}
+                tableName={s.tableName}
+                title={s.title}
+                rows={rows[s.key]}
+                columnDefs={columns[s.key]}
+                getRowId={(p) => p.data.entitlementId}
+                rowHeight={52}
+              />
+            </Accordion.Panel>
+          </Accordion.Item>
+        ))}
+      </Accordion>
+    </>
   );
 }
