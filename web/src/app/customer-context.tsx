@@ -28,6 +28,11 @@ interface CustomerState {
   selectCustomer: (row: AccountRow) => Promise<boolean>;
   /** Reloads the account list and clears the selection (spec 000 §4.2); false when the user chose to stay. */
   refreshAccounts: () => Promise<boolean>;
+  /**
+   * Reads the selected account's info again after a change that moves its flags (an FSA order gives an account
+   * its first leases, which opens /activations); the selection and its version stay.
+   */
+  reloadInfo: () => Promise<void>;
 }
 
 const CustomerContext = createContext<CustomerState | null>(null);
@@ -63,6 +68,8 @@ export function CustomerProvider({ children }: { children: React.ReactNode }) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [customer, setCustomer] = useState<SelectedCustomer | null>(null);
+  const customerRef = useRef(customer);
+  customerRef.current = customer;
   const [ready, setReady] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
   const [version, setVersion] = useState(0);
@@ -138,6 +145,15 @@ export function CustomerProvider({ children }: { children: React.ReactNode }) {
     return true;
   }, [queryClient]);
 
+  const reloadInfo = useCallback(async () => {
+    const current = customerRef.current;
+    if (!current) return;
+    const ticket = latestChoice.current;
+    const found = await getAccountInfo(current.customerNumber);
+    if (ticket !== latestChoice.current) return;
+    setCustomer((c) => (c?.customerNumber === found.customerNumber ? { ...c, info: found.info } : c));
+  }, []);
+
   useEffect(() => {
     if (started.current) return;
     started.current = true;
@@ -169,8 +185,8 @@ export function CustomerProvider({ children }: { children: React.ReactNode }) {
   }, [choose]);
 
   const value = useMemo(
-    () => ({ customer, ready, version, notice, selectCustomer, refreshAccounts }),
-    [customer, ready, version, notice, selectCustomer, refreshAccounts],
+    () => ({ customer, ready, version, notice, selectCustomer, refreshAccounts, reloadInfo }),
+    [customer, ready, version, notice, selectCustomer, refreshAccounts, reloadInfo],
   );
   return <CustomerContext.Provider value={value}>{children}</CustomerContext.Provider>;
 }

@@ -91,7 +91,7 @@ function AddProduct({
  */
 export function OrderTab({ customerNumber, customerName, contracts, form, setForm }: Props) {
   const user = useCurrentUser();
-  const { customer } = useCustomer();
+  const { customer, reloadInfo } = useCustomer();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const today = formatDate(new Date());
@@ -162,7 +162,11 @@ export function OrderTab({ customerNumber, customerName, contracts, form, setFor
         // Rendered before leaving: the unsaved-lines guard must see the emptied form, or it holds the navigation.
         flushSync(reset);
         notifications.show({ color: 'green', message: messages.fsaCreated });
-        if (choice === 'activate') navigate('/activations');
+        if (choice === 'activate') {
+          // An account's first leases open /activations: its flags must say so before the page checks them.
+          if (!permissions?.activationsAllowed) await reloadInfo();
+          navigate('/activations');
+        }
       } else {
         setForm((f) => ({ ...f, lines: afterOrder(f.lines, ctx, results).state }));
         setFailure(messages.fsaSomeNotCreated);
