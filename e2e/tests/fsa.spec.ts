@@ -110,9 +110,11 @@ test('lists the active and inactive contracts with their dates, amounts and perc
   const release = await holdCalls(page, '**/api/fsa/contracts');
   await page.getByRole('link', { name: 'Flexible Spending Account' }).click();
   await expect(page.getByText(SPINNER)).toBeVisible();
+  // Spec 002 §2: the History tab shows once the contracts are in.
+  await expect(page.getByRole('tab')).toHaveText(['Entitlements', 'Order Products']);
   release();
   await expect(page.getByText(SPINNER)).toHaveCount(0);
-  await expect(page.getByRole('tab')).toHaveText(['Entitlements', 'History']);
+  await expect(page.getByRole('tab')).toHaveText(['Entitlements', 'Order Products', 'History']);
   await expect(page.getByRole('tab', { name: 'Entitlements' })).toHaveAttribute('aria-selected', 'true');
 
   const contracts = await post<Contract[]>(page, '/api/fsa/contracts');
