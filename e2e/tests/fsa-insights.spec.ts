@@ -4,9 +4,10 @@ import { expectNoSeriousViolations, pickAccount, signIn } from './helpers.ts';
 
 /*
  * Issue 12 §4 on /entitlementsFSA's Entitlements tab (decision 037): the low-balance warnings at 80 % and 95 %
- * used, the Spending panel's burn-down chart and its run-out forecast. Demo world: Acme Automotive GmbH (EUR,
- * administered by admin@acme.example) has a contract that has not started and has no orders; the test orders
- * against it through the API, so every number is known, and writes the forecast rule out itself.
+ * used, the Spending panel's burn-down chart and its run-out forecast. Demo world: Northwind Turbines Inc. (USD,
+ * administered by admin@northwind.example, no other FSA test uses it) has a running contract about 30 % used.
+ * The test orders against it through the API up to each level, so every amount is known, and writes the
+ * forecast rule out itself over the order days the server answers (the demo's and today's).
  */
 
 interface Contract {
@@ -61,14 +62,14 @@ const warningOf = (page: Page, id: string) =>
     .getByTestId('fsa-low-balance')
     .filter({ hasText: `${id}:` });
 
-/** Opens the page on Acme Automotive GmbH; answers its customer number. */
+/** Opens the page on Northwind Turbines Inc.; answers its customer number. */
 async function openFsa(page: Page) {
-  await signIn(page, 'admin@acme.example');
-  await pickAccount(page, 'Automotive', /Acme Automotive GmbH/);
+  await signIn(page, 'admin@northwind.example');
+  await pickAccount(page, 'Northwind', /Northwind Turbines Inc\./);
   await page.getByRole('link', { name: 'Flexible Spending Account' }).click();
   await expect(page.getByRole('heading', { name: 'Flexible Spending Account', level: 1 })).toBeVisible();
   const selected = page.getByTestId('selected-customer');
-  await expect(selected).toHaveText(/^\d+ \(Acme Automotive GmbH\)$/);
+  await expect(selected).toHaveText(/^\d+ \(Northwind Turbines Inc\.\)$/);
   await expect(entitlementsTab(page).getByRole('region', { name: 'Spending' })).toBeVisible();
   return (await selected.textContent())!.split(' ')[0]!;
 }
@@ -84,13 +85,13 @@ test('warns at 80 % and 95 % used and charts and forecasts the spending of a con
   const contractOf = async (id: string) =>
     (await contracts(page, customerNumber)).find((c) => c.entitlementId === id)!;
 
-  // The contract that has not started: nothing ordered yet.
-  const fresh = (await contracts(page, customerNumber)).find(
-    (c) => c.remainingdays === 'NOT STARTED' && c.usedCents === 0,
+  // The running contract, below the first warning level.
+  const running = (await contracts(page, customerNumber)).find(
+    (c) => c.active && typeof c.remainingdays === 'number' && c.usedPercentage < 80,
   );
-  expect(fresh, 'a contract without orders').toBeDefined();
-  const { entitlementId: id, budgetCents: budget, currency } = fresh!;
-  expect(fresh!.dailySpend).toEqual([]);
+  expect(running, 'a running contract under 80 % used').toBeDefined();
+  const { entitlementId: id, budgetCents: budget, currency } = running!;
+  const before = running!.usedCents;
 
   // Its cheapest standard line, so that whole counts reach each level without passing the next.
   const products = await call<Product[]>(page, '/api/fsa/products', {
@@ -108,13 +109,13 @@ test('warns at 80 % and 95 % used and charts and forecasts the spending of a con
   expect(cheapest!.unit, 'a line under 4 % of the budget').toBeLessThan(budget * 0.04);
   const { partNumber, duration, unit } = cheapest!;
   let ordered = 0;
-  /** Orders lines until the used share reaches `level` %; answers the cents ordered in all. */
+  /** Orders one line whose count brings the used share up to `level` %; answers the cents ordered today. */
   async function orderUpTo(level: number) {
-    const count = Math.ceil((level * budget) / (100 * unit)) - ordered / unit;
+    const count = Math.ceil(((level * budget) / 100 - before - ordered) / unit);
     const [result] = await call<{ status: string; err: string }[]>(page, '/api/entitlements', {
       customerNumber,
       fsaID: id,
-      products: [{ ansysbpn: partNumber, ansyscount: count, startdate: fresh!.startDate, duration }],
+      products: [{ ansysbpn: partNumber, ansyscount: count, startdate: today(), duration }],
     });
     expect(result, JSON.stringify(result)).toMatchObject({ status: 'SUCCESS' });
     ordered += count * unit;
@@ -134,11 +135,14 @@ test('warns at 80 % and 95 % used and charts and forecasts the spending of a con
   );
 
   // 95 %: the warning turns red.
-  const used = await orderUpTo(95);
+  const orderedToday = await orderUpTo(95);
   view = await contractOf(id);
   expect(view.usedPercentage).toBeGreaterThanOrEqual(95);
   expect(view.usedPercentage).toBeLessThan(100);
-  expect(view.dailySpend).toEqual([{ day: today(), cents: used }]);
+  expect(view.usedCents).toBe(before + orderedToday);
+  // The demo's orders are all before today: today's day holds just this test's lines.
+  expect(view.dailySpend.at(-1)).toEqual({ day: today(), cents: orderedToday });
+  expect(view.dailySpend.reduce((sum, d) => sum + d.cents, 0)).toBe(view.usedCents);
   await reload(page);
   await expect(warningOf(page, id)).toHaveAttribute('data-level', '95');
   await expect(warningOf(page, id)).toContainText(
@@ -154,20 +158,31 @@ test('warns at 80 % and 95 % used and charts and forecasts the spending of a con
   await expect(chart).toBeVisible();
   // Two series: the balance so far and the forecast from today.
   await expect(chart.locator('.recharts-area')).toHaveCount(2);
+  const remaining = view.remainingCents;
   await expect(chart.getByTestId('fsa-balance-summary')).toHaveText(
-    `Budget ${money(budget)} ${currency}, used ${money(used)} ${currency} (${view.usedPercentage}%), remaining ${money(budget - used)} ${currency} on ${today()}.`,
+    `Budget ${money(budget)} ${currency}, used ${money(view.usedCents)} ${currency} (${view.usedPercentage}%), remaining ${money(remaining)} ${currency} on ${today()}.`,
   );
-  // Decision 037: the window's spend over 90 days a day; the run-out day today + ceil(remaining × 90 / spend).
-  const runOut = addDays(today(), Math.ceil(((budget - used) * WINDOW) / used));
-  expect(runOut < view.endDate!).toBe(true);
+  // Decision 037: the spend of today and the 89 days before, over 90 days a day; the run-out day is
+  // today + ceil(remaining × 90 / that spend) days.
+  const from = addDays(today(), 1 - WINDOW);
+  const windowSpend = view.dailySpend
+    .filter((d) => d.day >= from && d.day <= today())
+    .reduce((sum, d) => sum + d.cents, 0);
+  const runOut = addDays(today(), Math.ceil((remaining * WINDOW) / windowSpend));
+  const rate = `At the last 90 days' rate of ${money(Math.round(windowSpend / WINDOW))} ${currency} a day`;
   await expect(spending.getByTestId('fsa-forecast')).toHaveText(
-    `At the last 90 days' rate of ${money(Math.round(used / WINDOW))} ${currency} a day, the balance runs out on ${runOut}, before the contract ends on ${view.endDate}.`,
+    runOut < view.endDate!
+      ? `${rate}, the balance runs out on ${runOut}, before the contract ends on ${view.endDate}.`
+      : `${rate}, the balance lasts past the contract end on ${view.endDate}.`,
   );
   await spending.getByText('Orders by day').click();
-  const table = spending.getByRole('table', { name: `Orders by day of ${id}` });
-  await expect(table.getByRole('row')).toHaveText([
+  let left = budget;
+  await expect(spending.getByRole('table', { name: `Orders by day of ${id}` }).getByRole('row')).toHaveText([
     `DayOrdered (${currency})Remaining (${currency})`,
-    `${today()}${money(used)}${money(budget - used)}`,
+    ...view.dailySpend.map((d) => {
+      left -= d.cents;
+      return `${d.day}${money(d.cents)}${money(left)}`;
+    }),
   ]);
   await expectNoSeriousViolations(page);
 });
