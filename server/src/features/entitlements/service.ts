@@ -239,7 +239,34 @@ function selectFsaContracts(db: Db) {
  * The FSA feature's reads and writes of entitlements (decision 036: the FSA feature owns the ledger rules and
  * the contract lock; the table is this feature's). No authorization: the caller has passed the account gate.
  */
+export interface ContractDaySpend {
+  contractId: number;
+  day: string;
+  cents: number;
+}
+
+/**
+ * The order lines' costs of the given contracts summed per UTC order day (decision 037), in one grouped query,
+ * ascending by day. Every line counts, as in the balance; a line without an order time counts on its start day.
+ */
+async function fsaDailySpend(db: Db, contractIds: number[]): Promise<ContractDaySpend[]> {
+  if (contractIds.length === 0) return [];
+  const day = sql<string>`coalesce(to_char(${entitlements.orderedAt} at time zone 'UTC', 'YYYY-MM-DD'), ${entitlements.startDate})`;
+  return db
+    .select({
+      contractId: sql<number>`${entitlements.fsaContractId}`.mapWith(Number),
+      day,
+      cents: sql<number>`coalesce(sum(${entitlements.priceCents}), 0)`.mapWith(Number),
+    })
+    .from(entitlements)
+    .where(inArray(entitlements.fsaContractId, contractIds))
+    .groupBy(entitlements.fsaContractId, day)
+    .orderBy(asc(entitlements.fsaContractId), asc(day));
+}
+
 export const fsaEntitlements = {
+  /** The contracts' order-line costs per UTC order day (decision 037). */
+  dailySpend: fsaDailySpend,
   /** Every FSA contract of the account (or of every account), with its order lines summed. */
   contracts: (db: Db, customerNumber?: string): Promise<FsaContractRow[]> =>
     selectFsaContracts(db)

@@ -1,6 +1,6 @@
-import { asc, eq, inArray, sql } from 'drizzle-orm';
+import { asc, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/database.ts';
-import { entitlements, fsaPrices, products } from '../../db/schema.ts';
+import { fsaPrices, products } from '../../db/schema.ts';
 
 /** The price table of a contract: its orderable products with their catalogue names, by name. */
 export async function listPrices(db: Db, contractId: number) {
@@ -30,29 +30,4 @@ export async function contractsWithPrices(db: Db, contractIds: number[]): Promis
     .from(fsaPrices)
     .where(inArray(fsaPrices.contractId, contractIds));
   return new Set(rows.map((r) => r.contractId));
-}
-
-export interface ContractDaySpend {
-  contractId: number;
-  day: string;
-  cents: number;
-}
-
-/**
- * The order lines' costs of the given contracts summed per UTC order day (decision 037), in one grouped query,
- * ascending by day. Every line counts, as in the balance; a line without an order time counts on its start day.
- */
-export async function dailySpend(db: Db, contractIds: number[]): Promise<ContractDaySpend[]> {
-  if (contractIds.length === 0) return [];
-  const day = sql<string>`coalesce(to_char(${entitlements.orderedAt} at time zone 'UTC', 'YYYY-MM-DD'), ${entitlements.startDate})`;
-  return db
-    .select({
-      contractId: sql<number>`${entitlements.fsaContractId}`.mapWith(Number),
-      day,
-      cents: sql<number>`coalesce(sum(${entitlements.priceCents}), 0)`.mapWith(Number),
-    })
-    .from(entitlements)
-    .where(inArray(entitlements.fsaContractId, contractIds))
-    .groupBy(entitlements.fsaContractId, day)
-    .orderBy(asc(entitlements.fsaContractId), asc(day));
 }

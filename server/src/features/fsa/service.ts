@@ -35,7 +35,7 @@ import type { Principal } from '../../platform/principal.ts';
 import { authorizeAccount } from '../accounts/policy.ts';
 import { type FsaContractRow, fsaEntitlements } from '../entitlements/service.ts';
 import { type ConfirmedLine, orderConfirmation } from './order-email.ts';
-import { contractsWithPrices, dailySpend, listPrices, type PriceRow } from './repository.ts';
+import { contractsWithPrices, listPrices, type PriceRow } from './repository.ts';
 
 /** The one balance rule of the FSA ledger (decision 036): budget − sum of the contract's order lines. */
 export const balanceOf = (c: { budgetCents: number; linesCents: number }) => c.budgetCents - c.linesCents;
@@ -100,7 +100,7 @@ export async function listContracts(ctx: AppContext, principal: Principal, custo
   const ids = rows.map((r) => r.id);
   const priced = await contractsWithPrices(ctx.db, ids);
   const spend = new Map<number, FsaContract['dailySpend']>();
-  for (const { contractId, day, cents } of await dailySpend(ctx.db, ids)) {
+  for (const { contractId, day, cents } of await fsaEntitlements.dailySpend(ctx.db, ids)) {
     const days = spend.get(contractId) ?? [];
     days.push({ day, cents });
     spend.set(contractId, days);
