@@ -80,15 +80,13 @@ const total = (c: FsaContract) => c.dailySpend.reduce((sum, d) => sum + d.cents,
 beforeAll(async () => {
   database = await createTestDatabase();
   app = await createTestApp(database);
-  await database.db
-    .insert(products)
-    .values({
-      partNumber: SOLVER,
-      name: 'Solver',
-      family: 'Platform',
-      daemon: 'simlmd',
-      featureName: 'solver',
-    });
+  await database.db.insert(products).values({
+    partNumber: SOLVER,
+    name: 'Solver',
+    family: 'Platform',
+    daemon: 'simlmd',
+    featureName: 'solver',
+  });
   ({ boss, outsider } = await buildAccountFixture(database.db, CN, OTHER));
   busops = await signInStaff(database.db, 'busops');
   await contract(CN, 'FSA-SPEND', 1_000_000);
