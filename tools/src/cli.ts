@@ -28,6 +28,8 @@ Commands:
   reconcile [--account CN] [--json]           check the elastic ledger: session charges = draws + overage,
                                               entitlements' Used = draws + adjustments, rollups = ledger;
                                               exit code 1 when an account does not balance
+  audit verify [--account CN] [--json]        check the audit log's hash chains (every account's, or one):
+                                              exits 1 naming the first edited or missing entry
   fsa reconcile [--json]                      check the FSA ledger: every contract's budget = remaining + its
                                               order lines, and none overdrawn; exit code 1 when one is not
   simulate --url URL --token TOKEN [--rate N] [--duration S] [--backfill DAYS] [--heartbeat S]
@@ -166,6 +168,29 @@ async function main(argv: string[]): Promise<number> {
         );
       }
       return rows.every((r) => r.balanced) ? 0 : 1;
+    };
+  } else if (command === 'audit' && sub === 'verify') {
+    allowed('account', 'json');
+    const { account } = values;
+    const json = Boolean(values.json);
+    run = async (database) => {
+      const { verifyAudit } = await import('@lp/server/features/audit/service');
+      const checks = await verifyAudit(database.db, account);
+      const bad = checks.filter((c) => !c.ok);
+      if (json) stdout(JSON.stringify(checks, null, 2));
+      else {
+        for (const c of bad)
+          stdout(
+            `chain ${c.chain}: ${c.problem?.reason} at entry ${c.problem?.seq} (${c.entries} entries verified before it)`,
+          );
+        const entries = checks.reduce((n, c) => n + c.entries, 0);
+        stdout(
+          bad.length
+            ? `${bad.length} of ${checks.length} audit chains are broken.`
+            : `All ${checks.length} audit chains verify (${entries} entries).`,
+        );
+      }
+      return bad.length ? 1 : 0;
     };
   } else if (command === 'simulate' && sub === undefined) {
     allowed('url', 'token', 'rate', 'duration', 'backfill', 'heartbeat', 'leave-active', 'seed');

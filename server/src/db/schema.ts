@@ -578,3 +578,42 @@ export const elasticServerSettings = pgTable(
   },
   (t) => [primaryKey({ columns: [t.customerNumber, t.clsId] })],
 );
+
+/**
+ * The audit log (issue 13 §1, decision 039): append-only (a trigger refuses UPDATE and DELETE), one hash chain per
+ * account ('*' for changes of no account) numbered by `seq`, each `hash` covering the entry and the previous hash.
+ */
+export const auditEntries = pgTable(
+  'audit_entries',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    chain: text('chain').notNull(),
+    seq: bigint('seq', { mode: 'number' }).notNull(),
+    at: ts('at').notNull(),
+    customerNumber: text('customer_number'),
+    actorKind: text('actor_kind').$type<'user' | 'api-token' | 'license-server' | 'automated'>().notNull(),
+    actorId: text('actor_id'),
+    actorName: text('actor_name').notNull(),
+    action: text('action').notNull(),
+    objectType: text('object_type').notNull(),
+    objectId: text('object_id').notNull(),
+    before: jsonb('before').$type<Record<string, unknown> | null>(),
+    after: jsonb('after').$type<Record<string, unknown> | null>(),
+    requestId: text('request_id'),
+    clientIp: text('client_ip'),
+    prevHash: text('prev_hash').notNull(),
+    hash: text('hash').notNull(),
+  },
+  (t) => [
+    uniqueIndex('audit_entries_chain_seq').on(t.chain, t.seq),
+    index('audit_entries_customer_at').on(t.customerNumber, t.at.desc(), t.id.desc()),
+    index('audit_entries_at').on(t.at.desc(), t.id.desc()),
+  ],
+);
+
+/** The last entry of each audit chain; every append locks its chain's row. */
+export const auditChainHeads = pgTable('audit_chain_heads', {
+  chain: text('chain').primaryKey(),
+  seq: bigint('seq', { mode: 'number' }).notNull(),
+  hash: text('hash').notNull(),
+});

@@ -9,6 +9,10 @@ export interface Principal {
   name: string;
   vendorRoles: VendorRole[];
   via: 'session' | 'token';
+  /** The API token's id when `via` is 'token' (the audit log names the token, not only its owner) */
+  tokenId?: string;
+  /** The request the principal came with (audit entries record both) */
+  origin?: { requestId: string; clientIp: string };
 }
 
 declare module 'fastify' {

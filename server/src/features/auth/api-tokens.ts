@@ -37,7 +37,7 @@ export async function revokeApiTokens(db: Db, by: { tokenId?: string; userId?: s
 export async function findUserByApiToken(db: Db, token: string) {
   if (!token.startsWith(PREFIX)) return null;
   const [row] = await db
-    .select({ user: users })
+    .select({ user: users, tokenId: apiTokens.id })
     .from(apiTokens)
     .innerJoin(users, eq(users.id, apiTokens.userId))
     .where(
@@ -47,5 +47,5 @@ export async function findUserByApiToken(db: Db, token: string) {
         or(isNull(apiTokens.expiresAt), gt(apiTokens.expiresAt, new Date())),
       ),
     );
-  return row?.user ?? null;
+  return row ? { ...row.user, tokenId: row.tokenId } : null;
 }

@@ -81,6 +81,7 @@ export async function registerAuth(app: FastifyInstance, ctx: AppContext): Promi
         name: user.name,
         vendorRoles: toVendorRoles(user.vendorRoles),
         via: 'token',
+        tokenId: user.tokenId,
       };
     }
     const sessionId = request.cookies[sessionCookieName];
@@ -94,7 +95,11 @@ export async function registerAuth(app: FastifyInstance, ctx: AppContext): Promi
     const path = request.url.split('?')[0];
     // oidc-provider requests carry no portal identity; license servers authenticate with their own credential.
     if (path.startsWith('/oidc/') || path.startsWith('/cls/')) return;
-    request.principal = await principalOf(request, reply);
+    const principal = await principalOf(request, reply);
+    request.principal = principal && {
+      ...principal,
+      origin: { requestId: request.id, clientIp: request.ip },
+    };
     const routeUrl = request.routeOptions.url ?? path;
     const isApi = path.startsWith('/api/') || routeUrl.startsWith('/api/');
     if (!isApi) return;

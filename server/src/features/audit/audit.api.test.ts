@@ -1,0 +1,221 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { asc, eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../../../tools/src/run-cli.ts';
+import { type Db, migrateDatabase, openPglite } from '../../db/database.ts';
+import { auditEntries } from '../../db/schema.ts';
+import type { Principal } from '../../platform/principal.ts';
+import { createTestDatabase, type TestDatabase } from '../../test/test-db.ts';
+import { GENESIS_HASH } from './chain.ts';
+import { type AuditActor, auditActor, automatedActor, recordAudit, verifyAudit } from './service.ts';
+
+/*
+ * The audit log's core (issue 13 §1, decision 039): entries chained per account, append-only in the database,
+ * and `audit verify` finding an edited or removed entry.
+ */
+
+let database: TestDatabase;
+
+const alex: Principal = {
+  userId: '00000000-0000-4000-8000-000000000001',
+  email: 'alex@acme.example',
+  name: 'Alex',
+  vendorRoles: [],
+  via: 'session',
+  origin: { requestId: 'req-1', clientIp: '203.0.113.7' },
+};
+
+const change = (customerNumber: string | null, n: number) => ({
+  customerNumber,
+  action: 'ip-rules.replaced',
+  object: { type: 'ip-rules', id: customerNumber ?? 'global' },
+  before: { ranges: [`10.0.0.${n}`] },
+  after: { ranges: [`10.0.0.${n + 1}`] },
+});
+
+const write = (actor: AuditActor, c: ReturnType<typeof change>) =>
+  database.db.transaction((tx) => recordAudit(tx as unknown as Db, actor, c));
+
+const entriesOf = (chain: string) =>
+  database.db.select().from(auditEntries).where(eq(auditEntries.chain, chain)).orderBy(asc(auditEntries.seq));
+
+/** What an operator with direct database access could do: the app has no such path, and the table refuses it. */
+async function tamper(statement: string) {
+  await database.db.transaction(async (tx) => {
+    await tx.execute(sql.raw('ALTER TABLE audit_entries DISABLE TRIGGER audit_entries_no_change'));
+    await tx.execute(sql.raw(statement));
+    await tx.execute(sql.raw('ALTER TABLE audit_entries ENABLE TRIGGER audit_entries_no_change'));
+  });
+}
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+});
+afterAll(async () => {
+  await database?.close();
+});
+
+describe('recording', () => {
+  it('chains entries per account with who, what, the changed fields, the request and the address', async () => {
+    const first = await write(auditActor(alex), change('5000001', 1));
+    await write(auditActor({ ...alex, via: 'token', tokenId: 'tok-9' }), change('5000001', 2));
+    await write(automatedActor, change('5000002', 1));
+    const rows = await entriesOf('5000001');
+    expect(rows.map((r) => r.seq)).toEqual([1, 2]);
+    expect(rows[0]).toMatchObject({
+      customerNumber: '5000001',
+      actorKind: 'user',
+      actorId: alex.userId,
+      actorName: 'alex@acme.example',
+      action: 'ip-rules.replaced',
+      objectType: 'ip-rules',
+      objectId: '5000001',
+      before: { ranges: ['10.0.0.1'] },
+      after: { ranges: ['10.0.0.2'] },
+      requestId: 'req-1',
+      clientIp: '203.0.113.7',
+      prevHash: GENESIS_HASH,
+    });
+    expect(rows[1]).toMatchObject({ actorKind: 'api-token', actorId: 'tok-9', prevHash: first?.hash });
+    expect((await entriesOf('5000002'))[0]).toMatchObject({
+      seq: 1,
+      actorKind: 'automated',
+      actorName: 'Automated Action',
+      requestId: null,
+    });
+    expect((await verifyAudit(database.db)).every((c) => c.ok)).toBe(true);
+  });
+
+  it('keeps only the fields that changed, and records nothing for a change that changes nothing', async () => {
+    const row = await database.db.transaction((tx) =>
+      recordAudit(tx as unknown as Db, automatedActor, {
+        customerNumber: '5000003',
+        action: 'portal-access.contact.changed',
+        object: { type: 'contact', id: 'pat@acme.example' },
+        before: { role: 'Licensing Portal Viewer', name: 'Pat' },
+        after: { role: 'Licensing Portal Administrator', name: 'Pat' },
+      }),
+    );
+    expect(row).toMatchObject({
+      before: { role: 'Licensing Portal Viewer' },
+      after: { role: 'Licensing Portal Administrator' },
+    });
+    const none = await database.db.transaction((tx) =>
+      recordAudit(tx as unknown as Db, automatedActor, {
+        customerNumber: '5000003',
+        action: 'portal-access.contact.changed',
+        object: { type: 'contact', id: 'pat@acme.example' },
+        before: { name: 'Pat' },
+        after: { name: 'Pat' },
+      }),
+    );
+    expect(none).toBeNull();
+    expect(await entriesOf('5000003')).toHaveLength(1);
+  });
+
+  it('a change rolled back leaves no entry', async () => {
+    await expect(
+      database.db.transaction(async (tx) => {
+        await recordAudit(tx as unknown as Db, automatedActor, change('5000004', 1));
+        throw new Error('the change failed');
+      }),
+    ).rejects.toThrow('the change failed');
+    expect(await entriesOf('5000004')).toEqual([]);
+  });
+
+  it('numbers parallel appends to one chain without gaps', async () => {
+    await Promise.all(Array.from({ length: 25 }, (_, i) => write(automatedActor, change('5000005', i))));
+    expect((await entriesOf('5000005')).map((r) => r.seq)).toEqual(
+      Array.from({ length: 25 }, (_, i) => i + 1),
+    );
+    expect(await verifyAudit(database.db, '5000005')).toEqual([{ chain: '5000005', entries: 25, ok: true }]);
+  });
+
+  it('the table refuses updates and deletes', async () => {
+    await write(automatedActor, change('5000006', 1));
+    await expect(
+      database.db.execute(sql`update audit_entries set action = 'x' where chain = '5000006'`),
+    ).rejects.toThrow();
+    await expect(
+      database.db.execute(sql`delete from audit_entries where chain = '5000006'`),
+    ).rejects.toThrow();
+    expect(await entriesOf('5000006')).toHaveLength(1);
+  });
+});
+
+describe('verify', () => {
+  it('finds an edited entry, a removed entry and a removed last entry', async () => {
+    for (const cn of ['5000010', '5000011', '5000012'])
+      for (let i = 0; i < 4; i++) await write(auditActor(alex), change(cn, i));
+    await tamper(
+      `update audit_entries set after = '{"ranges":["0.0.0.0/0"]}' where chain = '5000010' and seq = 2`,
+    );
+    await tamper(`delete from audit_entries where chain = '5000011' and seq = 3`);
+    await tamper(`delete from audit_entries where chain = '5000012' and seq = 4`);
+    const checks = await verifyAudit(database.db);
+    const byChain = new Map(checks.map((c) => [c.chain, c]));
+    expect(byChain.get('5000010')).toEqual({
+      chain: '5000010',
+      entries: 1,
+      ok: false,
+      problem: { seq: 2, reason: 'entry edited' },
+    });
+    expect(byChain.get('5000011')?.problem).toEqual({ seq: 3, reason: 'entry missing' });
+    expect(byChain.get('5000012')?.problem).toEqual({ seq: 4, reason: 'entry missing' });
+    expect(byChain.get('5000001')?.ok).toBe(true);
+  });
+});
+
+describe('npm run cli -- audit verify', () => {
+  it('exits 0 while the chains hold and 1 naming the edited entry', async () => {
+    // The CLI opens the database itself: the test's PostgreSQL database, or a PGlite folder of its own.
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lp-audit-cli-'));
+    let db: Db = database.db;
+    let closeOwn: (() => Promise<void>) | undefined;
+    if (!database.url) {
+      const own = await openPglite(path.join(dataDir, 'pglite'));
+      await migrateDatabase(own);
+      db = own.db;
+      closeOwn = () => own.close();
+    }
+    const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent' };
+    delete env.DATABASE_URL;
+    if (database.url) env.DATABASE_URL = database.url;
+    const account = '5000020';
+    try {
+      for (let i = 0; i < 3; i++)
+        await db.transaction((tx) => recordAudit(tx as unknown as Db, automatedActor, change(account, i)));
+      await closeOwn?.();
+      const ok = await runCli(env, ['audit', 'verify', '--account', account]);
+      expect(ok.stdout).toBe('All 1 audit chains verify (3 entries).\n');
+      expect(ok.code).toBe(0);
+
+      if (closeOwn) {
+        const own = await openPglite(path.join(dataDir, 'pglite'));
+        db = own.db;
+        closeOwn = () => own.close();
+      }
+      await db.transaction(async (tx) => {
+        await tx.execute(sql.raw('ALTER TABLE audit_entries DISABLE TRIGGER audit_entries_no_change'));
+        await tx.execute(
+          sql.raw(
+            `update audit_entries set actor_name = 'someone else' where chain = '${account}' and seq = 2`,
+          ),
+        );
+        await tx.execute(sql.raw('ALTER TABLE audit_entries ENABLE TRIGGER audit_entries_no_change'));
+      });
+      await closeOwn?.();
+      closeOwn = undefined;
+      const bad = await runCli(env, ['audit', 'verify', '--account', account]);
+      expect(bad.stdout).toBe(
+        `chain ${account}: entry edited at entry 2 (1 entries verified before it)\n1 of 1 audit chains are broken.\n`,
+      );
+      expect(bad.code).toBe(1);
+    } finally {
+      await closeOwn?.();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
+});

@@ -1,0 +1,177 @@
+import { AUTOMATED_ACTION } from '@lp/domain/entitlements';
+import type { Db } from '../../db/database.ts';
+import type { Principal } from '../../platform/principal.ts';
+import { type AuditActorKind, type ChainedFields, entryHash, GENESIS_HASH, GLOBAL_CHAIN } from './chain.ts';
+import { type AuditRow, appendEntry, chainPage, listHeads } from './repository.ts';
+
+/**
+ * The audit log's write side (issue 13 §1, decision 039). Every feature records its changes with `recordAudit`
+ * inside the transaction that makes the change, so a change and its entry commit or roll back together.
+ */
+
+/** Who made a change, and from where when it came through a request. */
+export interface AuditActor {
+  kind: AuditActorKind;
+  /** User id, API token id or credential id; null for automated actions */
+  id: string | null;
+  /** E-mail, credential name, or 'Automated Action' */
+  name: string;
+  requestId: string | null;
+  clientIp: string | null;
+}
+
+/** The signed-in user (cookie session) or their API token behind a request. */
+export function auditActor(principal: Principal): AuditActor {
+  const byToken = principal.via === 'token';
+  return {
+    kind: byToken ? 'api-token' : 'user',
+    id: byToken ? (principal.tokenId ?? principal.userId) : principal.userId,
+    name: principal.email,
+    requestId: principal.origin?.requestId ?? null,
+    clientIp: principal.origin?.clientIp ?? null,
+  };
+}
+
+/** Jobs and housekeeping. */
+export const automatedActor: AuditActor = {
+  kind: 'automated',
+  id: null,
+  name: AUTOMATED_ACTION,
+  requestId: null,
+  clientIp: null,
+};
+
+/** A license server authenticated by its credential (the elastic API). */
+export const licenseServerActor = (
+  credentialId: string,
+  name: string,
+  origin?: { requestId: string; clientIp: string },
+): AuditActor => ({
+  kind: 'license-server',
+  id: credentialId,
+  name,
+  requestId: origin?.requestId ?? null,
+  clientIp: origin?.clientIp ?? null,
+});
+
+/** Stands for a secret's value in before/after (a PIN is never recorded). */
+export const REDACTED = '[redacted]';
+
+export interface AuditChange {
+  /** The account the change belongs to; null for vendor-wide changes (feature flags, alerts, sign-ins) */
+  customerNumber: string | null;
+  /** 'ip-rules.replaced', 'fsa.order', … (dot-separated: feature, then what happened) */
+  action: string;
+  object: { type: string; id: string };
+  /** The changed fields before and after; with both, only the fields that differ are kept */
+  before?: Record<string, unknown> | null;
+  after?: Record<string, unknown> | null;
+}
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/** Keeps the fields whose values differ; null when nothing differs. */
+export function changedFields(
+  before: Record<string, unknown>,
+  after: Record<string, unknown>,
+): { before: Record<string, unknown>; after: Record<string, unknown> } | null {
+  const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])].filter(
+    (k) => !same(before[k], after[k]),
+  );
+  if (keys.length === 0) return null;
+  const pick = (o: Record<string, unknown>) =>
+    Object.fromEntries(keys.filter((k) => k in o).map((k) => [k, o[k]]));
+  return { before: pick(before), after: pick(after) };
+}
+
+/**
+ * Records one change in the caller's transaction. With both before and after, only the differing fields are kept,
+ * and a change that changes nothing is not recorded (null).
+ */
+export async function recordAudit(tx: Db, actor: AuditActor, change: AuditChange): Promise<AuditRow | null> {
+  let before = change.before ?? null;
+  let after = change.after ?? null;
+  if (before && after) {
+    const diff = changedFields(before, after);
+    if (!diff) return null;
+    ({ before, after } = diff);
+  }
+  return appendEntry(tx, {
+    chain: change.customerNumber ?? GLOBAL_CHAIN,
+    // Whole milliseconds, so the stored instant hashes the same when read back.
+    at: new Date(Date.now()),
+    customerNumber: change.customerNumber,
+    actorKind: actor.kind,
+    actorId: actor.id,
+    actorName: actor.name,
+    action: change.action,
+    objectType: change.object.type,
+    objectId: change.object.id,
+    before,
+    after,
+    requestId: actor.requestId,
+    clientIp: actor.clientIp,
+  });
+}
+
+export interface ChainCheck {
+  chain: string;
+  entries: number;
+  ok: boolean;
+  /** The first problem found: the entry's seq (or the head's) and what is wrong */
+  problem?: { seq: number; reason: string };
+}
+
+const fieldsOf = (r: AuditRow): ChainedFields => ({
+  chain: r.chain,
+  seq: r.seq,
+  at: r.at,
+  customerNumber: r.customerNumber,
+  actorKind: r.actorKind,
+  actorId: r.actorId,
+  actorName: r.actorName,
+  action: r.action,
+  objectType: r.objectType,
+  objectId: r.objectId,
+  before: r.before,
+  after: r.after,
+  requestId: r.requestId,
+  clientIp: r.clientIp,
+});
+
+const PAGE = 2000;
+
+/** Walks one chain from its first entry: numbering, links and hashes, then the head. */
+async function checkChain(db: Db, head: { chain: string; seq: number; hash: string }): Promise<ChainCheck> {
+  let expectedSeq = 1;
+  let prev = GENESIS_HASH;
+  const fail = (seq: number, reason: string): ChainCheck => ({
+    chain: head.chain,
+    entries: expectedSeq - 1,
+    ok: false,
+    problem: { seq, reason },
+  });
+  for (;;) {
+    const page = await chainPage(db, head.chain, expectedSeq - 1, PAGE);
+    for (const row of page) {
+      if (row.seq !== expectedSeq) return fail(expectedSeq, 'entry missing');
+      if (row.prevHash !== prev) return fail(row.seq, 'link to the previous entry broken');
+      if (entryHash(prev, fieldsOf(row)) !== row.hash) return fail(row.seq, 'entry edited');
+      prev = row.hash;
+      expectedSeq += 1;
+    }
+    if (page.length < PAGE) break;
+  }
+  const last = expectedSeq - 1;
+  if (head.seq !== last) return fail(last + 1, 'entry missing');
+  if (head.hash !== prev) return fail(last, 'entry edited');
+  return { chain: head.chain, entries: last, ok: true };
+}
+
+/** `npm run cli -- audit verify [--account CN]`: every chain (or the account's) checked from its start. */
+export async function verifyAudit(db: Db, customerNumber?: string): Promise<ChainCheck[]> {
+  const heads = await listHeads(db, customerNumber);
+  const checks: ChainCheck[] = [];
+  for (const head of heads) checks.push(await checkChain(db, head));
+  return checks;
+}
