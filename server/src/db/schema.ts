@@ -617,3 +617,19 @@ export const auditChainHeads = pgTable('audit_chain_heads', {
   seq: bigint('seq', { mode: 'number' }).notNull(),
   hash: text('hash').notNull(),
 });
+
+/** Runs of the database-backed jobs (decision 040): one row per job and run key, claimed by one node at a time. */
+export const jobRuns = pgTable(
+  'job_runs',
+  {
+    name: text('name').notNull(),
+    runKey: text('run_key').notNull(),
+    node: text('node').notNull(),
+    claimedAt: ts('claimed_at').notNull(),
+    leaseUntil: ts('lease_until').notNull(),
+    finishedAt: ts('finished_at'),
+    attempts: integer('attempts').notNull().default(1),
+    error: text('error'),
+  },
+  (t) => [primaryKey({ name: 'job_runs_pkey', columns: [t.name, t.runKey] })],
+);

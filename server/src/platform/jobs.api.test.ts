@@ -1,0 +1,119 @@
+import os from 'node:os';
+import { and, eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { jobRuns } from '../db/schema.ts';
+import { createTestApp } from '../test/test-app.ts';
+import { createTestDatabase, type TestDatabase } from '../test/test-db.ts';
+import { loadConfig } from './config.ts';
+import type { AppContext } from './context.ts';
+import { type Job, runDueJobs, utcDay } from './jobs.ts';
+
+/*
+ * The database-backed job runner (decision 040): a run is done by one node however many poll, a finished run
+ * never repeats, a run whose node died is taken over after its lease, and a failed run is retried later.
+ */
+
+let database: TestDatabase;
+let app: FastifyInstance;
+let ctx: AppContext;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  app = await createTestApp(database);
+  ctx = {
+    config: loadConfig({ NODE_ENV: 'test', DATA_DIR: os.tmpdir() }),
+    database,
+    db: database.db,
+    secret: Buffer.alloc(32),
+    log: app.log,
+  };
+});
+afterAll(async () => {
+  await app?.close();
+  await database?.close();
+});
+
+const at = (iso: string) => () => new Date(iso);
+const MINUTE = 60_000;
+
+/** A daily job that counts its runs per key, optionally failing the first `failures` times. */
+function countingJob(name: string, failures = 0) {
+  const runs: string[] = [];
+  let failed = 0;
+  const job: Job = {
+    name,
+    runKeyOf: utcDay,
+    run: async (_ctx, runKey) => {
+      // Let the other pollers reach the claim while this one works.
+      await new Promise((resolve) => setImmediate(resolve));
+      if (failed < failures) {
+        failed += 1;
+        throw new Error(`failure ${failed}`);
+      }
+      runs.push(runKey);
+    },
+  };
+  return { job, runs };
+}
+
+const rowOf = async (name: string, runKey: string) =>
+  (
+    await database.db
+      .select()
+      .from(jobRuns)
+      .where(and(eq(jobRuns.name, name), eq(jobRuns.runKey, runKey)))
+  )[0];
+
+describe('runDueJobs', () => {
+  it('runs a daily job once however many nodes poll, and again the next day', async () => {
+    const { job, runs } = countingJob('daily-once');
+    const noon = at('2026-11-25T12:00:00Z');
+    const polls = ['node-a', 'node-b', 'node-c', 'node-a', 'node-b'].map((node) =>
+      runDueJobs(ctx, [job], { node, now: noon }),
+    );
+    const done = (await Promise.all(polls)).flat();
+    expect(done).toEqual([{ name: 'daily-once', runKey: '2026-11-25', ok: true }]);
+    expect(runs).toEqual(['2026-11-25']);
+    // Later the same day, after a restart: nothing.
+    expect(await runDueJobs(ctx, [job], { node: 'node-d', now: at('2026-11-25T23:59:00Z') })).toEqual([]);
+    expect(await runDueJobs(ctx, [job], { node: 'node-d', now: at('2026-11-26T00:01:00Z') })).toEqual([
+      { name: 'daily-once', runKey: '2026-11-26', ok: true },
+    ]);
+    expect(runs).toEqual(['2026-11-25', '2026-11-26']);
+    expect(await rowOf('daily-once', '2026-11-25')).toMatchObject({ attempts: 1, error: null });
+  });
+
+  it('takes over a run whose node died, once the lease has passed', async () => {
+    const { job, runs } = countingJob('taken-over');
+    // node-a claimed at 10:00 and died: no finish.
+    await database.db.insert(jobRuns).values({
+      name: 'taken-over',
+      runKey: '2026-11-25',
+      node: 'node-a',
+      claimedAt: new Date('2026-11-25T10:00:00Z'),
+      leaseUntil: new Date('2026-11-25T10:15:00Z'),
+    });
+    expect(await runDueJobs(ctx, [job], { node: 'node-b', now: at('2026-11-25T10:10:00Z') })).toEqual([]);
+    expect(await runDueJobs(ctx, [job], { node: 'node-b', now: at('2026-11-25T10:16:00Z') })).toEqual([
+      { name: 'taken-over', runKey: '2026-11-25', ok: true },
+    ]);
+    expect(runs).toEqual(['2026-11-25']);
+    expect(await rowOf('taken-over', '2026-11-25')).toMatchObject({ node: 'node-b', attempts: 2 });
+  });
+
+  it('retries a failed run after the retry delay and records the error meanwhile', async () => {
+    const { job, runs } = countingJob('retried', 1);
+    const options = { node: 'node-a', retryDelayMs: 10 * MINUTE };
+    expect(await runDueJobs(ctx, [job], { ...options, now: at('2026-11-25T08:00:00Z') })).toEqual([
+      { name: 'retried', runKey: '2026-11-25', ok: false },
+    ]);
+    expect(await rowOf('retried', '2026-11-25')).toMatchObject({ error: 'failure 1', finishedAt: null });
+    expect(await runDueJobs(ctx, [job], { ...options, now: at('2026-11-25T08:05:00Z') })).toEqual([]);
+    expect(await runDueJobs(ctx, [job], { ...options, now: at('2026-11-25T08:11:00Z') })).toEqual([
+      { name: 'retried', runKey: '2026-11-25', ok: true },
+    ]);
+    expect(runs).toEqual(['2026-11-25']);
+    expect(await rowOf('retried', '2026-11-25')).toMatchObject({ error: null, attempts: 2 });
+  });
+});
