@@ -8,10 +8,12 @@ import {
 } from '@lp/domain/contacts';
 import { isFreeMail } from '@lp/domain/free-mail';
 import { contactRoles } from '@lp/domain/policy';
+import type { Db } from '../../db/database.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { AppError, badRequest } from '../../platform/errors.ts';
 import type { Principal } from '../../platform/principal.ts';
 import { authorizeAccount } from '../accounts/policy.ts';
+import { type AuditActor, auditActor, recordAudit } from '../audit/service.ts';
 import { listContacts, lockAccount, replaceContacts } from './repository.ts';
 
 const roleOrder: string[] = [contactRoles.coordinator, contactRoles.admin, contactRoles.viewer];
@@ -53,6 +55,38 @@ export async function setPortalAccess(
     const problem = firstContactProblem(check);
     if (problem) throw badRequest(problem);
     await replaceContacts(tx, customerNumber, check.normalised);
+    await auditContacts(tx, auditActor(principal), customerNumber, stored, check.normalised);
     return ordered(check.normalised);
   });
+}
+
+/** One entry per contact added, removed or given another role (a contact left as it was writes none). */
+async function auditContacts(
+  tx: Db,
+  actor: AuditActor,
+  customerNumber: string,
+  before: ContactDto[],
+  after: ContactDto[],
+) {
+  const roleBefore = new Map(before.map((c) => [normaliseEmail(c.email), c.role]));
+  const roleAfter = new Map(after.map((c) => [c.email, c.role]));
+  const record = (
+    email: string,
+    what: string,
+    change: { before?: Record<string, string>; after?: Record<string, string> },
+  ) =>
+    recordAudit(tx, actor, {
+      customerNumber,
+      action: `portal-access.contact.${what}`,
+      object: { type: 'contact', id: email },
+      ...change,
+    });
+  for (const [email, role] of roleBefore) {
+    if (!roleAfter.has(email)) await record(email, 'removed', { before: { role } });
+  }
+  for (const [email, role] of roleAfter) {
+    const old = roleBefore.get(email);
+    if (old === undefined) await record(email, 'added', { after: { role } });
+    else if (old !== role) await record(email, 'changed', { before: { role: old }, after: { role } });
+  }
 }

@@ -1,0 +1,12 @@
+import { asc, like } from 'drizzle-orm';
+import type { Db } from '../db/database.ts';
+import { auditEntries } from '../db/schema.ts';
+
+/** The audit entries whose action starts with `prefix` ('portal-access.'), oldest first: what a test checks. */
+export async function auditEntriesOf(db: Db, prefix: string) {
+  return db
+    .select()
+    .from(auditEntries)
+    .where(like(auditEntries.action, `${prefix}%`))
+    .orderBy(asc(auditEntries.id));
+}
