@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { accountsApi } from './accounts/api.ts';
 import { activationsApi } from './activations/api.ts';
 import { alertsApi } from './alerts/api.ts';
+import { auditApi } from './audit/api.ts';
 import { authApi } from './auth/api.ts';
 import { clsApi } from './cls/api.ts';
 import { failureSchema } from './common/envelope.ts';
@@ -47,6 +48,7 @@ export const apiCatalogue: Operation[] = [
   transactionsApi,
   credentialsApi,
   clsApi,
+  auditApi,
 ].flatMap((group) => Object.values(group));
 
 type JsonSchema = Record<string, unknown>;

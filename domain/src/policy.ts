@@ -20,6 +20,18 @@ export const mayManageServerCredentials = (roles: readonly string[]) =>
 /** The same staff may remove a stored e-mail record (no UI offers it; spec 000 §2.8). */
 export const mayRemoveEmails = mayManageServerCredentials;
 
+/** Vendor staff who read audit logs, each account's and across accounts: business operations and support. */
+export const mayReadAllAuditLogs = (roles: readonly string[]) => isBusops(roles) || has(roles, 'support');
+
+/**
+ * An account's audit log (issue 13 §1): its administrators and support coordinators, and the vendor staff
+ * above; viewers and everyone else are refused.
+ */
+export const mayReadAuditLog = (
+  roles: readonly string[],
+  info: Pick<AccountInfo, 'isPortalEdit' | 'isAsc'> | null | undefined,
+) => mayReadAllAuditLogs(roles) || !!info?.isPortalEdit || !!info?.isAsc;
+
 export interface Permissions {
   viewOnly: boolean;
   sslAllowed: boolean;

@@ -13,6 +13,7 @@ import type { Database } from './db/database.ts';
 import { registerAccountRoutes } from './features/accounts/routes.ts';
 import { registerActivationRoutes } from './features/activations/routes.ts';
 import { registerAlertRoutes } from './features/alerts/routes.ts';
+import { registerAuditRoutes } from './features/audit/routes.ts';
 import { registerAuth } from './features/auth/routes.ts';
 import { registerClsRoutes } from './features/cls-api/routes.ts';
 import { registerCredentialRoutes } from './features/credentials/routes.ts';
@@ -133,6 +134,7 @@ export async function buildApp(config: Config, database: Database): Promise<Fast
   registerTransactionRoutes(app, ctx);
   registerCredentialRoutes(app, ctx);
   registerClsRoutes(app, ctx);
+  registerAuditRoutes(app, ctx);
 
   // The e-mail delivery worker runs while the app is up (a no-op without SMTP_URL).
   let stopMailWorker: (() => Promise<void>) | undefined;

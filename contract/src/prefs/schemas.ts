@@ -22,6 +22,7 @@ export const tableNames = [
   'fsaActiveEntitlements',
   'fsaInActiveEntitlements',
   'notificationsResolved',
+  'auditLog',
 ] as const;
 export type TableName = (typeof tableNames)[number];
 
