@@ -5,6 +5,7 @@ import type { AppContext } from '../../platform/context.ts';
 import { badRequest, notFound } from '../../platform/errors.ts';
 import type { Principal } from '../../platform/principal.ts';
 import { authorizeAccount } from '../accounts/policy.ts';
+import { auditActor, recordAudit } from '../audit/service.ts';
 import { elasticServersOf } from '../license-servers/service.ts';
 import { listIpRules, replaceIpRules } from './repository.ts';
 
@@ -47,7 +48,7 @@ export async function getIpRules(
   return listIpRules(ctx.db, customerNumber, clsId);
 }
 
-/** Replaces the server's allow-list in one transaction with the validated, normalised rules. */
+/** Replaces the server's allow-list in one transaction with the validated, normalised rules (audited when it changes). */
 export async function setIpRules(
   ctx: AppContext,
   principal: Principal,
@@ -59,6 +60,16 @@ export async function setIpRules(
   const check = checkIpRules(request.whitelist);
   const problem = firstIpRuleProblem(check);
   if (problem) throw badRequest(problem);
-  await ctx.db.transaction(async (tx) => replaceIpRules(tx, customerNumber, clsId, check.normalised));
+  await ctx.db.transaction(async (tx) => {
+    const before = await listIpRules(tx, customerNumber, clsId);
+    await replaceIpRules(tx, customerNumber, clsId, check.normalised);
+    await recordAudit(tx, auditActor(principal), {
+      customerNumber,
+      action: 'ip-rules.changed',
+      object: { type: 'ip-rules', id: clsId },
+      before: { rules: before },
+      after: { rules: check.normalised },
+    });
+  });
   return check.normalised;
 }
