@@ -43,7 +43,7 @@ export async function findFulfillment(db: Db, serverId: number, entitlementId: n
   return row;
 }
 
-/** Adds seats to the (host, entitlement) fulfillment, creating it when new; answers its id. */
+/** Adds seats to the (host, entitlement) fulfillment, creating it when new; answers its id and seats now. */
 export async function addToFulfillment(
   db: Db,
   row: {
@@ -65,8 +65,8 @@ export async function addToFulfillment(
         parentId: sql`coalesce(excluded.parent_id, ${fulfillments.parentId})`,
       },
     })
-    .returning({ id: fulfillments.id });
-  return out.id;
+    .returning({ id: fulfillments.id, count: fulfillments.count });
+  return out;
 }
 
 export async function setFulfillmentCount(db: Db, id: number, count: number) {

@@ -8,6 +8,7 @@ import type { AppContext } from '../../platform/context.ts';
 import { AppError, badRequest, notFound } from '../../platform/errors.ts';
 import type { Principal } from '../../platform/principal.ts';
 import { authorizeAccount } from '../accounts/policy.ts';
+import { type AuditChange, auditActor, recordAudit } from '../audit/service.ts';
 import { type SslEntitlement, sslEntitlements } from '../entitlements/service.ts';
 import {
   findAccountHost,
@@ -139,10 +140,24 @@ export async function hostEntitlements(
 
 const lifecycleOf = (type: string | undefined) => (type === 'rehost' ? 'rehost' : 'new');
 
+const fulfillmentObject = (id: number) => ({ type: 'fulfillment', id: String(id) });
+
+/**
+ * Records a batch's changes last, once every host, entitlement and fulfillment row it needs is locked: the audit
+ * append locks the account's chain head, and taking it before those would deadlock against another batch of the
+ * account holding them and waiting for the head.
+ */
+async function recordAll(tx: Db, principal: Principal, changes: AuditChange[]) {
+  const actor = auditActor(principal);
+  for (const change of changes) await recordAudit(tx, actor, change);
+}
+
 /**
  * Spec 002 §7 /api/fulfillments/create: activates seats on a host in one transaction (the host is added when new).
  * Every seat is taken by one conditional update of the entitlement's activated count, so parallel batches never
  * overdraw; any refused line rolls the whole batch back. With an operationKey a retried batch changes nothing.
+ * Audited: the host's changes, and one entry per fulfillment ('fulfillments.created', or 'fulfillments.rehosted'
+ * naming the source host) with its activation id, host and seats.
  */
 export async function createFulfillments(ctx: AppContext, principal: Principal, request: CreateRequest) {
   await authorizeAccount(ctx, principal, request.customerNumber, 'activate');
@@ -156,7 +171,7 @@ export async function createFulfillments(ctx: AppContext, principal: Principal, 
       tx,
       { key: request.operationKey, operation: 'create', userEmail: principal.email, request },
       async () => {
-        const host = await hostForCreate(tx, editors, principal, request);
+        const { host, inserted, changes } = await hostForCreate(tx, editors, principal, request);
         const prev = request.prevServer
           ? (
               await lockAccountHost(
@@ -168,6 +183,7 @@ export async function createFulfillments(ctx: AppContext, principal: Principal, 
             ).host
           : undefined;
         let total = 0;
+        const seats = new Map<number, { activationId: string; before: number; after: number }>();
         for (const a of request.activations) {
           const e = await sslEntitlements.lock(tx, request.customerNumber, a.id);
           if (!e) throw notFound(messages.unknownActivation(a.id));
@@ -177,7 +193,7 @@ export async function createFulfillments(ctx: AppContext, principal: Principal, 
           if (!(await sslEntitlements.changeActivated(tx, e.id, a.count)))
             throw new AppError('CONFLICT', messages.activatedOverAvailable);
           const parent = prev ? await findFulfillment(tx, prev.id, e.id) : undefined;
-          const fulfillmentId = await addToFulfillment(tx, {
+          const { id: fulfillmentId, count } = await addToFulfillment(tx, {
             serverId: host.id,
             entitlementId: e.id,
             customerNumber: request.customerNumber,
@@ -196,8 +212,28 @@ export async function createFulfillments(ctx: AppContext, principal: Principal, 
             parentFulfillmentId: parent?.id ?? null,
           });
           total += a.count;
+          // One entry per fulfillment, even when the batch names its entitlement twice.
+          const before = seats.get(fulfillmentId)?.before ?? count - a.count;
+          seats.set(fulfillmentId, { activationId: e.activationId, before, after: count });
         }
-        await setHostState(tx, host.id, 'Active');
+        const activated = await setHostState(tx, host, 'Active', request.customerNumber);
+        // A host added by this batch is recorded as added (its passing Unknown state is not a change).
+        if (activated && !inserted) changes.push(activated);
+        const rehost = request.type === 'rehost';
+        for (const [id, f] of seats) {
+          const before = {
+            ...(f.before > 0 ? { count: f.before } : {}),
+            ...(rehost && prev ? { host: prev.hostIdentity } : {}),
+          };
+          changes.push({
+            customerNumber: request.customerNumber,
+            action: rehost ? 'fulfillments.rehosted' : 'fulfillments.created',
+            object: fulfillmentObject(id),
+            before: Object.keys(before).length > 0 ? before : null,
+            after: { activationId: f.activationId, host: host.hostIdentity, count: f.after },
+          });
+        }
+        await recordAll(tx, principal, changes);
         return { count: total };
       },
     ),
@@ -207,7 +243,8 @@ export async function createFulfillments(ctx: AppContext, principal: Principal, 
 
 /**
  * Spec 002 §7 /api/fulfillments/return: returns seats (negative counts) of the account's fulfillments in one
- * transaction; a host left with nothing activated becomes Inactive. Idempotent with an operationKey.
+ * transaction; a host left with nothing activated becomes Inactive. Idempotent with an operationKey. Audited:
+ * one 'fulfillments.returned' entry per fulfillment (its seats before and after), and each host deactivated.
  */
 export async function returnFulfillments(
   ctx: AppContext,
@@ -226,7 +263,7 @@ export async function returnFulfillments(
       tx,
       { key: request.operationKey, operation: 'return', userEmail: principal.email, request },
       async () => {
-        await lockHosts(
+        const locked = await lockHosts(
           tx,
           await serversOfFulfillments(
             tx,
@@ -234,6 +271,7 @@ export async function returnFulfillments(
           ),
         );
         const hosts = new Set<number>();
+        const seats = new Map<number, { before: number; after: number }>();
         let total = 0;
         for (const a of request.activations) {
           const f = await lockFulfillment(tx, a.id);
@@ -258,9 +296,21 @@ export async function returnFulfillments(
           });
           hosts.add(f.serverId);
           total += n;
+          seats.set(f.id, { before: seats.get(f.id)?.before ?? f.count, after: f.count - n });
         }
-        for (const serverId of hosts)
-          if (!(await hostHasLiveFulfillments(tx, serverId))) await setHostState(tx, serverId, 'Inactive');
+        const changes: AuditChange[] = [...seats].map(([id, { before, after }]) => ({
+          customerNumber: request.customerNumber,
+          action: 'fulfillments.returned',
+          object: fulfillmentObject(id),
+          before: { count: before },
+          after: { count: after },
+        }));
+        for (const host of locked) {
+          if (!hosts.has(host.id) || (await hostHasLiveFulfillments(tx, host.id))) continue;
+          const deactivated = await setHostState(tx, host, 'Inactive', request.customerNumber);
+          if (deactivated) changes.push(deactivated);
+        }
+        await recordAll(tx, principal, changes);
         return { count: total };
       },
     ),

@@ -66,10 +66,10 @@ export async function findHostInUseWithAnyId(db: Db, ids: string[]) {
 }
 
 /** Locks hosts by id, in id order (every write locks its hosts first, in one order: no deadlock between them). */
-export async function lockHostsById(db: Db, ids: number[]) {
-  if (ids.length === 0) return;
-  await db
-    .select({ id: licenseServers.id })
+export async function lockHostsById(db: Db, ids: number[]): Promise<HostRow[]> {
+  if (ids.length === 0) return [];
+  return db
+    .select()
     .from(licenseServers)
     .where(inArray(licenseServers.id, ids))
     .orderBy(asc(licenseServers.id))

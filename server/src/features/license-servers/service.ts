@@ -18,6 +18,7 @@ import type { AppContext } from '../../platform/context.ts';
 import { AppError, badRequest, notFound } from '../../platform/errors.ts';
 import type { Principal } from '../../platform/principal.ts';
 import { authorizeAccount } from '../accounts/policy.ts';
+import { type AuditChange, auditActor, recordAudit } from '../audit/service.ts';
 import {
   addHostAccount,
   findHostByIdentity,
@@ -220,6 +221,17 @@ export async function hostOverride(
   return { shared: members.length > 1, otherCustomers: members.length - visible.length };
 }
 
+/** A host as its audit entries name it. */
+const hostObject = (host: HostRow) => ({ type: 'license-server', id: host.hostIdentity });
+
+/** The host's settings a user chooses, as audit entries show them. */
+const hostSettings = (host: HostRow) => ({
+  name: host.name,
+  serverNames: host.serverNames,
+  port: host.port,
+  borrowable: host.borrowable,
+});
+
 /** Host names as typed: one, or one per server of a triad (comma-joined); spec 002 §5 rule for each. */
 export function parseHostNames(serverName: string, servers: number): string[] {
   const names = serverName.split(',').map((n) => n.trim());
@@ -244,7 +256,8 @@ export function parseHostNames(serverName: string, servers: number): string[] {
  * - type 'rehost': a target already active under the same name is refused ('Host {name} ({identifier}) is active.');
  * - otherwise the host must exist and serve an account the user may edit; the batch's account joins it (a shared
  *   license server).
- * Unknown hosts are added in state Unknown and used at once.
+ * Unknown hosts are added in state Unknown and used at once. Answers the host, whether it was added (a new
+ * row), and the audit changes for the batch to record last (after its other locks: see `createFulfillments`).
  */
 export async function hostForCreate(
   tx: Db,
@@ -254,12 +267,13 @@ export async function hostForCreate(
     CreateRequest,
     'customerNumber' | 'serverName' | 'serverId' | 'serverIdType' | 'portNumber' | 'ansysborrowable' | 'type'
   >,
-): Promise<HostRow> {
+): Promise<{ host: HostRow; inserted: boolean; changes: AuditChange[] }> {
   const { identity, key } = parseHost(request.serverId, request.serverIdType);
   const names = parseHostNames(request.serverName, identity.ids.length);
   const name = names[0];
   let host = await findHostByIdentity(tx, key, true);
   let members: string[] = [];
+  const inserted = !host;
   if (host) {
     members = (await listHostAccounts(tx, host.id)).map((m) => m.customerNumber);
     const mayUse = members.some((cn) => editors.has(cn));
@@ -302,28 +316,65 @@ export async function hostForCreate(
   const change: Parameters<typeof updateHost>[2] = {};
   // Port and Borrowable go into every account's file: only a user who may edit all of them changes them.
   const mayChangeHost = members.every((cn) => cn === request.customerNumber || editors.has(cn));
-  if (!mayChangeHost) return host;
-  if (request.ansysborrowable !== undefined && request.ansysborrowable !== host.borrowable)
-    change.borrowable = request.ansysborrowable;
-  if (request.portNumber !== undefined && request.portNumber !== host.port) change.port = request.portNumber;
-  await updateHost(tx, host.id, change);
-  return { ...host, ...change };
+  if (mayChangeHost) {
+    if (request.ansysborrowable !== undefined && request.ansysborrowable !== host.borrowable)
+      change.borrowable = request.ansysborrowable;
+    if (request.portNumber !== undefined && request.portNumber !== host.port)
+      change.port = request.portNumber;
+    await updateHost(tx, host.id, change);
+  }
+  const changed = { ...host, ...change };
+  const { customerNumber } = request;
+  const changes: AuditChange[] = [];
+  // The account's own view: the host joins it (new, or a host other accounts use), or its settings change.
+  if (!members.includes(customerNumber))
+    changes.push({
+      customerNumber,
+      action: 'license-servers.added',
+      object: hostObject(changed),
+      after: hostSettings(changed),
+    });
+  else
+    changes.push({
+      customerNumber,
+      action: 'license-servers.changed',
+      object: hostObject(changed),
+      before: hostSettings(host),
+      after: hostSettings(changed),
+    });
+  return { host: changed, inserted, changes };
 }
 
 /**
  * Locks the hosts a batch of returns touches before anything else, so a return and a create on one host run one
  * after the other and the host's state (which removeHost trusts) always matches its live seats.
  */
-export async function lockHosts(tx: Db, serverIds: number[]) {
-  await lockHostsById(
+export async function lockHosts(tx: Db, serverIds: number[]): Promise<HostRow[]> {
+  return lockHostsById(
     tx,
     [...new Set(serverIds)].sort((a, b) => a - b),
   );
 }
 
-/** Sets a host's state after its fulfillments changed (Active while anything is activated on it). */
-export async function setHostState(tx: Db, serverId: number, state: 'Active' | 'Inactive') {
-  await updateHost(tx, serverId, { state });
+/**
+ * Sets a host's state after its fulfillments changed (Active while anything is activated on it); answers the
+ * audit change of the account that changed it (null when the state stays), for the caller to record last.
+ */
+export async function setHostState(
+  tx: Db,
+  host: HostRow,
+  state: 'Active' | 'Inactive',
+  customerNumber: string,
+): Promise<AuditChange | null> {
+  if (host.state === state) return null;
+  await updateHost(tx, host.id, { state });
+  return {
+    customerNumber,
+    action: state === 'Active' ? 'license-servers.activated' : 'license-servers.deactivated',
+    object: hostObject(host),
+    before: { state: host.state },
+    after: { state },
+  };
 }
 
 /** A host the account uses, locked for the rest of the transaction; 404 otherwise. */
@@ -348,9 +399,54 @@ interface HostWriteRequest {
   operationKey?: string;
 }
 
+type Membership = Map<string, boolean>;
+
+const membershipOf = (members: { customerNumber: string; inSharedGroup: boolean }[]): Membership =>
+  new Map(members.map((m) => [m.customerNumber, m.inSharedGroup]));
+
+/**
+ * What a host write changed, one entry per account in that account's log (a shared host's other accounts are
+ * never named in it): the account joined the host, left it (the host deleted with its last account), or joined or
+ * left the host's shared-server group.
+ */
+function membershipChanges(host: HostRow, before: Membership, after: Membership, hostGone: boolean) {
+  const changes: AuditChange[] = [];
+  const object = hostObject(host);
+  for (const customerNumber of [...new Set([...before.keys(), ...after.keys()])].sort()) {
+    const was = before.get(customerNumber);
+    const is = after.get(customerNumber);
+    if (was === is) continue;
+    if (was === undefined)
+      changes.push({
+        customerNumber,
+        action: 'license-servers.added',
+        object,
+        after: { ...hostSettings(host), sharedGroup: is },
+      });
+    else if (is === undefined)
+      changes.push({
+        customerNumber,
+        action: hostGone ? 'license-servers.deleted' : 'license-servers.removed',
+        object,
+        before: { ...hostSettings(host), state: host.state, sharedGroup: was },
+      });
+    else
+      changes.push({
+        customerNumber,
+        action: 'license-servers.shared-group.changed',
+        object,
+        before: { sharedGroup: was },
+        after: { sharedGroup: is },
+      });
+  }
+  return changes;
+}
+
 /**
  * One write on the account's host: the account gate, then one transaction with the host locked, answered once per
- * operation key. `write` gets the host and its accounts the user may edit; `check` runs after the gate.
+ * operation key. `write` gets the host and its accounts the user may edit; `check` runs after the gate. The
+ * accounts' memberships before and after are compared and recorded last, in customer-number order, so the
+ * accounts' audit chains are always locked in one order.
  */
 async function writeHost(
   ctx: AppContext,
@@ -379,6 +475,11 @@ async function writeHost(
           host,
           members.map((m) => m.customerNumber).filter((cn) => editors.has(cn)),
         );
+        const after = await listHostAccounts(tx, host.id);
+        const hostGone = after.length === 0;
+        const actor = auditActor(principal);
+        for (const change of membershipChanges(host, membershipOf(members), membershipOf(after), hostGone))
+          await recordAudit(tx, actor, change);
         return null;
       },
     ),
