@@ -21,21 +21,26 @@ export async function savePinCipher(db: Db, customerNumber: string, clsId: strin
     .onConflictDoUpdate({ target: key, set: { pinCipher, updatedAt: sql`now()` } });
 }
 
-/** Stores the PIN only where none is stored yet; a PIN already in place (even one written a moment ago) stays. */
+/**
+ * Stores the PIN only where none is stored yet; a PIN already in place (even one written a moment ago) stays.
+ * Answers whether this call stored it.
+ */
 export async function savePinCipherIfMissing(
   db: Db,
   customerNumber: string,
   clsId: string,
   pinCipher: string,
-) {
-  await db
+): Promise<boolean> {
+  const rows = await db
     .insert(elasticServerSettings)
     .values({ customerNumber, clsId, pinCipher })
     .onConflictDoUpdate({
       target: key,
       set: { pinCipher, updatedAt: sql`now()` },
       setWhere: isNull(elasticServerSettings.pinCipher),
-    });
+    })
+    .returning({ clsId: elasticServerSettings.clsId });
+  return rows.length > 0;
 }
 
 export async function saveUsers(db: Db, customerNumber: string, clsId: string, users: string[]) {

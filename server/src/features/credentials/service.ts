@@ -8,6 +8,7 @@ import { badRequest, notFound } from '../../platform/errors.ts';
 import type { Principal } from '../../platform/principal.ts';
 import { seal, secretKey, unseal } from '../../platform/secret-box.ts';
 import { authorizeAccount } from '../accounts/policy.ts';
+import { type AuditActor, auditActor, REDACTED, recordAudit } from '../audit/service.ts';
 import { requireElasticServer } from '../ip-rules/service.ts';
 import { elasticServersOf } from '../license-servers/service.ts';
 import {
@@ -75,11 +76,22 @@ export async function generatePin(
   const key = secretKey(ctx.config);
   const stored = await ctx.db.transaction(async (tx) => {
     await requireElasticServer(tx, customerNumber, clsId);
-    await savePinCipherIfMissing(tx, customerNumber, clsId, seal(key, randomPin(), [customerNumber, clsId]));
+    const pin = seal(key, randomPin(), [customerNumber, clsId]);
+    if (await savePinCipherIfMissing(tx, customerNumber, clsId, pin))
+      await auditPin(tx, auditActor(principal), customerNumber, clsId, 'generated');
     return findSettings(tx, customerNumber, clsId);
   });
   return unseal(key, stored!.pinCipher!, [customerNumber, clsId], `PIN of ${clsId}`);
 }
+
+/** The PIN's value is never recorded, only that it was set. */
+const auditPin = (tx: Db, actor: AuditActor, customerNumber: string, clsId: string, what: string) =>
+  recordAudit(tx, actor, {
+    customerNumber,
+    action: `credentials.pin.${what}`,
+    object: { type: 'license-server', id: clsId },
+    after: { pin: REDACTED },
+  });
 
 /**
  * Writes a server's settings for a caller who may edit the account: refuses the input's problem (if any) with
@@ -107,8 +119,20 @@ export async function changePin(
   request: { customerNumber: string; clsId: string; pin: string },
 ): Promise<void> {
   const { customerNumber, clsId, pin } = request;
-  await editServerSettings(ctx, principal, request, isValidPin(pin) ? null : messages.invalidPin, (tx) =>
-    savePinCipher(tx, customerNumber, clsId, seal(secretKey(ctx.config), pin, [customerNumber, clsId])),
+  await editServerSettings(
+    ctx,
+    principal,
+    request,
+    isValidPin(pin) ? null : messages.invalidPin,
+    async (tx) => {
+      await savePinCipher(
+        tx,
+        customerNumber,
+        clsId,
+        seal(secretKey(ctx.config), pin, [customerNumber, clsId]),
+      );
+      await auditPin(tx, auditActor(principal), customerNumber, clsId, 'changed');
+    },
   );
 }
 
@@ -134,7 +158,17 @@ export async function saveUsers(
     principal,
     request,
     isValidUsernameList(users) ? null : messages.invalidUsernames,
-    (tx) => replaceUsers(tx, customerNumber, clsId, users),
+    async (tx) => {
+      const before = (await findSettings(tx, customerNumber, clsId))?.users ?? [];
+      await replaceUsers(tx, customerNumber, clsId, users);
+      await recordAudit(tx, auditActor(principal), {
+        customerNumber,
+        action: 'credentials.users.changed',
+        object: { type: 'license-server', id: clsId },
+        before: { users: before },
+        after: { users },
+      });
+    },
   );
 }
 
