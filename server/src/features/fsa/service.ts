@@ -33,6 +33,7 @@ import { badRequest, forbidden, notFound } from '../../platform/errors.ts';
 import { sendAccountEmail } from '../../platform/mail/mailer.ts';
 import type { Principal } from '../../platform/principal.ts';
 import { authorizeAccount } from '../accounts/policy.ts';
+import { type AuditChange, auditActor, recordAudit } from '../audit/service.ts';
 import { type FsaContractRow, fsaEntitlements } from '../entitlements/service.ts';
 import { type ConfirmedLine, orderConfirmation } from './order-email.ts';
 import { contractsWithPrices, listPrices, type PriceRow } from './repository.ts';
@@ -257,6 +258,8 @@ const newActivationId = () => randomBytes(8).toString('hex').match(/..../g)!.joi
  * holding the contract's row lock, each line is priced with @lp/domain/fsa-pricing and drawn from the balance
  * in request order; a line that fails (invalid, duplicate, over the balance, client cost wrong) leaves nothing.
  * Idempotent per orderKey (decision 029's operation keys). Busops-only content from anyone else: 403, nothing.
+ * Audited: one 'fsa.ordered' entry per line drawn, named by the new lease's activation id; failed lines and a
+ * replayed order record nothing.
  */
 export async function orderLines(ctx: AppContext, principal: Principal, request: FsaOrderRequest) {
   await authorizeAccount(ctx, principal, request.customerNumber, 'edit');
@@ -279,6 +282,7 @@ export async function orderLines(ctx: AppContext, principal: Principal, request:
         let balance = balanceOf(contract);
         const results: FsaOrderResult[] = [];
         const drawn: ConfirmedLine[] = [];
+        const changes: AuditChange[] = [];
         for (const [i, p] of planned.entries()) {
           const answer = {
             ansysbpn: p.partNumber,
@@ -325,7 +329,25 @@ export async function orderLines(ctx: AppContext, principal: Principal, request:
             endDate: p.price.endDate,
             costCents: p.price.costCents,
           });
+          changes.push({
+            customerNumber: request.customerNumber,
+            action: 'fsa.ordered',
+            object: { type: 'entitlement', id: activationId },
+            after: {
+              contract: contract.activationId,
+              partNumber: p.partNumber,
+              count: p.count,
+              startDate: p.startDate,
+              endDate: p.price.endDate,
+              costCents: p.price.costCents,
+              currency: contract.currency ?? '',
+            },
+          });
         }
+        // With the contract's row lock held (taken first above): every order locks the contract, then the account's
+        // audit chain, in that order.
+        const actor = auditActor(principal);
+        for (const change of changes) await recordAudit(tx, actor, change);
         // In the order's transaction: a rolled-back order sends nothing, a replayed one never gets here.
         const to = busopsList(contract);
         if (drawn.length > 0 && to.length > 0)
