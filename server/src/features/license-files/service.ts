@@ -22,6 +22,7 @@ import type { Principal } from '../../platform/principal.ts';
 import { seal, secretKey, unseal } from '../../platform/secret-box.ts';
 import { authorizeAccount } from '../accounts/policy.ts';
 import { liveLinesOf, type PlannedLine, plannedLinesOf } from '../activations/service.ts';
+import { type AuditChange, auditActor, recordAudit } from '../audit/service.ts';
 import {
   findAccountHost,
   type HostRow,
@@ -179,6 +180,31 @@ async function filesOfHost(
 
 const noDaemons = () => new AppError('CONFLICT', messages.noDaemonsWithActivations);
 
+/** A file handed out, as its audit entry names it: the account's file of the host. */
+const fileChange = (
+  action: 'generated' | 'downloaded' | 'emailed',
+  customerNumber: string,
+  fileName: string,
+  after: Record<string, unknown>,
+): AuditChange => ({
+  customerNumber,
+  action: `license-files.${action}`,
+  object: { type: 'license-file', id: fileName },
+  after,
+});
+
+/**
+ * Records files handed out. Generating and downloading change no row, so the entries are their transaction's only
+ * writes; several accounts' entries are appended in customer-number order (one lock order for their chains).
+ */
+async function recordFiles(ctx: AppContext, principal: Principal, changes: AuditChange[]) {
+  const actor = auditActor(principal);
+  const ordered = [...changes].sort((a, b) => (a.customerNumber ?? '').localeCompare(b.customerNumber ?? ''));
+  await ctx.db.transaction(async (tx) => {
+    for (const change of ordered) await recordAudit(tx, actor, change);
+  });
+}
+
 /** Spec 002 §7 /api/fulfillments/license: one account's text per daemon, plus the shared files of a shared host. */
 export async function accountLicense(
   ctx: AppContext,
@@ -195,6 +221,12 @@ export async function accountLicense(
   const own = results.find((r) => r.customerNumber === request.customerNumber)?.files;
   if (!own) throw noDaemons();
   const withLines = results.flatMap((r) => (r.files ? [r.files] : []));
+  await recordFiles(ctx, principal, [
+    fileChange('generated', request.customerNumber, own.fileName, {
+      host: host.hostIdentity,
+      daemons: Object.keys(own.licenseText),
+    }),
+  ]);
   return {
     licenseText: own.licenseText,
     licenseFileName: own.fileName,
@@ -232,6 +264,21 @@ export async function customersLicenses(
   );
   const withLines = results.flatMap((r) => (r.files ? [r.files] : []));
   if (withLines.length === 0) throw noDaemons();
+  // One entry per customer whose file was generated, in that customer's log.
+  await recordFiles(
+    ctx,
+    principal,
+    results.flatMap((r) =>
+      r.files
+        ? [
+            fileChange('generated', r.customerNumber, r.files.fileName, {
+              host: host.hostIdentity,
+              daemons: Object.keys(r.files.licenseText),
+            }),
+          ]
+        : [],
+    ),
+  );
   return {
     data: results.map((r) =>
       r.files
@@ -284,13 +331,17 @@ export async function downloadLicense(
   principal: Principal,
   request: { customerNumber: string; serverId: string; serverIdType: string },
 ): Promise<LicenseFile> {
-  const { fileName, text } = await mergedFile(ctx, principal, request);
+  const { host, fileName, text } = await mergedFile(ctx, principal, request);
+  await recordFiles(ctx, principal, [
+    fileChange('downloaded', request.customerNumber, fileName, { host: host.hostIdentity }),
+  ]);
   return { fileName, text };
 }
 
 /**
  * POST /api/fulfillments/email (decision 030): the server's own signed file goes to the account's support list, a
- * copy to the user, through the outbox; it is recorded in the account's e-mails. View-only users may not send.
+ * copy to the user, through the outbox; it is recorded in the account's e-mails, and audited in the same
+ * transaction. View-only users may not send.
  */
 export async function emailLicense(
   ctx: AppContext,
@@ -310,13 +361,28 @@ export async function emailLicense(
     `for ${escapeHtml(customer.customerName)} (${escapeHtml(customer.customerNumber)}) is attached, sent by ` +
     `${escapeHtml(principal.email)}.</p><p>Every feature line is signed; anyone can check it with the public keys ` +
     'at /api/license-keys.</p>';
-  await sendAccountEmail(ctx, {
-    customerNumber: customer.customerNumber,
-    to: support,
-    cc: principal.email,
-    subject: `License file ${fileName}`,
-    html,
-    attachments: [{ filename: fileName, contentType: 'text/plain', content: text }],
+  await ctx.db.transaction(async (tx) => {
+    await sendAccountEmail(
+      ctx,
+      {
+        customerNumber: customer.customerNumber,
+        to: support,
+        cc: principal.email,
+        subject: `License file ${fileName}`,
+        html,
+        attachments: [{ filename: fileName, contentType: 'text/plain', content: text }],
+      },
+      tx,
+    );
+    await recordAudit(
+      tx,
+      auditActor(principal),
+      fileChange('emailed', customer.customerNumber, fileName, {
+        host: host.hostIdentity,
+        to: support,
+        cc: principal.email,
+      }),
+    );
   });
 }
 
