@@ -24,6 +24,7 @@ import { registerFsaRoutes } from './features/fsa/routes.ts';
 import { registerIpRuleRoutes } from './features/ip-rules/routes.ts';
 import { registerLicenseFileRoutes } from './features/license-files/routes.ts';
 import { registerLicenseServerRoutes } from './features/license-servers/routes.ts';
+import { noticesJob } from './features/notices/service.ts';
 import { registerPlatformRoutes } from './features/platform/routes.ts';
 import { registerPortalAccessRoutes } from './features/portal-access/routes.ts';
 import { registerPrefsRoutes } from './features/prefs/routes.ts';
@@ -40,6 +41,7 @@ import {
   installNotFoundHandler,
 } from './platform/errors.ts';
 import { installInputGuard } from './platform/input-guard.ts';
+import { startJobRunner } from './platform/jobs.ts';
 import { startMailWorker } from './platform/mail/mailer.ts';
 import { trackRoutes } from './platform/route.ts';
 import { loadOrCreateSecret } from './platform/secrets.ts';
@@ -138,10 +140,15 @@ export async function buildApp(config: Config, database: Database): Promise<Fast
 
   // The e-mail delivery worker runs while the app is up (a no-op without SMTP_URL).
   let stopMailWorker: (() => Promise<void>) | undefined;
+  // The daily jobs too: every node polls, each run happens once (decision 040).
+  let stopJobs: (() => Promise<void>) | undefined;
   app.addHook('onReady', async () => {
     stopMailWorker = startMailWorker(ctx);
+    if (config.JOBS_ENABLED)
+      stopJobs = startJobRunner(ctx, [noticesJob], { pollIntervalMs: config.JOBS_POLL_SECONDS * 1000 });
   });
   app.addHook('onClose', async () => {
+    await stopJobs?.();
     await stopMailWorker?.();
   });
   // Closing waits for every open connection, and Node only reaps idle keep-alive ones: a client that opened a

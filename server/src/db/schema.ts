@@ -633,3 +633,48 @@ export const jobRuns = pgTable(
   },
   (t) => [primaryKey({ name: 'job_runs_pkey', columns: [t.name, t.runKey] })],
 );
+
+/** Proactive notices (decision 041): a finding of an account, recorded once per threshold. */
+export const notices = pgTable(
+  'notices',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    customerNumber: text('customer_number')
+      .notNull()
+      .references(() => accounts.customerNumber, { onDelete: 'cascade' }),
+    type: text('type').notNull(),
+    objectId: text('object_id').notNull(),
+    threshold: integer('threshold').notNull(),
+    text: text('text').notNull(),
+    /** 'YYYY-MM-DD', the job's day */
+    foundOn: text('found_on').notNull(),
+    createdAt: ts('created_at').notNull().default(sql`now()`),
+  },
+  (t) => [
+    uniqueIndex('notices_once').on(t.customerNumber, t.type, t.objectId, t.threshold),
+    index('notices_customer_created').on(t.customerNumber, t.createdAt.desc()),
+  ],
+);
+
+/** What a user receives for an account; no row = everything. */
+export const noticeChoices = pgTable(
+  'notice_choices',
+  {
+    userEmail: text('user_email').notNull(),
+    customerNumber: text('customer_number')
+      .notNull()
+      .references(() => accounts.customerNumber, { onDelete: 'cascade' }),
+    expiryDays: integer('expiry_days').array().notNull(),
+    usagePercents: integer('usage_percents').array().notNull(),
+    runOut: boolean('run_out').notNull(),
+  },
+  (t) => [primaryKey({ name: 'notice_choices_pkey', columns: [t.userEmail, t.customerNumber] })],
+);
+
+/** Notice types an account's administrators switched off. */
+export const noticeSettings = pgTable('notice_settings', {
+  customerNumber: text('customer_number')
+    .primaryKey()
+    .references(() => accounts.customerNumber, { onDelete: 'cascade' }),
+  disabledTypes: text('disabled_types').array().notNull().default(sql`'{}'::text[]`),
+});

@@ -90,6 +90,9 @@ const envSchema = z.object({
   MAIL_FROM: z.string().min(3).default('Licensing Portal <no-reply@localhost>'),
   MAIL_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(5),
   SEED_ON_EMPTY: bool.default(true),
+  /** Background jobs (the daily notices) on this node; every node may run them, each run happens once (decision 040) */
+  JOBS_ENABLED: bool.default(true),
+  JOBS_POLL_SECONDS: z.coerce.number().int().min(5).max(86_400).default(300),
   SEED_SESSIONS: z.coerce.number().int().min(0).default(200_000),
   WEB_DIST: z.string().optional(),
   /** 32-byte key (64 hex digits) that encrypts elastic server PINs at rest; generated into DATA_DIR when unset. */

@@ -14,6 +14,8 @@ export async function createTestApp(
     LOG_LEVEL: 'silent',
     DATA_DIR: os.tmpdir(),
     SEED_ON_EMPTY: 'false',
+    // Tests run jobs themselves, at the moments they choose.
+    JOBS_ENABLED: 'false',
     WEB_DIST: '/nonexistent',
     // Tests close their app at once, whatever connections the HTTP client keeps.
     SHUTDOWN_GRACE_MS: '0',

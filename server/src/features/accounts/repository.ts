@@ -1,4 +1,5 @@
 import { accountColumnKinds } from '@lp/contract/accounts/schemas';
+import { contactRoles } from '@lp/domain/policy';
 import { and, count, eq, sql } from 'drizzle-orm';
 import { type Db, queryRows } from '../../db/database.ts';
 import { accounts, entitlements, portalContacts } from '../../db/schema.ts';
@@ -74,3 +75,11 @@ export async function lastUsageEvent(db: Db, scope: { customerNumber?: string; c
   const value = row?.last;
   return value ? new Date(value) : null;
 }
+
+/** Every account's administrators (portal administrators and support coordinators), by account. */
+export const listAdministrators = (db: Db) =>
+  db
+    .select({ customerNumber: portalContacts.customerNumber, email: portalContacts.email })
+    .from(portalContacts)
+    .where(sql`${portalContacts.role} in (${contactRoles.admin}, ${contactRoles.coordinator})`)
+    .orderBy(portalContacts.customerNumber, portalContacts.email);

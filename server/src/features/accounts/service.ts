@@ -3,11 +3,12 @@ import { messages } from '@lp/contract/common/errors';
 import type { FilterRule } from '@lp/contract/query/schemas';
 import { isVendorStaff } from '@lp/domain/policy';
 import type { SQL } from 'drizzle-orm';
+import type { Db } from '../../db/database.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { badRequest, forbidden } from '../../platform/errors.ts';
 import type { Principal } from '../../platform/principal.ts';
 import { queryCount, queryDistinct, queryPage } from '../../platform/query/engine.ts';
-import { accountsResource, contactScope, lastUsageEvent } from './repository.ts';
+import { accountsResource, contactScope, lastUsageEvent, listAdministrators } from './repository.ts';
 
 const accountFilterColumns = new Set(['AccountName', 'AccountID']);
 const accountFilterMethods = new Set(['CONTAINS', 'EQUALS', 'STARTSWITH']);
@@ -86,4 +87,12 @@ export async function lastUpdatedOn(ctx: AppContext, principal: Principal, custo
   if (customerNumber) return lastUsageEvent(ctx.db, { customerNumber });
   if (isVendorStaff(principal.vendorRoles)) return lastUsageEvent(ctx.db, {});
   return lastUsageEvent(ctx.db, { contactEmail: principal.email });
+}
+
+/** Every account's administrators (portal administrators and support coordinators): who gets account notices. */
+export async function accountAdministrators(db: Db): Promise<Map<string, string[]>> {
+  const byAccount = new Map<string, string[]>();
+  for (const { customerNumber, email } of await listAdministrators(db))
+    byAccount.set(customerNumber, [...(byAccount.get(customerNumber) ?? []), email]);
+  return byAccount;
 }

@@ -263,3 +263,41 @@ export async function usedCentsByAccount(db: Db, customerNumber?: string) {
       where kind = 'ELASTIC' ${customerNumber ? sql`and customer_number = ${customerNumber}` : sql``} group by 1`,
   );
 }
+
+/** Deployed leases, perpetuals' maintenance and evaluations of every account ending from `from` to `to`. */
+export const listEndingsBetween = (db: Db, from: string, to: string) =>
+  queryRows<{
+    customer_number: string;
+    activation_id: string;
+    product: string;
+    type: 'lease-ending' | 'maintenance-ending' | 'evaluation-ending';
+    end_day: string;
+  }>(
+    db,
+    sql`select e.customer_number, e.activation_id, coalesce(e.product_name, p.name, e.part_number, e.activation_id) as product,
+        case when e.is_evaluation then 'evaluation-ending' when e.end_date is null then 'maintenance-ending' else 'lease-ending' end as type,
+        coalesce(e.end_date, e.version_date) as end_day
+      from entitlements e left join products p on p.part_number = e.part_number
+      where e.kind = 'SSL' and e.state = 'Deployed'
+        and coalesce(e.end_date, e.version_date) between ${from} and ${to}
+      order by e.customer_number, end_day, e.activation_id`,
+  );
+
+/** Every account's elastic entitlements whose term has not ended (quantity and used in hundredths of units). */
+export const listOpenElasticBudgets = (db: Db, today: string) =>
+  queryRows<{
+    id: string | number;
+    customer_number: string;
+    activation_id: string;
+    product: string;
+    quantity: string | number;
+    used_cents: string | number;
+    end_date: string | null;
+  }>(
+    db,
+    sql`select e.id, e.customer_number, e.activation_id, coalesce(e.product_name, p.name, e.activation_id) as product,
+        e.quantity, e.used_cents, e.end_date
+      from entitlements e left join products p on p.part_number = e.part_number
+      where e.kind = 'ELASTIC' and e.state = 'Deployed' and (e.end_date is null or e.end_date >= ${today})
+      order by e.customer_number, e.id`,
+  );

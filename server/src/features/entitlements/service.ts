@@ -23,8 +23,10 @@ import {
   leasesScope,
   listElasticCurrencies,
   listElasticEntitlements,
+  listEndingsBetween,
   listEntitlementsById,
   listLedgerEntitlements,
+  listOpenElasticBudgets,
   listSslEntitlements,
   listStatementEntitlements,
   lockSslEntitlement,
@@ -358,4 +360,10 @@ export const fsaEntitlements = {
       state: 'Deployed',
     });
   },
+};
+
+/** Facts the daily notices job reads for every account at once (decision 041). */
+export const noticeFacts = {
+  endings: listEndingsBetween,
+  elasticBudgets: listOpenElasticBudgets,
 };

@@ -42,7 +42,7 @@ import { contractsWithPrices, listPrices, type PriceRow } from './repository.ts'
 export const balanceOf = (c: { budgetCents: number; linesCents: number }) => c.budgetCents - c.linesCents;
 
 /** The contract's busops e-mail list (comma-separated; semicolons accepted too). */
-const busopsList = (c: FsaContractRow) =>
+export const busopsList = (c: FsaContractRow) =>
   (c.busopsEmails ?? '')
     .split(/[,;]/)
     .map((e) => e.trim())

@@ -1,0 +1,171 @@
+import {
+  ALL_NOTICES,
+  type Budget,
+  budgetFindings,
+  EXPIRY_THRESHOLDS,
+  endingFinding,
+  type Finding,
+  type NoticeType,
+  RUN_OUT_WINDOW_DAYS,
+  wanted,
+} from '@lp/domain/notices';
+import { shiftDay } from '@lp/domain/spend-forecast';
+import type { Db } from '../../db/database.ts';
+import type { AppContext } from '../../platform/context.ts';
+import { type Job, utcDay } from '../../platform/jobs.ts';
+import { sendAccountEmail } from '../../platform/mail/mailer.ts';
+import { accountAdministrators } from '../accounts/service.ts';
+import { fsaEntitlements, noticeFacts } from '../entitlements/service.ts';
+import { busopsList } from '../fsa/service.ts';
+import { dailyUsage } from '../ledger/service.ts';
+import { noticeDigest } from './digest.ts';
+import { insertNewNotices, listChoices, listDisabledTypes } from './repository.ts';
+
+/**
+ * The daily notices job (issue 13 §2, decision 041): every account's expiry, usage and run-out findings of the
+ * day, each recorded once per threshold, and a digest of the new ones e-mailed through the outbox in the same
+ * transaction — to the account's administrators who chose them, and for FSA contracts to the contract's busops
+ * list. Run by the database job runner, so once a day however many API nodes run.
+ */
+
+interface AccountFinding extends Finding {
+  /** FSA findings: the contract's business-operations list also receives them */
+  busops: string[];
+}
+
+async function gatherFindings(db: Db, today: string): Promise<Map<string, AccountFinding[]>> {
+  const byAccount = new Map<string, AccountFinding[]>();
+  const add = (customerNumber: string, f: Finding | null, busops: string[] = []) => {
+    if (!f) return;
+    byAccount.set(customerNumber, [...(byAccount.get(customerNumber) ?? []), { ...f, busops }]);
+  };
+  const lastDay = shiftDay(today, EXPIRY_THRESHOLDS[0]);
+  for (const e of await noticeFacts.endings(db, today, lastDay))
+    add(
+      e.customer_number,
+      endingFinding(
+        { type: e.type, objectId: e.activation_id, product: e.product, endDay: e.end_day },
+        today,
+      ),
+    );
+
+  const windowStart = shiftDay(today, 1 - RUN_OUT_WINDOW_DAYS);
+  const usage = new Map<number, { day: string; cents: number }[]>();
+  for (const u of await dailyUsage(db, windowStart))
+    usage.set(u.entitlementId, [...(usage.get(u.entitlementId) ?? []), { day: u.day, cents: u.cents }]);
+  for (const e of await noticeFacts.elasticBudgets(db, today)) {
+    const budget: Budget = {
+      type: 'elastic',
+      objectId: e.activation_id,
+      name: `${e.product} (${e.activation_id})`,
+      budgetCents: Number(e.quantity) * 100,
+      usedCents: Number(e.used_cents),
+      currency: 'units',
+      endDay: e.end_date,
+      spend: usage.get(Number(e.id)) ?? [],
+    };
+    for (const f of budgetFindings(budget, today)) add(e.customer_number, f);
+  }
+
+  const contracts = (await fsaEntitlements.contracts(db)).filter(
+    (c) => c.endDate === null || c.endDate >= today,
+  );
+  const spend = new Map<number, { day: string; cents: number }[]>();
+  for (const s of await fsaEntitlements.dailySpend(
+    db,
+    contracts.map((c) => c.id),
+  ))
+    spend.set(s.contractId, [...(spend.get(s.contractId) ?? []), { day: s.day, cents: s.cents }]);
+  for (const c of contracts) {
+    const budget: Budget = {
+      type: 'fsa',
+      objectId: c.activationId,
+      name: `FSA contract ${c.activationId}`,
+      budgetCents: c.budgetCents,
+      usedCents: c.linesCents,
+      currency: c.currency ?? '',
+      endDay: c.endDate,
+      spend: spend.get(c.id) ?? [],
+    };
+    for (const f of budgetFindings(budget, today)) add(c.customerNumber, f, busopsList(c));
+  }
+  return byAccount;
+}
+
+export interface NoticesRun {
+  accounts: number;
+  findings: number;
+  recorded: number;
+  emails: number;
+}
+
+/** One day's notices for every account. Safe to repeat: a finding already recorded is neither recorded nor sent. */
+export async function runNotices(ctx: AppContext, today: string): Promise<NoticesRun> {
+  const [findings, disabled, choices, admins] = await Promise.all([
+    gatherFindings(ctx.db, today),
+    listDisabledTypes(ctx.db),
+    listChoices(ctx.db),
+    accountAdministrators(ctx.db),
+  ]);
+  const run: NoticesRun = { accounts: findings.size, findings: 0, recorded: 0, emails: 0 };
+  for (const [customerNumber, all] of findings) {
+    const off = (disabled.get(customerNumber) ?? []) as NoticeType[];
+    const found = all.filter((f) => !off.includes(f.type));
+    run.findings += found.length;
+    if (found.length === 0) continue;
+    await ctx.db.transaction(async (t) => {
+      const tx = t as unknown as Db;
+      const recorded = await insertNewNotices(
+        tx,
+        found.map((f) => ({
+          customerNumber,
+          type: f.type,
+          objectId: f.objectId,
+          threshold: f.threshold,
+          text: f.text,
+          foundOn: today,
+        })),
+      );
+      run.recorded += recorded.length;
+      const fresh = found.filter((f) =>
+        recorded.some((r) => r.type === f.type && r.objectId === f.objectId && r.threshold === f.threshold),
+      );
+      // One digest per set of lines: administrators who chose the same findings share an e-mail.
+      const digests = new Map<string, { to: Set<string>; lines: string[] }>();
+      const send = (to: string, lines: string[]) => {
+        if (lines.length === 0) return;
+        const key = lines.join('\n');
+        const digest = digests.get(key) ?? { to: new Set<string>(), lines };
+        digest.to.add(to);
+        digests.set(key, digest);
+      };
+      const users = choices.get(customerNumber);
+      for (const admin of admins.get(customerNumber) ?? [])
+        send(
+          admin,
+          fresh.filter((f) => wanted(f, users?.get(admin.toLowerCase()) ?? ALL_NOTICES)).map((f) => f.text),
+        );
+      const busops = new Map<string, string[]>();
+      for (const f of fresh) for (const to of f.busops) busops.set(to, [...(busops.get(to) ?? []), f.text]);
+      for (const [to, lines] of busops) send(to, lines);
+      for (const { to, lines } of digests.values()) {
+        await sendAccountEmail(
+          ctx,
+          { customerNumber, to: [...to], ...noticeDigest(customerNumber, lines) },
+          tx,
+        );
+        run.emails += 1;
+      }
+    });
+  }
+  ctx.log.info({ today, ...run }, 'notices job finished');
+  return run;
+}
+
+export const noticesJob: Job = {
+  name: 'notices',
+  runKeyOf: utcDay,
+  run: async (ctx, runKey) => {
+    await runNotices(ctx, runKey);
+  },
+};
