@@ -7,7 +7,8 @@ import { forbidden, notFound } from '../../platform/errors.ts';
 import type { Principal } from '../../platform/principal.ts';
 import { route } from '../../platform/route.ts';
 import { authorizeAccount, authorizeAccountOf } from '../accounts/policy.ts';
-import { postAdjustment } from '../ledger/service.ts';
+import { auditActor } from '../audit/service.ts';
+import { adjustBalance } from '../ledger/service.ts';
 import { type ElasticServer, ingestUsage } from './ingest.ts';
 import {
   findServerCredentialOwner,
@@ -96,7 +97,11 @@ export function registerClsRoutes(app: FastifyInstance, ctx: AppContext): void {
   )(async ({ principal, body }) => {
     // The staff role admits the caller; issuing is still an account write, so view-only is refused (decision 022).
     await authorizeAccount(ctx, principal, body.customerNumber, 'edit');
-    const issued = await issueServerCredential(ctx.db, { ...body, createdBy: principal.email });
+    const issued = await issueServerCredential(
+      ctx.db,
+      { ...body, createdBy: principal.email },
+      auditActor(principal),
+    );
     return { status: 'SUCCESS', data: { ...issued, ...body } };
   });
 
@@ -109,7 +114,7 @@ export function registerClsRoutes(app: FastifyInstance, ctx: AppContext): void {
     // The credential's account passes the same gate as issuing one, as an account write (export-controlled accounts are refused).
     const owner = await findServerCredentialOwner(ctx.db, params.id);
     await authorizeAccountOf(ctx, principal, owner, 'edit', notFound());
-    if (!(await revokeServerCredential(ctx.db, params.id))) throw notFound();
+    if (!(await revokeServerCredential(ctx.db, params.id, auditActor(principal)))) throw notFound();
     return { status: 'SUCCESS' };
   });
 
@@ -125,9 +130,11 @@ export function registerClsRoutes(app: FastifyInstance, ctx: AppContext): void {
     busops,
   )(async ({ principal, body }) => {
     await authorizeAccount(ctx, principal, body.customerNumber, 'edit');
-    const data = await ctx.db.transaction((tx) =>
-      postAdjustment(tx, { ...body, day: body.day ?? formatDate(new Date()), createdBy: principal.email }),
-    );
+    const data = await adjustBalance(ctx.db, auditActor(principal), {
+      ...body,
+      day: body.day ?? formatDate(new Date()),
+      createdBy: principal.email,
+    });
     return { status: 'SUCCESS', data };
   });
 }

@@ -2,24 +2,37 @@ import { createHash, randomBytes } from 'node:crypto';
 import { and, asc, eq, isNull } from 'drizzle-orm';
 import type { Db } from '../../db/database.ts';
 import { clsCredentials } from '../../db/schema.ts';
+import { type AuditActor, automatedActor, recordAudit } from '../audit/service.ts';
 import { isActiveElasticServer, requireElasticServer } from '../ip-rules/service.ts';
 import type { ElasticServer } from './ingest.ts';
 
 const PREFIX = 'cls_';
 const hash = (token: string) => createHash('sha256').update(token).digest('hex');
 
-/** Issues a bearer credential for an active elastic license server of the account; the token is shown once. */
+/**
+ * Issues a bearer credential for an active elastic license server of the account; the token is shown once (and
+ * never recorded). `actor` is who issued it for the audit log: test fixtures and benchmarks leave it automated.
+ */
 export async function issueServerCredential(
   db: Db,
   input: { customerNumber: string; clsId: string; createdBy: string },
+  actor: AuditActor = automatedActor,
 ): Promise<{ id: string; token: string }> {
   await requireElasticServer(db, input.customerNumber, input.clsId);
   const token = PREFIX + randomBytes(32).toString('base64url');
-  const [row] = await db
-    .insert(clsCredentials)
-    .values({ ...input, tokenHash: hash(token) })
-    .returning({ id: clsCredentials.id });
-  return { id: row.id, token };
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(clsCredentials)
+      .values({ ...input, tokenHash: hash(token) })
+      .returning({ id: clsCredentials.id });
+    await recordAudit(tx, actor, {
+      customerNumber: input.customerNumber,
+      action: 'cls-api.credential.issued',
+      object: { type: 'cls-credential', id: row.id },
+      after: { clsId: input.clsId, createdBy: input.createdBy },
+    });
+    return { id: row.id, token };
+  });
 }
 
 /** The account a credential belongs to; undefined for an unknown id. */
@@ -31,13 +44,28 @@ export async function findServerCredentialOwner(db: Db, id: string): Promise<str
   return row?.customerNumber;
 }
 
-export async function revokeServerCredential(db: Db, id: string): Promise<boolean> {
-  const rows = await db
-    .update(clsCredentials)
-    .set({ revokedAt: new Date() })
-    .where(and(eq(clsCredentials.id, id), isNull(clsCredentials.revokedAt)))
-    .returning({ id: clsCredentials.id });
-  return rows.length > 0;
+/** Revokes an active credential; false when there is none with this id (nothing is recorded then). */
+export async function revokeServerCredential(
+  db: Db,
+  id: string,
+  actor: AuditActor = automatedActor,
+): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(clsCredentials)
+      .set({ revokedAt: new Date() })
+      .where(and(eq(clsCredentials.id, id), isNull(clsCredentials.revokedAt)))
+      .returning({ customerNumber: clsCredentials.customerNumber, revokedAt: clsCredentials.revokedAt });
+    if (!row) return false;
+    await recordAudit(tx, actor, {
+      customerNumber: row.customerNumber,
+      action: 'cls-api.credential.revoked',
+      object: { type: 'cls-credential', id },
+      before: { revokedAt: null },
+      after: { revokedAt: row.revokedAt?.toISOString() ?? null },
+    });
+    return true;
+  });
 }
 
 export async function listServerCredentials(db: Db, customerNumber: string) {

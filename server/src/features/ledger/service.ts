@@ -2,9 +2,11 @@ import { formatDate } from '@lp/domain/dates';
 import { allocate, centsToUnits, unitsToCents } from '@lp/domain/elastic-rating';
 import type { Db } from '../../db/database.ts';
 import { badRequest, notFound } from '../../platform/errors.ts';
+import { type AuditActor, recordAudit } from '../audit/service.ts';
 import { type LedgerEntitlement, ledgerEntitlementStore } from '../entitlements/service.ts';
 import {
   addToRollups,
+  dailyUsageSince,
   insertLedgerRows,
   type LedgerRow,
   lockAccountLedger,
@@ -14,6 +16,15 @@ import {
 } from './repository.ts';
 
 export type { LedgerEntitlement } from '../entitlements/service.ts';
+
+/** Usage drawn per elastic entitlement and UTC day since `fromDay`, every account (the notices' burn rate). */
+export async function dailyUsage(db: Db, fromDay: string) {
+  return (await dailyUsageSince(db, fromDay)).map((r) => ({
+    entitlementId: Number(r.entitlement_id),
+    day: r.day,
+    cents: Number(r.cents),
+  }));
+}
 
 /**
  * Takes the account's ledger lock (held until the transaction ends) and reads its elastic entitlements with
@@ -167,6 +178,27 @@ export async function postAdjustment(tx: Db, input: AdjustmentInput) {
   ]);
   await ledgerEntitlementStore.addUsed(tx, [{ id: target.id, cents }]);
   return { activationId: target.activationId, used: centsToUnits(target.usedCents + cents) };
+}
+
+/** A staff adjustment in its own transaction, recorded in the audit log with the entitlement's Used before and after. */
+export async function adjustBalance(db: Db, actor: AuditActor, input: AdjustmentInput) {
+  return db.transaction(async (tx) => {
+    const result = await postAdjustment(tx, input);
+    await recordAudit(tx, actor, {
+      customerNumber: input.customerNumber,
+      action: 'ledger.adjustment.posted',
+      object: { type: 'entitlement', id: input.activationId },
+      before: { used: centsToUnits(unitsToCents(result.used) - unitsToCents(input.amount)) },
+      after: {
+        used: result.used,
+        amount: input.amount,
+        product: input.product,
+        note: input.note,
+        day: input.day,
+      },
+    });
+    return result;
+  });
 }
 
 export interface Reconciliation {
