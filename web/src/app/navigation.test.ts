@@ -15,7 +15,7 @@ describe('left menu', () => {
     expect(labels(base)).toEqual([
       'Entitlements: Leases/Perpetuals, Elastic Licensing',
       'Elastic Reporting: Usage Transactions',
-      'Settings: Licensing Portal Access',
+      'Settings: Licensing Portal Access, Audit Log',
       'Messages: Emails, Alerts',
     ]);
     expect(labels({ ...base, hasElastic: 3, hasFSA: 1, hasSSL: 2, hasNamedLicense: 1 })).toEqual([
@@ -23,7 +23,7 @@ describe('left menu', () => {
       'Activations: Activate Entitlements, Manage Activations',
       'Web: Assignments, Transactions, Reporting',
       'Elastic Reporting: Usage Transactions, Elastic Statements',
-      'Settings: Licensing Portal Access, Elastic Credentials, Elastic IP Settings',
+      'Settings: Licensing Portal Access, Elastic Credentials, Elastic IP Settings, Audit Log',
       'Messages: Emails, Alerts',
     ]);
   });
@@ -34,6 +34,23 @@ describe('left menu', () => {
     expect(labels(fnp, ['support']).some((l) => l.startsWith('Activations'))).toBe(true);
     expect(labels(null, ['busops']).at(-1)).toBe('Vendor Staff: Manage Alerts');
     expect(labels(null, ['sales']).some((l) => l.startsWith('Vendor Staff'))).toBe(false);
+  });
+
+  it('shows the Audit Log to administrators, support coordinators, busops and support, not to viewers', () => {
+    const settings = (info: AccountInfo | null, roles?: string[]) =>
+      labels(info, roles).find((l) => l.startsWith('Settings')) ?? '';
+    const viewer = accountInfo({ isPortalView: true });
+    expect(settings(base)).toContain('Audit Log');
+    expect(settings(accountInfo({ isAsc: true }))).toContain('Audit Log');
+    expect(settings(viewer)).not.toContain('Audit Log');
+    expect(settings(viewer, ['support'])).toContain('Audit Log');
+    expect(settings(viewer, ['busops'])).toContain('Audit Log');
+    expect(settings(viewer, ['sales'])).not.toContain('Audit Log');
+    expect(settings(null, ['busops'])).not.toContain('Audit Log');
+    expect(breadcrumbs('/audit-log')).toEqual([
+      { label: 'Settings', to: '/portalaccess' },
+      { label: 'Audit Log', to: null },
+    ]);
   });
 
   it('hides entries of disabled routes and groups left empty', () => {

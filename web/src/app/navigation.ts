@@ -1,5 +1,5 @@
 import type { AccountInfo } from '@lp/contract/accounts/schemas';
-import { permissionsFor } from '@lp/domain/policy';
+import { mayReadAuditLog, permissionsFor } from '@lp/domain/policy';
 
 /**
  * The left menu (spec 000 §2.3) and the breadcrumbs (§2.4) as data, so the visibility rules and the
@@ -75,6 +75,7 @@ export function menuGroups({ roles, info, routeEnabled }: MenuInput): MenuGroup[
               { label: 'Elastic IP Settings', to: '/whitelistips' },
             ]
           : []),
+        ...(info && mayReadAuditLog(roles, info) ? [{ label: 'Audit Log', to: '/audit-log' }] : []),
       ],
     },
     {
@@ -118,6 +119,7 @@ const pages: Record<string, [string, string, string]> = {
   portalaccess: ['Settings', '/portalaccess', 'Licensing Portal Access'],
   clscredentials: ['Settings', '/portalaccess', 'Elastic Credentials'],
   whitelistips: ['Settings', '/portalaccess', 'Elastic IP Settings'],
+  'audit-log': ['Settings', '/portalaccess', 'Audit Log'],
   emails: ['Messages', '/emails', 'Emails'],
   notifications: ['Messages', '/emails', 'Alerts'],
   'notifications-category': ['Messages', '/emails', 'Alerts'],

@@ -124,6 +124,10 @@ export const routes: RouteObject[] = [
         path: 'whitelistips',
         lazy: page(() => import('../features/ip-rules/pages/whitelist-ips-page.tsx'), { account: true }),
       },
+      {
+        path: 'audit-log',
+        lazy: page(() => import('../features/audit/pages/audit-log-page.tsx'), { account: true }),
+      },
       { path: 'noselectedcustomer', lazy: notice('NoSelectedCustomerPage') },
       { path: 'nocustomer', lazy: notice('NoCustomerPage') },
       { path: 'noaccess', lazy: notice('NoAccessPage') },
