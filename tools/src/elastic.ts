@@ -5,6 +5,7 @@ import {
 } from '@lp/server/features/cls-api/server-credentials';
 import { reconcile } from '@lp/server/features/ledger/service';
 import { elasticServersOf } from '@lp/server/features/license-servers/service';
+import { cliActor } from './cli-actor.ts';
 import { CommandError } from './errors.ts';
 
 export const elastic = {
@@ -14,11 +15,11 @@ export const elastic = {
     const server = clsId ?? servers[0]?.hostIdentity;
     if (!server) throw new CommandError(`Account ${customerNumber} has no active elastic license server.`);
     try {
-      const { id, token } = await issueServerCredential(db, {
-        customerNumber,
-        clsId: server,
-        createdBy: 'cli',
-      });
+      const { id, token } = await issueServerCredential(
+        db,
+        { customerNumber, clsId: server, createdBy: 'cli' },
+        cliActor(),
+      );
       out(token);
       process.stderr.write(
         `Credential ${id} for elastic license server ${server} of account ${customerNumber}. Send it as "Authorization: Bearer <token>" to /cls/v1/*.\n`,
@@ -30,7 +31,8 @@ export const elastic = {
   },
 
   async revoke(db: Db, id: string, out: (line: string) => void) {
-    if (!(await revokeServerCredential(db, id))) throw new CommandError(`No active credential ${id}.`);
+    if (!(await revokeServerCredential(db, id, cliActor())))
+      throw new CommandError(`No active credential ${id}.`);
     out(`Revoked credential ${id}.`);
     return 0;
   },

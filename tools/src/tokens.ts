@@ -2,6 +2,7 @@ import type { Db } from '@lp/server/db/database';
 import { idpAccounts, users } from '@lp/server/db/schema';
 import { createApiToken, revokeApiTokens } from '@lp/server/features/auth/api-tokens';
 import { eq, sql } from 'drizzle-orm';
+import { cliActor } from './cli-actor.ts';
 import { CommandError } from './errors.ts';
 
 /** The portal user with this e-mail; a built-in IdP account that never signed in gets its user row now. */
@@ -27,7 +28,7 @@ async function findUser(db: Db, email: string) {
 export const tokens = {
   async create(db: Db, email: string, expiresInDays: number | undefined, out: (line: string) => void) {
     const user = await findUser(db, email);
-    const { id, token } = await createApiToken(db, user.id, expiresInDays);
+    const { id, token } = await createApiToken(db, user.id, expiresInDays, cliActor());
     out(token);
     process.stderr.write(
       `Token ${id} for ${user.email}${expiresInDays ? `, expires in ${expiresInDays} days` : ', no expiry'}. Use it as "Authorization: Bearer <token>".\n`,
@@ -37,13 +38,13 @@ export const tokens = {
 
   async revoke(db: Db, by: { user?: string; id?: string }, out: (line: string) => void) {
     if (by.id) {
-      const n = await revokeApiTokens(db, { tokenId: by.id });
+      const n = await revokeApiTokens(db, { tokenId: by.id }, cliActor());
       if (n === 0) throw new CommandError(`No active token with id ${by.id}.`);
       out(`Revoked token ${by.id}.`);
       return 0;
     }
     const user = await findUser(db, by.user!);
-    const n = await revokeApiTokens(db, { userId: user.id });
+    const n = await revokeApiTokens(db, { userId: user.id }, cliActor());
     out(`Revoked ${n} token${n === 1 ? '' : 's'} of ${user.email}.`);
     return 0;
   },
