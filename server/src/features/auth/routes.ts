@@ -25,6 +25,7 @@ import {
   sessionCookieName,
   toVendorRoles,
 } from './sessions.ts';
+import { auditSignIn, auditSignInFailure } from './sign-in-audit.ts';
 import { upsertUser } from './users.ts';
 
 const loginStateTtlMs = 10 * 60_000;
@@ -166,18 +167,24 @@ export async function registerAuth(app: FastifyInstance, ctx: AppContext): Promi
     authApi.callback,
   )(async ({ request, reply, query }) => {
     const state = query.state ?? '';
-    const failed = (why: string, err?: unknown) => {
+    // `reason` is a fixed code for the audit log; `why` (free text, possibly the IdP's) only goes to the log.
+    const failed = async (reason: Record<string, unknown>, why: string, err?: unknown) => {
       request.log.warn({ err, why }, 'sign-in failed');
+      await db.transaction((tx) => auditSignInFailure(tx, request, null, reason));
       return reply.header('cache-control', 'no-store').redirect('/?signin=failed', 302);
     };
     // The state row is single-use: deleted before anything else can go wrong.
     const [pending] = state
       ? await db.delete(loginStates).where(eq(loginStates.state, state)).returning()
       : [];
-    if (!pending) return failed('unknown or already used state');
-    if (pending.expiresAt.getTime() <= Date.now()) return failed('sign-in took longer than 10 minutes');
+    if (!pending) return failed({ reason: 'unknown-state' }, 'unknown or already used state');
+    if (pending.expiresAt.getTime() <= Date.now())
+      return failed({ reason: 'expired' }, 'sign-in took longer than 10 minutes');
     if (typeof query.error === 'string')
-      return failed(`IdP answered ${query.error}: ${query.error_description ?? ''}`);
+      return failed(
+        { reason: 'idp-error', error: query.error.slice(0, 100) },
+        `IdP answered ${query.error}: ${query.error_description ?? ''}`,
+      );
     try {
       const callbackUrl = new URL(`${rp.redirectUri}?${request.url.split('?')[1] ?? ''}`);
       const { idToken, claims } = await rp.completeSignIn(
@@ -186,16 +193,20 @@ export async function registerAuth(app: FastifyInstance, ctx: AppContext): Promi
         config.OIDC_ROLES_CLAIM,
       );
       const user = userFromClaims(claims, config.OIDC_ROLES_CLAIM);
-      if (!user) return failed('the IdP gave no email for the user');
-      const { id } = await upsertUser(db, user);
-      const sessionId = await createSession(db, id, { idToken, absoluteHours: timeouts.absoluteHours });
+      if (!user) return failed({ reason: 'no-email' }, 'the IdP gave no email for the user');
+      const { id, sessionId } = await db.transaction(async (tx) => {
+        const { id } = await upsertUser(tx, user);
+        const sessionId = await createSession(tx, id, { idToken, absoluteHours: timeouts.absoluteHours });
+        await auditSignIn(tx, request, { id, email: user.email.trim().toLowerCase() });
+        return { id, sessionId };
+      });
       request.log.info({ userId: id, vendorRoles: user.vendorRoles }, 'signed in');
       return reply
         .setCookie(sessionCookieName, sessionId, cookieOptions)
         .header('cache-control', 'no-store')
         .redirect(safeReturnPath(pending.returnTo, config.publicUrl), 302);
     } catch (err) {
-      return failed('code exchange or ID token validation failed', err);
+      return failed({ reason: 'invalid-response' }, 'code exchange or ID token validation failed', err);
     }
   });
 

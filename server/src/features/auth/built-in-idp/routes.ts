@@ -7,6 +7,7 @@ import { loadConfig } from '../../../platform/config.ts';
 import type { AppContext } from '../../../platform/context.ts';
 import { AppError } from '../../../platform/errors.ts';
 import { verifyPassword } from '../password.ts';
+import { auditSignInFailure } from '../sign-in-audit.ts';
 import {
   type LoginPageOptions,
   lockedOutMessage,
@@ -157,6 +158,7 @@ export async function mountBuiltInIdp(app: FastifyInstance, ctx: AppContext, idp
           renderLogin(reply, details.uid, { email, error: lockedOutMessage(throttle.lockoutMinutes) }, 429);
         if (email && (await isSignInLocked(ctx.db, key))) {
           request.log.info({ email }, 'built-in IdP: address locked after failed sign-ins');
+          await ctx.db.transaction((tx) => auditSignInFailure(tx, request, email, { reason: 'locked' }));
           return lockedOut();
         }
         const [account] = email
@@ -165,7 +167,18 @@ export async function mountBuiltInIdp(app: FastifyInstance, ctx: AppContext, idp
         const ok = await verifyPassword(password, account?.passwordHash ?? dummyHash);
         if (!account || !ok || !password) {
           request.log.info({ email }, 'built-in IdP: wrong email or password');
-          if (email && (await recordSignInFailure(ctx.db, key, throttle))) return lockedOut();
+          // The same reason for known and unknown addresses, like the page (decision 017).
+          const nowLocked =
+            email &&
+            (await ctx.db.transaction(async (tx) => {
+              const locked = await recordSignInFailure(tx, key, throttle);
+              await auditSignInFailure(tx, request, email, {
+                reason: 'wrong-credentials',
+                ...(locked ? { locked: true } : {}),
+              });
+              return locked;
+            }));
+          if (nowLocked) return lockedOut();
           return renderLogin(reply, details.uid, { email, error: wrongCredentialsMessage });
         }
         await clearSignInFailures(ctx.db, key);
