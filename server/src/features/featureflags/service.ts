@@ -11,6 +11,7 @@ import type { features } from '../../db/schema.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { AppError, badRequest, forbidden } from '../../platform/errors.ts';
 import type { Principal } from '../../platform/principal.ts';
+import { auditActor, recordAudit } from '../audit/service.ts';
 import { findUserSelection, insertMissingFeatures, listFeatures, saveUserSelection } from './repository.ts';
 
 /**
@@ -45,7 +46,18 @@ export async function saveFeatures(
     const described = pairs.map(([a, b]) => `${a} and ${b}`).join('; ');
     throw new AppError('UNPROCESSABLE', `${conflictMessage} Conflicting: ${described}.`);
   }
-  await saveUserSelection(ctx.db, principal.userId, chosen);
+  await ctx.db.transaction(async (tx) => {
+    const before = await findUserSelection(tx, principal.userId);
+    await saveUserSelection(tx, principal.userId, chosen);
+    // A staff member's own overrides: vendor-wide, the object is their selection.
+    await recordAudit(tx, auditActor(principal), {
+      customerNumber: null,
+      action: 'featureflags.selection.saved',
+      object: { type: 'feature-selection', id: principal.email },
+      before: { enabled: before },
+      after: { enabled: chosen },
+    });
+  });
   return chosen;
 }
 
