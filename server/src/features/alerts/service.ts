@@ -1,10 +1,12 @@
 import type { Alert, AlertInput, AlertRow } from '@lp/contract/alerts/schemas';
 import type { Criterion, FilterRule, SortRule } from '@lp/contract/query/schemas';
 import { alertCategories, canManageAlerts, parseAlertDay, severityOf } from '@lp/domain/alerts';
+import type { Db } from '../../db/database.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { badRequest, forbidden, notFound } from '../../platform/errors.ts';
 import type { Principal } from '../../platform/principal.ts';
 import { queryCount, queryDistinct, queryPage } from '../../platform/query/engine.ts';
+import { type AuditActor, auditActor, recordAudit } from '../audit/service.ts';
 import {
   ALERTS_COUNT_CAP,
   ALERTS_MAX_LIMIT,
@@ -157,25 +159,64 @@ function toValues(input: AlertInput, fallbackDate: Date): AlertValues {
   };
 }
 
+/** An alert's administered fields as plain JSON for the audit log. */
+const audited = (a: AlertRecord) => ({
+  category: a.category,
+  status: a.status,
+  services: a.services,
+  description: a.description,
+  date: a.date.toISOString(),
+  expires: a.expires?.toISOString() ?? null,
+  links: a.links,
+});
+
+/** Alerts are vendor-wide: no customer number. */
+const auditAlert = (
+  tx: Db,
+  actor: AuditActor,
+  what: string,
+  before: AlertRecord | null,
+  after: AlertRecord,
+) =>
+  recordAudit(tx, actor, {
+    customerNumber: null,
+    action: `alerts.alert.${what}`,
+    object: { type: 'alert', id: String(after.id) },
+    before: before && audited(before),
+    after: audited(after),
+  });
+
 export async function createAlert(ctx: AppContext, principal: Principal, input: AlertInput) {
   requireStaff(principal);
-  return fromRecord(await insertAlert(ctx.db, toValues(input, new Date())));
+  const values = toValues(input, new Date());
+  return ctx.db.transaction(async (tx) => {
+    const created = await insertAlert(tx, values);
+    await auditAlert(tx, auditActor(principal), 'created', null, created);
+    return fromRecord(created);
+  });
 }
 
 export async function editAlert(ctx: AppContext, principal: Principal, id: number, input: AlertInput) {
   requireStaff(principal);
-  const existing = await findAlert(ctx.db, id);
-  if (!existing) throw notFound('Alert not found');
-  const updated = await updateAlert(ctx.db, id, toValues(input, existing.date));
-  if (!updated) throw notFound('Alert not found');
-  return fromRecord(updated);
+  return ctx.db.transaction(async (tx) => {
+    const existing = await findAlert(tx, id);
+    if (!existing) throw notFound('Alert not found');
+    const updated = await updateAlert(tx, id, toValues(input, existing.date));
+    if (!updated) throw notFound('Alert not found');
+    await auditAlert(tx, auditActor(principal), 'edited', existing, updated);
+    return fromRecord(updated);
+  });
 }
 
 export async function resolveAlertById(ctx: AppContext, principal: Principal, id: number) {
   requireStaff(principal);
-  const resolved = await resolveAlert(ctx.db, id);
-  if (!resolved) throw notFound('Alert not found');
-  return fromRecord(resolved);
+  return ctx.db.transaction(async (tx) => {
+    const existing = await findAlert(tx, id);
+    const resolved = existing && (await resolveAlert(tx, id));
+    if (!existing || !resolved) throw notFound('Alert not found');
+    await auditAlert(tx, auditActor(principal), 'resolved', existing, resolved);
+    return fromRecord(resolved);
+  });
 }
 
 export { requireStaff as requireAlertStaff };
