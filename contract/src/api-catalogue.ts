@@ -16,6 +16,7 @@ import { ipRulesApi } from './ip-rules/api.ts';
 import { leasesApi } from './leases/api.ts';
 import { licenseFilesApi } from './license-files/api.ts';
 import { licenseServersApi } from './license-servers/api.ts';
+import { noticesApi } from './notices/api.ts';
 import { platformApi } from './platform/api.ts';
 import { portalAccessApi } from './portal-access/api.ts';
 import { prefsApi } from './prefs/api.ts';
@@ -49,6 +50,7 @@ export const apiCatalogue: Operation[] = [
   credentialsApi,
   clsApi,
   auditApi,
+  noticesApi,
 ].flatMap((group) => Object.values(group));
 
 type JsonSchema = Record<string, unknown>;

@@ -24,6 +24,7 @@ import { registerFsaRoutes } from './features/fsa/routes.ts';
 import { registerIpRuleRoutes } from './features/ip-rules/routes.ts';
 import { registerLicenseFileRoutes } from './features/license-files/routes.ts';
 import { registerLicenseServerRoutes } from './features/license-servers/routes.ts';
+import { registerNoticeRoutes } from './features/notices/routes.ts';
 import { noticesJob } from './features/notices/service.ts';
 import { registerPlatformRoutes } from './features/platform/routes.ts';
 import { registerPortalAccessRoutes } from './features/portal-access/routes.ts';
@@ -137,6 +138,7 @@ export async function buildApp(config: Config, database: Database): Promise<Fast
   registerCredentialRoutes(app, ctx);
   registerClsRoutes(app, ctx);
   registerAuditRoutes(app, ctx);
+  registerNoticeRoutes(app, ctx);
 
   // The e-mail delivery worker runs while the app is up (a no-op without SMTP_URL).
   let stopMailWorker: (() => Promise<void>) | undefined;

@@ -86,3 +86,13 @@ export async function reconcileTotals(db: Db, customerNumber?: string): Promise<
     order by k.customer_number`,
   );
 }
+
+/** Usage drawn per elastic entitlement and UTC day since `fromDay` (every account; the notices' burn rate). */
+export const dailyUsageSince = (db: Db, fromDay: string) =>
+  queryRows<{ entitlement_id: string | number; day: string; cents: string | number }>(
+    db,
+    sql`select entitlement_id, to_char(at at time zone 'UTC', 'YYYY-MM-DD') as day, sum(amount_cents) as cents
+      from elastic_ledger
+      where kind = 'usage' and entitlement_id is not null and at >= ${`${fromDay}T00:00:00Z`}::timestamptz
+      group by 1, 2 order by 1, 2`,
+  );

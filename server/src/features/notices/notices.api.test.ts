@@ -1,10 +1,10 @@
 import os from 'node:os';
 import { contactRoles } from '@lp/domain/policy';
 import { shiftDay } from '@lp/domain/spend-forecast';
-import { asc, eq } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { emails, noticeChoices, noticeSettings, notices } from '../../db/schema.ts';
+import { auditEntries, emails, noticeChoices, noticeSettings, notices } from '../../db/schema.ts';
 import { loadConfig } from '../../platform/config.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { runDueJobs } from '../../platform/jobs.ts';
@@ -28,6 +28,9 @@ const day = (n: number) => shiftDay(TODAY, n);
 let database: TestDatabase;
 let app: FastifyInstance;
 let ctx: AppContext;
+let boss: Record<string, string>;
+let reader: Record<string, string>;
+let outsider: Record<string, string>;
 
 const noticeKeys = async (customerNumber: string) =>
   (
@@ -47,7 +50,9 @@ const mails = async (customerNumber: string) =>
 
 /** The digest's lines as text (the body escapes them as HTML). */
 const linesOf = (body: string) =>
-  [...body.matchAll(/<li>(.*?)<\/li>/g)].map((m) => (m[1] ?? '').replaceAll('&#39;', "'").replaceAll('&amp;', '&'));
+  [...body.matchAll(/<li>(.*?)<\/li>/g)].map((m) =>
+    (m[1] ?? '').replaceAll('&#39;', "'").replaceAll('&amp;', '&'),
+  );
 
 beforeAll(async () => {
   database = await createTestDatabase();
@@ -60,18 +65,16 @@ beforeAll(async () => {
     log: app.log,
   };
   const db = database.db;
-  await buildAccountFixture(db, CN, OTHER);
+  ({ boss, reader, outsider } = await buildAccountFixture(db, CN, OTHER));
   await addContact(db, CN, 'coord@acme.example', contactRoles.coordinator);
   // The coordinator only wants the last week before an end.
-  await db
-    .insert(noticeChoices)
-    .values({
-      userEmail: 'coord@acme.example',
-      customerNumber: CN,
-      expiryDays: [7],
-      usagePercents: [],
-      runOut: false,
-    });
+  await db.insert(noticeChoices).values({
+    userEmail: 'coord@acme.example',
+    customerNumber: CN,
+    expiryDays: [7],
+    usagePercents: [],
+    runOut: false,
+  });
 
   await buildEntitlement(db, CN, { activationId: 'L-25', productName: 'Solver', endDate: day(25) });
   await buildEntitlement(db, CN, { activationId: 'L-200', productName: 'Solver', endDate: day(200) });
@@ -190,5 +193,98 @@ describe('the daily notices job', () => {
     expect(sent.slice(3).map((m) => [m.to, linesOf(m.body)])).toEqual([
       ['boss@acme.example, coord@acme.example', ['Lease Solver (L-25) ends on 2030-02-09: 6 days left.']],
     ]);
+  });
+});
+
+describe('the notices calls', () => {
+  const post = (url: string, headers: Record<string, string>, payload: object) =>
+    app.inject({ method: 'POST', url, headers, payload });
+  const list = async (headers: Record<string, string>) => {
+    const res = await post('/api/notices', headers, { customerNumber: CN });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json().data as {
+      notices: { type: string; objectId: string; threshold: number }[];
+      choices: object;
+      disabledTypes: string[];
+      canChangeTypes: boolean;
+    };
+  };
+  const keys = (data: Awaited<ReturnType<typeof list>>) =>
+    data.notices.map((n) => `${n.type} ${n.objectId} ${n.threshold}`).sort();
+
+  it("lists the account's notices the user chose, newest first, and saves the user's choices", async () => {
+    const all = await list(boss);
+    expect(keys(all)).toEqual(
+      [
+        'elastic-usage EL-1 95',
+        'evaluation-ending E-60 90',
+        'fsa-run-out FSA-N 0',
+        'fsa-usage FSA-N 80',
+        'lease-ending L-25 30',
+        'lease-ending L-25 7',
+        'maintenance-ending P-5 7',
+      ].sort(),
+    );
+    expect(all.notices[0]).toMatchObject({ type: 'lease-ending', threshold: 7 });
+    expect(all).toMatchObject({
+      choices: { expiryDays: [90, 30, 7], usagePercents: [80, 95], runOut: true },
+      canChangeTypes: true,
+    });
+
+    const saved = await post('/api/notices/choices', reader, {
+      customerNumber: CN,
+      expiryDays: [7],
+      usagePercents: [95],
+      runOut: false,
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    const mine = await list(reader);
+    expect(keys(mine)).toEqual(['elastic-usage EL-1 95', 'lease-ending L-25 7', 'maintenance-ending P-5 7']);
+    expect(mine).toMatchObject({
+      choices: { expiryDays: [7], usagePercents: [95], runOut: false },
+      canChangeTypes: false,
+    });
+    // The administrator's own choices are untouched.
+    expect(keys(await list(boss))).toHaveLength(7);
+  });
+
+  it('lets administrators switch a type off for the account, recorded in the audit log; viewers and outsiders are refused', async () => {
+    expect(
+      (await post('/api/notices/types', reader, { customerNumber: CN, disabledTypes: ['fsa-run-out'] }))
+        .statusCode,
+    ).toBe(403);
+    expect((await post('/api/notices', outsider, { customerNumber: CN })).statusCode).toBe(403);
+    const off = await post('/api/notices/types', boss, {
+      customerNumber: CN,
+      disabledTypes: ['fsa-run-out'],
+    });
+    expect(off.statusCode, off.body).toBe(200);
+    const data = await list(boss);
+    expect(data.disabledTypes).toEqual(['fsa-run-out']);
+    expect(keys(data)).not.toContain('fsa-run-out FSA-N 0');
+    const [entry] = await database.db
+      .select()
+      .from(auditEntries)
+      .where(and(eq(auditEntries.customerNumber, CN), eq(auditEntries.action, 'notices.types.changed')));
+    expect(entry).toMatchObject({
+      actorName: 'boss@acme.example',
+      before: { disabledTypes: [] },
+      after: { disabledTypes: ['fsa-run-out'] },
+    });
+  });
+
+  it('refuses thresholds that do not exist and unknown types with 400', async () => {
+    const bad = await post('/api/notices/choices', boss, {
+      customerNumber: CN,
+      expiryDays: [15],
+      usagePercents: [],
+      runOut: true,
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toMatchObject({ status: 'FAILURE' });
+    expect(
+      (await post('/api/notices/types', boss, { customerNumber: CN, disabledTypes: ['everything'] }))
+        .statusCode,
+    ).toBe(400);
   });
 });

@@ -1,5 +1,5 @@
 import type { NoticeChoices } from '@lp/domain/notices';
-import { sql } from 'drizzle-orm';
+import { and, desc, eq, gte, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.ts';
 import { noticeChoices, noticeSettings, notices } from '../../db/schema.ts';
 
@@ -38,4 +38,51 @@ export async function listChoices(db: Db): Promise<Map<string, Map<string, Notic
     byAccount.set(r.customerNumber, users);
   }
   return byAccount;
+}
+
+/** The account's notices found on `sinceDay` or later, newest first. */
+export const listRecentNotices = (db: Db, customerNumber: string, sinceDay: string) =>
+  db
+    .select()
+    .from(notices)
+    .where(and(eq(notices.customerNumber, customerNumber), gte(notices.foundOn, sinceDay)))
+    .orderBy(desc(notices.foundOn), desc(notices.id))
+    .limit(500);
+
+export async function findChoices(db: Db, userEmail: string, customerNumber: string) {
+  const [row] = await db
+    .select()
+    .from(noticeChoices)
+    .where(
+      and(
+        eq(noticeChoices.userEmail, userEmail.toLowerCase()),
+        eq(noticeChoices.customerNumber, customerNumber),
+      ),
+    );
+  return row;
+}
+
+export async function saveChoices(db: Db, row: typeof noticeChoices.$inferInsert) {
+  await db
+    .insert(noticeChoices)
+    .values({ ...row, userEmail: row.userEmail.toLowerCase() })
+    .onConflictDoUpdate({
+      target: [noticeChoices.userEmail, noticeChoices.customerNumber],
+      set: { expiryDays: row.expiryDays, usagePercents: row.usagePercents, runOut: row.runOut },
+    });
+}
+
+export async function findDisabledTypes(db: Db, customerNumber: string): Promise<string[]> {
+  const [row] = await db
+    .select()
+    .from(noticeSettings)
+    .where(eq(noticeSettings.customerNumber, customerNumber));
+  return row?.disabledTypes ?? [];
+}
+
+export async function saveDisabledTypes(db: Db, customerNumber: string, disabledTypes: string[]) {
+  await db
+    .insert(noticeSettings)
+    .values({ customerNumber, disabledTypes })
+    .onConflictDoUpdate({ target: noticeSettings.customerNumber, set: { disabledTypes } });
 }

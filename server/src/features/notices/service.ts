@@ -1,3 +1,4 @@
+import type { NoticeChoicesBody } from '@lp/contract/notices/schemas';
 import {
   ALL_NOTICES,
   type Budget,
@@ -5,6 +6,7 @@ import {
   EXPIRY_THRESHOLDS,
   endingFinding,
   type Finding,
+  NOTICE_TYPES,
   type NoticeType,
   RUN_OUT_WINDOW_DAYS,
   wanted,
@@ -14,12 +16,24 @@ import type { Db } from '../../db/database.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { type Job, utcDay } from '../../platform/jobs.ts';
 import { sendAccountEmail } from '../../platform/mail/mailer.ts';
+import type { Principal } from '../../platform/principal.ts';
+import { authorizeAccount } from '../accounts/policy.ts';
 import { accountAdministrators } from '../accounts/service.ts';
+import { auditActor, recordAudit } from '../audit/service.ts';
 import { fsaEntitlements, noticeFacts } from '../entitlements/service.ts';
 import { busopsList } from '../fsa/service.ts';
 import { dailyUsage } from '../ledger/service.ts';
 import { noticeDigest } from './digest.ts';
-import { insertNewNotices, listChoices, listDisabledTypes } from './repository.ts';
+import {
+  findChoices,
+  findDisabledTypes,
+  insertNewNotices,
+  listChoices,
+  listDisabledTypes,
+  listRecentNotices,
+  saveChoices,
+  saveDisabledTypes,
+} from './repository.ts';
 
 /**
  * The daily notices job (issue 13 §2, decision 041): every account's expiry, usage and run-out findings of the
@@ -169,3 +183,81 @@ export const noticesJob: Job = {
     await runNotices(ctx, runKey);
   },
 };
+
+/** The panel shows the notices of the last 30 days (older ones were mailed and are history). */
+const PANEL_DAYS = 30;
+
+const choicesOf = (row: { expiryDays: number[]; usagePercents: number[]; runOut: boolean } | undefined) =>
+  (row
+    ? { expiryDays: row.expiryDays, usagePercents: row.usagePercents, runOut: row.runOut }
+    : ALL_NOTICES) as NoticeChoicesBody;
+
+/** The account's recent notices this user receives, their choices and the account's switched-off types. */
+export async function listNotices(
+  ctx: AppContext,
+  principal: Principal,
+  customerNumber: string,
+  now = new Date(),
+) {
+  const access = await authorizeAccount(ctx, principal, customerNumber, 'read');
+  const [rows, row, disabled] = await Promise.all([
+    listRecentNotices(ctx.db, customerNumber, shiftDay(utcDay(now), 1 - PANEL_DAYS)),
+    findChoices(ctx.db, principal.email, customerNumber),
+    findDisabledTypes(ctx.db, customerNumber),
+  ]);
+  const choices = choicesOf(row);
+  const disabledTypes = disabled as NoticeType[];
+  return {
+    notices: rows
+      .filter((n) => wanted({ type: n.type as NoticeType, threshold: n.threshold }, choices, disabledTypes))
+      .map((n) => ({
+        id: n.id,
+        type: n.type as NoticeType,
+        objectId: n.objectId,
+        threshold: n.threshold,
+        text: n.text,
+        foundOn: n.foundOn,
+      })),
+    choices,
+    disabledTypes,
+    canChangeTypes: !access.permissions.viewOnly,
+  };
+}
+
+/** Saves which thresholds this user receives for the account (anyone who can read it chooses for themselves). */
+export async function setNoticeChoices(
+  ctx: AppContext,
+  principal: Principal,
+  body: NoticeChoicesBody & { customerNumber: string },
+) {
+  await authorizeAccount(ctx, principal, body.customerNumber, 'read');
+  await saveChoices(ctx.db, {
+    userEmail: principal.email,
+    customerNumber: body.customerNumber,
+    expiryDays: [...new Set(body.expiryDays)],
+    usagePercents: [...new Set(body.usagePercents)],
+    runOut: body.runOut,
+  });
+}
+
+/** Switches notice types off for the account: its administrators and vendor staff (not view-only users). */
+export async function setNoticeTypes(
+  ctx: AppContext,
+  principal: Principal,
+  body: { customerNumber: string; disabledTypes: NoticeType[] },
+) {
+  await authorizeAccount(ctx, principal, body.customerNumber, 'edit');
+  const disabledTypes = NOTICE_TYPES.filter((t) => body.disabledTypes.includes(t));
+  await ctx.db.transaction(async (t) => {
+    const tx = t as unknown as Db;
+    const before = await findDisabledTypes(tx, body.customerNumber);
+    await saveDisabledTypes(tx, body.customerNumber, disabledTypes);
+    await recordAudit(tx, auditActor(principal), {
+      customerNumber: body.customerNumber,
+      action: 'notices.types.changed',
+      object: { type: 'notice-settings', id: body.customerNumber },
+      before: { disabledTypes: before },
+      after: { disabledTypes },
+    });
+  });
+}
