@@ -72,8 +72,11 @@ async function startServer(port: number, env: Record<string, string> = {}): Prom
  */
 export const test = base.extend<
   { failOnConsoleErrors: undefined },
-  { serverUrl: string; smtp: boolean; mailbox: Mailbox | null }
+  { serverUrl: string; smtp: boolean; jobs: boolean; mailbox: Mailbox | null }
 >({
+  // A file that needs the daily jobs (notices) asks for `test.use({ jobs: true })`: its worker's server runs them
+  // at start (other files keep them off, so no e-mails appear at moments no test chose).
+  jobs: [false, { option: true, scope: 'worker' }],
   // A file that reads delivered e-mail asks for `test.use({ smtp: true })`: its worker's server then delivers
   // to a real SMTP server in the worker (other files keep the default, record-only outbox).
   smtp: [false, { option: true, scope: 'worker' }],
@@ -90,10 +93,13 @@ export const test = base.extend<
     { scope: 'worker' },
   ],
   serverUrl: [
-    async ({ mailbox }, use) => {
+    async ({ mailbox, jobs }, use) => {
       if (process.env.E2E_URL) return use(process.env.E2E_URL);
       const port = await freePort();
-      const child = await startServer(port, mailbox ? { SMTP_URL: mailbox.url } : {});
+      const child = await startServer(port, {
+        ...(mailbox ? { SMTP_URL: mailbox.url } : {}),
+        ...(jobs ? { JOBS_ENABLED: 'true' } : {}),
+      });
       try {
         await use(`http://localhost:${port}`);
       } finally {

@@ -12,6 +12,7 @@ export const noticeTypeSchema = z.enum([
   'elastic-run-out',
   'fsa-run-out',
 ]);
+export type NoticeTypeName = z.infer<typeof noticeTypeSchema>;
 
 export const noticeChoicesSchema = z.object({
   /** Days before an end: any of 90, 30, 7 */

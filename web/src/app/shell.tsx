@@ -9,6 +9,7 @@ import { Spinner } from '../components/spinner.tsx';
 import { AccountSearch } from '../features/accounts/components/account-search.tsx';
 import { AlertsBanner } from '../features/alerts/components/alerts-banner.tsx';
 import { useFeatures } from '../features/featureflags/use-features.ts';
+import { NoticesButton, NoticesPanel } from '../features/notices/components/notices-panel.tsx';
 import { HelpMenu, UserMenu } from '../features/user/components/user-menu.tsx';
 import { CustomerProvider, useCustomer } from './customer-context.tsx';
 import { UserGate } from './gates.tsx';
@@ -23,6 +24,19 @@ import { breadcrumbs } from './navigation.ts';
  */
 export const MENU_WIDTH_OPEN = 240;
 export const MENU_WIDTH_CLOSED = 40;
+
+/** Pages that show the notices panel (issue 13 §2). */
+const NOTICE_PAGES = ['/elastic', '/elastic/fromLeftMenu', '/ssl', '/entitlementsFSA'];
+
+function AccountNotices({ where }: { where: 'top-bar' | 'page' }) {
+  const { customer } = useCustomer();
+  const { pathname } = useLocation();
+  if (!customer) return null;
+  if (where === 'top-bar')
+    return <NoticesButton key={customer.customerNumber} customerNumber={customer.customerNumber} />;
+  if (!NOTICE_PAGES.includes(pathname)) return null;
+  return <NoticesPanel key={customer.customerNumber} customerNumber={customer.customerNumber} />;
+}
 
 function TopBar({ opened, toggle }: { opened: boolean; toggle: () => void }) {
   return (
@@ -47,6 +61,7 @@ function TopBar({ opened, toggle }: { opened: boolean; toggle: () => void }) {
       </Group>
       <Group gap="sm" wrap="nowrap">
         <AccountSearch />
+        <AccountNotices where="top-bar" />
         <HelpMenu />
         <UserMenu />
       </Group>
@@ -123,6 +138,7 @@ function Shell() {
         <AlertsBanner />
         <Breadcrumbs crumbs={breadcrumbs(pathname)} />
         <PanelsHost />
+        <AccountNotices where="page" />
         <FeatureGatedOutlet />
       </AppShell.Main>
     </AppShell>

@@ -1,0 +1,107 @@
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
+import { expectNoSeriousViolations, signIn } from './helpers.ts';
+
+/*
+ * Proactive notices (issue 13 §2, decision 041): this file's server runs the daily notices job at start over the
+ * demo world; the panel on the account pages and the top bar's count show the account's notices the user chose,
+ * and "Choose notices" changes that (administrators also switch types off for the account).
+ */
+test.use({ jobs: true });
+
+interface Notice {
+  type: string;
+  threshold: number;
+  text: string;
+}
+interface NoticesData {
+  notices: Notice[];
+  disabledTypes: string[];
+}
+
+const ACME = '1000123';
+const csrf = { 'x-lp-csrf': '1' };
+
+async function notices(page: Page): Promise<NoticesData> {
+  const res = await page.request.post('/api/notices', { headers: csrf, data: { customerNumber: ACME } });
+  expect(res.status()).toBe(200);
+  return (await res.json()).data as NoticesData;
+}
+
+/** The job runs once the server is up: wait for its findings through the API. */
+async function waitForNotices(page: Page) {
+  await expect.poll(async () => (await notices(page)).notices.length, { timeout: 60_000 }).toBeGreaterThan(0);
+  return notices(page);
+}
+
+const panel = (page: Page) => page.getByRole('region', { name: 'Notices' });
+
+test('the panel and the top bar show the notices the user chose; choosing fewer thresholds hides the rest', async ({
+  page,
+}) => {
+  await signIn(page, 'admin@acme.example', '/ssl');
+  const all = await waitForNotices(page);
+  await page.reload();
+  await expect(panel(page).getByRole('listitem')).toHaveCount(all.notices.length);
+  await expect(panel(page).getByRole('listitem').first()).toContainText(all.notices[0]?.text ?? 'missing');
+  await expect(page.getByTestId('notices-count')).toHaveText(String(all.notices.length));
+  await expectNoSeriousViolations(page);
+
+  // Only the last week before an end, no usage or run-out notices.
+  await panel(page).getByRole('button', { name: 'Choose notices' }).click();
+  const dialog = page.getByRole('dialog', { name: `Notices for ${ACME}` });
+  await dialog.getByRole('checkbox', { name: '90 days' }).uncheck();
+  await dialog.getByRole('checkbox', { name: '30 days' }).uncheck();
+  await dialog.getByRole('checkbox', { name: '80%' }).uncheck();
+  await dialog.getByRole('checkbox', { name: '95%' }).uncheck();
+  await dialog.getByRole('checkbox', { name: 'Budget forecast to run out before the term ends' }).uncheck();
+  await expectNoSeriousViolations(page);
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(dialog).toHaveCount(0);
+  const wanted = all.notices.filter((n) => n.type.endsWith('-ending') && n.threshold === 7);
+  await expect(page.getByTestId('notices-count')).toHaveText(String(wanted.length));
+  expect((await notices(page)).notices.map((n) => n.text)).toEqual(wanted.map((n) => n.text));
+  if (wanted.length) await expect(panel(page).getByRole('listitem')).toHaveCount(wanted.length);
+  else await expect(panel(page)).toHaveCount(0);
+});
+
+test('an administrator switches a type off for the account; a viewer cannot', async ({ page, browser }) => {
+  await signIn(page, 'coordinator@acme.example', '/entitlementsFSA');
+  const all = await waitForNotices(page);
+  const type = all.notices[0]?.type as string;
+  await page.getByRole('button', { name: /^Notices: / }).click();
+  await page
+    .getByRole('dialog', { name: /^Notices: / })
+    .getByRole('button', { name: 'Choose notices' })
+    .click();
+  const dialog = page.getByRole('dialog', { name: `Notices for ${ACME}` });
+  const labels: Record<string, string> = {
+    'lease-ending': 'Leases ending',
+    'maintenance-ending': 'Maintenance ending',
+    'evaluation-ending': 'Evaluation licenses ending',
+    'elastic-usage': 'Elastic usage',
+    'fsa-usage': 'FSA contract usage',
+    'elastic-run-out': 'Elastic run-out forecast',
+    'fsa-run-out': 'FSA run-out forecast',
+  };
+  await dialog.getByRole('switch', { name: labels[type] }).uncheck();
+  await expect(dialog.getByRole('switch', { name: labels[type] })).not.toBeChecked();
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(dialog).toHaveCount(0);
+  const left = all.notices.filter((n) => n.type !== type);
+  await expect(page.getByTestId('notices-count')).toHaveText(String(left.length));
+  expect((await notices(page)).disabledTypes).toEqual([type]);
+
+  const viewerContext = await browser.newContext();
+  const viewer = await viewerContext.newPage();
+  await signIn(viewer, 'engineer@acme.example', '/elastic');
+  await viewer.getByRole('button', { name: /^Notices: / }).click();
+  await viewer
+    .getByRole('dialog', { name: /^Notices: / })
+    .getByRole('button', { name: 'Choose notices' })
+    .click();
+  const theirs = viewer.getByRole('dialog', { name: `Notices for ${ACME}` });
+  await expect(theirs.getByRole('checkbox', { name: '7 days' })).toBeVisible();
+  await expect(theirs.getByRole('switch')).toHaveCount(0);
+  await viewerContext.close();
+});

@@ -1,0 +1,107 @@
+import { Alert, Badge, Button, Card, Group, Popover, Stack, Text, Title } from '@mantine/core';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { noticesQuery, saveNoticeChoices, saveNoticeTypes } from '../api/notices.ts';
+import { type ChoicesSave, NoticeChoicesDialog } from './notice-choices-dialog.tsx';
+import { NoticeList } from './notice-list.tsx';
+
+/** The choices dialog for an account, saving the user's thresholds (and the account's types, for administrators). */
+function ChoicesFor({ customerNumber, onClose }: { customerNumber: string; onClose: () => void }) {
+  const read = useQuery(noticesQuery(customerNumber));
+  const queryClient = useQueryClient();
+  if (!read.data) return null;
+  const data = read.data;
+  const onSave = async ({ choices, disabledTypes }: ChoicesSave) => {
+    await saveNoticeChoices(customerNumber, choices);
+    if (disabledTypes) await saveNoticeTypes(customerNumber, disabledTypes);
+    await queryClient.invalidateQueries({ queryKey: noticesQuery(customerNumber).queryKey });
+  };
+  return (
+    <NoticeChoicesDialog
+      opened
+      customerNumber={customerNumber}
+      choices={data.choices}
+      disabledTypes={data.disabledTypes}
+      canChangeTypes={data.canChangeTypes}
+      onClose={onClose}
+      onSave={onSave}
+    />
+  );
+}
+
+const ChooseButton = ({ onClick }: { onClick: () => void }) => (
+  <Button size="compact-sm" variant="light" onClick={onClick}>
+    Choose notices
+  </Button>
+);
+
+/**
+ * The notices panel of /elastic, /ssl and /entitlementsFSA (issue 13 §2): the account's notices of the last 30
+ * days that this user chose; nothing while there are none (the top bar's count and list stay).
+ */
+export function NoticesPanel({ customerNumber }: { customerNumber: string }) {
+  const read = useQuery(noticesQuery(customerNumber));
+  const [choosing, setChoosing] = useState(false);
+  if (read.isError) return <Alert color="red">{read.error.message}</Alert>;
+  if (!read.data?.notices.length) return null;
+  return (
+    <Card withBorder component="section" aria-labelledby="notices-title" mb="md" data-testid="notices-panel">
+      <Group justify="space-between" mb="xs">
+        <Title order={2} size="h4" id="notices-title">
+          Notices
+        </Title>
+        <ChooseButton onClick={() => setChoosing(true)} />
+      </Group>
+      <NoticeList notices={read.data.notices} />
+      {choosing ? <ChoicesFor customerNumber={customerNumber} onClose={() => setChoosing(false)} /> : null}
+    </Card>
+  );
+}
+
+/** The top bar's count of the selected account's notices, opening the list and the choices. */
+export function NoticesButton({ customerNumber }: { customerNumber: string }) {
+  const read = useQuery(noticesQuery(customerNumber));
+  const [opened, setOpened] = useState(false);
+  const [choosing, setChoosing] = useState(false);
+  const count = read.data?.notices.length ?? 0;
+  return (
+    <>
+      <Popover width={420} position="bottom-end" shadow="md" opened={opened} onChange={setOpened}>
+        <Popover.Target>
+          <Button
+            variant="subtle"
+            size="compact-sm"
+            onClick={() => setOpened((o) => !o)}
+            aria-label={`Notices: ${count}`}
+            rightSection={
+              <Badge size="sm" color={count ? 'red.9' : 'gray.7'} data-testid="notices-count">
+                {count}
+              </Badge>
+            }
+          >
+            <Text size="sm" visibleFrom="md">
+              Notices
+            </Text>
+          </Button>
+        </Popover.Target>
+        <Popover.Dropdown>
+          <Stack gap="xs">
+            <Group justify="space-between">
+              <Text fw={500} size="sm">
+                Notices for {customerNumber}
+              </Text>
+              <ChooseButton
+                onClick={() => {
+                  setOpened(false);
+                  setChoosing(true);
+                }}
+              />
+            </Group>
+            {read.data ? <NoticeList notices={read.data.notices} /> : null}
+          </Stack>
+        </Popover.Dropdown>
+      </Popover>
+      {choosing ? <ChoicesFor customerNumber={customerNumber} onClose={() => setChoosing(false)} /> : null}
+    </>
+  );
+}
