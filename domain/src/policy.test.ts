@@ -6,6 +6,8 @@ import {
   contactRoles,
   isExportBlocked,
   mayManageServerCredentials,
+  mayReadAllAuditLogs,
+  mayReadAuditLog,
   permissionsFor,
   roleLabel,
 } from './policy.ts';
@@ -101,5 +103,23 @@ describe('license-server credentials', () => {
     expect(mayManageServerCredentials(['salesaccess'])).toBe(false);
     expect(mayManageServerCredentials(['user'])).toBe(false);
     expect(mayManageServerCredentials([])).toBe(false);
+  });
+});
+
+describe('audit log readers (issue 13 §1)', () => {
+  it('lets account administrators, support coordinators, busops, admin and support read an account log', () => {
+    const viewer = contactFlags(contactRoles.viewer);
+    expect(mayReadAuditLog([], contactFlags(contactRoles.admin))).toBe(true);
+    expect(mayReadAuditLog([], contactFlags(contactRoles.coordinator))).toBe(true);
+    expect(mayReadAuditLog([], viewer)).toBe(false);
+    expect(mayReadAuditLog([], null)).toBe(false);
+    for (const role of ['busops', 'admin', 'support']) expect(mayReadAuditLog([role], viewer)).toBe(true);
+    expect(mayReadAuditLog(['sales', 'salesaccess'], viewer)).toBe(false);
+  });
+
+  it('keeps the cross-account view to busops, admin and support', () => {
+    expect(['busops', 'admin', 'support'].map((r) => mayReadAllAuditLogs([r]))).toEqual([true, true, true]);
+    expect(mayReadAllAuditLogs(['sales'])).toBe(false);
+    expect(mayReadAllAuditLogs([])).toBe(false);
   });
 });
