@@ -67,15 +67,13 @@ const mark = async () =>
 beforeAll(async () => {
   database = await createTestDatabase();
   app = await createTestApp(database);
-  await database.db
-    .insert(products)
-    .values({
-      partNumber: SOLVER,
-      name: 'Solver',
-      family: 'Platform',
-      daemon: 'simlmd',
-      featureName: 'solver',
-    });
+  await database.db.insert(products).values({
+    partNumber: SOLVER,
+    name: 'Solver',
+    family: 'Platform',
+    daemon: 'simlmd',
+    featureName: 'solver',
+  });
   ({ boss, reader } = await buildAccountFixture(database.db, CN, OTHER));
   bossId = (await signInAs(database.db, 'boss@acme.example')).userId;
   await contract(database.db, 'FSA-AUD-MAIN', 1_000_000);

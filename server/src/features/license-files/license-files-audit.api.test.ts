@@ -46,15 +46,13 @@ const mark = async () =>
 beforeAll(async () => {
   database = await createTestDatabase();
   app = await createTestApp(database);
-  await database.db
-    .insert(products)
-    .values({
-      partNumber: 'LFA-SOLVER',
-      name: 'Solver',
-      family: 'Fluids',
-      daemon: 'cfdlmd',
-      featureName: 'cfd',
-    });
+  await database.db.insert(products).values({
+    partNumber: 'LFA-SOLVER',
+    name: 'Solver',
+    family: 'Fluids',
+    daemon: 'cfdlmd',
+    featureName: 'cfd',
+  });
   ({ boss, reader } = await buildAccountFixture(database.db, CN, OTHER));
   bossId = (await signInAs(database.db, 'boss@acme.example')).userId;
   readerId = (await signInAs(database.db, 'reader@acme.example')).userId;
