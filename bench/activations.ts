@@ -1,42 +1,11 @@
-/**
- * Activations benchmark (issue 11 §4). The real server runs as its own process (`server/src/main.ts`, like
- * bench/large-pages.ts) on a free port, on PGlite and on PostgreSQL, and is called over HTTP with a real session.
- * The machine is shared and noisy, so each number has a baseline measured in the same run, the two timed in turns
- * (the order swapped every round, warm-up rounds dropped):
- *  save     the /activations save flow of 3 customers x 100 entitlement lines on one shared host: return 50 seats,
- *           create 250, set the shared-server group, the 3 customers' license files and the merged file. The calls
- *           are the browser's (web/src/features/activations/api/run-save-plan.ts, fulfillment-steps.ts): per customer
- *           its returns in batches of 25; the saved host's shared group deactivated (it is shared); per customer its
- *           creates in batches of 25, the first batch alone and the rest in a pool of 6; an operation key per batch;
- *           then /api/sharedserver and /api/fulfillments/licenses. Step 5 (the page refetching its queries) is not a
- *           save call and is left out. Every round saves on its own host, seeded alike (the 50 live seats, the
- *           group set). Baseline: the same number of calls in the same order and concurrency, each a bare
- *           authenticated POST /api/fulfillments/servers.
- *  history  POST /api/fulfillments/history of one host with 10 000 fulfillment events of the account, grouped by
- *           the server into 30-second windows (`rows`), read and parsed. Baseline: POST /api/fulfillments/servers.
- *
- *   npx tsx bench/activations.ts [--engines pglite,postgres] [--only save,history] [--full]
- *     [--rounds N] [--history-rounds N] [--events N] [--profile]
- *   (also `npm run bench:activations -w @lp/bench -- ...`)
- *
- * Defaults are quick (10 save rounds, 100 history rounds); --full takes 30 and 300. PostgreSQL: a fresh database on
- * BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test), dropped afterwards; PGlite: a temporary
- * folder the server opens once the bench has seeded it, removed afterwards. --profile first times, in the bench's
- * own process on the seeded database, the history service against the events statement it sends, sent raw.
- * That statement is copied here (the bench may not import a repository, decision 026): keep it in step with
- * listEvents in server/src/features/activations/repository.ts.
- */
-import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { activationsApi } from '@lp/contract/activations/api';
 import { licenseFilesApi } from '@lp/contract/license-files/api';
 import { licenseServersApi } from '@lp/contract/license-servers/api';
 import { contactRoles } from '@lp/domain/policy';
-import { type Database, type Db, openDatabase, queryRows } from '@lp/server/db/database';
+import { type Database, type Db, queryRows } from '@lp/server/db/database';
 import {
   entitlements,
   fulfillmentEvents,
@@ -54,9 +23,8 @@ import { addContact, buildAccount, dayFromToday } from '@lp/server/test/factorie
 import { signInAs } from '@lp/server/test/sign-in';
 import { sql } from 'drizzle-orm';
 import Fastify from 'fastify';
-import { openBenchDatabase } from './bench-database.ts';
 import { fmt, inTurns, int, pair, ratios, row, spread, table } from './measure.ts';
-import { caller, type Json, startServer, stopServer } from './server-process.ts';
+import { caller, type Json, loadAverage, withSeededServer } from './server-process.ts';
 
 const { values: opt } = parseArgs({
   options: {
@@ -541,46 +509,33 @@ async function profileHistory(database: Database, userId: string, host: { id: nu
 async function engineRun(engine: 'pglite' | 'postgres') {
   const label = engine === 'pglite' ? 'PGlite' : 'PostgreSQL';
   console.log(`${label}:`);
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lp-bench-activations-'));
-  const bench = engine === 'postgres' ? await openBenchDatabase('postgres', 4) : undefined;
-  let child: ChildProcess | undefined;
-  try {
-    // PGlite: the folder the server opens (DATA_DIR/pglite), seeded first and closed, since one process holds it.
-    const database =
-      bench?.database ??
-      (await openDatabase({ pgliteDir: path.join(dataDir, 'pglite'), DATABASE_POOL_MAX: 1 }));
-    const seeded = await seed(database.db, SAVE_WARMUP + SAVE_ROUNDS);
-    if (opt.profile && stages.has('history')) await profileHistory(database, seeded.userId, seeded.history);
-    if (!bench) await database.close();
-    const server = await startServer(dataDir, bench?.url);
-    child = server.child;
-    const post = caller(server.base, seeded.headers);
-    if (stages.has('save')) await saveStage(label, post, seeded.plans);
-    if (stages.has('history'))
-      await historyStage(label, post, server.base, seeded.headers, seeded.history.hostIds);
-  } finally {
-    if (child) await stopServer(child);
-    await bench?.cleanup();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  }
+  await withSeededServer(
+    engine,
+    async (database) => {
+      const seeded = await seed(database.db, SAVE_WARMUP + SAVE_ROUNDS);
+      if (opt.profile && stages.has('history')) await profileHistory(database, seeded.userId, seeded.history);
+      return seeded;
+    },
+    async (server, seeded) => {
+      const post = caller(server.base, seeded.headers);
+      if (stages.has('save')) await saveStage(label, post, seeded.plans);
+      if (stages.has('history'))
+        await historyStage(label, post, server.base, seeded.headers, seeded.history.hostIds);
+    },
+  );
 }
 
 async function main() {
   const started = performance.now();
-  const load = () =>
-    os
-      .loadavg()
-      .map((l) => l.toFixed(2))
-      .join(' ');
   console.log(
     `engines=${opt.engines} stages=${[...stages].join(',')} save-rounds=${SAVE_ROUNDS} (+${SAVE_WARMUP} warm-up) history-rounds=${HISTORY_ROUNDS} (+${HISTORY_WARMUP}) events=${EVENTS}`,
   );
   console.log(
-    `nproc ${os.cpus().length}, node ${process.version}, ${new Date().toISOString()}, load average ${load()}`,
+    `nproc ${os.cpus().length}, node ${process.version}, ${new Date().toISOString()}, load average ${loadAverage()}`,
   );
   for (const engine of opt.engines.split(',')) await engineRun(engine === 'postgres' ? 'postgres' : 'pglite');
   console.log(
-    `\ntotal ${((performance.now() - started) / 1000).toFixed(0)} s, load average at the end ${load()}`,
+    `\ntotal ${((performance.now() - started) / 1000).toFixed(0)} s, load average at the end ${loadAverage()}`,
   );
   console.log('| measurement | value | baseline (same run) | ratio p50 / p95 | target | |');
   console.log('|---|---|---|---|---|---|');

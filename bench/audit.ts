@@ -1,40 +1,14 @@
-/**
- * Audit log benchmark (issue 13 §3: the Audit Log page block at 5M entries ≤ 30 ms p95). The harness is
- * bench/fsa.ts's: the real server runs as its own process (`server/src/main.ts`) on a free port, called over HTTP
- * with a real session; each number has a baseline measured in the same run, the two timed in turns (the order
- * swapped every round, warm-up rounds dropped). Measured, each a POST /api/audit block of 100 rows (the grid's
- * block size), newest first:
- *  first       an account's first block (its administrator)
- *  filtered    the same account filtered on an action and the last 30 days
- *  deep        the same account's block at offset 10 000 (paging by offset, as the grid's pager does)
- *  all         the cross-account view's first block (vendor staff)
- *  count       /api/audit/count of the filtered block's filter (the pager's total; no target)
- * Baseline: a bare authenticated POST /api/activatedelasticservers of the same account.
- *
- * The log is filled with one generate_series INSERT per slice (the chain's seq and a placeholder hash, not a real
- * hash chain: reading does not look at the hashes, and `audit verify` is not part of this bench).
- *
- *   npx tsx bench/audit.ts [--engines pglite,postgres] [--entries N] [--pglite-entries N] [--rounds N]
- *   (also `npm run bench:audit -w @lp/bench -- ...`)
- *
- * Defaults: 5 000 000 entries on PostgreSQL, 1 000 000 on PGlite (filling 5M there takes too long for a run),
- * over ACCOUNTS accounts, 200 rounds. PostgreSQL: a fresh database on BENCH_DATABASE_URL, dropped afterwards.
- */
-import type { ChildProcess } from 'node:child_process';
-import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { auditApi } from '@lp/contract/audit/api';
 import { ipRulesApi } from '@lp/contract/ip-rules/api';
 import { contactRoles } from '@lp/domain/policy';
-import { type Db, openDatabase } from '@lp/server/db/database';
+import type { Db } from '@lp/server/db/database';
 import { addContact, buildAccount } from '@lp/server/test/factories';
 import { signInAs } from '@lp/server/test/sign-in';
 import { sql } from 'drizzle-orm';
-import { openBenchDatabase } from './bench-database.ts';
 import { inTurns, int, pair, ratios, row, table } from './measure.ts';
-import { caller, startServer, stopServer } from './server-process.ts';
+import { caller, loadAverage, withSeededServer } from './server-process.ts';
 
 const { values: opt } = parseArgs({
   options: {
@@ -165,47 +139,37 @@ async function engineRun(engine: 'pglite' | 'postgres') {
   const label = engine === 'pglite' ? 'PGlite' : 'PostgreSQL';
   const entries = Number(engine === 'pglite' ? opt['pglite-entries'] : opt.entries);
   console.log(`${label}:`);
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lp-bench-audit-'));
-  const bench = engine === 'postgres' ? await openBenchDatabase('postgres', 4) : undefined;
-  let child: ChildProcess | undefined;
-  try {
-    const database =
-      bench?.database ??
-      (await openDatabase({ pgliteDir: path.join(dataDir, 'pglite'), DATABASE_POOL_MAX: 1 }));
-    const seeded = await seed(database.db, entries);
-    if (!bench) await database.close();
-    const server = await startServer(dataDir, bench?.url);
-    child = server.child;
-    row(
-      `${label}: fill (generate_series, ${ACCOUNTS} accounts)`,
-      `${int(seeded.filled)} entries in ${seeded.seconds.toFixed(0)} s`,
-      '',
-      '',
-    );
-    await measure(label, seeded.filled, caller(server.base, seeded.admin), caller(server.base, seeded.staff));
-  } finally {
-    if (child) await stopServer(child);
-    await bench?.cleanup();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  }
+  await withSeededServer(
+    engine,
+    (database) => seed(database.db, entries),
+    async (server, seeded) => {
+      row(
+        `${label}: fill (generate_series, ${ACCOUNTS} accounts)`,
+        `${int(seeded.filled)} entries in ${seeded.seconds.toFixed(0)} s`,
+        '',
+        '',
+      );
+      await measure(
+        label,
+        seeded.filled,
+        caller(server.base, seeded.admin),
+        caller(server.base, seeded.staff),
+      );
+    },
+  );
 }
 
 async function main() {
   const started = performance.now();
-  const load = () =>
-    os
-      .loadavg()
-      .map((l) => l.toFixed(2))
-      .join(' ');
   console.log(
     `engines=${opt.engines} entries=${opt.entries} pglite-entries=${opt['pglite-entries']} rounds=${ROUNDS} (+${WARMUP} warm-up)`,
   );
   console.log(
-    `nproc ${os.cpus().length}, node ${process.version}, ${new Date().toISOString()}, load average ${load()}`,
+    `nproc ${os.cpus().length}, node ${process.version}, ${new Date().toISOString()}, load average ${loadAverage()}`,
   );
   for (const engine of opt.engines.split(',')) await engineRun(engine === 'postgres' ? 'postgres' : 'pglite');
   console.log(
-    `\ntotal ${((performance.now() - started) / 1000).toFixed(0)} s, load average at the end ${load()}`,
+    `\ntotal ${((performance.now() - started) / 1000).toFixed(0)} s, load average at the end ${loadAverage()}`,
   );
   console.log('| measurement | value | baseline (same run) | ratio p50 / p95 | target | |');
   console.log('|---|---|---|---|---|---|');

@@ -1,31 +1,5 @@
-/**
- * FSA benchmark (issue 12 §5). The harness is bench/activations.ts's: the real server runs as its own process
- * (`server/src/main.ts`) on a free port, on PGlite and on PostgreSQL, called over HTTP with a real session; each
- * number has a baseline measured in the same run, the two timed in turns (the order swapped every round, warm-up
- * rounds dropped):
- *  order     POST /api/entitlements, one order of 50 standard lines (50 products, 7 / 30 / 90 / 365 days, counts
- *            1-3, start dates varied per round so no two lines repeat) against a contract with a large budget;
- *            `ansysprice` is the server's cost (@lp/domain/fsa-pricing priceLine), so every line must succeed.
- *            Baseline: a bare authenticated POST /api/fulfillments/servers.
- *  parallel  50 one-line orders sent at once against one contract with room for exactly PARALLEL_ROOM lines (its
- *            budget ends one cent short of another line): exactly that many SUCCESS, the rest refused for the
- *            balance (and for nothing else), and the remaining balance read back through /api/fsa/contracts
- *            never below zero. Every round uses a fresh contract; the orders' wall time is timed, not the
- *            read-back. Baseline: 50 bare POST /api/fulfillments/servers sent at once.
- *
- *   npx tsx bench/fsa.ts [--engines pglite,postgres] [--only order,parallel] [--full] [--rounds N]
- *     [--parallel-rounds N]
- *   (also `npm run bench:fsa -w @lp/bench -- ...`)
- *
- * Defaults are quick (20 order rounds, 5 parallel rounds); --full takes 100 and 20. PostgreSQL: a fresh database
- * on BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test), dropped afterwards; PGlite: a
- * temporary folder the server opens once the bench has seeded it, removed afterwards.
- */
-import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { messages } from '@lp/contract/common/errors';
 import { fsaApi } from '@lp/contract/fsa/api';
@@ -33,13 +7,12 @@ import type { FsaContract, FsaOrderResult } from '@lp/contract/fsa/schemas';
 import { licenseServersApi } from '@lp/contract/license-servers/api';
 import { type FsaDuration, priceLine } from '@lp/domain/fsa-pricing';
 import { contactRoles } from '@lp/domain/policy';
-import { type Db, openDatabase } from '@lp/server/db/database';
+import type { Db } from '@lp/server/db/database';
 import { fsaPrices, products } from '@lp/server/db/schema';
 import { addContact, buildAccount, buildEntitlement, dayFromToday } from '@lp/server/test/factories';
 import { signInAs } from '@lp/server/test/sign-in';
-import { openBenchDatabase } from './bench-database.ts';
 import { fmt, inTurns, pair, ratios, row, spread, table } from './measure.ts';
-import { caller, startServer, stopServer } from './server-process.ts';
+import { caller, loadAverage, withSeededServer } from './server-process.ts';
 
 const { values: opt } = parseArgs({
   options: {
@@ -231,44 +204,28 @@ async function parallelStage(label: string, post: Post) {
 async function engineRun(engine: 'pglite' | 'postgres') {
   const label = engine === 'pglite' ? 'PGlite' : 'PostgreSQL';
   console.log(`${label}:`);
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lp-bench-fsa-'));
-  const bench = engine === 'postgres' ? await openBenchDatabase('postgres', 4) : undefined;
-  let child: ChildProcess | undefined;
-  try {
-    // PGlite: the folder the server opens (DATA_DIR/pglite), seeded first and closed, since one process holds it.
-    const database =
-      bench?.database ??
-      (await openDatabase({ pgliteDir: path.join(dataDir, 'pglite'), DATABASE_POOL_MAX: 1 }));
-    const seeded = await seed(database.db);
-    if (!bench) await database.close();
-    const server = await startServer(dataDir, bench?.url);
-    child = server.child;
-    const post = caller(server.base, seeded.headers);
-    if (stages.has('order')) await orderStage(label, post);
-    if (stages.has('parallel')) await parallelStage(label, post);
-  } finally {
-    if (child) await stopServer(child);
-    await bench?.cleanup();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  }
+  await withSeededServer(
+    engine,
+    (database) => seed(database.db),
+    async (server, seeded) => {
+      const post = caller(server.base, seeded.headers);
+      if (stages.has('order')) await orderStage(label, post);
+      if (stages.has('parallel')) await parallelStage(label, post);
+    },
+  );
 }
 
 async function main() {
   const started = performance.now();
-  const load = () =>
-    os
-      .loadavg()
-      .map((l) => l.toFixed(2))
-      .join(' ');
   console.log(
     `engines=${opt.engines} stages=${[...stages].join(',')} order-rounds=${ORDER_ROUNDS} (+${ORDER_WARMUP} warm-up) parallel-rounds=${PARALLEL_ROUNDS} (+${PARALLEL_WARMUP})`,
   );
   console.log(
-    `nproc ${os.cpus().length}, node ${process.version}, ${new Date().toISOString()}, load average ${load()}`,
+    `nproc ${os.cpus().length}, node ${process.version}, ${new Date().toISOString()}, load average ${loadAverage()}`,
   );
   for (const engine of opt.engines.split(',')) await engineRun(engine === 'postgres' ? 'postgres' : 'pglite');
   console.log(
-    `\ntotal ${((performance.now() - started) / 1000).toFixed(0)} s, load average at the end ${load()}`,
+    `\ntotal ${((performance.now() - started) / 1000).toFixed(0)} s, load average at the end ${loadAverage()}`,
   );
   console.log('| measurement | value | baseline (same run) | ratio p50 / p95 | target | |');
   console.log('|---|---|---|---|---|---|');

@@ -1,7 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { type Database, openDatabase } from '@lp/server/db/database';
+import { openBenchDatabase } from './bench-database.ts';
 
 /** The real server as its own process, for the benches that measure over HTTP (activations, FSA). */
 
@@ -54,6 +58,42 @@ export async function stopServer(child: ChildProcess) {
   child.kill('SIGTERM');
   await exited;
 }
+
+/**
+ * One engine's run of an HTTP bench: `seed` fills a fresh database (a PGlite folder, closed again before the
+ * server opens it, since one process holds it; or a throw-away PostgreSQL database), then `run` gets the real
+ * server on it; the server, the database and the folder are removed afterwards.
+ */
+export async function withSeededServer<S>(
+  engine: 'pglite' | 'postgres',
+  seed: (database: Database) => Promise<S>,
+  run: (server: { base: string }, seeded: S) => Promise<void>,
+) {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lp-bench-'));
+  const bench = engine === 'postgres' ? await openBenchDatabase('postgres', 4) : undefined;
+  let child: ChildProcess | undefined;
+  try {
+    const database =
+      bench?.database ??
+      (await openDatabase({ pgliteDir: path.join(dataDir, 'pglite'), DATABASE_POOL_MAX: 1 }));
+    const seeded = await seed(database);
+    if (!bench) await database.close();
+    const server = await startServer(dataDir, bench?.url);
+    child = server.child;
+    await run(server, seeded);
+  } finally {
+    if (child) await stopServer(child);
+    await bench?.cleanup();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** The machine's load averages (1, 5, 15 min) as the benches print them. */
+export const loadAverage = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
 
 // ---- the calls ---------------------------------------------------------------------------------------------
 
