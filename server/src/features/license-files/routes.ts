@@ -1,8 +1,7 @@
-import { messages } from '@lp/contract/common/errors';
 import { licenseFilesApi } from '@lp/contract/license-files/api';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../platform/context.ts';
-import { AppError, badRequest } from '../../platform/errors.ts';
+import { readUploadForm } from '../../platform/multipart.ts';
 import { route } from '../../platform/route.ts';
 import {
   accountLicense,
@@ -19,18 +18,7 @@ export const VERIFY_MAX_BYTES = 1_048_576;
 
 /** The multipart form of /api/license-files/verify: one file (field `file`), as /api/uploadserverid reads it. */
 async function readLicenseUpload(request: FastifyRequest): Promise<string> {
-  if (!request.isMultipart()) {
-    throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send the file as multipart/form-data (field file).');
-  }
-  const part = await request.file({ limits: { fileSize: VERIFY_MAX_BYTES, files: 1, fields: 10 } });
-  if (!part) throw badRequest(messages.uploadNeedsFile);
-  try {
-    return (await part.toBuffer()).toString('utf8');
-  } catch (e) {
-    if (e instanceof request.server.multipartErrors.RequestFileTooLargeError)
-      throw new AppError('PAYLOAD_TOO_LARGE', `The file is larger than ${VERIFY_MAX_BYTES / 1_048_576} MB.`);
-    throw e;
-  }
+  return (await readUploadForm(request, { file: 'file', fields: [], maxFileBytes: VERIFY_MAX_BYTES })).text;
 }
 
 /** Spec 002 §7 and issue 10 §5: signed license files of a host, their e-mail and the public keys. */

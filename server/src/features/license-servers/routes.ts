@@ -1,9 +1,9 @@
-import { messages } from '@lp/contract/common/errors';
 import { customerNumberField } from '@lp/contract/common/fields';
 import { licenseServersApi } from '@lp/contract/license-servers/api';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../platform/context.ts';
-import { AppError, badRequest } from '../../platform/errors.ts';
+import { badRequest } from '../../platform/errors.ts';
+import { readUploadForm } from '../../platform/multipart.ts';
 import { route } from '../../platform/route.ts';
 import {
   deactivateSharedGroup,
@@ -20,27 +20,14 @@ export const UPLOAD_MAX_BYTES = 1_048_576;
 
 /** The multipart form of /api/uploadserverid: one file and the customerNumber field. */
 async function readUpload(request: FastifyRequest): Promise<{ customerNumber: string; text: string }> {
-  if (!request.isMultipart()) {
-    throw new AppError(
-      'UNSUPPORTED_MEDIA_TYPE',
-      'Send the file as multipart/form-data (fields file and customerNumber).',
-    );
-  }
-  const part = await request.file({ limits: { fileSize: UPLOAD_MAX_BYTES, files: 1, fields: 10 } });
-  if (!part) throw badRequest(messages.uploadNeedsFile);
-  let content: Buffer;
-  try {
-    content = await part.toBuffer();
-  } catch (e) {
-    if (e instanceof request.server.multipartErrors.RequestFileTooLargeError)
-      throw new AppError('PAYLOAD_TOO_LARGE', `The file is larger than ${UPLOAD_MAX_BYTES / 1_048_576} MB.`);
-    throw e;
-  }
-  const field = part.fields.customerNumber;
-  const value = field && !Array.isArray(field) && field.type === 'field' ? field.value : undefined;
-  const customerNumber = customerNumberField.safeParse(value);
+  const { fields, text } = await readUploadForm(request, {
+    file: 'file',
+    fields: ['customerNumber'],
+    maxFileBytes: UPLOAD_MAX_BYTES,
+  });
+  const customerNumber = customerNumberField.safeParse(fields.customerNumber);
   if (!customerNumber.success) throw badRequest('customerNumber: a customer number is required');
-  return { customerNumber: customerNumber.data, text: content.toString('utf8') };
+  return { customerNumber: customerNumber.data, text };
 }
 
 /** Spec 002 §7: license servers (hosts) and their shared-server groups. */
