@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { accountsApi } from './accounts/api.ts';
 import { activationsApi } from './activations/api.ts';
 import { alertsApi } from './alerts/api.ts';
+import { apiTokensApi } from './api-tokens/api.ts';
 import { auditApi } from './audit/api.ts';
 import { authApi } from './auth/api.ts';
 import { clsApi } from './cls/api.ts';
@@ -31,6 +32,7 @@ import { userApi } from './user/api.ts';
 export const apiCatalogue: Operation[] = [
   platformApi,
   authApi,
+  apiTokensApi,
   userApi,
   accountsApi,
   prefsApi,

@@ -32,6 +32,13 @@ export const mayReadAuditLog = (
   info: Pick<AccountInfo, 'isPortalEdit' | 'isAsc'> | null | undefined,
 ) => mayReadAllAuditLogs(roles) || !!info?.isPortalEdit || !!info?.isAsc;
 
+/**
+ * Personal API tokens (issue 20 §3): business operations and support see and revoke every token; an account's
+ * administrators and support coordinators the tokens of the account's contacts (the tokens that can act on it).
+ */
+export const mayManageAllTokens = mayReadAllAuditLogs;
+export const mayManageAccountTokens = mayReadAuditLog;
+
 export interface Permissions {
   viewOnly: boolean;
   sslAllowed: boolean;

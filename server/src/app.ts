@@ -13,6 +13,7 @@ import type { Database } from './db/database.ts';
 import { registerAccountRoutes } from './features/accounts/routes.ts';
 import { registerActivationRoutes } from './features/activations/routes.ts';
 import { registerAlertRoutes } from './features/alerts/routes.ts';
+import { registerApiTokenRoutes } from './features/api-tokens/routes.ts';
 import { registerAuditRoutes } from './features/audit/routes.ts';
 import { registerAuth } from './features/auth/routes.ts';
 import { registerClsRoutes } from './features/cls-api/routes.ts';
@@ -119,6 +120,7 @@ export async function buildApp(config: Config, database: Database): Promise<Fast
   await app.register(multipart);
 
   await registerAuth(app, ctx);
+  registerApiTokenRoutes(app, ctx);
   registerPlatformRoutes(app, ctx);
   registerUserRoutes(app, ctx);
   registerAccountRoutes(app, ctx);

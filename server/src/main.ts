@@ -3,6 +3,8 @@ import { openDatabase } from './db/database.ts';
 import { seedIfEmpty } from './features/demo/seed-on-start.ts';
 import { ensureRouteFeatures } from './features/featureflags/service.ts';
 import { ConfigError, loadConfig } from './platform/config.ts';
+import { sealingKey } from './platform/sealing-key.ts';
+import { SealingKeyError } from './platform/secret-box.ts';
 
 async function main() {
   let config: ReturnType<typeof loadConfig>;
@@ -20,10 +22,25 @@ async function main() {
     process.exit(1);
   });
   const app = await buildApp(config, database);
+  // A key that cannot open the database's secrets is in the log at start, not at the first license file; the node
+  // still serves everything else and answers 503 where a sealed key is needed (decision 043).
+  await sealingKey({ db: database.db, config }).catch((e: unknown) => {
+    if (!(e instanceof SealingKeyError)) throw e;
+    app.log.error(
+      { fix: e.operatorFix },
+      'sealed secrets cannot be opened: license files and PINs answer 503',
+    );
+  });
   // Product data, not demo data: an installation started with SEED_ON_EMPTY=false has its route features too.
   const added = await ensureRouteFeatures(database.db);
   if (added.length) app.log.info({ features: added }, 'route features added');
-  if (config.SEED_ON_EMPTY) await seedIfEmpty(app.log, database, config);
+  if (config.seedDemo) {
+    if (config.production)
+      app.log.warn(
+        'DEMO_DATA_IN_PROD=true: an empty database gets the demo world and its demo users (not for real customers)',
+      );
+    await seedIfEmpty(app.log, database, config);
+  }
 
   let closing = false;
   const shutdown = async (signal: string) => {

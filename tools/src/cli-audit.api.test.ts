@@ -44,8 +44,8 @@ const byCli = {
 
 describe('CLI audit', () => {
   it('token create and revoke write one vendor-wide entry per token, never the token', async () => {
-    await tokens.create(database.db, 'dev@acme.example', 30, out);
-    await tokens.create(database.db, 'dev@acme.example', undefined, out);
+    await tokens.create(database.db, { email: 'dev@acme.example', expiresInDays: 30 }, out);
+    await tokens.create(database.db, { email: 'dev@acme.example', name: 'nightly', expiresInDays: 90 }, out);
     const token = lines.at(-2)!;
     let rows = await auditEntriesOf(database.db, 'auth.api-token.');
     expect(rows).toHaveLength(2);
@@ -55,9 +55,9 @@ describe('CLI audit', () => {
       action: 'auth.api-token.created',
       objectType: 'api-token',
       before: null,
-      after: { userId, expiresAt: expect.stringMatching(/^\d{4}-/) },
+      after: { userId, name: 'command line', expiresAt: expect.stringMatching(/^\d{4}-/) },
     });
-    expect(rows[1].after).toEqual({ userId, expiresAt: null });
+    expect(rows[1].after).toEqual({ userId, name: 'nightly', expiresAt: expect.stringMatching(/^\d{4}-/) });
     expect(JSON.stringify(rows)).not.toContain(token);
 
     // Revoking all of the user's tokens: one entry per token; a second run revokes (and records) nothing.

@@ -6,6 +6,7 @@
 import { parseArgs } from 'node:util';
 import type { Database } from '@lp/server/db/database';
 import { type Config, ConfigError, loadConfig } from '@lp/server/platform/config';
+import { AppError } from '@lp/server/platform/errors';
 import { CommandError, UsageError } from './errors.ts';
 
 const stdout = (text: string) => process.stdout.write(`${text}\n`);
@@ -18,9 +19,22 @@ const USAGE = `Usage: npm run cli -- <command>
 Commands:
   seed [--sessions N] [--seed S]              clear the database and seed the demo world (default seed 42,
                                               sessions from SEED_SESSIONS, default 200000)
-  token create --user EMAIL [--expires DAYS]  create a personal API token; prints only the token
+  token create --user EMAIL [--name NAME] [--expires DAYS]
+                                              create a personal API token; prints only the token (expires in
+                                              API_TOKEN_DEFAULT_DAYS, default 90, at most API_TOKEN_MAX_DAYS)
   token revoke --user EMAIL | --id TOKEN_ID   revoke all tokens of a user, or one token
   users list [--json]                         every user with vendor roles and per-account contact roles
+  users add --user EMAIL [--name NAME] [--role ROLE]...
+                                              add a user of the built-in sign-in (e.g. the first vendor
+                                              administrator: --role admin); prints a set-password link, once,
+                                              valid 24 hours (nobody knows a password until it is used)
+  users password-link --user EMAIL            print a new set-password link for a built-in sign-in user
+  users disable --user EMAIL                  end every session and token of the user now; refuse sign-in
+  users enable --user EMAIL                   allow a disabled user to sign in again
+  users remove --user EMAIL                   delete the user, their tokens, built-in sign-in and contact
+                                              entries on every account
+  users relink --user EMAIL | --all           forget the identity-provider subject a user is bound to; the
+                                              next sign-in with a verified e-mail binds again
   cls-credential issue --account CN [--cls ID]
                                               issue a credential for an elastic license server (default: the
                                               account's first); prints only the token
@@ -44,7 +58,9 @@ Commands:
                                               /api/license-keys (URL serves that JSON); exit code 1 when a
                                               line is bad
   license rotate-key                          retire the current license signing key and create a new one;
-                                              prints the new key id (files signed earlier keep verifying)
+                                              prints the new key id (files signed earlier keep verifying).
+                                              Needs the servers' PIN_ENCRYPTION_KEY (or DATA_DIR key file):
+                                              with another key or none it changes nothing and exits 1
 
 The database is the server's: DATABASE_URL (PostgreSQL) or the PGlite folder under DATA_DIR (default ./data).`;
 
@@ -52,6 +68,9 @@ const options = {
   sessions: { type: 'string' },
   seed: { type: 'string' },
   user: { type: 'string' },
+  name: { type: 'string' },
+  role: { type: 'string', multiple: true },
+  all: { type: 'boolean' },
   expires: { type: 'string' },
   id: { type: 'string' },
   json: { type: 'boolean' },
@@ -110,11 +129,42 @@ async function main(argv: string[]): Promise<number> {
     run = async (database, config) =>
       (await import('./seed.ts')).seed(database, config, { sessions, seed: seedValue }, stdout);
   } else if (command === 'token' && sub === 'create') {
-    allowed('user', 'expires');
+    allowed('user', 'expires', 'name');
     if (!values.user) throw new UsageError('token create needs --user EMAIL');
     const expires = parseInteger('expires', values.expires, 1, 3650);
-    const user = values.user;
-    run = async (database) => (await import('./tokens.ts')).tokens.create(database.db, user, expires, stdout);
+    const { user, name } = values;
+    run = async (database, config) => {
+      if (expires !== undefined && expires > config.API_TOKEN_MAX_DAYS)
+        throw new UsageError(
+          `--expires must be at most ${config.API_TOKEN_MAX_DAYS} days (API_TOKEN_MAX_DAYS)`,
+        );
+      const options = { email: user, name, expiresInDays: expires ?? config.API_TOKEN_DEFAULT_DAYS };
+      return (await import('./tokens.ts')).tokens.create(database.db, options, stdout);
+    };
+  } else if (command === 'users' && sub === 'add') {
+    allowed('user', 'name', 'role');
+    if (!values.user) throw new UsageError('users add needs --user EMAIL');
+    const { user, name, role } = values;
+    run = async (database, config) =>
+      (await import('./users.ts')).users.add(
+        database.db,
+        config,
+        { email: user, name, roles: role ?? [] },
+        stdout,
+      );
+  } else if (command === 'users' && ['password-link', 'disable', 'enable', 'remove'].includes(sub ?? '')) {
+    allowed('user');
+    if (!values.user) throw new UsageError(`users ${sub} needs --user EMAIL`);
+    const { user } = values;
+    const action = sub as 'password-link' | 'disable' | 'enable' | 'remove';
+    run = async (database, config) =>
+      (await import('./users.ts')).users[action](database.db, config, user, stdout);
+  } else if (command === 'users' && sub === 'relink') {
+    allowed('user', 'all');
+    if (Boolean(values.user) === Boolean(values.all))
+      throw new UsageError('users relink needs either --user EMAIL or --all');
+    const who = { email: values.user, all: Boolean(values.all) };
+    run = async (database) => (await import('./users.ts')).users.relink(database.db, who, stdout);
   } else if (command === 'token' && sub === 'revoke') {
     allowed('user', 'id');
     if (Boolean(values.user) === Boolean(values.id))
@@ -271,6 +321,11 @@ main(process.argv.slice(2)).then(
     }
     if (e instanceof CommandError || e instanceof ConfigError) {
       process.stderr.write(`${e.message}\n`);
+      process.exit(1);
+    }
+    // The sealing key did not open the database's secrets (decision 043): refused before any change.
+    if (e instanceof AppError && e.operatorFix) {
+      process.stderr.write(`${e.operatorFix}\nNothing was changed.\n`);
       process.exit(1);
     }
     process.stderr.write(`${(e as Error)?.stack ?? String(e)}\n`);

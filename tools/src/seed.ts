@@ -2,6 +2,7 @@ import type { Database } from '@lp/server/db/database';
 import { clearDemoWorld, seedDemoWorld } from '@lp/server/features/demo/seed';
 import { DEMO_SEED } from '@lp/server/features/demo/seed-on-start';
 import type { Config } from '@lp/server/platform/config';
+import { CommandError } from './errors.ts';
 
 /** `seed`: wipes the data tables and seeds the demo world in one transaction (all or nothing). */
 export async function seed(
@@ -10,6 +11,11 @@ export async function seed(
   args: { sessions?: number; seed?: number },
   out: (line: string) => void,
 ): Promise<number> {
+  // Seeding wipes the data tables and creates users with a known password: never on a production database by accident.
+  if (config.production && !config.DEMO_DATA_IN_PROD)
+    throw new CommandError(
+      'APP_ENVIRONMENT=prod: seed would erase the data and create demo users with a known password. Refused (set DEMO_DATA_IN_PROD=true and a DEMO_PASSWORD of your own for a demo installation).',
+    );
   const sessions = args.sessions ?? config.SEED_SESSIONS;
   const seedValue = args.seed ?? DEMO_SEED;
   process.stderr.write(

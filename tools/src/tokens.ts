@@ -1,11 +1,14 @@
 import type { Db } from '@lp/server/db/database';
 import { idpAccounts, users } from '@lp/server/db/schema';
-import { createApiToken, revokeApiTokens } from '@lp/server/features/auth/api-tokens';
+import { createApiToken, revokeApiTokens } from '@lp/server/features/api-tokens/service';
 import { eq, sql } from 'drizzle-orm';
 import { cliActor } from './cli-actor.ts';
 import { CommandError } from './errors.ts';
 
-/** The portal user with this e-mail; a built-in IdP account that never signed in gets its user row now. */
+/**
+ * The portal user with this e-mail; a built-in IdP account that never signed in gets its user row now, its roles
+ * confirmed by the operator who asked. A disabled user gets no token.
+ */
 async function findUser(db: Db, email: string) {
   const wanted = email.trim().toLowerCase();
   const [user] = await db
@@ -20,18 +23,33 @@ async function findUser(db: Db, email: string) {
   if (!account) throw new CommandError(`No user with e-mail ${email}. See: npm run cli -- users list`);
   const [created] = await db
     .insert(users)
-    .values({ email: account.email.toLowerCase(), name: account.name, vendorRoles: account.roles })
+    .values({
+      email: account.email.toLowerCase(),
+      name: account.name,
+      vendorRoles: account.roles,
+      rolesConfirmedAt: new Date(),
+    })
     .returning();
   return created;
 }
 
 export const tokens = {
-  async create(db: Db, email: string, expiresInDays: number | undefined, out: (line: string) => void) {
-    const user = await findUser(db, email);
-    const { id, token } = await createApiToken(db, user.id, expiresInDays, cliActor());
+  async create(
+    db: Db,
+    options: { email: string; name?: string; expiresInDays: number },
+    out: (line: string) => void,
+  ) {
+    const user = await findUser(db, options.email);
+    if (user.disabledAt) throw new CommandError(`${user.email} is disabled: enable the user first.`);
+    const { row, token } = await createApiToken(
+      db,
+      user.id,
+      { name: options.name ?? 'command line', expiresInDays: options.expiresInDays },
+      cliActor(),
+    );
     out(token);
     process.stderr.write(
-      `Token ${id} for ${user.email}${expiresInDays ? `, expires in ${expiresInDays} days` : ', no expiry'}. Use it as "Authorization: Bearer <token>".\n`,
+      `Token ${row.id} for ${user.email}, expires ${row.expiresAt?.toISOString().slice(0, 10)} (in ${options.expiresInDays} days). Use it as "Authorization: Bearer <token>".\n`,
     );
     return 0;
   },

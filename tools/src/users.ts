@@ -1,21 +1,43 @@
 import type { Db } from '@lp/server/db/database';
+import {
+  addBuiltInUser,
+  checkVendorRoles,
+  disableUser,
+  enableUser,
+  passwordLinkFor,
+  relinkUsers,
+  removeUser,
+  UserAdminError,
+} from '@lp/server/features/auth/user-admin';
 import { rowsOf } from '@lp/server/features/demo/seed';
+import type { Config } from '@lp/server/platform/config';
 import { sql } from 'drizzle-orm';
+import { cliActor } from './cli-actor.ts';
+import { CommandError } from './errors.ts';
 
 export interface UserListing {
   email: string;
   name: string;
   vendorRoles: string[];
+  disabled: boolean;
+  /** The identity provider's subject the user is bound to (decision 042), null until the first sign-in */
+  subject: string | null;
   accounts: { customerNumber: string; customerName: string; role: string }[];
 }
 
 /** Every portal user (and built-in IdP account not yet signed in) with vendor roles and contact roles per account. */
 export async function listUsers(db: Db): Promise<UserListing[]> {
-  const people = rowsOf<{ email: string; name: string; vendor_roles: string[] }>(
+  const people = rowsOf<{
+    email: string;
+    name: string;
+    vendor_roles: string[];
+    disabled: boolean;
+    subject: string | null;
+  }>(
     await db.execute(sql`
-      select email, name, vendor_roles from users
+      select email, name, vendor_roles, disabled_at is not null as disabled, idp_subject as subject from users
       union all
-      select lower(i.email), i.name, i.roles from idp_accounts i
+      select lower(i.email), i.name, i.roles, false, null from idp_accounts i
         where not exists (select 1 from users u where lower(u.email) = lower(i.email))
       order by 1`),
   );
@@ -29,6 +51,8 @@ export async function listUsers(db: Db): Promise<UserListing[]> {
     email: p.email,
     name: p.name,
     vendorRoles: p.vendor_roles,
+    disabled: p.disabled,
+    subject: p.subject,
     accounts: contacts
       .filter((c) => c.email === p.email.toLowerCase())
       .map((c) => ({ customerNumber: c.customer_number, customerName: c.name, role: c.role })),
@@ -44,11 +68,89 @@ export const users = {
     }
     for (const u of listing) {
       const roles = u.vendorRoles.length ? ` [${u.vendorRoles.join(', ')}]` : '';
+      const state = u.disabled ? ' - DISABLED' : '';
       out(
-        `${u.email} (${u.name})${roles}${u.accounts.length || u.vendorRoles.length ? '' : ' - no account'}`,
+        `${u.email} (${u.name})${roles}${u.accounts.length || u.vendorRoles.length ? '' : ' - no account'}${state}`,
       );
       for (const a of u.accounts) out(`    ${a.customerNumber} ${a.customerName}: ${a.role}`);
     }
     return 0;
   },
+
+  async add(
+    db: Db,
+    config: Config,
+    input: { email: string; name?: string; roles: string[] },
+    out: (line: string) => void,
+  ) {
+    if (!config.builtInIdp)
+      throw new CommandError(
+        'OIDC_ISSUER is set: people sign in through that identity provider, which also gives the vendor roles (OIDC_ROLES_CLAIM). users add is for the built-in sign-in.',
+      );
+    const link = await admin(() =>
+      addBuiltInUser(db, cliActor(), {
+        ...input,
+        roles: checkVendorRoles(input.roles),
+        publicUrl: config.publicUrl,
+      }),
+    );
+    printLink(out, input.email, link);
+    return 0;
+  },
+
+  async 'password-link'(db: Db, config: Config, email: string, out: (line: string) => void) {
+    const link = await admin(() => passwordLinkFor(db, cliActor(), email, config.publicUrl));
+    printLink(out, email, link);
+    return 0;
+  },
+
+  async disable(db: Db, _config: Config, email: string, out: (line: string) => void) {
+    const result = await admin(() => disableUser(db, cliActor(), email));
+    out(
+      result.alreadyDisabled
+        ? `${email} was already disabled.`
+        : `Disabled ${email}: ${result.sessions} session(s) ended, ${result.tokens} token(s) revoked.`,
+    );
+    return 0;
+  },
+
+  async enable(db: Db, _config: Config, email: string, out: (line: string) => void) {
+    const changed = await admin(() => enableUser(db, cliActor(), email));
+    out(changed ? `Enabled ${email}.` : `${email} was not disabled.`);
+    return 0;
+  },
+
+  async remove(db: Db, _config: Config, email: string, out: (line: string) => void) {
+    const { accounts, tokens } = await admin(() => removeUser(db, cliActor(), email));
+    out(
+      `Removed ${email}: ${tokens} token(s) revoked, contact entry removed from ${accounts.length} account(s)${accounts.length ? ` (${accounts.join(', ')})` : ''}.`,
+    );
+    return 0;
+  },
+
+  async relink(db: Db, who: { email?: string; all: boolean }, out: (line: string) => void) {
+    const n = await admin(() => relinkUsers(db, cliActor(), who));
+    out(
+      `${n} user(s) unbound from their identity-provider subject; the next sign-in with a verified e-mail binds again.`,
+    );
+    return 0;
+  },
 };
+
+/** The operator's mistakes (unknown user, bad role) are messages, not stack traces. */
+async function admin<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (e) {
+    if (e instanceof UserAdminError) throw new CommandError(e.message);
+    throw e;
+  }
+}
+
+function printLink(out: (line: string) => void, email: string, link: { url: string; expiresAt: Date }) {
+  out(link.url);
+  process.stderr.write(
+    `Set-password link for ${email.trim().toLowerCase()}, usable once until ${link.expiresAt.toISOString()}. Send it to the person over a channel you trust; it is not stored and cannot be shown again.
+`,
+  );
+}

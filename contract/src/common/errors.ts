@@ -37,6 +37,10 @@ export const messages = {
   databaseUnavailable: 'Service temporarily unavailable: the database cannot be reached.',
   retryConflict: 'Another change to the same data was saved at the same moment. Please retry.',
   shuttingDown: 'Service temporarily unavailable: this server is shutting down. Please try again.',
+  // Decision 043: a database that does not answer in time, and sealed keys this server cannot open.
+  databaseTimeout: 'Service temporarily unavailable: the database did not answer in time. Please try again.',
+  sealedKeysUnavailable:
+    'Service temporarily unavailable: this server cannot open its encrypted keys. The operator has to correct its key setting.',
   notFound: 'Not found',
   csrf: 'Missing anti-CSRF header',
   // Decision 021: a user's large pages (CSV export, fetch-all) beyond the per-user limit.
@@ -112,4 +116,16 @@ export const messages = {
   fsaOrderNetworkError: 'POST: ERROR in /api/entitlements: ',
   fsaLoading: 'Getting Flexible Spending Account Details...',
   fsaNoActiveEntitlements: 'Account does not have any active entitlements.',
+  // Issue 20 §1, §3 (decision 042): sign-in refusals after the provider's sign-in, and personal API tokens.
+  signInEmailUnverified:
+    'Your identity provider has not verified your e-mail address, so the portal cannot tell it is yours. Verify the address with your identity provider, then sign in again.',
+  signInIdentityMismatch:
+    'This e-mail address is linked to a different account of your identity provider. Ask your portal administrator to re-link your user.',
+  signInDisabled: 'Your access to the portal has been disabled. Ask your portal administrator.',
+  signInNoEmail:
+    'Your identity provider did not give an e-mail address for you, so the portal cannot tell who you are.',
+  tokenNotFound: 'Token not found',
+  tokenCreateNeedsSession:
+    'API tokens can only be created while signed in to the portal, not with another token.',
+  tokenTooLong: (max: number) => `A token can last at most ${max} days.`,
 } as const;

@@ -29,15 +29,32 @@ const ts = customType<{ data: Date; driverData: string }>({
   fromDriver: (value) => new Date(typeof value === 'string' ? (parseInstant(value) ?? Number.NaN) : value),
 });
 
-/** Portal users: created or refreshed from ID-token claims at each sign-in. */
-export const users = pgTable('users', {
-  id: uuid('id').primaryKey().defaultRandom(),
-  email: text('email').notNull().unique(),
-  name: text('name').notNull().default(''),
-  vendorRoles: text('vendor_roles').array().notNull().default(sql`'{}'::text[]`),
-  createdAt: ts('created_at').notNull().default(sql`now()`),
-  lastLoginAt: ts('last_login_at'),
-});
+/**
+ * Portal users: created or refreshed from ID-token claims at each sign-in, bound to the provider's (issuer,
+ * subject) on the first one (decision 042).
+ */
+export const users = pgTable(
+  'users',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    email: text('email').notNull().unique(),
+    name: text('name').notNull().default(''),
+    vendorRoles: text('vendor_roles').array().notNull().default(sql`'{}'::text[]`),
+    createdAt: ts('created_at').notNull().default(sql`now()`),
+    lastLoginAt: ts('last_login_at'),
+    /** 'built-in' for the built-in provider (its issuer URL follows PUBLIC_URL), else the token's `iss` */
+    idpIssuer: text('idp_issuer'),
+    idpSubject: text('idp_subject'),
+    /** A disabled user's sessions and tokens stop working on the next call */
+    disabledAt: ts('disabled_at'),
+    /** When the provider last stated the vendor roles (sign-in); tokens act on them for a limited time only */
+    rolesConfirmedAt: ts('roles_confirmed_at'),
+  },
+  (t) => [
+    uniqueIndex('users_idp_identity').on(t.idpIssuer, t.idpSubject),
+    check('users_idp_identity_pair', sql`(${t.idpIssuer} is null) = (${t.idpSubject} is null)`),
+  ],
+);
 
 /** Server-side sessions named by an opaque cookie; the id is stored as a SHA-256 hash. */
 export const sessions = pgTable(
@@ -79,16 +96,22 @@ export const signInFailures = pgTable(
   (t) => [index('sign_in_failures_window_idx').on(t.windowStartedAt)],
 );
 
-export const apiTokens = pgTable('api_tokens', {
-  id: uuid('id').primaryKey().defaultRandom(),
-  userId: uuid('user_id')
-    .notNull()
-    .references(() => users.id, { onDelete: 'cascade' }),
-  tokenHash: text('token_hash').notNull().unique(),
-  createdAt: ts('created_at').notNull().default(sql`now()`),
-  expiresAt: ts('expires_at'),
-  revokedAt: ts('revoked_at'),
-});
+export const apiTokens = pgTable(
+  'api_tokens',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull().unique(),
+    name: text('name').notNull().default(''),
+    createdAt: ts('created_at').notNull().default(sql`now()`),
+    expiresAt: ts('expires_at'),
+    revokedAt: ts('revoked_at'),
+    lastUsedAt: ts('last_used_at'),
+  },
+  (t) => [index('api_tokens_user_idx').on(t.userId)],
+);
 
 /** Directory of the built-in OpenID provider (the default IdP); not used with an external IdP. */
 export const idpAccounts = pgTable('idp_accounts', {
@@ -98,6 +121,20 @@ export const idpAccounts = pgTable('idp_accounts', {
   roles: text('roles').array().notNull().default(sql`'{}'::text[]`),
   passwordHash: text('password_hash').notNull(),
 });
+
+/** Set-password links of the built-in provider, made by the operator CLI; only the secret's hash is stored. */
+export const passwordLinks = pgTable(
+  'password_links',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    idpAccountId: uuid('idp_account_id')
+      .notNull()
+      .references(() => idpAccounts.id, { onDelete: 'cascade' }),
+    createdAt: ts('created_at').notNull().default(sql`now()`),
+    expiresAt: ts('expires_at').notNull(),
+  },
+  (t) => [index('password_links_account_idx').on(t.idpAccountId)],
+);
 
 /** oidc-provider adapter storage (sessions, grants, codes, ...) and its signing keys. */
 export const oidcStore = pgTable(
@@ -406,9 +443,10 @@ export const emails = pgTable(
   'emails',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
-    customerNumber: text('customer_number')
-      .notNull()
-      .references(() => accounts.customerNumber, { onDelete: 'cascade' }),
+    /** Null for vendor-wide messages (the audit checkpoints' copy), which no account's page lists. */
+    customerNumber: text('customer_number').references(() => accounts.customerNumber, {
+      onDelete: 'cascade',
+    }),
     to: text('to_address').notNull(),
     cc: text('cc_address').notNull().default(''),
     subject: text('subject').notNull(),
@@ -599,7 +637,10 @@ export const auditEntries = pgTable(
     objectId: text('object_id').notNull(),
     before: jsonb('before').$type<Record<string, unknown> | null>(),
     after: jsonb('after').$type<Record<string, unknown> | null>(),
+    /** The server's own id of the request */
     requestId: text('request_id'),
+    /** The X-Request-Id the client sent, if any: kept beside the server's id, never trusted as it */
+    clientRequestId: text('client_request_id'),
     clientIp: text('client_ip'),
     prevHash: text('prev_hash').notNull(),
     hash: text('hash').notNull(),
@@ -611,12 +652,40 @@ export const auditEntries = pgTable(
   ],
 );
 
-/** The last entry of each audit chain; every append locks its chain's row. */
+/**
+ * The last entry of each audit chain; every append locks its chain's row. Triggers refuse a delete, a truncate
+ * and any update but one entry forward.
+ */
 export const auditChainHeads = pgTable('audit_chain_heads', {
   chain: text('chain').primaryKey(),
   seq: bigint('seq', { mode: 'number' }).notNull(),
   hash: text('hash').notNull(),
 });
+
+/**
+ * Audit checkpoint runs (decision 044): what each anchored and whether the chains matched the previous
+ * checkpoint. Informational, for the Audit Log page; the signed files outside the database are the evidence.
+ */
+export const auditCheckpoints = pgTable(
+  'audit_checkpoints',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    at: ts('at').notNull(),
+    /** The job's period (run key); null for `npm run cli -- audit checkpoint` */
+    period: text('period'),
+    node: text('node').notNull(),
+    /** The signed file written; null when no head had moved since the previous checkpoint */
+    file: text('file'),
+    chains: integer('chains').notNull(),
+    entries: bigint('entries', { mode: 'number' }).notNull(),
+    ok: boolean('ok').notNull(),
+    problems: jsonb('problems')
+      .$type<{ chain: string | null; seq: number | null; reason: string }[]>()
+      .notNull()
+      .default(sql`'[]'::jsonb`),
+  },
+  (t) => [index('audit_checkpoints_at').on(t.at.desc()), index('audit_checkpoints_period').on(t.period)],
+);
 
 /** Runs of the database-backed jobs (decision 040): one row per job and run key, claimed by one node at a time. */
 export const jobRuns = pgTable(

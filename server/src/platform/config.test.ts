@@ -59,4 +59,79 @@ describe('loadConfig', () => {
       /LOGIN_ACCOUNT_LOCKOUT_MINUTES/,
     );
   });
+
+  it('refuses a PUBLIC_URL without a scheme, with a message naming it (issue 20 §2)', () => {
+    for (const bad of [
+      'localhost:8080',
+      'portal.example.com',
+      'ftp://portal.example.com',
+      'https://x.example/?a=1',
+    ]) {
+      expect(() => loadConfig({ PUBLIC_URL: bad })).toThrowError(ConfigError);
+      expect(() => loadConfig({ PUBLIC_URL: bad })).toThrowError(/PUBLIC_URL: /);
+    }
+    expect(() => loadConfig({ PUBLIC_URL: 'localhost:8080' })).toThrowError(
+      /starting with https:\/\/ or http:\/\//,
+    );
+    expect(loadConfig({ PUBLIC_URL: 'http://localhost:8080/' }).publicUrl).toBe('http://localhost:8080');
+  });
+
+  describe('APP_ENVIRONMENT=prod (issue 20 §2)', () => {
+    const prod = { APP_ENVIRONMENT: 'prod', PUBLIC_URL: 'https://licensing.example.com' };
+    const refusal = (env: Record<string, string>) => {
+      try {
+        loadConfig(env);
+      } catch (e) {
+        expect(e).toBeInstanceOf(ConfigError);
+        return (e as Error).message;
+      }
+      return null;
+    };
+
+    it('starts with an https PUBLIC_URL and seeds nothing', () => {
+      const c = loadConfig(prod);
+      expect(c.production).toBe(true);
+      expect(c.seedDemo).toBe(false);
+      expect(loadConfig({}).seedDemo).toBe(true);
+      expect(loadConfig({ SEED_ON_EMPTY: 'false' }).seedDemo).toBe(false);
+    });
+
+    it('refuses unsafe settings, naming the setting and why', () => {
+      expect(refusal({ APP_ENVIRONMENT: 'prod' })).toMatch(/PUBLIC_URL: required/);
+      expect(refusal({ ...prod, PUBLIC_URL: 'http://licensing.example.com' })).toMatch(
+        /PUBLIC_URL: must start with https:\/\/.*ALLOW_INSECURE_URLS/,
+      );
+      expect(
+        refusal({ ...prod, PUBLIC_URL: 'http://localhost:8080', ALLOW_INSECURE_URLS: 'true' }),
+      ).toBeNull();
+      expect(
+        refusal({
+          ...prod,
+          OIDC_ISSUER: 'http://idp.example.com',
+          OIDC_CLIENT_ID: 'portal',
+          OIDC_CLIENT_SECRET: 'secret',
+        }),
+      ).toMatch(/OIDC_ISSUER: must start with https/);
+      expect(refusal({ ...prod, COOKIE_SECURE: 'false' })).toMatch(/COOKIE_SECURE/);
+      expect(refusal({ ...prod, DATABASE_URL: 'postgres://db.example.com/portal' })).toMatch(
+        /PIN_ENCRYPTION_KEY: required with DATABASE_URL/,
+      );
+      expect(
+        refusal({
+          ...prod,
+          DATABASE_URL: 'postgres://db.example.com/portal',
+          PIN_ENCRYPTION_KEY: 'ab'.repeat(32),
+        }),
+      ).toBeNull();
+    });
+
+    it('seeds demo data only on an explicit opt-in that refuses the published password', () => {
+      expect(refusal({ ...prod, DEMO_DATA_IN_PROD: 'true' })).toMatch(/DEMO_PASSWORD: /);
+      expect(refusal({ ...prod, DEMO_DATA_IN_PROD: 'true', DEMO_PASSWORD: 'demo-password' })).toMatch(
+        /DEMO_PASSWORD: /,
+      );
+      const c = loadConfig({ ...prod, DEMO_DATA_IN_PROD: 'true', DEMO_PASSWORD: 'a-password-of-ours' });
+      expect(c.seedDemo).toBe(true);
+    });
+  });
 });

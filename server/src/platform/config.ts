@@ -7,6 +7,24 @@ const bool = z
 
 const url = z.string().url();
 
+/** PUBLIC_URL: an http(s) origin, optionally with a path; `localhost:8080` (no scheme) parses as a URL, so say so. */
+const publicUrlSchema = z.string().superRefine((value, c) => {
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(value);
+  } catch {
+    // reported below
+  }
+  if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') || !parsed.hostname) {
+    c.addIssue({
+      code: 'custom',
+      message: `expected the URL users reach, starting with https:// or http:// (for example https://licensing.example.com), got "${value}"`,
+    });
+  } else if (parsed.search || parsed.hash || parsed.username || parsed.password) {
+    c.addIssue({ code: 'custom', message: 'must not carry a query, a fragment or credentials' });
+  }
+});
+
 /** One trusted proxy: an address, a CIDR range or one of proxy-addr's names. */
 const proxyEntry = z.union([
   z.ipv4(),
@@ -43,7 +61,7 @@ const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   HOST: z.string().min(1).default('0.0.0.0'),
-  PUBLIC_URL: url.optional(),
+  PUBLIC_URL: publicUrlSchema.optional(),
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: url.optional(),
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
@@ -53,6 +71,20 @@ const envSchema = z.object({
   OIDC_CLIENT_SECRET: z.string().min(1).optional(),
   OIDC_ROLES_CLAIM: z.string().min(1).default('roles'),
   OIDC_SCOPES: z.string().default('openid email profile'),
+  /**
+   * Decision 042: a token without `email_verified` signs in only when the operator says the provider verifies every
+   * address it issues (some do not send the claim); `email_verified: false` never signs in.
+   */
+  OIDC_ACCEPT_MISSING_EMAIL_VERIFIED: bool.default(false),
+  /** Personal API tokens: lifetime when none is asked for, and the longest one may ask for (days). */
+  API_TOKEN_DEFAULT_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
+  API_TOKEN_MAX_DAYS: z.coerce.number().int().min(1).max(3650).default(365),
+  /** How long a token may act on vendor-staff roles the provider last confirmed at a sign-in (hours). */
+  TOKEN_ROLES_MAX_AGE_HOURS: z.coerce.number().int().min(1).max(8760).default(72),
+  /** prod: allow an http:// PUBLIC_URL or OIDC_ISSUER (only behind a proxy on a private network that adds TLS) */
+  ALLOW_INSECURE_URLS: bool.default(false),
+  /** prod: seed the demo world and its users anyway (loudly logged; needs a DEMO_PASSWORD of your own) */
+  DEMO_DATA_IN_PROD: bool.default(false),
   DEMO_PASSWORD: z.string().min(8).default('demo-password'),
   SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).default(120),
   SESSION_ABSOLUTE_HOURS: z.coerce.number().int().min(1).default(12),
@@ -104,6 +136,19 @@ const envSchema = z.object({
   ELASTIC_TERMS_URL: url.default('https://example.com/elastic-terms'),
   /** How many days back a license server may report a usage session (decision 020). */
   CLS_BACKFILL_DAYS: z.coerce.number().int().min(1).max(36_500).default(400),
+  /**
+   * Decision 044: the Ed25519 key (its 32-byte seed, 64 hex digits) that signs audit checkpoints; when unset,
+   * read from DATA_DIR/audit-checkpoint.key (generated there outside prod). Never stored in the database.
+   */
+  AUDIT_CHECKPOINT_KEY: z
+    .string()
+    .regex(/^[0-9a-fA-F]{64}$/, 'expected 64 hex digits')
+    .optional(),
+  /** Where signed audit checkpoints are written (default DATA_DIR/audit-checkpoints); the database login must not be able to write it. */
+  AUDIT_CHECKPOINT_DIR: z.string().min(1).optional(),
+  /** A copy of each checkpoint goes to this address through the outbox. */
+  AUDIT_CHECKPOINT_EMAIL: z.string().email().optional(),
+  AUDIT_CHECKPOINT_MINUTES: z.coerce.number().int().min(1).max(10_080).default(60),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -111,6 +156,8 @@ export type Env = z.infer<typeof envSchema>;
 export interface Config extends Env {
   publicUrl: string;
   production: boolean;
+  /** Seed the demo world into an empty database: outside prod (SEED_ON_EMPTY), in prod only when asked */
+  seedDemo: boolean;
   builtInIdp: boolean;
   cookieSecure: boolean;
   pgliteDir: string;
@@ -132,12 +179,56 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     );
   }
   const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, '');
+  const production = env.APP_ENVIRONMENT === 'prod';
+  if (production) {
+    const unsafe = productionProblems(env, source);
+    if (unsafe.length)
+      throw new ConfigError(
+        `Refusing to start with APP_ENVIRONMENT=prod:\n${unsafe.map((l) => `  ${l}`).join('\n')}`,
+      );
+  }
   return {
     ...env,
     publicUrl,
-    production: env.APP_ENVIRONMENT === 'prod',
+    production,
+    seedDemo: env.SEED_ON_EMPTY && (!production || env.DEMO_DATA_IN_PROD),
     builtInIdp: !env.OIDC_ISSUER,
     cookieSecure: env.COOKIE_SECURE ?? publicUrl.startsWith('https:'),
     pgliteDir: path.resolve(env.DATA_DIR, 'pglite'),
   };
+}
+
+const defaultDemoPassword = envSchema.shape.DEMO_PASSWORD.parse(undefined);
+
+/**
+ * Settings that would make a production node unsafe (issue 20 §2, decision 046), each naming the variable and why.
+ * Opt-outs exist where a real deployment may need one, and are named in the message.
+ */
+function productionProblems(env: Env, source: NodeJS.ProcessEnv): string[] {
+  const problems: string[] = [];
+  const insecure = (value: string | undefined) => value !== undefined && new URL(value).protocol !== 'https:';
+  if (!env.PUBLIC_URL)
+    problems.push(
+      'PUBLIC_URL: required (the https:// address users reach; sign-in redirects and cookies use it)',
+    );
+  else if (insecure(env.PUBLIC_URL) && !env.ALLOW_INSECURE_URLS)
+    problems.push(
+      'PUBLIC_URL: must start with https:// (sessions and sign-in would travel in clear); set ALLOW_INSECURE_URLS=true only behind a TLS-terminating proxy on a private network',
+    );
+  if (insecure(env.OIDC_ISSUER) && !env.ALLOW_INSECURE_URLS)
+    problems.push('OIDC_ISSUER: must start with https:// (or set ALLOW_INSECURE_URLS=true, see PUBLIC_URL)');
+  if (env.COOKIE_SECURE === false && !env.ALLOW_INSECURE_URLS)
+    problems.push('COOKIE_SECURE: false would send the session cookie over plain http');
+  if (env.DATABASE_URL && !env.PIN_ENCRYPTION_KEY)
+    problems.push(
+      'PIN_ENCRYPTION_KEY: required with DATABASE_URL (64 hex digits, the same on every node; without it each node would make its own key file and could not open what another sealed)',
+    );
+  if (
+    env.DEMO_DATA_IN_PROD &&
+    (source.DEMO_PASSWORD === undefined || env.DEMO_PASSWORD === defaultDemoPassword)
+  )
+    problems.push(
+      'DEMO_PASSWORD: DEMO_DATA_IN_PROD=true seeds demo users, so set a password of your own (the default is published)',
+    );
+  return problems;
 }

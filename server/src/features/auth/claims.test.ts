@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseRolesClaim, userFromClaims } from './claims.ts';
+import { identityFromClaims, parseRolesClaim } from './claims.ts';
 
 describe('roles claim', () => {
   it('accepts an array or a space/comma separated string', () => {
@@ -10,22 +10,46 @@ describe('roles claim', () => {
   });
 
   it('keeps only the known vendor roles, in a stable order', () => {
-    const user = userFromClaims({ email: 'A@B.example', name: 'A', groups: 'admin,guest support' }, 'groups');
-    expect(user).toEqual({ email: 'a@b.example', name: 'A', vendorRoles: ['support', 'admin'] });
+    const identity = identityFromClaims(
+      { sub: 's1', email: 'A@B.example', email_verified: true, name: 'A', groups: 'admin,guest support' },
+      'groups',
+    );
+    expect(identity).toEqual({
+      subject: 's1',
+      email: 'a@b.example',
+      emailVerified: true,
+      name: 'A',
+      vendorRoles: ['support', 'admin'],
+    });
   });
 });
 
-describe('user from claims', () => {
-  it('falls back to an email-shaped preferred_username and to given/family names', () => {
-    expect(
-      userFromClaims(
-        { preferred_username: 'Jo@Corp.example', given_name: 'Jo', family_name: 'Doe' },
-        'roles',
-      ),
-    ).toEqual({ email: 'jo@corp.example', name: 'Jo Doe', vendorRoles: [] });
+describe('identity from claims', () => {
+  it('never takes preferred_username or upn as the e-mail (issue 20 §1)', () => {
+    const identity = identityFromClaims(
+      {
+        sub: 'x',
+        preferred_username: 'Jo@Corp.example',
+        upn: 'jo@corp.example',
+        given_name: 'Jo',
+        family_name: 'Doe',
+      },
+      'roles',
+    );
+    expect(identity).toMatchObject({ email: undefined, name: 'Jo Doe' });
   });
 
-  it('refuses claims without any email', () => {
-    expect(userFromClaims({ sub: 'x', preferred_username: 'jo' }, 'roles')).toBeNull();
+  it('reads email_verified as true, false or absent', () => {
+    const verified = (claims: Record<string, unknown>) =>
+      identityFromClaims({ sub: 'x', email: 'a@b.example', ...claims }, 'roles')?.emailVerified;
+    expect(verified({ email_verified: true })).toBe(true);
+    expect(verified({ email_verified: 'true' })).toBe(true);
+    expect(verified({ email_verified: false })).toBe(false);
+    expect(verified({ email_verified: 'yes' })).toBe(false);
+    expect(verified({})).toBeUndefined();
+  });
+
+  it('needs a subject', () => {
+    expect(identityFromClaims({ email: 'a@b.example', email_verified: true }, 'roles')).toBeNull();
   });
 });

@@ -44,7 +44,7 @@ describe('the built-in login page', () => {
   });
 
   it('lists no demo users in production', async () => {
-    const html = await loginPageOf({ APP_ENVIRONMENT: 'prod' });
+    const html = await loginPageOf({ APP_ENVIRONMENT: 'prod', ALLOW_INSECURE_URLS: 'true' });
     expect(html).toContain('<label for="email">Email</label>');
     expect(html).not.toContain('Demo users');
     expect(html).not.toContain('demo.busops@vendor.example');

@@ -8,12 +8,14 @@ import { loginStates } from '../../db/schema.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { AppError, unauthenticated } from '../../platform/errors.ts';
 import type { Principal } from '../../platform/principal.ts';
+import { requestOrigin } from '../../platform/request-origin.ts';
 import { route, routeAuth } from '../../platform/route.ts';
-import { findUserByApiToken } from './api-tokens.ts';
+import { principalForToken } from '../api-tokens/service.ts';
 import { autoSubmitScript } from './built-in-idp/pages.ts';
 import { builtInIssuer, createBuiltInIdp } from './built-in-idp/provider.ts';
 import { mountBuiltInIdp } from './built-in-idp/routes.ts';
-import { userFromClaims } from './claims.ts';
+import { mountSetPasswordPages } from './built-in-idp/set-password.ts';
+import { identityFromClaims, type ProviderIdentity } from './claims.ts';
 import { RelyingParty } from './oidc-client.ts';
 import { safeReturnPath } from './return-path.ts';
 import {
@@ -23,10 +25,10 @@ import {
   resolveSession,
   type SessionTimeouts,
   sessionCookieName,
-  toVendorRoles,
 } from './sessions.ts';
 import { auditSignIn, auditSignInFailure } from './sign-in-audit.ts';
-import { upsertUser } from './users.ts';
+import type { SignInRefusal } from './sign-in-identity.ts';
+import { builtInIssuerKey, signInUser } from './users.ts';
 
 const loginStateTtlMs = 10 * 60_000;
 const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -53,6 +55,7 @@ export async function registerAuth(app: FastifyInstance, ctx: AppContext): Promi
   if (config.builtInIdp) {
     const idp = await createBuiltInIdp(ctx);
     await mountBuiltInIdp(app, ctx, idp);
+    await mountSetPasswordPages(app, ctx);
     rp = new RelyingParty(config, {
       issuer: builtInIssuer(config.publicUrl),
       clientId: idp.clientId,
@@ -74,16 +77,7 @@ export async function registerAuth(app: FastifyInstance, ctx: AppContext): Promi
     if (authorization !== undefined) {
       // A bearer token is never combined with the cookie: a bad token means no principal.
       const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
-      const user = match ? await findUserByApiToken(db, match[1]) : null;
-      if (!user) return null;
-      return {
-        userId: user.id,
-        email: user.email,
-        name: user.name,
-        vendorRoles: toVendorRoles(user.vendorRoles),
-        via: 'token',
-        tokenId: user.tokenId,
-      };
+      return match ? await principalForToken(db, match[1], config.TOKEN_ROLES_MAX_AGE_HOURS) : null;
     }
     const sessionId = request.cookies[sessionCookieName];
     if (!sessionId) return null;
@@ -99,7 +93,7 @@ export async function registerAuth(app: FastifyInstance, ctx: AppContext): Promi
     const principal = await principalOf(request, reply);
     request.principal = principal && {
       ...principal,
-      origin: { requestId: request.id, clientIp: request.ip },
+      origin: requestOrigin(request),
     };
     const routeUrl = request.routeOptions.url ?? path;
     const isApi = path.startsWith('/api/') || routeUrl.startsWith('/api/');
@@ -168,10 +162,17 @@ export async function registerAuth(app: FastifyInstance, ctx: AppContext): Promi
   )(async ({ request, reply, query }) => {
     const state = query.state ?? '';
     // `reason` is a fixed code for the audit log; `why` (free text, possibly the IdP's) only goes to the log.
-    const failed = async (reason: Record<string, unknown>, why: string, err?: unknown) => {
+    const failed = async (
+      reason: Record<string, unknown>,
+      why: string,
+      err?: unknown,
+      shown?: { email: string | null; refusal: SignInRefusal },
+    ) => {
       request.log.warn({ err, why }, 'sign-in failed');
-      await db.transaction((tx) => auditSignInFailure(tx, request, null, reason));
-      return reply.header('cache-control', 'no-store').redirect('/?signin=failed', 302);
+      await db.transaction((tx) => auditSignInFailure(tx, request, shown?.email ?? null, reason));
+      // The page names the refusal (a fixed code), never the provider's free text.
+      const query = shown ? `&reason=${shown.refusal}` : '';
+      return reply.header('cache-control', 'no-store').redirect(`/?signin=failed${query}`, 302);
     };
     // The state row is single-use: deleted before anything else can go wrong.
     const [pending] = state
@@ -185,29 +186,49 @@ export async function registerAuth(app: FastifyInstance, ctx: AppContext): Promi
         { reason: 'idp-error', error: query.error.slice(0, 100) },
         `IdP answered ${query.error}: ${query.error_description ?? ''}`,
       );
+    let signedIn: ProviderIdentity | null;
+    let issuer: string;
+    let idToken: string | undefined;
     try {
       const callbackUrl = new URL(`${rp.redirectUri}?${request.url.split('?')[1] ?? ''}`);
-      const { idToken, claims } = await rp.completeSignIn(
+      const completed = await rp.completeSignIn(
         callbackUrl,
         { state: pending.state, nonce: pending.nonce, codeVerifier: pending.codeVerifier },
         config.OIDC_ROLES_CLAIM,
       );
-      const user = userFromClaims(claims, config.OIDC_ROLES_CLAIM);
-      if (!user) return failed({ reason: 'no-email' }, 'the IdP gave no email for the user');
-      const { id, sessionId } = await db.transaction(async (tx) => {
-        const { id } = await upsertUser(tx, user);
-        const sessionId = await createSession(tx, id, { idToken, absoluteHours: timeouts.absoluteHours });
-        await auditSignIn(tx, request, { id, email: user.email.trim().toLowerCase() });
-        return { id, sessionId };
-      });
-      request.log.info({ userId: id, vendorRoles: user.vendorRoles }, 'signed in');
-      return reply
-        .setCookie(sessionCookieName, sessionId, cookieOptions)
-        .header('cache-control', 'no-store')
-        .redirect(safeReturnPath(pending.returnTo, config.publicUrl), 302);
+      idToken = completed.idToken;
+      const claims = completed.claims;
+      signedIn = identityFromClaims(claims, config.OIDC_ROLES_CLAIM);
+      issuer = config.builtInIdp ? builtInIssuerKey : String(claims.iss ?? config.OIDC_ISSUER);
     } catch (err) {
       return failed({ reason: 'invalid-response' }, 'code exchange or ID token validation failed', err);
     }
+    const identity = signedIn;
+    if (!identity) return failed({ reason: 'no-subject' }, 'the ID token has no subject');
+    type Outcome = { refused: SignInRefusal } | { userId: string; sessionId: string };
+    const outcome = await db.transaction(async (tx): Promise<Outcome> => {
+      const { decision, userId } = await signInUser(tx, issuer, identity, {
+        acceptMissingEmailVerified: config.OIDC_ACCEPT_MISSING_EMAIL_VERIFIED,
+      });
+      if (!decision.ok || !userId) return { refused: decision.ok ? 'no-email' : decision.reason };
+      const sessionId = await createSession(tx, userId, { idToken, absoluteHours: timeouts.absoluteHours });
+      await auditSignIn(tx, request, { id: userId, email: identity.email! });
+      return { userId, sessionId };
+    });
+    if ('refused' in outcome) {
+      const { refused } = outcome;
+      return failed(
+        { reason: refused, issuer, subject: identity.subject, emailVerified: identity.emailVerified ?? null },
+        `the portal refused the provider's sign-in: ${refused}`,
+        undefined,
+        { email: identity.email ?? null, refusal: refused },
+      );
+    }
+    request.log.info({ userId: outcome.userId, vendorRoles: identity.vendorRoles }, 'signed in');
+    return reply
+      .setCookie(sessionCookieName, outcome.sessionId, cookieOptions)
+      .header('cache-control', 'no-store')
+      .redirect(safeReturnPath(pending.returnTo, config.publicUrl), 302);
   });
 
   route(

@@ -59,7 +59,8 @@ export async function resolveSession(
   if (!row) return null;
   const now = Date.now();
   const idleDeadline = row.session.lastSeenAt.getTime() + timeouts.idleMinutes * 60_000;
-  if (row.session.expiresAt.getTime() <= now || idleDeadline <= now) {
+  // A disabled user's sessions end on their next call, whichever node serves it.
+  if (row.session.expiresAt.getTime() <= now || idleDeadline <= now || row.user.disabledAt !== null) {
     await db.delete(sessions).where(eq(sessions.idHash, idHash));
     return null;
   }
@@ -76,6 +77,15 @@ export async function resolveSession(
     vendorRoles: toVendorRoles(row.user.vendorRoles),
     via: 'session',
   };
+}
+
+/** Ends every session of a user (disabled or removed by an operator); returns how many. */
+export async function deleteUserSessions(db: Db, userId: string): Promise<number> {
+  const rows = await db
+    .delete(sessions)
+    .where(eq(sessions.userId, userId))
+    .returning({ id: sessions.idHash });
+  return rows.length;
 }
 
 /** Deletes a session and returns its ID token (for the IdP's sign-out hint), if it existed. */

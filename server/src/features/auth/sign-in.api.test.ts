@@ -5,7 +5,7 @@ import { apiTokens, appSettings, idpAccounts, loginStates, sessions, users } fro
 import { signInAs } from '../../test/sign-in.ts';
 import { createTestApp } from '../../test/test-app.ts';
 import { createTestDatabase, type TestDatabase } from '../../test/test-db.ts';
-import { createApiToken, revokeApiTokens } from './api-tokens.ts';
+import { createApiToken, revokeApiTokens } from '../api-tokens/service.ts';
 import { hashPassword } from './password.ts';
 import { hashSessionId } from './sessions.ts';
 import { formAction, freePort, TestBrowser } from './test-browser.ts';
@@ -309,7 +309,10 @@ describe('sessions, tokens and the API guard', () => {
 
   it('accepts personal API tokens, without CSRF header, until revoked or expired', async () => {
     const { userId } = await signInAs(database.db, 'bot@x.example', { vendorRoles: ['sales'] });
-    const { token, id } = await createApiToken(database.db, userId);
+    const {
+      token,
+      row: { id },
+    } = await createApiToken(database.db, userId, { expiresInDays: 30 });
     const auth = { authorization: `Bearer ${token}` };
     const me = await app.inject({ url: '/api/auth/session', headers: auth });
     expect(me.json().data).toEqual({
@@ -324,11 +327,11 @@ describe('sessions, tokens and the API guard', () => {
     await revokeApiTokens(database.db, { tokenId: id });
     expect((await app.inject({ url: '/api/getUserDetails', headers: auth })).json()).toEqual(unauthorised);
 
-    const expired = await createApiToken(database.db, userId, 1);
+    const expired = await createApiToken(database.db, userId, { expiresInDays: 1 });
     await database.db
       .update(apiTokens)
       .set({ expiresAt: new Date(Date.now() - 60_000) })
-      .where(eq(apiTokens.id, expired.id));
+      .where(eq(apiTokens.id, expired.row.id));
     const res = await app.inject({
       url: '/api/getUserDetails',
       headers: { authorization: `Bearer ${expired.token}` },

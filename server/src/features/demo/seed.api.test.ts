@@ -385,7 +385,11 @@ describe('demo world in the database', () => {
       expect(printed).toMatch(/newhire@acme\.example\s+no account/);
 
       log.mockClear();
-      await seedIfEmpty(silentLog, database, loadConfig({ APP_ENVIRONMENT: 'prod' }));
+      await seedIfEmpty(
+        silentLog,
+        database,
+        loadConfig({ APP_ENVIRONMENT: 'prod', PUBLIC_URL: 'https://portal.example.com' }),
+      );
       expect(log).not.toHaveBeenCalled();
 
       // An empty database gets seeded (with today's anchor), then listed.

@@ -17,7 +17,10 @@ const url = '/api/featureflag/features';
 beforeAll(async () => {
   database = await createTestDatabase();
   app = await createTestApp(database, { APP_ENVIRONMENT: 'dev' });
-  prodApp = await createTestApp(database, { APP_ENVIRONMENT: 'prod' });
+  prodApp = await createTestApp(database, {
+    APP_ENVIRONMENT: 'prod',
+    PUBLIC_URL: 'https://portal.example.com',
+  });
   await database.db.insert(features).values([
     { name: 'elastic', description: 'Route /elastic', enabled: true, conflicts: [] },
     { name: 'emails', description: 'Route /emails', enabled: true, conflicts: [] },

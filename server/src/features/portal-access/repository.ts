@@ -28,3 +28,11 @@ export async function replaceContacts(
     await db.insert(portalContacts).values(contacts.map((c) => ({ customerNumber, ...c })));
   }
 }
+
+/** Removes a person from every account's contacts (a user removed by an operator); returns what was removed. */
+export async function deleteContactEverywhere(db: Db, email: string) {
+  return db
+    .delete(portalContacts)
+    .where(eq(portalContacts.email, email))
+    .returning({ customerNumber: portalContacts.customerNumber, role: portalContacts.role });
+}

@@ -14,7 +14,7 @@ import { AppError, badRequest } from '../../platform/errors.ts';
 import type { Principal } from '../../platform/principal.ts';
 import { authorizeAccount } from '../accounts/policy.ts';
 import { type AuditActor, auditActor, recordAudit } from '../audit/service.ts';
-import { listContacts, lockAccount, replaceContacts } from './repository.ts';
+import { deleteContactEverywhere, listContacts, lockAccount, replaceContacts } from './repository.ts';
 
 const roleOrder: string[] = [contactRoles.coordinator, contactRoles.admin, contactRoles.viewer];
 const rank = (role: string) => {
@@ -89,4 +89,20 @@ async function auditContacts(
     if (old === undefined) await record(email, 'added', { after: { role } });
     else if (old !== role) await record(email, 'changed', { before: { role: old }, after: { role } });
   }
+}
+
+/**
+ * An operator removed the person (issue 20 §3): their contact entry goes from every account, one audit entry per
+ * account, in the caller's transaction, so an identity provider that still knows them brings back no access.
+ */
+export async function removeContactEverywhere(tx: Db, actor: AuditActor, email: string): Promise<string[]> {
+  const removed = await deleteContactEverywhere(tx, normaliseEmail(email));
+  for (const { customerNumber, role } of removed)
+    await recordAudit(tx, actor, {
+      customerNumber,
+      action: 'portal-access.contact.removed',
+      object: { type: 'contact', id: normaliseEmail(email) },
+      before: { role },
+    });
+  return removed.map((r) => r.customerNumber);
 }

@@ -121,3 +121,24 @@ export function logoutPage(formHtml: string): string {
 ${form.replace('</form>', '<input type="hidden" name="logout" value="yes"><button type="submit">Sign out</button></form>')}`,
   ).replace('</body>', `<script src="${autoSubmitScriptPath}"></script>\n</body>`)}`;
 }
+
+export const passwordMinLength = 12;
+
+/** The operator's set-password link (decision 046): a new password, twice. */
+export function setPasswordPage(options: { action: string; email: string; error?: string }): string {
+  const error = options.error ? `<p class="error" role="alert">${escapeHtml(options.error)}</p>` : '';
+  return page(
+    'Set your password',
+    `<h1>Set your password</h1>
+<p class="sub">For ${escapeHtml(options.email)}. At least ${passwordMinLength} characters.</p>
+${error}
+<form method="post" action="${escapeHtml(options.action)}" novalidate>
+<input type="email" name="email" autocomplete="username" value="${escapeHtml(options.email)}" hidden>
+<label for="password">New password</label>
+<input id="password" name="password" type="password" autocomplete="new-password" required autofocus minlength="${passwordMinLength}">
+<label for="confirm">Repeat the new password</label>
+<input id="confirm" name="confirm" type="password" autocomplete="new-password" required minlength="${passwordMinLength}">
+<button type="submit">Set password</button>
+</form>`,
+  );
+}
