@@ -1,3 +1,4 @@
+import { messages } from '@lp/contract/common/errors';
 import type { CurrentUser } from '@lp/contract/user/schemas';
 import { Button, Container, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
@@ -45,14 +46,23 @@ export function ConfigGate({ children }: { children: React.ReactNode }) {
 const signInFailed = () => new URLSearchParams(window.location.search).get('signin') === 'failed';
 const quietClient = createApiClient({ onUnauthenticated: () => localStorage.clear() });
 
+/** Why the portal refused a sign-in the provider completed (decision 042); the server sends a fixed code. */
+const refusals: Record<string, string> = {
+  'email-unverified': messages.signInEmailUnverified,
+  'identity-mismatch': messages.signInIdentityMismatch,
+  disabled: messages.signInDisabled,
+  'no-email': messages.signInNoEmail,
+};
+
 function SignInFailed() {
+  const reason = new URLSearchParams(window.location.search).get('reason') ?? '';
   return (
     <Container size="sm" py="xl">
       <Stack>
         <Title order={1} size="h3">
           Sign-in failed
         </Title>
-        <Text>The sign-in did not complete. Please try again.</Text>
+        <Text>{refusals[reason] ?? 'The sign-in did not complete. Please try again.'}</Text>
         <Button component="a" href={signInUrl('/elastic')} w="fit-content">
           Sign in
         </Button>

@@ -15,7 +15,7 @@ describe('left menu', () => {
     expect(labels(base)).toEqual([
       'Entitlements: Leases/Perpetuals, Elastic Licensing',
       'Elastic Reporting: Usage Transactions',
-      'Settings: Licensing Portal Access, Audit Log',
+      'Settings: Licensing Portal Access, Audit Log, API Tokens',
       'Messages: Emails, Alerts',
     ]);
     expect(labels({ ...base, hasElastic: 3, hasFSA: 1, hasSSL: 2, hasNamedLicense: 1 })).toEqual([
@@ -23,7 +23,7 @@ describe('left menu', () => {
       'Activations: Activate Entitlements, Manage Activations',
       'Web: Assignments, Transactions, Reporting',
       'Elastic Reporting: Usage Transactions, Elastic Statements',
-      'Settings: Licensing Portal Access, Elastic Credentials, Elastic IP Settings, Audit Log',
+      'Settings: Licensing Portal Access, Elastic Credentials, Elastic IP Settings, Audit Log, API Tokens',
       'Messages: Emails, Alerts',
     ]);
   });

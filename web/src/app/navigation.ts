@@ -76,6 +76,7 @@ export function menuGroups({ roles, info, routeEnabled }: MenuInput): MenuGroup[
             ]
           : []),
         ...(info && mayReadAuditLog(roles, info) ? [{ label: 'Audit Log', to: '/audit-log' }] : []),
+        { label: 'API Tokens', to: '/api-tokens' },
       ],
     },
     {
@@ -120,6 +121,7 @@ const pages: Record<string, [string, string, string]> = {
   clscredentials: ['Settings', '/portalaccess', 'Elastic Credentials'],
   whitelistips: ['Settings', '/portalaccess', 'Elastic IP Settings'],
   'audit-log': ['Settings', '/portalaccess', 'Audit Log'],
+  'api-tokens': ['Settings', '/portalaccess', 'API Tokens'],
   emails: ['Messages', '/emails', 'Emails'],
   notifications: ['Messages', '/emails', 'Alerts'],
   'notifications-category': ['Messages', '/emails', 'Alerts'],

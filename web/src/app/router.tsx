@@ -125,6 +125,10 @@ export const routes: RouteObject[] = [
         lazy: page(() => import('../features/ip-rules/pages/whitelist-ips-page.tsx'), { account: true }),
       },
       {
+        path: 'api-tokens',
+        lazy: page(() => import('../features/api-tokens/pages/api-tokens-page.tsx'), { account: false }),
+      },
+      {
         path: 'audit-log',
         lazy: page(() => import('../features/audit/pages/audit-log-page.tsx'), { account: true }),
       },

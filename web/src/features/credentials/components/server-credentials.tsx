@@ -1,26 +1,13 @@
 import type { IssuedCredential, ServerCredential } from '@lp/contract/cls/schemas';
 import { formatDateTime } from '@lp/domain/dates';
 import { mayManageServerCredentials } from '@lp/domain/policy';
-import {
-  Alert,
-  Badge,
-  Button,
-  CopyButton,
-  Group,
-  Modal,
-  Paper,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-  Title,
-  VisuallyHidden,
-} from '@mantine/core';
+import { Alert, Badge, Button, Group, Paper, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useViewOnly } from '../../../app/use-view-only.ts';
 import { confirmDialog } from '../../../components/confirm-dialog.tsx';
 import { showError, showSuccess } from '../../../components/panels.tsx';
+import { SecretOnceDialog } from '../../../components/secret-once-dialog.tsx';
 import { Spinner } from '../../../components/spinner.tsx';
 import { showViewOnlyNotice } from '../../../components/view-only-dialog.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
@@ -55,52 +42,6 @@ const question = (text: string, detail: string) => (
     <strong>{detail}</strong>
   </>
 );
-
-/** The token of a credential just issued: shown once, with a copy button. */
-function TokenDialog({ issued, onClose }: { issued: IssuedCredential | null; onClose: () => void }) {
-  return (
-    <Modal
-      opened={issued !== null}
-      onClose={onClose}
-      title={serverCredentialTexts.tokenTitle}
-      size={600}
-      // A stray click outside must not throw away the only copy of the token.
-      closeOnClickOutside={false}
-      closeButtonProps={{ 'aria-label': 'Close' }}
-    >
-      {issued ? (
-        <Stack gap="sm">
-          <Alert color="yellow" variant="light">
-            {serverCredentialTexts.tokenOnce}
-          </Alert>
-          <TextInput label="Server ID" value={issued.clsId} readOnly variant="filled" />
-          <Group align="flex-end" wrap="nowrap">
-            <TextInput
-              label="Token"
-              value={issued.token}
-              readOnly
-              variant="filled"
-              style={{ flex: 1 }}
-              styles={{ input: { fontFamily: 'monospace' } }}
-              onFocus={(e) => e.currentTarget.select()}
-            />
-            <CopyButton value={issued.token}>
-              {({ copied, copy }) => (
-                // Default variant: a light one fails the 4.5:1 text contrast while hovered (teal even at rest).
-                <Button variant="default" onClick={copy}>
-                  {copied ? 'Copied' : 'Copy'}
-                </Button>
-              )}
-            </CopyButton>
-          </Group>
-          <Group justify="flex-end">
-            <Button onClick={onClose}>Close</Button>
-          </Group>
-        </Stack>
-      ) : null}
-    </Modal>
-  );
-}
 
 function CredentialRow({
   credential,
@@ -221,7 +162,17 @@ function ServerCredentialsSection({ customerNumber, clsId }: { customerNumber: s
           </Button>
         </Group>
       </Stack>
-      <TokenDialog issued={issued} onClose={() => setIssued(null)} />
+      <SecretOnceDialog
+        shown={
+          issued && {
+            fields: [{ label: 'Server ID', value: issued.clsId }],
+            secret: { label: 'Token', value: issued.token },
+          }
+        }
+        title={serverCredentialTexts.tokenTitle}
+        notice={serverCredentialTexts.tokenOnce}
+        onClose={() => setIssued(null)}
+      />
     </Paper>
   );
 }
