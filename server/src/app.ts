@@ -14,6 +14,7 @@ import { registerAccountRoutes } from './features/accounts/routes.ts';
 import { registerActivationRoutes } from './features/activations/routes.ts';
 import { registerAlertRoutes } from './features/alerts/routes.ts';
 import { registerApiTokenRoutes } from './features/api-tokens/routes.ts';
+import { auditCheckpointJob } from './features/audit/checkpoint-service.ts';
 import { registerAuditRoutes } from './features/audit/routes.ts';
 import { registerAuth } from './features/auth/routes.ts';
 import { registerClsRoutes } from './features/cls-api/routes.ts';
@@ -63,10 +64,8 @@ export async function buildApp(config: Config, database: Database): Promise<Fast
     bodyLimit: config.BODY_LIMIT_BYTES,
     // Off unless TRUST_PROXY names the proxies: a forged X-Forwarded-For must not pick the client address.
     trustProxy: config.TRUST_PROXY,
-    genReqId: (req) => {
-      const given = req.headers['x-request-id'];
-      return typeof given === 'string' && /^[\w-]{1,64}$/.test(given) ? given : randomUUID();
-    },
+    // The server names every request itself: a client's X-Request-Id is only kept beside it (request-origin.ts).
+    genReqId: () => randomUUID(),
     requestIdHeader: false,
     // While closing, requests still answer 503, in the one error envelope (the preClose hook below).
     return503OnClosing: false,
@@ -144,12 +143,14 @@ export async function buildApp(config: Config, database: Database): Promise<Fast
 
   // The e-mail delivery worker runs while the app is up (a no-op without SMTP_URL).
   let stopMailWorker: (() => Promise<void>) | undefined;
-  // The daily jobs too: every node polls, each run happens once (decision 040).
+  // The jobs too (daily notices, audit checkpoints): every node polls, each run happens once (decision 040).
   let stopJobs: (() => Promise<void>) | undefined;
   app.addHook('onReady', async () => {
     stopMailWorker = startMailWorker(ctx);
     if (config.JOBS_ENABLED)
-      stopJobs = startJobRunner(ctx, [noticesJob], { pollIntervalMs: config.JOBS_POLL_SECONDS * 1000 });
+      stopJobs = startJobRunner(ctx, [noticesJob, auditCheckpointJob(config.AUDIT_CHECKPOINT_MINUTES)], {
+        pollIntervalMs: config.JOBS_POLL_SECONDS * 1000,
+      });
   });
   app.addHook('onClose', async () => {
     await stopJobs?.();

@@ -42,8 +42,14 @@ Commands:
   reconcile [--account CN] [--json]           check the elastic ledger: session charges = draws + overage,
                                               entitlements' Used = draws + adjustments, rollups = ledger;
                                               exit code 1 when an account does not balance
-  audit verify [--account CN] [--json]        check the audit log's hash chains (every account's, or one):
-                                              exits 1 naming the first edited or missing entry
+  audit verify [--account CN] [--checkpoints DIR] [--public-key FILE] [--json]
+                                              check the audit log's hash chains (every account's, or one)
+                                              and the signed checkpoints of DIR (default AUDIT_CHECKPOINT_DIR):
+                                              exits 1 naming the first entry affected of each broken chain
+                                              (edited, missing, truncated, rolled back, rewritten) and each
+                                              checkpoint file that cannot be trusted
+  audit checkpoint [--json]                   check the chains against the last checkpoint and write a new
+                                              signed one now (exit 1 when the check fails)
   fsa reconcile [--json]                      check the FSA ledger: every contract's budget = remaining + its
                                               order lines, and none overdrawn; exit code 1 when one is not
   simulate --url URL --token TOKEN [--rate N] [--duration S] [--backfill DAYS] [--heartbeat S]
@@ -85,6 +91,8 @@ const options = {
   'leave-active': { type: 'boolean' },
   key: { type: 'string' },
   'keys-url': { type: 'string' },
+  checkpoints: { type: 'string' },
+  'public-key': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -220,28 +228,21 @@ async function main(argv: string[]): Promise<number> {
       return rows.every((r) => r.balanced) ? 0 : 1;
     };
   } else if (command === 'audit' && sub === 'verify') {
-    allowed('account', 'json');
-    const { account } = values;
+    allowed('account', 'json', 'checkpoints', 'public-key');
+    const { account, checkpoints, 'public-key': publicKey } = values;
     const json = Boolean(values.json);
-    run = async (database) => {
-      const { verifyAudit } = await import('@lp/server/features/audit/service');
-      const checks = await verifyAudit(database.db, account);
-      const bad = checks.filter((c) => !c.ok);
-      if (json) stdout(JSON.stringify(checks, null, 2));
-      else {
-        for (const c of bad)
-          stdout(
-            `chain ${c.chain}: ${c.problem?.reason} at entry ${c.problem?.seq} (${c.entries} entries verified before it)`,
-          );
-        const entries = checks.reduce((n, c) => n + c.entries, 0);
-        stdout(
-          bad.length
-            ? `${bad.length} of ${checks.length} audit chains are broken.`
-            : `All ${checks.length} audit chains verify (${entries} entries).`,
-        );
-      }
-      return bad.length ? 1 : 0;
-    };
+    run = async (database, config) =>
+      (await import('./audit.ts')).audit.verify(
+        database.db,
+        config,
+        { account, checkpoints, publicKey, json },
+        stdout,
+      );
+  } else if (command === 'audit' && sub === 'checkpoint') {
+    allowed('json');
+    const json = Boolean(values.json);
+    run = async (database, config) =>
+      (await import('./audit.ts')).audit.checkpoint(database.db, config, json, stdout);
   } else if (command === 'simulate' && sub === undefined) {
     allowed('url', 'token', 'rate', 'duration', 'backfill', 'heartbeat', 'leave-active', 'seed');
     if (!values.url || !values.token) throw new UsageError('simulate needs --url URL and --token TOKEN');

@@ -56,7 +56,10 @@ export const auditRowSchema = z.object({
   action: z.string(),
   objectType: z.string(),
   objectId: z.string(),
+  /** The server's id of the request */
   requestId: z.string().nullable(),
+  /** The X-Request-Id the client sent, as the client's (never taken as the request id) */
+  clientRequestId: z.string().nullable(),
   clientIp: z.string().nullable(),
   before: changedFields,
   after: changedFields,
@@ -68,3 +71,22 @@ export const auditPageResponseSchema = z.object({
   data: z.array(auditRowSchema),
   token: z.string().nullable(),
 });
+
+/** POST /api/audit/checkpoint-status: the account's log (or, for vendor staff, every account's). */
+export const auditCheckpointStatusRequestSchema = z.object(scope);
+
+/**
+ * The audit checkpoints (decision 044) as the Audit Log page shows them: the last checkpoint written, the last
+ * check of the chains against the checkpoint before it, and what it found (for an account's readers only their
+ * account's chain; a problem with no chain is a checkpoint file). Times 'YYYY-MM-DD HH:mm:ss' UTC.
+ */
+export const auditCheckpointStatusSchema = z.object({
+  lastCheckpoint: z.string().nullable(),
+  checkedAt: z.string().nullable(),
+  /** null before the first check */
+  ok: z.boolean().nullable(),
+  problems: z.array(
+    z.object({ chain: z.string().nullable(), seq: z.number().int().nullable(), reason: z.string() }),
+  ),
+});
+export type AuditCheckpointStatus = z.infer<typeof auditCheckpointStatusSchema>;

@@ -1,6 +1,7 @@
 import type { VendorRole } from '@lp/contract/user/schemas';
 import type { FastifyRequest } from 'fastify';
 import { unauthenticated } from './errors.ts';
+import type { RequestOrigin } from './request-origin.ts';
 
 /** The signed-in user behind a request (cookie session or personal API token). */
 export interface Principal {
@@ -11,8 +12,8 @@ export interface Principal {
   via: 'session' | 'token';
   /** The API token's id when `via` is 'token' (the audit log names the token, not only its owner) */
   tokenId?: string;
-  /** The request the principal came with (audit entries record both) */
-  origin?: { requestId: string; clientIp: string };
+  /** The request the principal came with (audit entries record it) */
+  origin?: RequestOrigin;
 }
 
 declare module 'fastify' {

@@ -30,7 +30,7 @@ const pat: Principal = {
   name: 'Pat',
   vendorRoles: [],
   via: 'session',
-  origin: { requestId: 'req-pat', clientIp: '198.51.100.4' },
+  origin: { requestId: 'req-pat', clientRequestId: null, clientIp: '198.51.100.4' },
 };
 const patsToken = auditActor({ ...pat, via: 'token', tokenId: 'tok-1' });
 

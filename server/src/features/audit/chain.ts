@@ -30,10 +30,17 @@ export interface ChainedFields {
   before: Record<string, unknown> | null;
   after: Record<string, unknown> | null;
   requestId: string | null;
+  /** Hashed only when set: entries written before the column existed keep their hashes */
+  clientRequestId: string | null;
   clientIp: string | null;
 }
 
 export function entryHash(prevHash: string, e: ChainedFields): string {
-  const body = canonicalize({ ...e, at: e.at.toISOString() }) as string;
+  const { clientRequestId, ...fields } = e;
+  const body = canonicalize({
+    ...fields,
+    at: e.at.toISOString(),
+    ...(clientRequestId === null ? {} : { clientRequestId }),
+  }) as string;
   return createHash('sha256').update(prevHash).update('\n').update(body).digest('hex');
 }

@@ -24,7 +24,7 @@ interface AuditScope {
 const isColumn = (name: string): name is AuditColumn => (auditColumns as string[]).includes(name);
 
 /** The rows the principal may read, as a scope condition; 403 for anyone else (outsiders learn nothing). */
-async function authorizedScope(
+export async function authorizedScope(
   ctx: AppContext,
   principal: Principal,
   { customerNumber }: AuditScope,
@@ -59,6 +59,7 @@ function present(row: Record<string, unknown>): AuditRow {
     objectType: row.objectType as string,
     objectId: row.objectId as string,
     requestId: (row.requestId as string | null) ?? null,
+    clientRequestId: (row.clientRequestId as string | null) ?? null,
     clientIp: (row.clientIp as string | null) ?? null,
     before: fields(row.before),
     after: fields(row.after),

@@ -23,6 +23,13 @@ export const auditResource: Resource = {
       clientIp: { expr: sql`e.client_ip`, nullable: true },
     }),
     // Carried with each row for the detail drawer; never filtered or sorted on.
+    clientRequestId: {
+      expr: sql`e.client_request_id`,
+      type: 'text',
+      nullable: true,
+      filterable: false,
+      sortable: false,
+    },
     before: { expr: sql`e.before`, type: 'text', nullable: true, filterable: false, sortable: false },
     after: { expr: sql`e.after`, type: 'text', nullable: true, filterable: false, sortable: false },
     entryId: { expr: sql`e.id`, type: 'number', filterable: false, sortable: false },

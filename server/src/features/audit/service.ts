@@ -1,8 +1,8 @@
 import { AUTOMATED_ACTION } from '@lp/domain/entitlements';
 import type { Db } from '../../db/database.ts';
 import type { Principal } from '../../platform/principal.ts';
-import { type AuditActorKind, type ChainedFields, entryHash, GENESIS_HASH, GLOBAL_CHAIN } from './chain.ts';
-import { type AuditRow, appendEntry, chainPage, listHeads } from './repository.ts';
+import { type AuditActorKind, GLOBAL_CHAIN } from './chain.ts';
+import { type AuditRow, appendEntry } from './repository.ts';
 
 /**
  * The audit log's write side (issue 13 §1, decision 039). Every feature records its changes with `recordAudit`
@@ -16,7 +16,10 @@ export interface AuditActor {
   id: string | null;
   /** E-mail, credential name, or 'Automated Action' */
   name: string;
+  /** The server's id of the request */
   requestId: string | null;
+  /** The X-Request-Id the client sent, kept as the client's (never as the request id) */
+  clientRequestId?: string | null;
   clientIp: string | null;
 }
 
@@ -28,6 +31,7 @@ export function auditActor(principal: Principal): AuditActor {
     id: byToken ? (principal.tokenId ?? principal.userId) : principal.userId,
     name: principal.email,
     requestId: principal.origin?.requestId ?? null,
+    clientRequestId: principal.origin?.clientRequestId ?? null,
     clientIp: principal.origin?.clientIp ?? null,
   };
 }
@@ -40,19 +44,6 @@ export const automatedActor: AuditActor = {
   requestId: null,
   clientIp: null,
 };
-
-/** A license server authenticated by its credential (the elastic API). */
-export const licenseServerActor = (
-  credentialId: string,
-  name: string,
-  origin?: { requestId: string; clientIp: string },
-): AuditActor => ({
-  kind: 'license-server',
-  id: credentialId,
-  name,
-  requestId: origin?.requestId ?? null,
-  clientIp: origin?.clientIp ?? null,
-});
 
 /** Stands for a secret's value in before/after (a PIN is never recorded). */
 export const REDACTED = '[redacted]';
@@ -110,68 +101,7 @@ export async function recordAudit(tx: Db, actor: AuditActor, change: AuditChange
     before,
     after,
     requestId: actor.requestId,
+    clientRequestId: actor.clientRequestId ?? null,
     clientIp: actor.clientIp,
   });
-}
-
-export interface ChainCheck {
-  chain: string;
-  entries: number;
-  ok: boolean;
-  /** The first problem found: the entry's seq (or the head's) and what is wrong */
-  problem?: { seq: number; reason: string };
-}
-
-const fieldsOf = (r: AuditRow): ChainedFields => ({
-  chain: r.chain,
-  seq: r.seq,
-  at: r.at,
-  customerNumber: r.customerNumber,
-  actorKind: r.actorKind,
-  actorId: r.actorId,
-  actorName: r.actorName,
-  action: r.action,
-  objectType: r.objectType,
-  objectId: r.objectId,
-  before: r.before,
-  after: r.after,
-  requestId: r.requestId,
-  clientIp: r.clientIp,
-});
-
-const PAGE = 2000;
-
-/** Walks one chain from its first entry: numbering, links and hashes, then the head. */
-async function checkChain(db: Db, head: { chain: string; seq: number; hash: string }): Promise<ChainCheck> {
-  let expectedSeq = 1;
-  let prev = GENESIS_HASH;
-  const fail = (seq: number, reason: string): ChainCheck => ({
-    chain: head.chain,
-    entries: expectedSeq - 1,
-    ok: false,
-    problem: { seq, reason },
-  });
-  for (;;) {
-    const page = await chainPage(db, head.chain, expectedSeq - 1, PAGE);
-    for (const row of page) {
-      if (row.seq !== expectedSeq) return fail(expectedSeq, 'entry missing');
-      if (row.prevHash !== prev) return fail(row.seq, 'link to the previous entry broken');
-      if (entryHash(prev, fieldsOf(row)) !== row.hash) return fail(row.seq, 'entry edited');
-      prev = row.hash;
-      expectedSeq += 1;
-    }
-    if (page.length < PAGE) break;
-  }
-  const last = expectedSeq - 1;
-  if (head.seq !== last) return fail(last + 1, 'entry missing');
-  if (head.hash !== prev) return fail(last, 'entry edited');
-  return { chain: head.chain, entries: last, ok: true };
-}
-
-/** `npm run cli -- audit verify [--account CN]`: every chain (or the account's) checked from its start. */
-export async function verifyAudit(db: Db, customerNumber?: string): Promise<ChainCheck[]> {
-  const heads = await listHeads(db, customerNumber);
-  const checks: ChainCheck[] = [];
-  for (const head of heads) checks.push(await checkChain(db, head));
-  return checks;
 }

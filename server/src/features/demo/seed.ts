@@ -39,8 +39,11 @@ export interface SeedSummary {
   elapsedMs: number;
 }
 
-/** Tables that survive a reseed: the OpenID provider's keys and grants, and instance settings. */
-const KEEP = ['oidc_store', 'app_settings'];
+/**
+ * Tables that survive a reseed: the OpenID provider's keys and grants, instance settings, and the audit log,
+ * which refuses TRUNCATE (decision 044): its signed checkpoints would report a cleared log as destroyed evidence.
+ */
+const KEEP = ['oidc_store', 'app_settings', 'audit_entries', 'audit_chain_heads', 'audit_checkpoints'];
 
 /** Empties every data table of the current schema (future tables included) except those in KEEP. */
 export async function clearDemoWorld(db: Db): Promise<void> {

@@ -40,13 +40,13 @@ export async function findCustomerEmail(db: Db, customerNumber: string, id: numb
   return row;
 }
 
-/** The account an e-mail belongs to; undefined for an unknown id. */
+/** The account an e-mail belongs to; undefined for an unknown id and for a vendor-wide e-mail (no account). */
 export async function findEmailOwner(db: Db, id: number): Promise<string | undefined> {
   const [row] = await db
     .select({ customerNumber: emails.customerNumber })
     .from(emails)
     .where(eq(emails.id, id));
-  return row?.customerNumber;
+  return row?.customerNumber ?? undefined;
 }
 
 export async function deleteEmail(db: Db, id: number): Promise<boolean> {

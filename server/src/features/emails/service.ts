@@ -81,7 +81,7 @@ export async function getEmail(
   const row = await findCustomerEmail(ctx.db, customerNumber, id);
   if (!row) throw notFound('Email not found');
   return {
-    customerNumber: row.customerNumber,
+    customerNumber,
     customerName: row.customerName,
     to: row.to,
     subject: row.subject,

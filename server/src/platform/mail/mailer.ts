@@ -25,7 +25,8 @@ export type MailAttachment = { filename: string; contentType: string } & (
 );
 
 export interface AccountEmail {
-  customerNumber: string;
+  /** Null for a vendor-wide message (the audit checkpoints' copy), which no account's page lists */
+  customerNumber: string | null;
   /** One address, a comma-separated list, or a list. */
   to: string | string[];
   cc?: string | string[];

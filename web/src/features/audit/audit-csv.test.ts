@@ -12,6 +12,7 @@ const row = (over: Partial<AuditRow> = {}): AuditRow => ({
   objectType: 'ip-rules',
   objectId: '1000123',
   requestId: 'req-1',
+  clientRequestId: null,
   clientIp: '203.0.113.7',
   before: { ranges: ['10.0.0.1'] },
   after: { ranges: ['10.0.0.2'] },
