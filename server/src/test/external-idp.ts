@@ -1,11 +1,15 @@
 /**
  * A stand-alone "external" OpenID provider for tests, run as its own Node process (like Entra ID or
- * Keycloak would be): oidc-provider on 127.0.0.1 with one static account and its own login form.
+ * Keycloak would be): oidc-provider on 127.0.0.1 with static accounts and its own login form.
  * Settings come from the environment; once listening it prints one JSON line: {"issuer": "..."}.
  *
- *   EXT_IDP_CLIENT_ID, EXT_IDP_CLIENT_SECRET, EXT_IDP_REDIRECT_URI, EXT_IDP_POST_LOGOUT_URI,
+ *   EXT_IDP_CLIENT_ID, EXT_IDP_CLIENT_SECRET,
+ *   EXT_IDP_REDIRECT_URI, EXT_IDP_POST_LOGOUT_URI (each one URL or a comma list),
  *   EXT_IDP_ROLES_CLAIM (claim name carrying the roles),
- *   EXT_IDP_ACCOUNT (JSON {sub, email, name, password, roles}: the one account it knows)
+ *   EXT_IDP_ACCOUNTS (JSON array of accounts: {login?, password, sub, email?, email_verified?, name,
+ *     roles, preferred_username?}; `login` defaults to the e-mail; `email_verified` true, false or null
+ *     (the claim is left out), default true; without `email` the claim is left out)
+ *   EXT_IDP_ACCOUNT (one such account, the older form)
  */
 import { generateKeyPairSync } from 'node:crypto';
 import http from 'node:http';
@@ -31,15 +35,27 @@ function readBody(req: http.IncomingMessage): Promise<URLSearchParams> {
   });
 }
 
+interface ExternalAccount {
+  login?: string;
+  password: string;
+  sub: string;
+  email?: string;
+  email_verified?: boolean | null;
+  name: string;
+  roles: unknown;
+  preferred_username?: string;
+}
+
+const list = (value: string) => value.split(',').map((v) => v.trim());
+
 async function main() {
   const rolesClaim = env('EXT_IDP_ROLES_CLAIM');
-  const externalAccount = JSON.parse(env('EXT_IDP_ACCOUNT')) as {
-    sub: string;
-    email: string;
-    name: string;
-    password: string;
-    roles: unknown;
-  };
+  const accounts = (
+    process.env.EXT_IDP_ACCOUNTS
+      ? JSON.parse(process.env.EXT_IDP_ACCOUNTS)
+      : [JSON.parse(env('EXT_IDP_ACCOUNT'))]
+  ) as ExternalAccount[];
+  const loginOf = (a: ExternalAccount) => a.login ?? a.email ?? a.sub;
   const server = http.createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -50,8 +66,8 @@ async function main() {
       {
         client_id: env('EXT_IDP_CLIENT_ID'),
         client_secret: env('EXT_IDP_CLIENT_SECRET'),
-        redirect_uris: [env('EXT_IDP_REDIRECT_URI')],
-        post_logout_redirect_uris: [env('EXT_IDP_POST_LOGOUT_URI')],
+        redirect_uris: list(env('EXT_IDP_REDIRECT_URI')),
+        post_logout_redirect_uris: list(env('EXT_IDP_POST_LOGOUT_URI')),
         grant_types: ['authorization_code'],
         response_types: ['code'],
       },
@@ -60,22 +76,38 @@ async function main() {
       keys: [{ ...(privateKey.export({ format: 'jwk' }) as JWK), kid: 'ext-1', alg: 'RS256', use: 'sig' }],
     },
     pkce: { required: () => true },
-    claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name', rolesClaim] },
+    claims: {
+      openid: ['sub'],
+      email: ['email', 'email_verified'],
+      profile: ['name', 'preferred_username', rolesClaim],
+    },
     // Like many real IdPs in their default mode, claims other than sub reach the client via userinfo
     // only (conformIdTokenClaims), so the portal must complete the ID token with userinfo.
     conformIdTokenClaims: true,
-    features: { devInteractions: { enabled: false } },
+    features: {
+      devInteractions: { enabled: false },
+      rpInitiatedLogout: {
+        enabled: true,
+        // A plain confirmation page (the default one needs an inline script).
+        logoutSource(ctx, form) {
+          ctx.body = `<!DOCTYPE html><html><head><title>External IdP sign-out</title></head><body>
+<h1>Sign out of the External IdP?</h1>${form}
+<button type="submit" form="op.logoutForm" name="logout" value="yes">Yes, sign me out</button></body></html>`;
+        },
+      },
+    },
     async findAccount(_ctx, sub) {
-      if (sub !== externalAccount.sub) return undefined;
+      const account = accounts.find((a) => a.sub === sub);
+      if (!account) return undefined;
       return {
         accountId: sub,
-        claims: () => ({
-          sub,
-          email: externalAccount.email,
-          email_verified: true,
-          name: externalAccount.name,
-          [rolesClaim]: externalAccount.roles,
-        }),
+        claims: () => {
+          const claims: Record<string, unknown> = { sub, name: account.name, [rolesClaim]: account.roles };
+          if (account.email !== undefined) claims.email = account.email;
+          if (account.email_verified !== null) claims.email_verified = account.email_verified ?? true;
+          if (account.preferred_username) claims.preferred_username = account.preferred_username;
+          return claims as { sub: string };
+        },
       };
     },
   });
@@ -108,12 +140,10 @@ async function main() {
       }
       if (req.method === 'POST' && match[2]) {
         const form = await readBody(req);
-        if (
-          form.get('login') === externalAccount.email &&
-          form.get('password') === externalAccount.password
-        ) {
-          return provider.interactionFinished(req, res, { login: { accountId: externalAccount.sub } });
-        }
+        const account = accounts.find(
+          (a) => loginOf(a) === form.get('login') && a.password === form.get('password'),
+        );
+        if (account) return provider.interactionFinished(req, res, { login: { accountId: account.sub } });
         res
           .writeHead(200, { 'content-type': 'text/html' })
           .end(loginForm(details.uid, 'Invalid credentials'));

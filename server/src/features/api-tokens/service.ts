@@ -193,7 +193,8 @@ export async function revokeToken(
   const found = await findTokenWithOwner(ctx.db, tokenId);
   let account: string | null = null;
   if (customerNumber !== undefined) {
-    const access = await authorizeAccount(ctx, principal, customerNumber, 'edit');
+    // Only administrators and coordinators (never view-only) and vendor staff pass the rule below.
+    const access = await authorizeAccount(ctx, principal, customerNumber, 'read');
     if (!mayManageAccountTokens(principal.vendorRoles, access.customer.info)) throw forbidden();
     if (!found || !(await isContactOf(ctx.db, customerNumber, found.ownerEmail))) throw unknown;
     account = customerNumber;

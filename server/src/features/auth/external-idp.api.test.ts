@@ -1,118 +1,140 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
-import path from 'node:path';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sessions, users } from '../../db/schema.ts';
+import { auditEntriesOf } from '../../test/audit-entries.ts';
+import {
+  type ExternalIdp,
+  type ExternalIdpAccount,
+  startExternalIdp,
+} from '../../test/external-idp-process.ts';
 import { createTestApp } from '../../test/test-app.ts';
 import { createTestDatabase, type TestDatabase } from '../../test/test-db.ts';
+import { automatedActor } from '../audit/service.ts';
 import { formAction, freePort, TestBrowser } from './test-browser.ts';
+import { disableUser, relinkUsers } from './user-admin.ts';
+import { upsertUser } from './users.ts';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const fixture = path.resolve(here, '../../test/external-idp.ts');
-const account = {
-  sub: 'ext-0001',
-  email: 'Ext.Support@IdP.example',
-  name: 'Ext Support',
-  password: 'ext-secret-pw',
-  roles: ['support', 'guest'],
+/*
+ * Issue 20 §1 (decision 042): sign-in through an external OpenID provider that the test starts as its own process
+ * (oidc-provider, not the portal's built-in one), over real HTTP with the code flow, PKCE and userinfo.
+ */
+
+const password = 'ext-secret-pw';
+const account = (a: Omit<ExternalIdpAccount, 'password'>): ExternalIdpAccount => ({ password, ...a });
+const accounts = {
+  support: account({
+    sub: 'ext-0001',
+    email: 'Ext.Support@IdP.example',
+    name: 'Ext Support',
+    roles: ['support', 'guest'],
+  }),
+  // Someone who put another person's address on their provider account, never verified.
+  mallory: account({
+    login: 'mallory',
+    sub: 'ext-0666',
+    email: 'admin@acme.example',
+    email_verified: false,
+    name: 'Mallory',
+    roles: ['busops'],
+  }),
+  quiet: account({
+    login: 'quiet',
+    sub: 'ext-0100',
+    email: 'quiet@acme.example',
+    email_verified: null,
+    name: 'Quiet',
+    roles: [],
+  }),
+  jo: account({ login: 'jo', sub: 'ext-0200', email: 'jo@acme.example', name: 'Jo', roles: [] }),
+  // The same address on a second provider account (a re-created account, or someone else's).
+  joNew: account({ login: 'jo-new', sub: 'ext-0201', email: 'jo@acme.example', name: 'Jo New', roles: [] }),
+  // An e-mail-shaped preferred_username, and no e-mail claim.
+  pu: account({ login: 'pu', sub: 'ext-0300', preferred_username: 'pu@acme.example', name: 'Pu', roles: [] }),
 };
 
 let database: TestDatabase;
-let app: FastifyInstance;
-let idp: ChildProcess;
-let issuer: string;
-let base: string;
+let idp: ExternalIdp;
+let strict: { app: FastifyInstance; base: string };
+let lenient: { app: FastifyInstance; base: string };
 
-/** Starts the external IdP as a separate Node process and waits for the issuer it prints. */
-async function startExternalIdp(publicUrl: string): Promise<string> {
-  idp = spawn(process.execPath, ['--import', 'tsx', fixture], {
-    cwd: path.resolve(here, '../../..'),
-    env: {
-      ...process.env,
-      EXT_IDP_CLIENT_ID: 'portal-at-ext',
-      EXT_IDP_CLIENT_SECRET: 'ext-client-secret-123',
-      EXT_IDP_REDIRECT_URI: `${publicUrl}/api/auth/callback`,
-      EXT_IDP_POST_LOGOUT_URI: `${publicUrl}/`,
-      EXT_IDP_ROLES_CLAIM: 'app_roles',
-      EXT_IDP_ACCOUNT: JSON.stringify(account),
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+async function portal(port: number, env: Record<string, string> = {}) {
+  const base = `http://localhost:${port}`;
+  const app = await createTestApp(database, {
+    PORT: String(port),
+    PUBLIC_URL: base,
+    OIDC_ISSUER: idp.issuer,
+    OIDC_CLIENT_ID: idp.clientId,
+    OIDC_CLIENT_SECRET: idp.clientSecret,
+    OIDC_ROLES_CLAIM: idp.rolesClaim,
+    ...env,
   });
-  let stderr = '';
-  idp.stderr!.on('data', (chunk) => {
-    stderr += chunk;
-  });
-  const lines = createInterface({ input: idp.stdout! });
-  const first = await Promise.race([
-    once(lines, 'line').then(([line]) => String(line)),
-    once(idp, 'exit').then(() => {
-      throw new Error(`external IdP exited early:\n${stderr}`);
-    }),
-  ]);
-  return (JSON.parse(first) as { issuer: string }).issuer;
+  await app.listen({ host: '127.0.0.1', port });
+  return { app, base };
 }
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  const port = await freePort();
-  base = `http://localhost:${port}`;
-  issuer = await startExternalIdp(base);
-  app = await createTestApp(database, {
-    PORT: String(port),
-    PUBLIC_URL: base,
-    OIDC_ISSUER: issuer,
-    OIDC_CLIENT_ID: 'portal-at-ext',
-    OIDC_CLIENT_SECRET: 'ext-client-secret-123',
-    OIDC_ROLES_CLAIM: 'app_roles',
+  const [strictPort, lenientPort] = [await freePort(), await freePort()];
+  idp = await startExternalIdp({
+    portals: [`http://localhost:${strictPort}`, `http://localhost:${lenientPort}`],
+    accounts: Object.values(accounts),
   });
-  await app.listen({ host: '127.0.0.1', port });
+  strict = await portal(strictPort);
+  lenient = await portal(lenientPort, { OIDC_ACCEPT_MISSING_EMAIL_VERIFIED: 'true' });
+  await upsertUser(database.db, { email: 'admin@acme.example', name: 'Acme Admin', vendorRoles: [] });
+  await upsertUser(database.db, { email: 'quiet@acme.example', name: 'Quiet Person', vendorRoles: [] });
 });
 
 afterAll(async () => {
-  await app?.close();
-  if (idp && idp.exitCode === null) {
-    idp.kill('SIGTERM');
-    await once(idp, 'exit');
-  }
+  await strict?.app.close();
+  await lenient?.app.close();
+  await idp?.stop();
   await database?.close();
 });
 
+/** Starts a sign-in at the portal and logs in at the provider's form; resolves where the browser ends up. */
+async function signIn(browser: TestBrowser, base: string, who: ExternalIdpAccount, returnTo = '/elastic') {
+  const login = await browser.navigate(`${base}/api/auth/login?returnTo=${returnTo}`);
+  expect(login.url.origin).toBe(idp.issuer);
+  const html = await login.response.text();
+  expect(html).toContain('External IdP');
+  const done = await browser.postForm(formAction(html, login.url), {
+    login: who.login ?? who.email!,
+    password: who.password,
+  });
+  return done.url;
+}
+
+const userByEmail = async (email: string) =>
+  (await database.db.select().from(users).where(eq(users.email, email)))[0];
+const sessionsOf = async (userId: string) =>
+  database.db.select().from(sessions).where(eq(sessions.userId, userId));
+
 describe('sign-in with an external IdP (separate oidc-provider process)', () => {
   it('does not mount the built-in provider', async () => {
-    const res = await fetch(`${base}/oidc/.well-known/openid-configuration`);
+    const res = await fetch(`${strict.base}/oidc/.well-known/openid-configuration`);
     expect(res.status).toBe(404);
   });
 
-  it('signs in through the external IdP and takes the vendor roles from its roles claim', async () => {
+  it('signs in a verified e-mail, binds the subject, takes the roles claim, and sign-out ends the provider session', async () => {
     const browser = new TestBrowser();
-    const login = await browser.navigate(`${base}/api/auth/login?returnTo=/elastic`);
-    expect(login.url.origin).toBe(issuer);
-    expect(login.response.status).toBe(200);
-    const html = await login.response.text();
-    expect(html).toContain('External IdP');
-
-    const done = await browser.postForm(formAction(html, login.url), {
-      login: account.email,
-      password: account.password,
-    });
-    expect(done.url.href).toBe(`${base}/elastic`);
-    expect(done.hops.some((h) => h.href.startsWith(`${base}/api/auth/callback?`))).toBe(true);
-    const cookie = browser.cookie('lp_session');
-    expect(cookie).toBeTruthy();
+    const landed = await signIn(browser, strict.base, accounts.support);
+    expect(landed.href).toBe(`${strict.base}/elastic`);
     expect(browser.setCookieHeaders.get('lp_session')).toMatch(
       /HttpOnly.*SameSite=Lax|SameSite=Lax.*HttpOnly/i,
     );
 
-    const [user] = await database.db.select().from(users).where(eq(users.email, 'ext.support@idp.example'));
-    expect(user).toMatchObject({ name: 'Ext Support', vendorRoles: ['support'] });
-    const userSessions = await database.db.select().from(sessions).where(eq(sessions.userId, user.id));
-    expect(userSessions).toHaveLength(1);
-
-    const me = await browser.request(`${base}/api/auth/session`);
+    const user = await userByEmail('ext.support@idp.example');
+    expect(user).toMatchObject({
+      name: 'Ext Support',
+      vendorRoles: ['support'],
+      idpIssuer: idp.issuer,
+      idpSubject: 'ext-0001',
+    });
+    expect(user.rolesConfirmedAt).toBeInstanceOf(Date);
+    expect(await sessionsOf(user.id)).toHaveLength(1);
+    const me = await browser.request(`${strict.base}/api/auth/session`);
     expect((await me.json()).data).toEqual({
       email: 'ext.support@idp.example',
       name: 'Ext Support',
@@ -120,32 +142,120 @@ describe('sign-in with an external IdP (separate oidc-provider process)', () => 
       via: 'session',
     });
 
-    // Sign-out ends the portal session and points the browser at the external IdP's end-session endpoint.
-    const out = await browser.request(`${base}/api/auth/logout`, {
+    // While the provider's session lasts, signing in again passes without its form.
+    const again = await browser.navigate(`${strict.base}/api/auth/login?returnTo=/ssl`);
+    expect(again.url.href).toBe(`${strict.base}/ssl`);
+
+    // Sign-out: the portal session ends, and the browser is sent to the provider's end-session endpoint.
+    const out = await browser.request(`${strict.base}/api/auth/logout`, {
       method: 'POST',
       headers: { 'x-lp-csrf': '1' },
     });
     const redirect = new URL((await out.json()).data.redirect);
-    expect(redirect.origin).toBe(issuer);
-    expect(redirect.searchParams.get('post_logout_redirect_uri')).toBe(`${base}/`);
-    expect(await database.db.select().from(sessions).where(eq(sessions.userId, user.id))).toHaveLength(0);
-    expect((await browser.request(`${base}/api/auth/session`)).status).toBe(401);
+    expect(redirect.origin).toBe(idp.issuer);
+    expect(redirect.searchParams.get('post_logout_redirect_uri')).toBe(`${strict.base}/`);
+    expect(await sessionsOf(user.id)).toHaveLength(0);
+    expect((await browser.request(`${strict.base}/api/auth/session`)).status).toBe(401);
+    const confirm = await browser.navigate(redirect);
+    const confirmHtml = await confirm.response.text();
+    expect(confirmHtml).toContain('Sign out of the External IdP?');
+    const xsrf = /name="xsrf" value="([^"]+)"/.exec(confirmHtml)?.[1];
+    const back = await browser.postForm(formAction(confirmHtml, confirm.url), { xsrf: xsrf!, logout: 'yes' });
+    expect(back.url.href).toBe(`${strict.base}/`);
+
+    // The provider's session is over too: the next sign-in asks for the password again.
+    const next = await browser.navigate(`${strict.base}/api/auth/login`);
+    expect(next.url.origin).toBe(idp.issuer);
+    expect(await next.response.text()).toContain('<form method="post"');
   });
 
-  it('sends the browser back with signin=failed when the IdP denies the user', async () => {
+  it('refuses an unverified e-mail: no session, no binding, the named user untouched, audited', async () => {
     const browser = new TestBrowser();
-    const login = await browser.navigate(`${base}/api/auth/login`);
-    const html = await login.response.text();
-    const wrong = await browser.postForm(formAction(html, login.url), {
-      login: account.email,
-      password: 'nope',
-    });
-    expect(await wrong.response.text()).toContain('Invalid credentials');
-    // A forged callback (state never issued) fails closed.
-    const forged = await browser.navigate(
-      `${base}/api/auth/callback?code=x&state=y&iss=${encodeURIComponent(issuer)}`,
+    const landed = await signIn(browser, strict.base, accounts.mallory);
+    expect(landed.href).toBe(`${strict.base}/?signin=failed&reason=email-unverified`);
+    expect(browser.cookie('lp_session')).toBeUndefined();
+    const admin = await userByEmail('admin@acme.example');
+    expect(admin).toMatchObject({ name: 'Acme Admin', vendorRoles: [], idpSubject: null });
+    expect(await sessionsOf(admin.id)).toHaveLength(0);
+    const [entry] = (await auditEntriesOf(database.db, 'auth.sign-in.failed')).filter(
+      (e) => e.objectId === 'admin@acme.example',
     );
-    expect(forged.url.href).toBe(`${base}/?signin=failed`);
+    expect(entry.after).toMatchObject({
+      reason: 'email-unverified',
+      subject: 'ext-0666',
+      emailVerified: false,
+    });
+  });
+
+  it('refuses a token without email_verified unless the operator opted in; then keeps the portal name', async () => {
+    const refused = await signIn(new TestBrowser(), strict.base, accounts.quiet);
+    expect(refused.href).toBe(`${strict.base}/?signin=failed&reason=email-unverified`);
+
+    const browser = new TestBrowser();
+    expect((await signIn(browser, lenient.base, accounts.quiet)).href).toBe(`${lenient.base}/elastic`);
+    // Signed in, bound, but the provider's name is not taken for an address it did not say it verified.
+    expect(await userByEmail('quiet@acme.example')).toMatchObject({
+      name: 'Quiet Person',
+      idpSubject: 'ext-0100',
+    });
+  });
+
+  it('refuses a second subject for a bound e-mail until an operator re-links the user', async () => {
+    expect((await signIn(new TestBrowser(), strict.base, accounts.jo)).href).toBe(`${strict.base}/elastic`);
+    expect(await userByEmail('jo@acme.example')).toMatchObject({ idpSubject: 'ext-0200', name: 'Jo' });
+
+    const browser = new TestBrowser();
+    expect((await signIn(browser, strict.base, accounts.joNew)).href).toBe(
+      `${strict.base}/?signin=failed&reason=identity-mismatch`,
+    );
+    expect(browser.cookie('lp_session')).toBeUndefined();
+    const failures = (await auditEntriesOf(database.db, 'auth.sign-in.failed')).filter(
+      (e) => e.objectId === 'jo@acme.example',
+    );
+    expect(failures.at(-1)?.after).toMatchObject({ reason: 'identity-mismatch', subject: 'ext-0201' });
+    expect(await userByEmail('jo@acme.example')).toMatchObject({ idpSubject: 'ext-0200', name: 'Jo' });
+
+    expect(await relinkUsers(database.db, automatedActor, { email: 'jo@acme.example' })).toBe(1);
+    expect((await signIn(new TestBrowser(), strict.base, accounts.joNew)).href).toBe(
+      `${strict.base}/elastic`,
+    );
+    expect(await userByEmail('jo@acme.example')).toMatchObject({ idpSubject: 'ext-0201', name: 'Jo New' });
+    // Now the first provider account is the stranger.
+    expect((await signIn(new TestBrowser(), strict.base, accounts.jo)).href).toBe(
+      `${strict.base}/?signin=failed&reason=identity-mismatch`,
+    );
+  });
+
+  it('never takes preferred_username as the e-mail', async () => {
+    const landed = await signIn(new TestBrowser(), strict.base, accounts.pu);
+    expect(landed.href).toBe(`${strict.base}/?signin=failed&reason=no-email`);
+    expect(await userByEmail('pu@acme.example')).toBeUndefined();
+  });
+
+  it('ends a disabled user’s session at once and refuses their next sign-in', async () => {
+    const browser = new TestBrowser();
+    await relinkUsers(database.db, automatedActor, { email: 'jo@acme.example' });
+    expect((await signIn(browser, strict.base, accounts.jo)).href).toBe(`${strict.base}/elastic`);
+    expect((await browser.request(`${strict.base}/api/auth/session`)).status).toBe(200);
+
+    await disableUser(database.db, automatedActor, 'jo@acme.example');
+    expect((await browser.request(`${strict.base}/api/auth/session`)).status).toBe(401);
+    const other = new TestBrowser();
+    expect((await signIn(other, strict.base, accounts.jo)).href).toBe(
+      `${strict.base}/?signin=failed&reason=disabled`,
+    );
+  });
+
+  it('sends the browser back with signin=failed when the IdP denies the user or the callback is forged', async () => {
+    const browser = new TestBrowser();
+    const login = await browser.navigate(`${strict.base}/api/auth/login`);
+    const html = await login.response.text();
+    const wrong = await browser.postForm(formAction(html, login.url), { login: 'jo', password: 'nope' });
+    expect(await wrong.response.text()).toContain('Invalid credentials');
+    const forged = await browser.navigate(
+      `${strict.base}/api/auth/callback?code=x&state=y&iss=${encodeURIComponent(idp.issuer)}`,
+    );
+    expect(forged.url.href).toBe(`${strict.base}/?signin=failed`);
     expect(browser.cookie('lp_session')).toBeUndefined();
   });
 });

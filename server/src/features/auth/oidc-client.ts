@@ -57,9 +57,11 @@ export class RelyingParty {
     const idClaims = tokens.claims();
     if (!idClaims) throw new Error('no ID token in the token response');
     let claims: Record<string, unknown> = { ...idClaims };
-    // Some IdPs put email or roles only in userinfo (OIDC "conform" mode).
+    // Some IdPs put email, email_verified or roles only in userinfo (OIDC "conform" mode).
     if (
-      (claims.email === undefined || claims[rolesClaim] === undefined) &&
+      (claims.email === undefined ||
+        claims.email_verified === undefined ||
+        claims[rolesClaim] === undefined) &&
       configuration.serverMetadata().userinfo_endpoint
     ) {
       try {

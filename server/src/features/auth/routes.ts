@@ -211,6 +211,9 @@ export async function registerAuth(app: FastifyInstance, ctx: AppContext): Promi
         acceptMissingEmailVerified: config.OIDC_ACCEPT_MISSING_EMAIL_VERIFIED,
       });
       if (!decision.ok || !userId) return { refused: decision.ok ? 'no-email' : decision.reason };
+      // Signing in again from the same browser replaces its session rather than leaving the old one alive.
+      const previous = request.cookies[sessionCookieName];
+      if (previous) await deleteSession(tx, previous);
       const sessionId = await createSession(tx, userId, { idToken, absoluteHours: timeouts.absoluteHours });
       await auditSignIn(tx, request, { id: userId, email: identity.email! });
       return { userId, sessionId };
