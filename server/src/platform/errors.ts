@@ -10,6 +10,8 @@ export class AppError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
+    /** What an operator must do about it (an outage only they can fix): logged, never sent to the client. */
+    readonly operatorFix?: string,
   ) {
     super(message);
   }
@@ -94,6 +96,13 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   );
 }
 
+/**
+ * A statement PostgreSQL cancelled at its statement_timeout (57014) or a lock wait it ended at its lock_timeout
+ * (55P03): the database is there but too slow or too contended to answer in time (decision 043).
+ */
+export const isDatabaseTimeout = (error: unknown) =>
+  anyCause(error, (code) => code === '57014' || code === '55P03');
+
 /** PostgreSQL gave up on one of two conflicting transactions (deadlock, serialization): a retry succeeds. */
 export const isRetryableConflict = (error: unknown) =>
   anyCause(error, (code) => code === '40P01' || code === '40001');
@@ -121,6 +130,7 @@ export function answerFor(error: FastifyError | AppError | ZodError | Error): Er
   if (error instanceof ZodError) return answer('BAD_REQUEST', describeZodError(error));
   if (isDatabaseUnavailable(error)) return answer('UNAVAILABLE', messages.databaseUnavailable);
   if (isRetryableConflict(error)) return answer('UNAVAILABLE', messages.retryConflict);
+  if (isDatabaseTimeout(error)) return answer('UNAVAILABLE', messages.databaseTimeout);
   const { code, statusCode } = error as FastifyError;
   const mapped = (code && fastifyCodes[code]) || (statusCode === 400 ? 'BAD_REQUEST' : undefined);
   if (mapped) {
@@ -146,7 +156,9 @@ export function installErrorHandler(app: FastifyInstance): void {
       request.log.error({ err: error, reference }, 'unhandled error');
       return reply.status(statusCode).send({ ...body, err: messages.internalWithReference(reference) });
     }
-    if (statusCode === 503) request.log.warn({ err: error }, 'database unavailable');
+    if (error instanceof AppError && error.operatorFix)
+      request.log.error({ fix: error.operatorFix }, error.message);
+    else if (statusCode === 503) request.log.warn({ err: error }, 'database unavailable');
     return reply.status(statusCode).send(body);
   });
 }

@@ -1,19 +1,30 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Config } from './config.ts';
+import { messages } from '@lp/contract/common/errors';
+import { AppError } from './errors.ts';
 
 /**
  * Secrets at rest (PINs of elastic license servers, license signing keys) are sealed with AES-256-GCM
  * (docs/decisions/012-elastic-pin.md). The key comes from PIN_ENCRYPTION_KEY or, when unset, from a key file
- * generated once in DATA_DIR.
+ * generated once in DATA_DIR; `sealing-key.ts` proves it against the database before anything is sealed (043).
  */
 export const KEY_FILE = 'pin-encryption.key';
 const FORMAT = 'v1';
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
 
-function readKeyFile(file: string): Buffer {
+/**
+ * A sealed value this process cannot open, or a key it cannot trust: clients get 503 (an outage only an operator
+ * can end), the operator's fix goes to the log (decision 043).
+ */
+export class SealingKeyError extends AppError {
+  constructor(fix: string) {
+    super('UNAVAILABLE', messages.sealedKeysUnavailable, fix);
+  }
+}
+
+export function readKeyFile(file: string): Buffer {
   const text = fs.readFileSync(file, 'utf8').trim();
   if (!/^[0-9a-fA-F]{64}$/.test(text)) throw new Error(`${file} does not hold a key of 64 hex digits`);
   return Buffer.from(text, 'hex');
@@ -54,20 +65,6 @@ export function loadOrCreateKeyFile(dir: string): Buffer {
   return readKeyFile(file);
 }
 
-const keys = new WeakMap<Config, Buffer>();
-
-/** The sealing key of this configuration, loaded (or generated) once. */
-export function secretKey(config: Config): Buffer {
-  let key = keys.get(config);
-  if (!key) {
-    key = config.PIN_ENCRYPTION_KEY
-      ? Buffer.from(config.PIN_ENCRYPTION_KEY, 'hex')
-      : loadOrCreateKeyFile(path.resolve(config.DATA_DIR));
-    keys.set(config, key);
-  }
-  return key;
-}
-
 /**
  * A sealed value is bound to its owner (`boundTo`, the associated data: e.g. account and server of a PIN): a
  * value copied onto another row does not open there.
@@ -86,7 +83,8 @@ export function seal(key: Buffer, secret: string, boundTo: readonly string[]): s
 /** Opens a sealed value; `what` names it in errors ('PIN of CLS-1'). */
 export function unseal(key: Buffer, stored: string, boundTo: readonly string[], what: string): string {
   const [format, iv, tag, body] = stored.split(':');
-  if (format !== FORMAT || body === undefined) throw new Error(`Stored ${what} has an unknown format`);
+  if (format !== FORMAT || body === undefined)
+    throw new SealingKeyError(`Stored ${what} has an unknown format: it was not sealed by this product.`);
   try {
     const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'), {
       authTagLength: TAG_BYTES,
@@ -98,8 +96,8 @@ export function unseal(key: Buffer, stored: string, boundTo: readonly string[], 
     );
   } catch {
     // Operators need to know why: usually PIN_ENCRYPTION_KEY (or the key file) changed after values were sealed.
-    throw new Error(
-      `Stored ${what} cannot be decrypted with the configured key (PIN_ENCRYPTION_KEY or ${KEY_FILE})`,
+    throw new SealingKeyError(
+      `Stored ${what} cannot be decrypted with the configured key (PIN_ENCRYPTION_KEY or DATA_DIR/${KEY_FILE}): it was sealed with another key. Run this server with the key it was sealed with.`,
     );
   }
 }

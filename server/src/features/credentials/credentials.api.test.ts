@@ -231,7 +231,7 @@ describe('PIN', () => {
 });
 
 describe('a PIN stored under another key', () => {
-  it('is never shown or replaced: the calls fail (500) and the stored value stays', async () => {
+  it('is never shown or replaced: the calls answer 503 (decision 043) and the stored value stays', async () => {
     const stored = (await storedRow()).pinCipher;
     const otherKey = await createTestApp(database, { PIN_ENCRYPTION_KEY: 'ab'.repeat(32) });
     try {
@@ -242,9 +242,12 @@ describe('a PIN stored under another key', () => {
           headers: boss,
           payload: { customerNumber: CN, clsId: CLS },
         });
-        expect(res.statusCode, call).toBe(500);
-        expect(res.json(), call).toMatchObject({ status: 'FAILURE', code: 'INTERNAL' });
-        expect(res.json().err, call).toMatch(/^Internal server error \(reference [0-9a-f]{32}\)$/);
+        expect(res.statusCode, call).toBe(503);
+        expect(res.json(), call).toEqual({
+          status: 'FAILURE',
+          code: 'UNAVAILABLE',
+          err: messages.sealedKeysUnavailable,
+        });
       }
     } finally {
       await otherKey.close();

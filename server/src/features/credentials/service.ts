@@ -6,7 +6,8 @@ import type { Db } from '../../db/database.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { badRequest, notFound } from '../../platform/errors.ts';
 import type { Principal } from '../../platform/principal.ts';
-import { seal, secretKey, unseal } from '../../platform/secret-box.ts';
+import { sealedAs, sealingKey } from '../../platform/sealing-key.ts';
+import { seal, unseal } from '../../platform/secret-box.ts';
 import { authorizeAccount } from '../accounts/policy.ts';
 import { type AuditActor, auditActor, REDACTED, recordAudit } from '../audit/service.ts';
 import { requireElasticServer } from '../ip-rules/service.ts';
@@ -58,7 +59,12 @@ export async function getPin(
 ): Promise<string> {
   const settings = await readServerSettings(ctx, principal, customerNumber, clsId);
   if (!settings?.pinCipher) throw notFound(messages.pinNotFound);
-  return unseal(secretKey(ctx.config), settings.pinCipher, [customerNumber, clsId], `PIN of ${clsId}`);
+  return unseal(
+    await sealingKey(ctx),
+    settings.pinCipher,
+    sealedAs.pin(customerNumber, clsId),
+    `PIN of ${clsId}`,
+  );
 }
 
 /**
@@ -73,15 +79,15 @@ export async function generatePin(
   clsId: string,
 ): Promise<string> {
   await authorizeAccount(ctx, principal, customerNumber, 'read');
-  const key = secretKey(ctx.config);
+  const key = await sealingKey(ctx);
   const stored = await ctx.db.transaction(async (tx) => {
     await requireElasticServer(tx, customerNumber, clsId);
-    const pin = seal(key, randomPin(), [customerNumber, clsId]);
+    const pin = seal(key, randomPin(), sealedAs.pin(customerNumber, clsId));
     if (await savePinCipherIfMissing(tx, customerNumber, clsId, pin))
       await auditPin(tx, auditActor(principal), customerNumber, clsId, 'generated');
     return findSettings(tx, customerNumber, clsId);
   });
-  return unseal(key, stored!.pinCipher!, [customerNumber, clsId], `PIN of ${clsId}`);
+  return unseal(key, stored!.pinCipher!, sealedAs.pin(customerNumber, clsId), `PIN of ${clsId}`);
 }
 
 /** The PIN's value is never recorded, only that it was set. */
@@ -125,12 +131,9 @@ export async function changePin(
     request,
     isValidPin(pin) ? null : messages.invalidPin,
     async (tx) => {
-      await savePinCipher(
-        tx,
-        customerNumber,
-        clsId,
-        seal(secretKey(ctx.config), pin, [customerNumber, clsId]),
-      );
+      // Proven in the transaction, after the caller's rights: a wrong key answers 503 and seals nothing.
+      const key = await sealingKey({ db: tx, config: ctx.config });
+      await savePinCipher(tx, customerNumber, clsId, seal(key, pin, sealedAs.pin(customerNumber, clsId)));
       await auditPin(tx, auditActor(principal), customerNumber, clsId, 'changed');
     },
   );
@@ -184,7 +187,12 @@ export async function getElasticServerPolicy(
   const settings = await findSettings(ctx.db, customerNumber, clsId);
   return {
     pin: settings?.pinCipher
-      ? unseal(secretKey(ctx.config), settings.pinCipher, [customerNumber, clsId], `PIN of ${clsId}`)
+      ? unseal(
+          await sealingKey(ctx),
+          settings.pinCipher,
+          sealedAs.pin(customerNumber, clsId),
+          `PIN of ${clsId}`,
+        )
       : null,
     users: settings?.users ?? [],
   };
