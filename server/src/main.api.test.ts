@@ -1,13 +1,11 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
 import { afterAll, describe, expect, it } from 'vitest';
+import { freePort, logLines, startServer, waitReady } from './test/server-process.ts';
 import { createTestDatabase, type TestDatabase } from './test/test-db.ts';
 
-const root = path.resolve(import.meta.dirname, '../..');
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lp-main-'));
 let database: TestDatabase | undefined;
 
@@ -16,59 +14,7 @@ afterAll(async () => {
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-function start(env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
-    cwd: root,
-    env: {
-      ...process.env,
-      SEED_ON_EMPTY: 'false',
-      LOG_LEVEL: 'info',
-      DATA_DIR: dataDir,
-      HOST: '127.0.0.1',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout?.on('data', (d) => {
-    output += d;
-  });
-  child.stderr?.on('data', (d) => {
-    output += d;
-  });
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return { child, exited, output: () => output };
-}
-
-/** Waits for the server's own "ready" line (printed once it listens), or fails when the process exits first. */
-async function waitReady(proc: {
-  child: ChildProcess;
-  exited: Promise<number | null>;
-  output: () => string;
-}) {
-  const lines = createInterface({ input: proc.child.stdout! });
-  const ready = new Promise<void>((resolve) =>
-    lines.on('line', (line) => {
-      if (line.startsWith('Licensing Portal is ready at')) resolve();
-    }),
-  );
-  await Promise.race([
-    ready,
-    proc.exited.then((code) => {
-      throw new Error(`server exited (${code}) before it was ready:\n${proc.output()}`);
-    }),
-  ]);
-}
-
+const start = (env: Record<string, string>) => startServer({ DATA_DIR: dataDir, ...env });
 const kill = (c: ChildProcess) => c.kill('SIGTERM');
 
 describe('the server process', () => {
@@ -94,12 +40,7 @@ describe('the server process', () => {
     expect(res.headers.get('x-request-id')).toBe('req-test-1');
     kill(proc.child);
     expect(await proc.exited).toBe(0);
-    const lines = proc
-      .output()
-      .split('\n')
-      .filter((l) => l.startsWith('{'))
-      .map((l) => JSON.parse(l));
-    expect(lines.some((l) => l.reqId === 'req-test-1')).toBe(true);
+    expect(logLines(proc).some((l) => l.reqId === 'req-test-1')).toBe(true);
     expect(proc.output()).not.toContain('secret-cookie-value');
   }, 360_000);
 
