@@ -13,8 +13,12 @@ import {
 /*
  * The Audit Log page (issue 13 §1): a real change (an IP allow-list saved on Elastic IP Settings) shows up as an
  * entry, with its before/after in the drawer and in the CSV export; viewers neither see nor open the page; vendor
- * staff switch to every account's log.
+ * staff switch to every account's log. With the jobs on, the page shows the last signed checkpoint and its verdict
+ * (issue 20 §5, decision 044).
  */
+// The server runs its jobs (the audit checkpoint at start); the notices they also write are not audited.
+test.use({ jobs: true });
+
 const AEROSPACE = '1000123';
 const csrf = { 'x-lp-csrf': '1' };
 const button = (page: Page, name: string) => page.getByRole('button', { name, exact: true });
@@ -139,5 +143,26 @@ test('vendor staff switch to every account, each row naming its account', async 
   await filterColumn(grid(page), 'actor', 'Equals', 'busops@demo.example');
   await expect(cell(page, 'account')).toHaveText(AEROSPACE);
   await expect(cell(page, 'action')).toHaveText('ip-rules.changed');
+  await expectNoSeriousViolations(page);
+});
+
+test('the page shows the last checkpoint and that verification passed', async ({ page }) => {
+  await signIn(page, 'admin@acme.example');
+  await pickAccount(page, 'Aerospace', /Acme Aerospace Inc\./);
+  // The checkpoint job runs when the server starts: wait for its first checkpoint.
+  await expect
+    .poll(async () => {
+      const answer = await page.request.post('/api/audit/checkpoint-status', {
+        data: { customerNumber: AEROSPACE },
+        headers: csrf,
+      });
+      return (await answer.json()).data?.lastCheckpoint ?? null;
+    })
+    .not.toBeNull();
+  await openAuditLog(page);
+  const status = page.getByRole('status', { name: 'Audit checkpoints' });
+  await expect(status).toContainText(/Last checkpoint: \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} UTC/);
+  await expect(status).toContainText('Verification passed');
+  await expect(status).toContainText(/checked \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} UTC/);
   await expectNoSeriousViolations(page);
 });

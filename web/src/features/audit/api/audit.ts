@@ -1,6 +1,7 @@
 import { auditApi } from '@lp/contract/audit/api';
 import { AUDIT_EXPORT_MAX, type AuditRow, auditColumnKinds } from '@lp/contract/audit/schemas';
 import type { FilterRule, SortRule } from '@lp/contract/query/schemas';
+import { queryOptions } from '@tanstack/react-query';
 import { type ApiClient, api, type RequestOptions } from '../../../lib/api-client.ts';
 import { call } from '../../../lib/call.ts';
 import { createDataService, type DataService } from '../../../lib/data-service.ts';
@@ -42,3 +43,11 @@ export async function fetchAuditForExport(
   };
   return (await call(auditApi.page, body)).data;
 }
+
+/** The last signed checkpoint and the last check's verdict (decision 044), for the scope's readers. */
+export const checkpointStatusQuery = (customerNumber: AuditScope) =>
+  queryOptions({
+    queryKey: ['audit-checkpoint-status', customerNumber ?? '*'] as const,
+    queryFn: async () =>
+      (await call(auditApi.checkpointStatus, customerNumber ? { customerNumber } : {})).data,
+  });

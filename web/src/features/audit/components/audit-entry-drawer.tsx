@@ -40,6 +40,7 @@ export function AuditEntryDrawer({ entry, onClose }: Props) {
         ['Action', entry.action],
         ['Object', `${entry.objectType} ${entry.objectId}`],
         ['Request id', entry.requestId ?? '—'],
+        ['Client request id', entry.clientRequestId ?? '—'],
         ['Client address', entry.clientIp ?? '—'],
       ]
     : [];

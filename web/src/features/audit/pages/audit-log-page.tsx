@@ -21,6 +21,7 @@ import { useCountPerFilter } from '../../../lib/use-count-per-filter.ts';
 import { type AuditScope, createAuditDataService, fetchAuditForExport } from '../api/audit.ts';
 import { auditCsv, auditCsvFileName } from '../audit-csv.ts';
 import { AuditEntryDrawer } from '../components/audit-entry-drawer.tsx';
+import { CheckpointStatus } from '../components/checkpoint-status.tsx';
 
 const TABLE = 'auditLog';
 const PAGE_SIZE = 20;
@@ -244,6 +245,7 @@ export default function AuditLogPage() {
           />
         ) : null}
       </Group>
+      <CheckpointStatus scope={scope} />
       <AuditGrid key={scope ?? '*'} customerNumber={customer.customerNumber} scope={scope} />
     </Stack>
   );
