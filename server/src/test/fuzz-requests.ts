@@ -11,8 +11,9 @@ import { signInAs } from './sign-in.ts';
 /*
  * The request fuzz (decision 020): every operation of the API catalogue, the built-in IdP's login form, the
  * license-server API, static and unknown paths, with random and malformed bodies, NUL, unpaired surrogates,
- * deep nesting, huge strings, impossible dates, wrong types, bad query strings and path parameters, as each of
- * the given identities. The answer must never be a 5xx, and every error must be the {status:'FAILURE', err}
+ * deep nesting, huge strings, impossible dates, wrong types, bad query strings and path parameters, and (one
+ * request in five) multipart uploads with random boundaries, truncated bodies and bad parts, as each of the
+ * given identities. The answer must never be a 5xx, and every error must be the {status:'FAILURE', err}
  * envelope (the IdP's own pages under /oidc answer HTML or OAuth errors by design: only 5xx counts there).
  */
 
@@ -252,6 +253,110 @@ const contentType = fc.constantFrom(
   undefined,
 );
 
+// ---- multipart bodies (issue 20 §7): the upload routes' forms, well-formed and broken ----
+
+const uploadPaths = ['/api/uploadserverid', '/api/license-files/verify'] as const;
+
+const boundary = fc.oneof(
+  fc.constantFrom('lp-fuzz', '----WebKitFormBoundary7MA4YWxkTrZu0gW', 'a', '"quoted"', 'x'.repeat(70)),
+  fc.string({ unit: fc.constantFrom(...'abcXYZ019-_=+/.:'), minLength: 1, maxLength: 80 }),
+);
+
+const partHeader = fc.constantFrom(
+  'Content-Type: text/plain',
+  'Content-Type: application/json',
+  'Content-Type: application/octet-stream',
+  'Content-Transfer-Encoding: base64',
+  `X-Pad: ${'p'.repeat(100_000)}`,
+  'garbage header line',
+  '',
+);
+
+const partName = fc.oneof(
+  fc.constantFrom('file', 'customerNumber', '__proto__', 'constructor', 'file[]', ''),
+  hostileText.map((t) => t.slice(0, 200)),
+);
+
+const partContent = fc.oneof(
+  fc.constantFrom(
+    'SERVER licsrv01 0050569a1b2c 27000\nVENDOR cfdlmd\n',
+    'INCREMENT cfd_solver cfdlmd 2026.1 permanent 1 SIGN=0\n',
+    '"0050569a1b2c"\n',
+    'licsrv01 0050569a1b2c ETHERNET\n',
+  ),
+  hostileText,
+);
+
+/** One part: a field or a file, with a hostile name, headers and content now and then. */
+const part = fc
+  .record({
+    name: partName,
+    isFile: fc.boolean(),
+    filename: fc.oneof(
+      fc.constant('host.lic'),
+      hostileText.map((t) => t.slice(0, 100)),
+    ),
+    disposition: fc.constantFrom('form-data', 'form-data', 'form-data', 'attachment', 'zzz', ''),
+    headers: fc.array(partHeader, { maxLength: 2 }),
+    content: partContent,
+  })
+  .map(({ name, isFile, filename, disposition, headers, content }) => ({
+    head: [
+      `Content-Disposition: ${disposition}; name="${name}"${isFile ? `; filename="${filename}"` : ''}`,
+      ...headers,
+    ].join('\r\n'),
+    content,
+  }));
+
+/** A multipart/form-data request to an upload route (now and then another route), broken in one of many ways. */
+export function multipartRequest(
+  identities: readonly FuzzIdentity[],
+  customerNumber: string,
+): fc.Arbitrary<InjectOptions> {
+  return fc
+    .record({
+      url: fc.oneof(
+        { arbitrary: fc.constantFrom(...uploadPaths), weight: 9 },
+        { arbitrary: fc.constantFrom(...operations.map((o) => o.path)), weight: 1 },
+      ),
+      identity: fc.constantFrom(...identities),
+      boundary,
+      typeBoundary: fc.oneof(
+        { arbitrary: fc.constant('same'), weight: 6 },
+        { arbitrary: fc.constantFrom('none', 'empty', 'other', 'twice'), weight: 1 },
+      ),
+      withCustomer: fc.boolean(),
+      parts: fc.array(part, { maxLength: 4 }),
+      closing: fc.constantFrom('--\r\n', '--', '\r\n', '', '--\r\nepilogue'),
+      cut: fc.oneof(
+        { arbitrary: fc.constant(1), weight: 3 },
+        { arbitrary: fc.double({ min: 0, max: 1, noNaN: true }), weight: 1 },
+      ),
+    })
+    .map(({ url, identity, boundary: b, typeBoundary, withCustomer, parts, closing, cut }) => {
+      const all = withCustomer
+        ? [
+            { head: 'Content-Disposition: form-data; name="customerNumber"', content: customerNumber },
+            ...parts,
+          ]
+        : parts;
+      const body = `${all.map((p) => `--${b}\r\n${p.head}\r\n\r\n${p.content}\r\n`).join('')}--${b}${closing}`;
+      const type = {
+        same: `multipart/form-data; boundary=${b}`,
+        none: 'multipart/form-data',
+        empty: 'multipart/form-data; boundary=',
+        other: 'multipart/form-data; boundary=not-the-one',
+        twice: `multipart/form-data; boundary=${b}; boundary=x`,
+      }[typeBoundary];
+      return {
+        method: 'POST' as const,
+        url,
+        headers: { ...identity.headers, 'content-type': type },
+        payload: body.slice(0, Math.ceil(body.length * cut)),
+      };
+    });
+}
+
 /** One random request as one of the identities. */
 export function fuzzRequest(
   identities: readonly FuzzIdentity[],
@@ -314,6 +419,9 @@ function isEnvelope(res: LightMyRequestResponse): boolean {
   }
 }
 
+/** Generous on a loaded 2-core machine: answers take milliseconds. */
+const ANSWER_WITHIN_MS = 15_000;
+
 /** Sends `count` random requests (fixed seed: reproducible) and tallies the answers. */
 export async function runFuzz(
   app: FastifyInstance,
@@ -322,15 +430,33 @@ export async function runFuzz(
   seed = 20_260_000,
 ): Promise<FuzzTally> {
   const tally: FuzzTally = { requests: 0, byStatus: {}, failures: [] };
-  const requests = fc.sample(fuzzRequest(identities, customerNumber), { numRuns: count, seed });
+  const request = fc.oneof(
+    { arbitrary: fuzzRequest(identities, customerNumber), weight: 4 },
+    { arbitrary: multipartRequest(identities, customerNumber), weight: 1 },
+  );
+  const requests = fc.sample(request, { numRuns: count, seed });
   for (const request of requests) {
-    let res: LightMyRequestResponse;
+    let res: LightMyRequestResponse | undefined;
+    let timer: NodeJS.Timeout | undefined;
     try {
-      res = await app.inject(request);
+      // A request that is never answered (a parser waiting for a part that will not come) is a failure too.
+      res = await Promise.race([
+        app.inject(request),
+        new Promise<undefined>((resolve) => {
+          timer = setTimeout(resolve, ANSWER_WITHIN_MS);
+        }),
+      ]);
     } catch (e) {
       // light-my-request refuses some headers (invalid characters) itself, as Node's HTTP parser would.
       if ((e as { code?: string }).code === 'ERR_INVALID_CHAR') continue;
       throw e;
+    } finally {
+      clearTimeout(timer);
+    }
+    if (!res) {
+      tally.requests++;
+      tally.failures.push({ request, status: 0, body: `no answer within ${ANSWER_WITHIN_MS} ms` });
+      continue;
     }
     tally.requests++;
     tally.byStatus[res.statusCode] = (tally.byStatus[res.statusCode] ?? 0) + 1;
