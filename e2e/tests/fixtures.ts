@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { type ExternalIdpAccount, startExternalIdp } from '@lp/server/test/external-idp-process';
 import { type BrowserContext, test as base } from '@playwright/test';
 import { type Mailbox, startSmtp } from './smtp.ts';
 
@@ -72,8 +73,18 @@ async function startServer(port: number, env: Record<string, string> = {}): Prom
  */
 export const test = base.extend<
   { failOnConsoleErrors: undefined },
-  { serverUrl: string; smtp: boolean; jobs: boolean; mailbox: Mailbox | null }
+  {
+    serverUrl: string;
+    smtp: boolean;
+    jobs: boolean;
+    mailbox: Mailbox | null;
+    /** An object: Playwright reads an array given to test.use as a fixture definition */
+    externalIdp: { accounts: ExternalIdpAccount[] } | null;
+  }
 >({
+  // A file that signs in through an outside provider asks for `test.use({ externalIdp: { accounts } })`: its worker
+  // starts the test OpenID provider (server/src/test/external-idp.ts) with those accounts, and the server uses it.
+  externalIdp: [null, { option: true, scope: 'worker' }],
   // A file that needs the daily jobs (notices) asks for `test.use({ jobs: true })`: its worker's server runs them
   // at start (other files keep them off, so no e-mails appear at moments no test chose).
   jobs: [false, { option: true, scope: 'worker' }],
@@ -93,19 +104,35 @@ export const test = base.extend<
     { scope: 'worker' },
   ],
   serverUrl: [
-    async ({ mailbox, jobs }, use) => {
+    async ({ mailbox, jobs, externalIdp }, use) => {
       if (process.env.E2E_URL) return use(process.env.E2E_URL);
       const port = await freePort();
-      const child = await startServer(port, {
-        ...(mailbox ? { SMTP_URL: mailbox.url } : {}),
-        ...(jobs ? { JOBS_ENABLED: 'true' } : {}),
-      });
+      const url = `http://localhost:${port}`;
+      const idp = externalIdp
+        ? await startExternalIdp({ portals: [url], accounts: externalIdp.accounts })
+        : null;
       try {
-        await use(`http://localhost:${port}`);
+        const child = await startServer(port, {
+          ...(mailbox ? { SMTP_URL: mailbox.url } : {}),
+          ...(jobs ? { JOBS_ENABLED: 'true' } : {}),
+          ...(idp
+            ? {
+                OIDC_ISSUER: idp.issuer,
+                OIDC_CLIENT_ID: idp.clientId,
+                OIDC_CLIENT_SECRET: idp.clientSecret,
+                OIDC_ROLES_CLAIM: idp.rolesClaim,
+              }
+            : {}),
+        });
+        try {
+          await use(url);
+        } finally {
+          const exited = new Promise((resolve) => child.once('exit', resolve));
+          child.kill('SIGTERM');
+          await exited;
+        }
       } finally {
-        const exited = new Promise((resolve) => child.once('exit', resolve));
-        child.kill('SIGTERM');
-        await exited;
+        await idp?.stop();
       }
     },
     { scope: 'worker', timeout: 600_000 },

@@ -19,7 +19,7 @@ export const accountTokensQuery = (customerNumber: string) =>
   });
 
 /** Every write refreshes both lists: a user's own token may also be one of the account's. */
-function useTokenMutation<A>(mutationFn: (args: A) => Promise<unknown>) {
+function useTokenMutation<A, R>(mutationFn: (args: A) => Promise<R>) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn,

@@ -77,7 +77,7 @@ function CreateTokenForm({
           max={maxDays}
           allowDecimal={false}
           clampBehavior="strict"
-          description={`1 to ${maxDays}`}
+          aria-description={`From 1 to ${maxDays} days`}
           w={180}
         />
         <Button
