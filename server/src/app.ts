@@ -34,6 +34,7 @@ import { registerPrefsRoutes } from './features/prefs/routes.ts';
 import { registerStatementRoutes } from './features/statements/routes.ts';
 import { registerTransactionRoutes } from './features/transactions/routes.ts';
 import { registerUserRoutes } from './features/user/routes.ts';
+import { installNoStore } from './platform/cache-control.ts';
 import type { Config } from './platform/config.ts';
 import type { AppContext } from './platform/context.ts';
 import {
@@ -85,6 +86,7 @@ export async function buildApp(config: Config, database: Database): Promise<Fast
   };
 
   installErrorHandler(app);
+  installNoStore(app);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });

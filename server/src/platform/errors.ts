@@ -184,7 +184,7 @@ export function clientErrorHandler(error: Error & { code?: string }, socket: Soc
         : [400, 'Malformed HTTP request'];
   const body = JSON.stringify({ status: 'FAILURE', err, code: 'BAD_REQUEST' });
   socket.end(
-    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\nCache-Control: no-store\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
   );
 }
 

@@ -38,7 +38,8 @@ export function registerClsRoutes(app: FastifyInstance, ctx: AppContext): void {
   )(async ({ request, reply }) => {
     const server = await requireServer(ctx, request.headers.authorization);
     const { body, etag } = await serverPolicy(ctx, server);
-    reply.header('etag', etag).header('cache-control', 'no-cache');
+    // The policy holds the PIN: no cache may keep it (the platform's no-store); the server keeps its own copy.
+    reply.header('etag', etag);
     if (request.headers['if-none-match'] === etag) return reply.status(304).send();
     return body;
   });
