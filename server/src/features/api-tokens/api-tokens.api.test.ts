@@ -10,7 +10,7 @@ import { signInAs } from '../../test/sign-in.ts';
 import { createTestApp } from '../../test/test-app.ts';
 import { createTestDatabase, type TestDatabase } from '../../test/test-db.ts';
 import { automatedActor } from '../audit/service.ts';
-import { disableUser, enableUser, removeUser } from '../auth/user-admin.ts';
+import { disableUser, enableUser, removeUser } from '../auth/service.ts';
 
 /* Issue 20 §3 (decision 042): personal API tokens follow their owner's standing on every call. */
 
