@@ -437,7 +437,7 @@ export async function runFuzz(
   const requests = fc.sample(request, { numRuns: count, seed });
   for (const request of requests) {
     let res: LightMyRequestResponse | undefined;
-    let timer: NodeJS.Timeout | undefined;
+    let timer: ReturnType<typeof setTimeout> | undefined;
     try {
       // A request that is never answered (a parser waiting for a part that will not come) is a failure too.
       res = await Promise.race([
