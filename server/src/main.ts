@@ -39,7 +39,8 @@ async function main() {
       app.log.warn(
         'DEMO_DATA_IN_PROD=true: an empty database gets the demo world and its demo users (not for real customers)',
       );
-    await seedIfEmpty(app.log, database, config);
+    // Seeding may outlast the statement deadline, and nodes starting together wait for it (decision 043).
+    await database.unbounded((setup) => seedIfEmpty(app.log, setup, config));
   }
 
   let closing = false;

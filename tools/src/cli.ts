@@ -297,7 +297,14 @@ async function main(argv: string[]): Promise<number> {
   const { DataDirLockedError, openDatabase } = await import('@lp/server/db/database');
   let database: Database;
   try {
-    database = await openDatabase(config);
+    // Operator commands run to their end (a reseed, an audit over millions of entries): only connecting has a
+    // deadline (decision 043).
+    database = await openDatabase({
+      ...config,
+      DATABASE_STATEMENT_TIMEOUT_MS: 0,
+      DATABASE_LOCK_TIMEOUT_MS: 0,
+      DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: 0,
+    });
   } catch (e) {
     if (e instanceof DataDirLockedError) {
       throw new CommandError(

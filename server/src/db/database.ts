@@ -20,15 +20,112 @@ export type Engine = 'pglite' | 'postgres';
 export interface Database {
   db: Db;
   engine: Engine;
-  /** Runs a plain query; for health checks and tools. */
-  ping(): Promise<void>;
+  /** Runs a plain query; for health checks and tools. Fails when no answer comes within `deadlineMs`. */
+  ping(deadlineMs?: number): Promise<void>;
   /**
    * Runs one query and hands its rows over `size` at a time from a database cursor, so a large result never
    * sits whole in this process (decision 021). Values come as from `db.execute` (timestamps as text).
    * Leaving the loop early (break, throw) closes the cursor.
    */
   streamRows(query: SQL, size: number): AsyncGenerator<Record<string, unknown>[], void>;
+  /**
+   * Runs `work` on connections without the statement and lock deadlines, for work that may rightly run or wait
+   * long: the first seeding, which nodes starting together wait for (decision 043). PGlite has none to lift.
+   */
+  unbounded<T>(work: (database: Database) => Promise<T>): Promise<T>;
   close(): Promise<void>;
+}
+
+/**
+ * Deadlines of PostgreSQL connections (decision 043), in ms; 0 or absent: none. PGlite runs in this process
+ * with one connection and cannot interrupt a statement, so none of them applies to it.
+ */
+export interface DatabaseTimeouts {
+  /** Waiting for a pooled connection, opening a new one included */
+  connectMs?: number;
+  /** PostgreSQL's statement_timeout; the client gives up ANSWER_GRACE_MS later and discards the connection */
+  statementMs?: number;
+  /** PostgreSQL's lock_timeout */
+  lockMs?: number;
+  /** PostgreSQL's idle_in_transaction_session_timeout: a node that vanished mid-transaction frees its locks */
+  idleInTransactionMs?: number;
+}
+
+/** The configuration's deadlines (the DATABASE_*_TIMEOUT_MS settings; absent ones: none). */
+export const timeoutsOf = (config: {
+  DATABASE_CONNECT_TIMEOUT_MS?: number;
+  DATABASE_STATEMENT_TIMEOUT_MS?: number;
+  DATABASE_LOCK_TIMEOUT_MS?: number;
+  DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS?: number;
+}): DatabaseTimeouts => ({
+  connectMs: config.DATABASE_CONNECT_TIMEOUT_MS,
+  statementMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
+  lockMs: config.DATABASE_LOCK_TIMEOUT_MS,
+  idleInTransactionMs: config.DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+});
+
+/** How long past statement_timeout the client waits for PostgreSQL's own cancellation before it cuts the line. */
+export const ANSWER_GRACE_MS = 1000;
+
+/** The readiness check's default deadline: under the 2 s a load balancer's probe allows. */
+export const PING_DEADLINE_MS = 1500;
+
+const noAnswer = (ms: number) =>
+  Object.assign(new Error(`The database did not answer within ${ms} ms`), { code: 'ETIMEDOUT' });
+
+/** Fails after `ms` unless `work` settled; `work` itself goes on and cleans up after itself. */
+function within<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(noAnswer(ms)), ms);
+  });
+  // A failure after the deadline has nobody left to hear it.
+  work.catch(() => {});
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
+}
+
+/** Cuts a connection: its queries fail at once ("ETIMEDOUT", an outage) and the pool discards it on release. */
+const cut = (client: pg.ClientBase, ms: number) =>
+  (client as pg.Client).connection.stream.destroy(noAnswer(ms));
+
+/**
+ * A node-postgres client whose statements must be answered within `answerMs`. A database that stops answering
+ * (a network black hole: the socket stays open, nothing comes back) sends no error and closes nothing, so
+ * without this a request would wait for as long as TCP does (many minutes) and its connection would go back to
+ * the pool still waiting. Past the deadline the connection is cut: the statement and everything queued behind
+ * it fail as an outage (503), and pg-pool drops a client that is no longer queryable instead of reusing it.
+ * Cursor reads (submittable queries) get the same deadline per read in `streamRows`.
+ */
+function clientAnsweringWithin(answerMs: number): typeof pg.Client {
+  return class AnsweringClient extends pg.Client {
+    constructor(config?: string | pg.ClientConfig) {
+      super(config);
+      // A cut connection also emits 'error' while checked out; its queries already carry the error.
+      this.on('error', () => {});
+    }
+
+    override query(...args: unknown[]): never {
+      const run = (pg.Client.prototype.query as (...a: unknown[]) => unknown).bind(this);
+      if (typeof (args[0] as { submit?: unknown } | undefined)?.submit === 'function')
+        return run(...args) as never;
+      const timer = setTimeout(() => cut(this, answerMs), answerMs);
+      const last = args.length - 1;
+      const callback = args[last];
+      if (typeof callback === 'function') {
+        args[last] = (...result: unknown[]) => {
+          clearTimeout(timer);
+          callback(...result);
+        };
+        return run(...args) as never;
+      }
+      const answer = run(...args) as Promise<unknown>;
+      answer.then(
+        () => clearTimeout(timer),
+        () => clearTimeout(timer),
+      );
+      return answer as never;
+    }
+  };
 }
 
 export const migrationsFolder = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../drizzle');
@@ -70,8 +167,9 @@ export async function openPglite(
   return {
     db,
     engine: 'pglite',
-    async ping() {
-      await client.query('select 1');
+    // One in-process connection: a ping queued behind a long statement is late like any other answer.
+    async ping(deadlineMs = PING_DEADLINE_MS) {
+      await within(client.query('select 1'), deadlineMs);
     },
     // PGlite has one connection, so a cursor must outlive its statement's transaction: WITH HOLD keeps the
     // result inside PGlite (spilled to temporary files past work_mem) and other queries run between fetches.
@@ -92,6 +190,9 @@ export async function openPglite(
         await client.query(`close ${name}`).catch(() => {});
       }
     },
+    unbounded(work) {
+      return work(this as Database);
+    },
     async close() {
       await client.close();
       await release?.();
@@ -101,16 +202,32 @@ export async function openPglite(
   };
 }
 
-export async function openPostgres(url: string, poolMax = 10): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: url, max: poolMax });
+export async function openPostgres(
+  url: string,
+  poolMax = 10,
+  timeouts: DatabaseTimeouts = {},
+): Promise<Database> {
+  const { connectMs, statementMs, lockMs, idleInTransactionMs } = timeouts;
+  const answerMs = statementMs ? statementMs + ANSWER_GRACE_MS : 0;
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: poolMax,
+    connectionTimeoutMillis: connectMs || undefined,
+    statement_timeout: statementMs || undefined,
+    lock_timeout: lockMs || undefined,
+    idle_in_transaction_session_timeout: idleInTransactionMs || undefined,
+    // Idle connections to a peer that vanished are found and dropped rather than handed out.
+    keepAlive: true,
+    Client: answerMs ? clientAnsweringWithin(answerMs) : pg.Client,
+  });
   // An idle client error (server restart) must not crash the process; the pool replaces the client.
   pool.on('error', () => {});
   const db = drizzlePg(pool, { schema }) as unknown as Db;
-  return {
+  const database: Database = {
     db,
     engine: 'postgres',
-    async ping() {
-      await pool.query('select 1');
+    async ping(deadlineMs = PING_DEADLINE_MS) {
+      await within(pool.query('select 1'), deadlineMs);
     },
     // The cursor holds one pooled connection until the last chunk; the large-request gate bounds how many.
     async *streamRows(query, size) {
@@ -120,7 +237,8 @@ export async function openPostgres(url: string, poolMax = 10): Promise<Database>
       let failed = false;
       try {
         for (;;) {
-          const rows = await cursor.read(size);
+          const late = answerMs ? setTimeout(() => cut(client, answerMs), answerMs) : undefined;
+          const rows = await cursor.read(size).finally(() => clearTimeout(late));
           if (rows.length === 0) return;
           yield rows;
         }
@@ -135,18 +253,28 @@ export async function openPostgres(url: string, poolMax = 10): Promise<Database>
         client.release(failed);
       }
     },
+    async unbounded(work) {
+      const own = await openPostgres(url, 2, { connectMs });
+      try {
+        return await work(own);
+      } finally {
+        await own.close();
+      }
+    },
     async close() {
       await pool.end();
     },
   };
+  return database;
 }
 
-export async function migrateDatabase(database: Database, url?: string): Promise<void> {
+/** Migrations may rightly run long (an index on a large table): only connecting has a deadline. */
+export async function migrateDatabase(database: Database, url?: string, connectMs?: number): Promise<void> {
   if (database.engine === 'pglite') {
     await migratePglite(database.db as never, { migrationsFolder });
     return;
   }
-  const client = new pg.Client({ connectionString: url });
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: connectMs || undefined });
   await client.connect();
   try {
     await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
@@ -157,15 +285,18 @@ export async function migrateDatabase(database: Database, url?: string): Promise
   }
 }
 
-export async function openDatabase(config: {
-  DATABASE_URL?: string;
-  pgliteDir: string;
-  DATABASE_POOL_MAX: number;
-}) {
+export async function openDatabase(
+  config: {
+    DATABASE_URL?: string;
+    pgliteDir: string;
+    DATABASE_POOL_MAX: number;
+  } & Parameters<typeof timeoutsOf>[0],
+) {
+  const timeouts = timeoutsOf(config);
   const database = config.DATABASE_URL
-    ? await openPostgres(config.DATABASE_URL, config.DATABASE_POOL_MAX)
+    ? await openPostgres(config.DATABASE_URL, config.DATABASE_POOL_MAX, timeouts)
     : await openPglite(config.pgliteDir);
-  await migrateDatabase(database, config.DATABASE_URL);
+  await migrateDatabase(database, config.DATABASE_URL, timeouts.connectMs);
   return database;
 }
 

@@ -65,6 +65,15 @@ const envSchema = z.object({
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: url.optional(),
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
+  /**
+   * Decision 043: PostgreSQL deadlines in ms (0 = none; PGlite has none): waiting for a pooled connection, a
+   * statement (the client cuts a connection that stays silent 1 s longer, so a hung database is a 503 within
+   * seconds), a lock wait, and a transaction left idle (frees the locks of a node that vanished).
+   */
+  DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(5000),
+  DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).max(86_400_000).default(5000),
+  DATABASE_LOCK_TIMEOUT_MS: z.coerce.number().int().min(0).max(86_400_000).default(4000),
+  DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: z.coerce.number().int().min(0).max(86_400_000).default(60_000),
   APP_ENVIRONMENT: z.enum(['dev', 'uat', 'prod']).default('dev'),
   OIDC_ISSUER: url.optional(),
   OIDC_CLIENT_ID: z.string().min(1).optional(),
