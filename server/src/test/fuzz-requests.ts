@@ -437,13 +437,14 @@ export async function runFuzz(
   const requests = fc.sample(request, { numRuns: count, seed });
   for (const request of requests) {
     let res: LightMyRequestResponse | undefined;
-    let timer: ReturnType<typeof setTimeout> | undefined;
+    let cancel = () => {};
     try {
       // A request that is never answered (a parser waiting for a part that will not come) is a failure too.
       res = await Promise.race([
         app.inject(request),
         new Promise<undefined>((resolve) => {
-          timer = setTimeout(resolve, ANSWER_WITHIN_MS);
+          const timer = setTimeout(resolve, ANSWER_WITHIN_MS);
+          cancel = () => clearTimeout(timer);
         }),
       ]);
     } catch (e) {
@@ -451,7 +452,7 @@ export async function runFuzz(
       if ((e as { code?: string }).code === 'ERR_INVALID_CHAR') continue;
       throw e;
     } finally {
-      clearTimeout(timer);
+      cancel();
     }
     if (!res) {
       tally.requests++;
