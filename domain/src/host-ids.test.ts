@@ -417,6 +417,44 @@ describe('validateHostName', () => {
     expect(validateHostName('x'.repeat(HOST_NAME_MAX + 1))).toBe(hostIdMessages.hostNameTooLong);
   });
 
+  it('refuses invisible, bidirectional and other non-ASCII characters with the same message (issue 20 §7)', () => {
+    const lookAlikes = [
+      'lic\u200bsrv', // zero-width space
+      'lic\u200dsrv', // zero-width joiner
+      'licsrv\u202e10', // right-to-left override
+      'lic\u2066srv\u2069', // bidirectional isolate
+      'l\u0456csrv', // Cyrillic i
+      'licsrv\u00a0b', // no-break space
+      'ｌｉｃｓｒｖ', // fullwidth letters
+      'lic\u00adsrv', // soft hyphen
+      'lic\ufeffsrv', // zero-width no-break space inside
+      'licsrv\u0301', // combining accent
+      'münchen-01',
+      'lic\u{1f600}',
+      'lic\u007fsrv', // DEL
+    ];
+    for (const name of lookAlikes) {
+      expect(validateHostName(name), JSON.stringify(name)).toBe(hostIdMessages.invalidHostName);
+    }
+  });
+
+  it('accepts only names of printable ASCII, whatever the input', () => {
+    const anyText = fc.oneof(
+      fc.string({ unit: 'binary', maxLength: 80 }),
+      fc.string({ unit: 'grapheme', maxLength: 80 }),
+      fc.string({ maxLength: 80 }),
+      fc.stringMatching(/^[A-Za-z0-9._\-\u0080-\u2fff]{1,20}$/),
+    );
+    fc.assert(
+      fc.property(anyText, (name) => {
+        if (validateHostName(name) !== null) return;
+        expect(name.trim()).toMatch(/^[\x21-\x7e]{1,64}$/);
+        expect(name.trim()).not.toMatch(/[`!@#$%^&*()+=[\]{};':"\\|,<>/?~]/);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
   it('accepts any name of letters, digits, dots, hyphens and underscores', () => {
     fc.assert(
       fc.property(fc.stringMatching(/^[A-Za-z0-9._-]{1,64}$/), (name) => {

@@ -209,15 +209,17 @@ export function humanHostIdType(type: HostIdType): string {
 }
 
 /**
- * The spec's forbidden characters; any whitespace or control character counts as a space, since a tab or line
- * break would split the SERVER line the name is written into.
+ * What a host name may hold: printable ASCII without the spec's forbidden characters. Anything else counts as a
+ * special character: a tab or line break would split the SERVER line the name is written into, and invisible,
+ * bidirectional and other non-ASCII characters (zero-width spaces, RTL overrides, Cyrillic look-alikes) would
+ * make names that look like another host's and SERVER lines FlexLM does not read (issue 20 §7).
  */
-const FORBIDDEN_IN_HOST_NAME = /[\s\p{Cc}`!@#$%^&*()+=[\]{};':"\\|,<>/?~]/u;
+const HOST_NAME_CHARACTERS = /^[A-Za-z0-9\-._]+$/;
 
 /** Host-name rule of the Add New Host dialog (spec 002 §5), judged on the trimmed name. */
 export function validateHostName(name: string): string | null {
   const trimmed = name.trim();
-  if (!trimmed || FORBIDDEN_IN_HOST_NAME.test(trimmed)) return hostIdMessages.invalidHostName;
+  if (!HOST_NAME_CHARACTERS.test(trimmed)) return hostIdMessages.invalidHostName;
   if (trimmed.length > HOST_NAME_MAX) return hostIdMessages.hostNameTooLong;
   return null;
 }

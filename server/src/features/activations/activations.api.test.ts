@@ -238,6 +238,23 @@ describe('creating fulfillments', () => {
     });
     expect(name.statusCode).toBe(400);
     expect(name.json().err).toBe('Please remove spaces and special characters.');
+    // Issue 20 §7: look-alike and invisible characters, in a single name or one of a triad's.
+    for (const serverName of ['l\u0456csrv', 'lic\u200bsrv', 'licsrv\u202e1', 'lic1,lic\u00a02,lic3']) {
+      const triad = serverName.includes(',');
+      const res = await create(boss, {
+        serverName,
+        serverId: triad
+          ? [newHostId(), newHostId(), newHostId()].map((h) => h.pasted).join(',')
+          : newHostId().pasted,
+        ...(triad ? { serverIdType: 'ETHERNET,ETHERNET,ETHERNET' } : {}),
+        activations: [{ id: 'LEASE-A', count: 1 }],
+      });
+      expect([serverName, res.statusCode, res.json().err]).toEqual([
+        serverName,
+        400,
+        'Please remove spaces and special characters.',
+      ]);
+    }
     expect(await activated('LEASE-A')).toBe(before);
   });
 
