@@ -61,9 +61,9 @@ export async function makeCheckpoint(
   ctx: CheckpointContext,
   run: { at: Date; period: string | null; node: string },
 ): Promise<CheckpointOutcome> {
-  const key = checkpointKey(ctx.config, { create: true });
-  if (!key) throw new Error(missingKeyText(ctx.config));
   const dir = checkpointDir(ctx.config);
+  const key = checkpointKey(ctx.config, { create: true });
+  if (!key) return recordMissingKey(ctx, run, dir);
   const { latest, refused } = latestCheckpoint(dir, key.publicKey);
   const previous = latest?.checkpoint;
   const { checks, heads } = await verifySince(ctx.db, previous);
@@ -129,6 +129,28 @@ export async function makeCheckpoint(
   if (!verification.ok)
     ctx.log.error({ problems: verification.problems }, 'audit log verification failed at the checkpoint');
   return { at, file, dir, chains: chains.length, entries, verification };
+}
+
+/** In prod the operator provides the key: without it nothing can be anchored, and the page says why. */
+async function recordMissingKey(
+  ctx: CheckpointContext,
+  run: { at: Date; period: string | null; node: string },
+  dir: string,
+): Promise<CheckpointOutcome> {
+  const verification = {
+    ok: false,
+    problems: [{ chain: null, seq: null, reason: missingKeyText(ctx.config) }],
+  };
+  await insertCheckpointRun(ctx.db, {
+    ...run,
+    file: null,
+    chains: 0,
+    entries: 0,
+    ok: false,
+    problems: verification.problems,
+  });
+  ctx.log.error({ dir }, verification.problems[0].reason);
+  return { at: run.at.toISOString(), file: null, dir, chains: 0, entries: 0, verification };
 }
 
 /** The period `now` belongs to, named by its start: '2026-05-01T13:00Z' for an hourly checkpoint. */

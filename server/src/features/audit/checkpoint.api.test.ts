@@ -386,6 +386,37 @@ describe('the checkpoint job', () => {
   });
 });
 
+describe('the checkpoint key in prod', () => {
+  it('is never generated: without AUDIT_CHECKPOINT_KEY a run records why; with it, checkpoints are signed by it', async () => {
+    const dataDir = fs.mkdtempSync(path.join(root, 'prod-'));
+    const prod = { APP_ENVIRONMENT: 'prod', PUBLIC_URL: 'https://portal.example.com', DATA_DIR: dataDir };
+    const run = (config: ReturnType<typeof loadConfig>) =>
+      makeCheckpoint({ db: database.db, config, log: app.log }, { at: tick(), period: null, node: 'test' });
+
+    const missing = await run(loadConfig(prod));
+    expect(missing).toMatchObject({ file: null, verification: { ok: false } });
+    expect(missing.verification.problems).toEqual([
+      {
+        chain: null,
+        seq: null,
+        reason: expect.stringMatching(/^No audit checkpoint key: set AUDIT_CHECKPOINT_KEY/),
+      },
+    ]);
+    expect(fs.readdirSync(dataDir)).toEqual([]);
+
+    const seed = 'cd'.repeat(32);
+    const config = loadConfig({ ...prod, AUDIT_CHECKPOINT_KEY: seed });
+    const made = await run(config);
+    expect(made.file).not.toBeNull();
+    const key = checkpointKey(config, { create: false });
+    expect(readCheckpoints(made.dir, key!.publicKey).checkpoints.map((c) => c.file)).toEqual([made.file]);
+    // The project's own key (DATA_DIR file of the other tests) does not verify it.
+    expect(readCheckpoints(made.dir, publicKey()).refused).toEqual([
+      { file: made.file, reason: expect.stringMatching(/^signed by another key/) },
+    ]);
+  });
+});
+
 describe('the Audit Log page’s status and the request ids', () => {
   const ACME = '5880001';
   const OTHER = '5880002';
