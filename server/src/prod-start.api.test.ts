@@ -75,6 +75,7 @@ describe('starting in production', () => {
       database = await createTestDatabase();
       env.DATABASE_URL = database.url!;
       env.PIN_ENCRYPTION_KEY = 'ab'.repeat(32);
+      env.AUDIT_CHECKPOINT_KEY = 'cd'.repeat(32);
     }
     const proc = startServer(env);
     try {

@@ -33,6 +33,7 @@ function cli(args: string[], env: Record<string, string> = {}): Promise<CliRun> 
     PUBLIC_URL: publicUrl,
     ALLOW_INSECURE_URLS: 'true',
     PIN_ENCRYPTION_KEY: pinKey,
+    AUDIT_CHECKPOINT_KEY: 'cd'.repeat(32),
     ...env,
   };
   delete full.DATABASE_URL;

@@ -122,6 +122,14 @@ describe('loadConfig', () => {
           DATABASE_URL: 'postgres://db.example.com/portal',
           PIN_ENCRYPTION_KEY: 'ab'.repeat(32),
         }),
+      ).toMatch(/AUDIT_CHECKPOINT_KEY: required with DATABASE_URL/);
+      expect(
+        refusal({
+          ...prod,
+          DATABASE_URL: 'postgres://db.example.com/portal',
+          PIN_ENCRYPTION_KEY: 'ab'.repeat(32),
+          AUDIT_CHECKPOINT_KEY: 'cd'.repeat(32),
+        }),
       ).toBeNull();
     });
 

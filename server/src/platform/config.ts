@@ -232,6 +232,10 @@ function productionProblems(env: Env, source: NodeJS.ProcessEnv): string[] {
     problems.push(
       'PIN_ENCRYPTION_KEY: required with DATABASE_URL (64 hex digits, the same on every node; without it each node would make its own key file and could not open what another sealed)',
     );
+  if (env.DATABASE_URL && !env.AUDIT_CHECKPOINT_KEY)
+    problems.push(
+      'AUDIT_CHECKPOINT_KEY: required with DATABASE_URL (64 hex digits, the same on every node, kept out of the database: it signs the checkpoints that prove the audit log was not rewritten; decision 044)',
+    );
   if (
     env.DEMO_DATA_IN_PROD &&
     (source.DEMO_PASSWORD === undefined || env.DEMO_PASSWORD === defaultDemoPassword)
