@@ -2,6 +2,7 @@ import type { Database } from '@lp/server/db/database';
 import { clearDemoWorld, seedDemoWorld } from '@lp/server/features/demo/seed';
 import { DEMO_SEED } from '@lp/server/features/demo/seed-on-start';
 import type { Config } from '@lp/server/platform/config';
+import { sealingKey } from '@lp/server/platform/sealing-key';
 import { CommandError } from './errors.ts';
 
 /** `seed`: wipes the data tables and seeds the demo world in one transaction (all or nothing). */
@@ -23,7 +24,12 @@ export async function seed(
   );
   const summary = await database.db.transaction(async (tx) => {
     await clearDemoWorld(tx);
-    return seedDemoWorld(tx, { seed: seedValue, sessions, demoPassword: config.DEMO_PASSWORD });
+    return seedDemoWorld(tx, {
+      seed: seedValue,
+      sessions,
+      demoPassword: config.DEMO_PASSWORD,
+      pinKey: await sealingKey({ db: tx, config }),
+    });
   });
   out(
     `Seeded demo world: seed ${summary.seed}, anchor day ${summary.today}, ${(summary.elapsedMs / 1000).toFixed(1)} s`,

@@ -50,7 +50,9 @@ const common = {
 
 describe('credentials audit', () => {
   it('a generated PIN is one entry without its value; generating again (a PIN in place) writes none', async () => {
-    const first = await generatePin(reader);
+    // A view-only user may not set it (decision 022): refused, nothing recorded.
+    expect((await generatePin(reader)).statusCode).toBe(403);
+    const first = await generatePin(boss);
     expect(first.statusCode).toBe(200);
     expect((await generatePin(boss)).statusCode).toBe(200);
     const rows = await entries();
@@ -58,7 +60,7 @@ describe('credentials audit', () => {
     expect(rows[0]).toMatchObject({
       ...common,
       actorKind: 'user',
-      actorName: 'reader@acme.example',
+      actorName: 'boss@acme.example',
       action: 'credentials.pin.generated',
       before: null,
       after: { pin: REDACTED },

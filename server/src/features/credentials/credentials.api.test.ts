@@ -8,6 +8,7 @@ import { elasticServerSettings, licenseServers } from '../../db/schema.ts';
 import { loadConfig } from '../../platform/config.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { buildAccountFixture, signInStaff } from '../../test/account-fixture.ts';
+import { auditEntriesOf } from '../../test/audit-entries.ts';
 import { addContact, buildAccount, buildLicenseServer } from '../../test/factories.ts';
 import { signInAs } from '../../test/sign-in.ts';
 import { createTestApp } from '../../test/test-app.ts';
@@ -140,9 +141,20 @@ describe('PIN', () => {
     expect(res.json()).toMatchObject({ status: 'FAILURE', err: 'PIN not found' });
   });
 
+  it('a view-only user cannot set the PIN of a server without one (403), and reading writes nothing', async () => {
+    // Issue 20 §7, spec 001 §6: view-only users cannot edit the PIN, and setting the first one is an edit.
+    const viewer = await generatePin(reader);
+    expect(viewer.statusCode).toBe(403);
+    expect(viewer.json()).toMatchObject({ status: 'FAILURE', err: messages.noPermission });
+    expect((await getPin(reader)).statusCode).toBe(404);
+    expect((await getPin(boss)).statusCode).toBe(404);
+    expect(await storedRow()).toBeUndefined();
+    expect(await auditEntriesOf(database.db, 'credentials.pin.')).toEqual([]);
+  });
+
   it('generatepin gives it a random six-digit PIN, stored encrypted, and never replaces it', async () => {
-    // A viewer may: generating only fills a gap, it never changes a PIN in force.
-    const res = await generatePin(reader);
+    // Servers made before PINs came with the server get theirs from the first user who may edit the account.
+    const res = await generatePin(boss);
     expect(res.statusCode).toBe(200);
     const pin = res.json().data.pin as string;
     expect(pin).toMatch(/^[0-9]{6}$/);

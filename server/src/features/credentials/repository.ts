@@ -21,6 +21,18 @@ export async function savePinCipher(db: Db, customerNumber: string, clsId: strin
     .onConflictDoUpdate({ target: key, set: { pinCipher, updatedAt: sql`now()` } });
 }
 
+/** First PINs of new servers, in one statement; a server that has settings already keeps them. */
+export async function insertPinCiphers(
+  db: Db,
+  rows: readonly { customerNumber: string; clsId: string; pinCipher: string }[],
+) {
+  if (rows.length === 0) return;
+  await db
+    .insert(elasticServerSettings)
+    .values([...rows])
+    .onConflictDoNothing();
+}
+
 /**
  * Stores the PIN only where none is stored yet; a PIN already in place (even one written a moment ago) stays.
  * Answers whether this call stored it.

@@ -14,6 +14,7 @@ import { requireElasticServer } from '../ip-rules/service.ts';
 import { elasticServersOf } from '../license-servers/service.ts';
 import {
   findSettings,
+  insertPinCiphers,
   saveUsers as replaceUsers,
   savePinCipher,
   savePinCipherIfMissing,
@@ -68,9 +69,29 @@ export async function getPin(
 }
 
 /**
- * POST /api/generatepin: a server without a PIN gets a random one (spec 001 §4). Readers may call it: it never
- * replaces a stored PIN, so it grants nothing a reader could not already read (docs/decisions/012-elastic-pin.md).
- * Answers the PIN in force, which is another caller's when two pages race.
+ * Elastic license servers get their first PIN where they are created (the demo world), so no read has to write
+ * one (decision 022). Servers that already exist keep theirs; sealed with the caller's proven key.
+ */
+export async function createFirstPins(
+  tx: Db,
+  key: Buffer,
+  servers: readonly { customerNumber: string; clsId: string }[],
+): Promise<void> {
+  await insertPinCiphers(
+    tx,
+    servers.map(({ customerNumber, clsId }) => ({
+      customerNumber,
+      clsId,
+      pinCipher: seal(key, randomPin(), sealedAs.pin(customerNumber, clsId)),
+    })),
+  );
+}
+
+/**
+ * POST /api/generatepin: a server without a PIN gets a random one (spec 001 §4). Only servers made before PINs
+ * came with the server lack one; setting it is an edit of the account, so view-only users get 403 (spec 001 §6,
+ * decision 022). It never replaces a stored PIN and answers the PIN in force, which is another caller's when two
+ * pages race.
  */
 export async function generatePin(
   ctx: AppContext,
@@ -78,7 +99,7 @@ export async function generatePin(
   customerNumber: string,
   clsId: string,
 ): Promise<string> {
-  await authorizeAccount(ctx, principal, customerNumber, 'read');
+  await authorizeAccount(ctx, principal, customerNumber, 'edit');
   const key = await sealingKey(ctx);
   const stored = await ctx.db.transaction(async (tx) => {
     await requireElasticServer(tx, customerNumber, clsId);

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { type Database, type Db, lockUntilCommit } from '../../db/database.ts';
 import { accounts, idpAccounts, portalContacts } from '../../db/schema.ts';
 import type { Config } from '../../platform/config.ts';
+import { sealingKey } from '../../platform/sealing-key.ts';
 import { seedDemoWorld } from './seed.ts';
 
 export const DEMO_SEED = 42;
@@ -20,6 +21,7 @@ export async function seedIfEmpty(log: FastifyBaseLogger, database: Database, co
       seed: DEMO_SEED,
       sessions: config.SEED_SESSIONS,
       demoPassword: config.DEMO_PASSWORD,
+      pinKey: await sealingKey({ db: tx, config }),
     });
     log.info({ ...summary.counts, elapsedMs: summary.elapsedMs }, 'demo world seeded');
   });

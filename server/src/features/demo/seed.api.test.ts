@@ -1,9 +1,11 @@
+import { randomBytes } from 'node:crypto';
 import { routeFeatureDescription, routeFeatures } from '@lp/domain/feature-flags';
 import { contactRoles } from '@lp/domain/policy';
 import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../platform/config.ts';
+import { unseal } from '../../platform/secret-box.ts';
 import { createTestDatabase, type TestDatabase } from '../../test/test-db.ts';
 import { verifyPassword } from '../auth/service.ts';
 import { reconcile } from '../ledger/service.ts';
@@ -12,7 +14,8 @@ import { seedIfEmpty } from './seed-on-start.ts';
 
 const TODAY = '2026-03-15';
 const SESSIONS = 2000;
-const opts = { seed: 42, sessions: SESSIONS, demoPassword: 'demo-password', today: TODAY };
+const pinKey = randomBytes(32);
+const opts = { seed: 42, sessions: SESSIONS, demoPassword: 'demo-password', today: TODAY, pinKey };
 const silentLog = { info() {}, warn() {}, error() {}, debug() {} } as unknown as FastifyBaseLogger;
 
 let database: TestDatabase;
@@ -117,6 +120,19 @@ describe('demo world in the database', () => {
         or not exists (select 1 from fsa_prices p where p.contract_id = e.id))`),
     ).toBe(0);
     expect(await one(`select count(*) from fsa_prices where price_1_year_cents is null`)).toBe(0);
+  });
+
+  it('gives every elastic license server its first PIN as it is created, sealed (decision 022)', async () => {
+    const rows = await q<{ customer_number: string; cls_id: string; pin_cipher: string | null }>(
+      `select a.customer_number, s.host_identity as cls_id, e.pin_cipher from license_servers s
+        join license_server_accounts a on a.server_id = s.id
+        left join elastic_server_settings e on e.customer_number = a.customer_number and e.cls_id = s.host_identity
+        where s.kind = 'elastic'`,
+    );
+    expect(rows.length).toBeGreaterThan(5);
+    const pins = rows.map((r) => unseal(pinKey, r.pin_cipher ?? '', [r.customer_number, r.cls_id], 'PIN'));
+    expect(pins.filter((pin) => !/^[0-9]{6}$/.test(pin))).toEqual([]);
+    expect(new Set(pins).size).toBeGreaterThan(1);
   });
 
   it('has accounts of every org type, export status and access-flag combination', async () => {

@@ -18,6 +18,7 @@ import {
   users,
 } from '../../db/schema.ts';
 import { hashPassword } from '../auth/service.ts';
+import { createFirstPins } from '../credentials/service.ts';
 import { addMissingFeatures, ensureRouteFeatures } from '../featureflags/service.ts';
 import { productVersions, projects, usernames } from './catalogue.ts';
 import { loadSeededUsage, STAGING } from './seed-usage.ts';
@@ -30,6 +31,8 @@ export interface SeedOptions {
   demoPassword: string;
   /** 'YYYY-MM-DD' anchor of all relative dates; defaults to the current UTC day */
   today?: string;
+  /** The proven sealing key: each elastic license server gets its first PIN when it is created (decision 022). */
+  pinKey: Buffer;
 }
 
 export interface SeedSummary {
@@ -96,6 +99,15 @@ export async function seedDemoWorld(db: Db, opts: SeedOptions): Promise<SeedSumm
   await insertAll(db, fsaPrices, world.fsaPrices);
   await insertAll(db, licenseServers, world.licenseServers);
   await insertAll(db, licenseServerAccounts, world.licenseServerAccounts);
+  const elastic = new Map(world.licenseServers.filter((s) => s.kind === 'elastic').map((s) => [s.id, s]));
+  await createFirstPins(
+    db,
+    opts.pinKey,
+    world.licenseServerAccounts.flatMap(({ serverId, customerNumber }) => {
+      const server = elastic.get(serverId);
+      return server ? [{ customerNumber, clsId: server.hostIdentity }] : [];
+    }),
+  );
   await insertAll(db, fulfillments, world.fulfillments);
   await insertAll(db, fulfillmentEvents, world.fulfillmentEvents);
   await insertAll(db, emails, world.emails, 200);

@@ -8,8 +8,9 @@ export const getElasticDevice = (customerNumber: string, customerName: string) =
   call(credentialsApi.elasticDevice, { customerNumber, customerName }).then((r) => r.data);
 
 /**
- * On "PIN not found" the server is asked to generate one (spec 001 §4: silently), which answers the PIN in
- * force even when another page generated it first.
+ * Servers get their PIN when they are created; one made before that answers "PIN not found", and the server is
+ * then asked to generate one (spec 001 §4: silently), which answers the PIN in force even when another page
+ * generated it first. Setting a PIN is an edit (decision 022): a view-only user gets 403 and /nopermissions.
  */
 export async function getOrCreatePin(customerNumber: string, customerName: string, clsId: string) {
   try {
