@@ -266,6 +266,8 @@ export async function startCluster(): Promise<Cluster> {
       // The daily notices would add e-mails the outbox and seeding tests count; their once-per-run across nodes
       // is proven by the API tests (platform/jobs, notices).
       JOBS_ENABLED: 'false',
+      // The outbox test asks for up to 52 statement e-mails as one user; the hourly limit is the API tests' subject.
+      MAIL_USER_LIMIT_PER_HOUR: '100',
       // Info: the seeding messages are part of what the test checks.
       LOG_LEVEL: 'info',
     };

@@ -43,6 +43,11 @@ export const messages = {
     'Service temporarily unavailable: this server cannot open its encrypted keys. The operator has to correct its key setting.',
   notFound: 'Not found',
   csrf: 'Missing anti-CSRF header',
+  // Decision 045: e-mails users ask for, per user and per account in the last hour.
+  userMailLimit: (max: number) =>
+    `You have asked for ${max} e-mails in the last hour, the most one user may send. Please try again later.`,
+  accountMailLimit: (max: number) =>
+    `This account has sent ${max} e-mails asked for by its users in the last hour, the most one account may send. Please try again later.`,
   // Decision 021: a user's large pages (CSV export, fetch-all) beyond the per-user limit.
   tooManyLargeRequests: 'Too many large requests at once; try again in a moment.',
   // Spec 001 §4, §5, §8: usage transactions.

@@ -96,6 +96,22 @@ export const signInFailures = pgTable(
   (t) => [index('sign_in_failures_window_idx').on(t.windowStartedAt)],
 );
 
+/**
+ * Failed sign-ins per e-mail and client address (decision 017, revised): growing delays for one address, and
+ * `succeededAt` marks an address the user has signed in from. `pairKey` is an HMAC of both.
+ */
+export const signInAddressFailures = pgTable(
+  'sign_in_address_failures',
+  {
+    pairKey: text('pair_key').primaryKey(),
+    failures: integer('failures').notNull().default(0),
+    lastFailureAt: ts('last_failure_at'),
+    lockedUntil: ts('locked_until'),
+    succeededAt: ts('succeeded_at'),
+  },
+  (t) => [index('sign_in_address_failures_last_failure_idx').on(t.lastFailureAt)],
+);
+
 export const apiTokens = pgTable(
   'api_tokens',
   {
@@ -460,10 +476,13 @@ export const emails = pgTable(
     nextAttemptAt: ts('next_attempt_at'),
     lastError: text('last_error'),
     sentAt: ts('sent_at'),
+    /** The user who asked for it (statements, license files): counted against the hourly limits (decision 045). */
+    requestedBy: text('requested_by'),
   },
   (t) => [
     index('emails_customer_date_idx').on(t.customerNumber, t.date),
     index('emails_outbox_idx').on(t.deliveryStatus, t.nextAttemptAt),
+    index('emails_requested_by_date_idx').on(t.requestedBy, t.date).where(sql`${t.requestedBy} is not null`),
   ],
 );
 

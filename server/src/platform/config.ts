@@ -130,6 +130,9 @@ const envSchema = z.object({
     .optional(),
   MAIL_FROM: z.string().min(3).default('Licensing Portal <no-reply@localhost>'),
   MAIL_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(5),
+  /** E-mails users ask for (statements, license files) per user and per account in the last hour (decision 045). */
+  MAIL_USER_LIMIT_PER_HOUR: z.coerce.number().int().min(1).default(30),
+  MAIL_ACCOUNT_LIMIT_PER_HOUR: z.coerce.number().int().min(1).default(100),
   SEED_ON_EMPTY: bool.default(true),
   /** Background jobs (the daily notices) on this node; every node may run them, each run happens once (decision 040) */
   JOBS_ENABLED: bool.default(true),

@@ -367,6 +367,25 @@ describe('e-mail of a license file', () => {
     expect(verifyLicenseText(text, await publicKeys()).every((v) => v.verdict === 'valid')).toBe(true);
   });
 
+  it('counts against the hourly e-mail limit of the user (decision 045): past it 429, nothing queued', async () => {
+    // A node allowing one e-mail a user an hour: the boss has sent one above.
+    const strict = await createTestApp(database, { MAIL_USER_LIMIT_PER_HOUR: '1' });
+    try {
+      const before = await database.db.$count(emails, eq(emails.customerNumber, CN));
+      const res = await strict.inject({
+        method: 'POST',
+        url: '/api/fulfillments/email',
+        headers: boss,
+        payload: { customerNumber: CN, serverId: TRIAD.ids, serverIdType: 'ETHERNET,ETHERNET,ETHERNET' },
+      });
+      expect(res.statusCode).toBe(429);
+      expect(res.json().err).toBe(messages.userMailLimit(1));
+      expect(await database.db.$count(emails, eq(emails.customerNumber, CN))).toBe(before);
+    } finally {
+      await strict.close();
+    }
+  });
+
   it('refuses view-only users and accounts without a support address', async () => {
     const asReader = await post('/api/fulfillments/email', reader, {
       customerNumber: CN,

@@ -17,7 +17,7 @@ import { createSigningKey, licenseVerifier, signer } from '@lp/domain/license-si
 import type { AppContext } from '../../platform/context.ts';
 import { AppError, badRequest } from '../../platform/errors.ts';
 import { escapeHtml } from '../../platform/escape-html.ts';
-import { sendAccountEmail } from '../../platform/mail/mailer.ts';
+import { sendUserEmail } from '../../platform/mail/user-mail.ts';
 import type { Principal } from '../../platform/principal.ts';
 import { sealedAs, sealingKey } from '../../platform/sealing-key.ts';
 import { seal, unseal } from '../../platform/secret-box.ts';
@@ -375,8 +375,9 @@ export async function emailLicense(
     `${escapeHtml(principal.email)}.</p><p>Every feature line is signed; anyone can check it with the public keys ` +
     'at /api/license-keys.</p>';
   await ctx.db.transaction(async (tx) => {
-    await sendAccountEmail(
+    await sendUserEmail(
       ctx,
+      principal.userId,
       {
         customerNumber: customer.customerNumber,
         to: support,

@@ -14,7 +14,7 @@ import {
 import type { AppContext } from '../../platform/context.ts';
 import { AppError, badRequest, notFound } from '../../platform/errors.ts';
 import { escapeHtml } from '../../platform/escape-html.ts';
-import { sendAccountEmail } from '../../platform/mail/mailer.ts';
+import { sendUserEmail } from '../../platform/mail/user-mail.ts';
 import type { Principal } from '../../platform/principal.ts';
 import { authorizeAccount } from '../accounts/policy.ts';
 import { statementEntitlements } from '../entitlements/service.ts';
@@ -123,17 +123,24 @@ export async function sendStatementEmail(
       .map(([k, v]) => `<tr><th align="left">${escapeHtml(k)}</th><td>${escapeHtml(v)}</td></tr>`)
       .join('') +
     '</table><p>The summary statement is attached as a PDF.</p>';
-  await sendAccountEmail(ctx, {
-    customerNumber: customer.customerNumber,
-    to: principal.email,
-    subject: `${title} Statement ${entitlement.activationId} ${period.from} to ${period.to}`,
-    html,
-    attachments: [
+  await ctx.db.transaction((tx) =>
+    sendUserEmail(
+      ctx,
+      principal.userId,
       {
-        filename: statementPdfFileName(customer.customerNumber, period),
-        contentType: 'application/pdf',
-        content: pdf,
+        customerNumber: customer.customerNumber,
+        to: principal.email,
+        subject: `${title} Statement ${entitlement.activationId} ${period.from} to ${period.to}`,
+        html,
+        attachments: [
+          {
+            filename: statementPdfFileName(customer.customerNumber, period),
+            contentType: 'application/pdf',
+            content: pdf,
+          },
+        ],
       },
-    ],
-  });
+      tx,
+    ),
+  );
 }

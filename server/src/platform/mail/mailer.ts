@@ -59,7 +59,7 @@ const addressList = (value: string | string[] | undefined): string =>
  */
 export async function sendAccountEmail(
   ctx: MailContext,
-  message: AccountEmail,
+  message: AccountEmail & { requestedBy?: string },
   tx?: Db,
 ): Promise<{ id: number; deliveryStatus: DeliveryStatus }> {
   const to = addressList(message.to);
@@ -83,6 +83,7 @@ export async function sendAccountEmail(
       attachments,
       deliveryStatus: deliver ? 'pending' : 'recorded',
       nextAttemptAt: deliver ? sql`now()` : null,
+      requestedBy: message.requestedBy ?? null,
     })
     .returning({ id: emails.id });
   if (!deliver) {
