@@ -50,9 +50,14 @@ describe('loadConfig', () => {
     }
   });
 
-  it('limits failed sign-ins per e-mail by default', () => {
+  it('limits failed sign-ins per e-mail and address, and per e-mail, by default (decision 017)', () => {
     const c = loadConfig({});
-    expect([c.LOGIN_ACCOUNT_MAX_FAILURES, c.LOGIN_ACCOUNT_LOCKOUT_MINUTES]).toEqual([10, 15]);
+    expect([
+      c.LOGIN_ADDRESS_MAX_FAILURES,
+      c.LOGIN_ADDRESS_MAX_LOCK_MINUTES,
+      c.LOGIN_ACCOUNT_MAX_FAILURES,
+      c.LOGIN_ACCOUNT_LOCKOUT_MINUTES,
+    ]).toEqual([5, 60, 100, 15]);
     expect(loadConfig({ LOGIN_ACCOUNT_MAX_FAILURES: '3' }).LOGIN_ACCOUNT_MAX_FAILURES).toBe(3);
     expect(() => loadConfig({ LOGIN_ACCOUNT_MAX_FAILURES: '0' })).toThrowError(/LOGIN_ACCOUNT_MAX_FAILURES/);
     expect(() => loadConfig({ LOGIN_ACCOUNT_LOCKOUT_MINUTES: 'soon' })).toThrowError(

@@ -99,9 +99,15 @@ const envSchema = z.object({
   SESSION_ABSOLUTE_HOURS: z.coerce.number().int().min(1).default(12),
   COOKIE_SECURE: bool.optional(),
   LOGIN_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(20),
-  /** Failed sign-ins per e-mail address before it is locked for LOGIN_ACCOUNT_LOCKOUT_MINUTES. */
-  LOGIN_ACCOUNT_MAX_FAILURES: z.coerce.number().int().min(1).default(10),
+  /**
+   * Decision 017 (revised): failed sign-ins for one e-mail from all addresses within LOGIN_ACCOUNT_LOCKOUT_MINUTES;
+   * past it, addresses the user never signed in from are refused for that long, known ones only slowed.
+   */
+  LOGIN_ACCOUNT_MAX_FAILURES: z.coerce.number().int().min(1).default(100),
   LOGIN_ACCOUNT_LOCKOUT_MINUTES: z.coerce.number().int().min(1).max(1440).default(15),
+  /** Failed sign-ins for one e-mail from one address before each further one locks that pair, 1 minute doubling. */
+  LOGIN_ADDRESS_MAX_FAILURES: z.coerce.number().int().min(1).default(5),
+  LOGIN_ADDRESS_MAX_LOCK_MINUTES: z.coerce.number().int().min(1).max(1440).default(60),
   TRUST_PROXY: trustProxy,
   ACCOUNT_LIST_MAX: z.coerce.number().int().min(1).default(500),
   /** Decision 021: large pages (more than 1000 rows) one user may stream at once on a node, the node's total, and how long a request over either waits before its 429. */

@@ -101,8 +101,12 @@ describe('sign-in audit', () => {
     const rows = (await entries()).slice(before);
     expect(rows.map((r) => [r.action, r.objectId, r.after])).toEqual([
       ['auth.sign-in.failed', 'cu@customer.example', { reason: 'wrong-credentials' }],
-      ['auth.sign-in.failed', 'cu@customer.example', { reason: 'wrong-credentials', locked: true }],
-      ['auth.sign-in.failed', 'cu@customer.example', { reason: 'locked' }],
+      [
+        'auth.sign-in.failed',
+        'cu@customer.example',
+        { reason: 'wrong-credentials', locked: true, lock: 'account' },
+      ],
+      ['auth.sign-in.failed', 'cu@customer.example', { reason: 'locked', lock: 'account' }],
     ]);
   });
 

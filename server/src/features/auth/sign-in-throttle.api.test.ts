@@ -1,11 +1,9 @@
-import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { idpAccounts, signInFailures } from '../../db/schema.ts';
-import { loadOrCreateSecret } from '../../platform/secrets.ts';
+import { idpAccounts, signInAddressFailures } from '../../db/schema.ts';
+import { auditEntriesOf } from '../../test/audit-entries.ts';
 import { createTestApp } from '../../test/test-app.ts';
 import { createTestDatabase, type TestDatabase } from '../../test/test-db.ts';
-import { signInKey } from './built-in-idp/sign-in-throttle.ts';
 import { hashPassword } from './password.ts';
 import { formAction, freePort, TestBrowser } from './test-browser.ts';
 
@@ -59,16 +57,6 @@ async function submit(
   });
   const html = await res.text();
   return { status: res.status, error: /<p class="error" role="alert">([^<]*)<\/p>/.exec(html)?.[1], html };
-}
-
-/** Signs in through the form and follows the redirects back to the portal. */
-async function signIn(base: string, email: string) {
-  const form = await loginForm(base);
-  return form.browser.navigate(form.action, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ email, password }).toString(),
-  });
 }
 
 describe('the per-address sign-in limit', () => {
@@ -128,43 +116,104 @@ describe('the discovery document', () => {
   });
 });
 
-describe('the per-account sign-in limit', () => {
-  const limits = { LOGIN_RATE_LIMIT_PER_MINUTE: '100', LOGIN_ACCOUNT_MAX_FAILURES: '3' };
+describe('sign-in lockout (decision 017, revised)', () => {
+  // Behind a trusted proxy (the test's own connection) each attempt names its client address.
+  const limits = {
+    LOGIN_RATE_LIMIT_PER_MINUTE: '1000',
+    TRUST_PROXY: '127.0.0.1',
+    LOGIN_ACCOUNT_MAX_FAILURES: '4',
+    LOGIN_ADDRESS_MAX_FAILURES: '2',
+  };
+  const from = (address: string) => ({ 'x-forwarded-for': address });
 
-  it('locks known and unknown addresses alike after the failures, on every node, until it expires', async () => {
+  /** Signs in from an address through the form; answers the page's status and error, or 'signed in'. */
+  async function signInFrom(base: string, email: string, address: string, pw = password) {
+    const form = await loginForm(base);
+    const { response, url } = await form.browser.navigate(form.action, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', ...from(address) },
+      body: new URLSearchParams({ email, password: pw }).toString(),
+    });
+    if (url.pathname === '/home') return 'signed in';
+    const html = await response.text();
+    return { status: response.status, error: /<p class="error" role="alert">([^<]*)<\/p>/.exec(html)?.[1] };
+  }
+
+  /** Moves every lock of the pairs and e-mails to the past, as if the wait were over (no sleeping in tests). */
+  const waitOutLocks = async () => {
+    const past = new Date(Date.now() - 1000);
+    await database.db.update(signInAddressFailures).set({ lockedUntil: past });
+  };
+
+  it("a stranger's failures from many addresses do not stop the user signing in from an address of theirs", async () => {
     const nodeA = await startNode(limits);
     const nodeB = await startNode(limits);
-    const answers = new Map<string, { status: number; error?: string }[]>();
-    for (const email of ['ada@vendor.example', 'ghost@vendor.example']) {
-      const form = await loginForm(nodeA.base);
-      const seen = [];
-      for (let i = 0; i < 3; i++) {
-        const { status, error } = await submit(form, { email, password: `wrong-${i}` });
-        seen.push({ status, error });
+    // Ada has signed in from home before.
+    expect(await signInFrom(nodeA.base, 'ada@vendor.example', '198.51.100.20')).toBe('signed in');
+    // A stranger guesses from five addresses, two failures each (each address's free ones), on both nodes.
+    const guess = async (email: string) => {
+      const answers = [];
+      for (let i = 1; i <= 5; i++) {
+        for (const node of [nodeA, nodeB])
+          answers.push(await signInFrom(node.base, email, `203.0.113.${i}`, 'guess'));
       }
-      // Now even the right password is refused, and on the other node too (the count is in the database).
-      const other = await loginForm(nodeB.base);
-      const { status, error } = await submit(other, { email, password });
-      seen.push({ status, error });
-      expect(other.browser.cookie('lp_session')).toBeUndefined();
-      answers.set(email, seen);
-    }
-    const wrong = { status: 200, error: 'Username or password is incorrect' };
-    const locked = { status: 429, error: lockedText };
-    expect(answers.get('ada@vendor.example')).toEqual([wrong, wrong, locked, locked]);
-    // Same words and status for an address no account has: the lockout reveals nothing.
-    expect(answers.get('ghost@vendor.example')).toEqual(answers.get('ada@vendor.example'));
+      // Then with the right password from yet another address.
+      answers.push(await signInFrom(nodeB.base, email, '203.0.113.99'));
+      return answers;
+    };
+    const answers = await guess('ada@vendor.example');
+    const incorrect = { status: 200, error: 'Username or password is incorrect' };
+    const refused = { status: 429, error: lockedText };
+    // The fourth failure reaches the e-mail's ceiling: from then on addresses Ada never signed in from are
+    // refused, even with her password, whichever node they ask.
+    expect(answers).toEqual([incorrect, incorrect, incorrect, ...Array(8).fill(refused)]);
+    // She signs in from home, on either node.
+    expect(await signInFrom(nodeB.base, 'ada@vendor.example', '198.51.100.20')).toBe('signed in');
+    expect(await signInFrom(nodeA.base, 'ada@vendor.example', '198.51.100.20')).toBe('signed in');
+    // An address no account has gets the same answers: the lockout tells nothing about accounts.
+    expect(await guess('ghost@vendor.example')).toEqual(answers);
+  });
 
-    // Other addresses are not affected.
-    expect((await signIn(nodeA.base, 'cu@customer.example')).url.href).toBe(`${nodeA.base}/home`);
-
-    // Once the lock has run out, the right password signs in and clears the count.
-    const past = new Date(Date.now() - 16 * 60_000);
-    await database.db.update(signInFailures).set({ windowStartedAt: past, lockedUntil: past });
-    expect((await signIn(nodeB.base, 'ADA@vendor.example')).url.href).toBe(`${nodeB.base}/home`);
-    const key = signInKey(await loadOrCreateSecret(database.db, 'app-secret'), 'ada@vendor.example');
-    expect(await database.db.select().from(signInFailures).where(eq(signInFailures.emailKey, key))).toEqual(
-      [],
-    );
+  it('one address that keeps failing waits longer each time; another address is not affected', async () => {
+    const { base } = await startNode({ ...limits, LOGIN_ACCOUNT_MAX_FAILURES: '100' });
+    const email = 'cu@customer.example';
+    const attacker = '192.0.2.66';
+    const wrong = () => signInFrom(base, email, attacker, 'wrong');
+    const right = () => signInFrom(base, email, attacker);
+    const seen = [await wrong(), await wrong(), await wrong(), await right()];
+    await waitOutLocks();
+    seen.push(await wrong(), await right());
+    await waitOutLocks();
+    seen.push(await wrong());
+    const incorrect = { status: 200, error: 'Username or password is incorrect' };
+    const locked = (wait: string) => ({
+      status: 429,
+      error: `Too many failed sign-in attempts for this email address from your network. Wait ${wait} and try again.`,
+    });
+    // Two free failures, then locks of 1, 2 and 4 minutes; while locked even the right password is refused.
+    expect(seen).toEqual([
+      incorrect,
+      incorrect,
+      locked('a minute'),
+      locked('a minute'),
+      locked('2 minutes'),
+      locked('2 minutes'),
+      locked('4 minutes'),
+    ]);
+    // The user, from another address, is not held up.
+    expect(await signInFrom(base, email, '198.51.100.77')).toBe('signed in');
+    // Every failure and every refusal is in the audit log, with the lock that applied.
+    const failures = (await auditEntriesOf(database.db, 'auth.sign-in.failed'))
+      .filter((e) => e.objectId === email && e.clientIp === attacker)
+      .map((e) => e.after);
+    expect(failures).toEqual([
+      { reason: 'wrong-credentials' },
+      { reason: 'wrong-credentials' },
+      { reason: 'wrong-credentials', locked: true, lock: 'address' },
+      { reason: 'locked', lock: 'address' },
+      { reason: 'wrong-credentials', locked: true, lock: 'address' },
+      { reason: 'locked', lock: 'address' },
+      { reason: 'wrong-credentials', locked: true, lock: 'address' },
+    ]);
   });
 });

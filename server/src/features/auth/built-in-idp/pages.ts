@@ -15,6 +15,9 @@ export const tooManyAttemptsMessage = 'Too many sign-in attempts. Wait a minute 
 /** Shown for a locked e-mail address, whether or not an account has it (the text reveals nothing). */
 export const lockedOutMessage = (minutes: number) =>
   `Too many failed sign-in attempts for this email address. Wait ${minutes} minutes and try again.`;
+/** Shown to one client address after its own failures for an e-mail (decision 017, revised): its own wait. */
+export const addressLockedOutMessage = (minutes: number) =>
+  `Too many failed sign-in attempts for this email address from your network. Wait ${minutes === 1 ? 'a minute' : `${minutes} minutes`} and try again.`;
 
 const styles = `
 body{margin:0;font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;background:#f1f3f5;color:#212529}

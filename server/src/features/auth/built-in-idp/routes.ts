@@ -9,6 +9,7 @@ import { AppError } from '../../../platform/errors.ts';
 import { verifyPassword } from '../password.ts';
 import { auditSignInFailure } from '../sign-in-audit.ts';
 import {
+  addressLockedOutMessage,
   type LoginPageOptions,
   lockedOutMessage,
   loginPage,
@@ -18,11 +19,12 @@ import {
 } from './pages.ts';
 import { type BuiltInIdp, builtInIssuerPath } from './provider.ts';
 import {
-  type AccountThrottle,
-  clearSignInFailures,
-  isSignInLocked,
   recordSignInFailure,
-  signInKey,
+  recordSignInSuccess,
+  type SignInLimits,
+  type SignInRefusal,
+  signInKeys,
+  signInRefusal,
 } from './sign-in-throttle.ts';
 
 const demoUsersShown = 100;
@@ -51,9 +53,11 @@ export async function mountBuiltInIdp(app: FastifyInstance, ctx: AppContext, idp
   const { provider } = idp;
   const callback = provider.callback();
   const publicUrl = new URL(ctx.config.publicUrl);
-  const throttle: AccountThrottle = {
-    maxFailures: ctx.config.LOGIN_ACCOUNT_MAX_FAILURES,
-    lockoutMinutes: ctx.config.LOGIN_ACCOUNT_LOCKOUT_MINUTES,
+  const throttle: SignInLimits = {
+    accountMaxFailures: ctx.config.LOGIN_ACCOUNT_MAX_FAILURES,
+    accountWindowMinutes: ctx.config.LOGIN_ACCOUNT_LOCKOUT_MINUTES,
+    addressMaxFailures: ctx.config.LOGIN_ADDRESS_MAX_FAILURES,
+    addressMaxLockMinutes: ctx.config.LOGIN_ADDRESS_MAX_LOCK_MINUTES,
   };
 
   await app.register(async (oidc) => {
@@ -150,16 +154,34 @@ export async function mountBuiltInIdp(app: FastifyInstance, ctx: AppContext, idp
         const parsed = loginBody.safeParse(request.body ?? {});
         const email = parsed.success ? parsed.data.email.trim().toLowerCase() : '';
         const password = parsed.success ? parsed.data.password : '';
-        // Per-e-mail limit (decision 017): the same steps for known and unknown addresses, so neither
-        // the text nor the time taken tells whether an account exists. A locked address is refused
+        // Decision 017 (revised): limits per e-mail and client address, and a ceiling per e-mail that refuses
+        // only addresses the user never signed in from. Known and unknown e-mails take the same steps, so
+        // neither the text nor the time taken tells whether an account exists. A refused address is refused
         // before any lookup, even with the right password.
-        const key = signInKey(ctx.secret, email);
-        const lockedOut = () =>
-          renderLogin(reply, details.uid, { email, error: lockedOutMessage(throttle.lockoutMinutes) }, 429);
-        if (email && (await isSignInLocked(ctx.db, key))) {
-          request.log.info({ email }, 'built-in IdP: address locked after failed sign-ins');
-          await ctx.db.transaction((tx) => auditSignInFailure(tx, request, email, { reason: 'locked' }));
-          return lockedOut();
+        const keys = signInKeys(ctx.secret, email, request.ip);
+        const lockedOut = (refusal: SignInRefusal) =>
+          renderLogin(
+            reply,
+            details.uid,
+            {
+              email,
+              error:
+                refusal.scope === 'address'
+                  ? addressLockedOutMessage(refusal.minutes)
+                  : lockedOutMessage(refusal.minutes),
+            },
+            429,
+          );
+        const refusal = email ? await signInRefusal(ctx.db, keys, throttle) : null;
+        if (refusal) {
+          request.log.info(
+            { email, lock: refusal.scope },
+            'built-in IdP: sign-in refused after failed sign-ins',
+          );
+          await ctx.db.transaction((tx) =>
+            auditSignInFailure(tx, request, email, { reason: 'locked', lock: refusal.scope }),
+          );
+          return lockedOut(refusal);
         }
         const [account] = email
           ? await ctx.db.select().from(idpAccounts).where(eq(idpAccounts.email, email))
@@ -168,20 +190,20 @@ export async function mountBuiltInIdp(app: FastifyInstance, ctx: AppContext, idp
         if (!account || !ok || !password) {
           request.log.info({ email }, 'built-in IdP: wrong email or password');
           // The same reason for known and unknown addresses, like the page (decision 017).
-          const nowLocked =
+          const next =
             email &&
             (await ctx.db.transaction(async (tx) => {
-              const locked = await recordSignInFailure(tx, key, throttle);
+              const locked = await recordSignInFailure(tx, keys, throttle);
               await auditSignInFailure(tx, request, email, {
                 reason: 'wrong-credentials',
-                ...(locked ? { locked: true } : {}),
+                ...(locked ? { locked: true, lock: locked.scope } : {}),
               });
               return locked;
             }));
-          if (nowLocked) return lockedOut();
+          if (next) return lockedOut(next);
           return renderLogin(reply, details.uid, { email, error: wrongCredentialsMessage });
         }
-        await clearSignInFailures(ctx.db, key);
+        await recordSignInSuccess(ctx.db, keys);
         const returnTo = await provider.interactionResult(
           request.raw,
           reply.raw,
