@@ -105,3 +105,6 @@ export async function recordAudit(tx: Db, actor: AuditActor, change: AuditChange
     clientIp: actor.clientIp,
   });
 }
+
+/** What other features' tests check their entries with: the chains verify (decision 039). */
+export { verifyAudit } from './verify-service.ts';

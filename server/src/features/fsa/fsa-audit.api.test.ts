@@ -8,7 +8,7 @@ import { buildEntitlement, dayFromToday as day } from '../../test/factories.ts';
 import { signInAs } from '../../test/sign-in.ts';
 import { createTestApp } from '../../test/test-app.ts';
 import { createTestDatabase, type TestDatabase } from '../../test/test-db.ts';
-import { verifyAudit } from '../audit/verify-service.ts';
+import { verifyAudit } from '../audit/service.ts';
 
 /*
  * Issue 13 §1: an FSA order is audited as one entry per line drawn, named by the new lease's activation id, by the
