@@ -16,6 +16,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Provider, { type JWK } from 'oidc-provider';
 import { escapeHtml } from '../platform/escape-html.ts';
+import type { ExternalIdpAccount } from './external-idp-process.ts';
 
 const env = (name: string) => {
   const value = process.env[name];
@@ -35,17 +36,6 @@ function readBody(req: http.IncomingMessage): Promise<URLSearchParams> {
   });
 }
 
-interface ExternalAccount {
-  login?: string;
-  password: string;
-  sub: string;
-  email?: string;
-  email_verified?: boolean | null;
-  name: string;
-  roles: unknown;
-  preferred_username?: string;
-}
-
 const list = (value: string) => value.split(',').map((v) => v.trim());
 
 async function main() {
@@ -54,8 +44,8 @@ async function main() {
     process.env.EXT_IDP_ACCOUNTS
       ? JSON.parse(process.env.EXT_IDP_ACCOUNTS)
       : [JSON.parse(env('EXT_IDP_ACCOUNT'))]
-  ) as ExternalAccount[];
-  const loginOf = (a: ExternalAccount) => a.login ?? a.email ?? a.sub;
+  ) as ExternalIdpAccount[];
+  const loginOf = (a: ExternalIdpAccount) => a.login ?? a.email ?? a.sub;
   const server = http.createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

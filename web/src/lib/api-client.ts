@@ -13,6 +13,9 @@ export class ApiError extends Error {
   }
 }
 
+/** What a failed call says to the user: the server's err for an ApiError (its message), else the error's text. */
+export const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
 export interface ApiClientOptions {
   fetch?: typeof fetch;
   sleep?: (ms: number) => Promise<void>;

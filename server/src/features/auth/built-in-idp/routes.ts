@@ -8,6 +8,7 @@ import type { AppContext } from '../../../platform/context.ts';
 import { AppError } from '../../../platform/errors.ts';
 import { verifyPassword } from '../password.ts';
 import { auditSignInFailure } from '../sign-in-audit.ts';
+import { formRateLimit } from './form-rate-limit.ts';
 import {
   addressLockedOutMessage,
   type LoginPageOptions,
@@ -138,15 +139,7 @@ export async function mountBuiltInIdp(app: FastifyInstance, ctx: AppContext, idp
 
     pages.post<{ Params: { uid: string } }>(
       `${builtInIssuerPath}/interaction/:uid/login`,
-      {
-        config: {
-          rateLimit: {
-            max: ctx.config.LOGIN_RATE_LIMIT_PER_MINUTE,
-            timeWindow: 60_000,
-            errorResponseBuilder: () => new AppError('RATE_LIMITED', tooManyAttemptsMessage),
-          },
-        },
-      },
+      formRateLimit(ctx),
       async (request, reply) => {
         const details = await interactionOrExpired(idp, request.raw, reply, request.params.uid);
         if (!details) return reply;

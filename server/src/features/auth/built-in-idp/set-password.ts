@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../../platform/context.ts';
 import { AppError } from '../../../platform/errors.ts';
 import { accountOfPasswordLink, passwordLinkPath, setPasswordWithLink } from '../user-admin.ts';
+import { formRateLimit } from './form-rate-limit.ts';
 import { messagePage, passwordMinLength, setPasswordPage, tooManyAttemptsMessage } from './pages.ts';
 
 const linkSecret = z.string().regex(/^[A-Za-z0-9_-]{43}$/);
@@ -48,40 +49,27 @@ export async function mountSetPasswordPages(app: FastifyInstance, ctx: AppContex
       return sendHtml(reply, 200, setPasswordPage({ action: request.url, email: account.email }));
     });
 
-    pages.post<{ Params: { secret: string } }>(
-      path,
-      {
-        config: {
-          rateLimit: {
-            max: ctx.config.LOGIN_RATE_LIMIT_PER_MINUTE,
-            timeWindow: 60_000,
-            errorResponseBuilder: () => new AppError('RATE_LIMITED', tooManyAttemptsMessage),
-          },
-        },
-      },
-      async (request, reply) => {
-        const secret = linkSecret.safeParse(request.params.secret);
-        const account = secret.success ? await accountOfPasswordLink(ctx.db, secret.data) : null;
-        if (!secret.success || !account) return sendHtml(reply, 404, expired());
-        const form = body.safeParse(request.body ?? {});
-        const { password, confirm } = form.success ? form.data : { password: '', confirm: '' };
-        const again = (error: string) =>
-          sendHtml(reply, 400, setPasswordPage({ action: request.url, email: account.email, error }));
-        if (password.length < passwordMinLength)
-          return again(`The password must have at least ${passwordMinLength} characters.`);
-        if (password !== confirm) return again('The two passwords differ.');
-        if (!(await setPasswordWithLink(ctx.db, secret.data, password)))
-          return sendHtml(reply, 404, expired());
-        request.log.info({ email: account.email }, 'built-in IdP: password set through a link');
-        return sendHtml(
-          reply,
-          200,
-          messagePage('Password set', 'Your password is set. You can sign in now.', {
-            href: '/api/auth/login',
-            text: 'Sign in',
-          }),
-        );
-      },
-    );
+    pages.post<{ Params: { secret: string } }>(path, formRateLimit(ctx), async (request, reply) => {
+      const secret = linkSecret.safeParse(request.params.secret);
+      const account = secret.success ? await accountOfPasswordLink(ctx.db, secret.data) : null;
+      if (!secret.success || !account) return sendHtml(reply, 404, expired());
+      const form = body.safeParse(request.body ?? {});
+      const { password, confirm } = form.success ? form.data : { password: '', confirm: '' };
+      const again = (error: string) =>
+        sendHtml(reply, 400, setPasswordPage({ action: request.url, email: account.email, error }));
+      if (password.length < passwordMinLength)
+        return again(`The password must have at least ${passwordMinLength} characters.`);
+      if (password !== confirm) return again('The two passwords differ.');
+      if (!(await setPasswordWithLink(ctx.db, secret.data, password))) return sendHtml(reply, 404, expired());
+      request.log.info({ email: account.email }, 'built-in IdP: password set through a link');
+      return sendHtml(
+        reply,
+        200,
+        messagePage('Password set', 'Your password is set. You can sign in now.', {
+          href: '/api/auth/login',
+          text: 'Sign in',
+        }),
+      );
+    });
   });
 }

@@ -32,7 +32,7 @@ import {
   Tooltip,
 } from '@mantine/core';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { ApiError } from '../../../lib/api-client.ts';
+import { errorText } from '../../../lib/api-client.ts';
 import { callMultipart } from '../../../lib/upload.ts';
 import {
   type AddHostMode,
@@ -65,9 +65,6 @@ export interface AddHostDialogProps {
 
 /** Spec 002 §2 "Spinner text during upload". */
 const UPLOADING_TEXT = 'Uploading Host Information...';
-
-const errorText = (e: unknown) =>
-  e instanceof ApiError ? e.err : e instanceof Error ? e.message : String(e);
 
 /** The rehost title is ours: the spec does not show it. */
 function dialogTitle(mode: AddHostMode, source: LicenseServer | undefined) {

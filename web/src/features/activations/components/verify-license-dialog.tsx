@@ -1,7 +1,7 @@
 import type { licenseLineVerdicts } from '@lp/contract/license-files/schemas';
 import { Alert, Badge, Button, FileButton, Group, Loader, Modal, Stack, Table, Text } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
-import { ApiError } from '../../../lib/api-client.ts';
+import { errorText } from '../../../lib/api-client.ts';
 import { verifyLicenseFile } from '../api/history.ts';
 
 type Verdict = (typeof licenseLineVerdicts)[number];
@@ -19,9 +19,6 @@ const verdictColour: Record<Verdict, string> = {
   unsigned: 'orange',
   'unknown-key': 'orange',
 };
-
-const errorText = (e: unknown) =>
-  e instanceof ApiError ? e.err : e instanceof Error ? e.message : String(e);
 
 /**
  * Verify a license file (issue 11, beyond spec 002): the user picks a file, the server checks each feature line's

@@ -1,12 +1,12 @@
 import type { AccountApiTokenRow } from '@lp/contract/api-tokens/schemas';
-import { Alert, Paper, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { confirmDialog } from '../../../components/confirm-dialog.tsx';
+import { ListSection } from '../../../components/list-section.tsx';
 import { showError, showSuccess } from '../../../components/panels.tsx';
-import { Spinner } from '../../../components/spinner.tsx';
+import { errorText } from '../../../lib/api-client.ts';
 import { accountTokensQuery, useRevokeToken } from '../api/api-tokens.ts';
 import { apiTokenTexts as texts } from '../texts.ts';
-import { errorText, revokeQuestion } from './my-tokens.tsx';
+import { revokeQuestion } from './my-tokens.tsx';
 import { TokenTable } from './token-table.tsx';
 
 const ownerOf = (t: AccountApiTokenRow) => (t.ownerName ? `${t.ownerName} (${t.ownerEmail})` : t.ownerEmail);
@@ -34,32 +34,22 @@ export function AccountTokens({
   };
 
   return (
-    <Paper withBorder p="md" component="section" aria-labelledby="account-tokens-heading">
-      <Stack gap="sm">
-        <Title order={2} size="h4" id="account-tokens-heading">
-          {texts.accountTitle(customerName)}
-        </Title>
-        <Text size="sm">{texts.accountIntro}</Text>
-        {list.isPending ? (
-          <Spinner text="Loading..." />
-        ) : list.error ? (
-          <Alert color="red" variant="light" role="alert">
-            {errorText(list.error)}
-          </Alert>
-        ) : list.data.length === 0 ? (
-          <Text size="sm" c="dimmed">
-            {texts.accountEmpty}
-          </Text>
-        ) : (
-          <TokenTable
-            tokens={list.data}
-            labelledBy="account-tokens-heading"
-            owner={ownerOf}
-            busy={revoke.isPending}
-            onRevoke={revokeClicked}
-          />
-        )}
-      </Stack>
-    </Paper>
+    <ListSection
+      id="account-tokens-heading"
+      title={texts.accountTitle(customerName)}
+      intro={texts.accountIntro}
+      query={list}
+      empty={{ when: (tokens) => tokens.length === 0, text: texts.accountEmpty }}
+    >
+      {(tokens) => (
+        <TokenTable
+          tokens={tokens}
+          labelledBy="account-tokens-heading"
+          owner={ownerOf}
+          busy={revoke.isPending}
+          onRevoke={revokeClicked}
+        />
+      )}
+    </ListSection>
   );
 }

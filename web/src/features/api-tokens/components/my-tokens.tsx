@@ -1,19 +1,16 @@
 import type { ApiTokenRow } from '@lp/contract/api-tokens/schemas';
 import { formatDateTime } from '@lp/domain/dates';
-import { Alert, Button, Group, NumberInput, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Button, Group, NumberInput, Text, TextInput } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { confirmDialog } from '../../../components/confirm-dialog.tsx';
+import { ListSection } from '../../../components/list-section.tsx';
 import { showError, showSuccess } from '../../../components/panels.tsx';
 import { type SecretOnce, SecretOnceDialog } from '../../../components/secret-once-dialog.tsx';
-import { Spinner } from '../../../components/spinner.tsx';
-import { ApiError } from '../../../lib/api-client.ts';
+import { errorText } from '../../../lib/api-client.ts';
 import { myTokensQuery, useCreateToken, useRevokeToken } from '../api/api-tokens.ts';
 import { apiTokenTexts as texts } from '../texts.ts';
 import { TokenTable } from './token-table.tsx';
-
-export const errorText = (e: unknown) =>
-  e instanceof ApiError ? e.err : e instanceof Error ? e.message : String(e);
 
 export const revokeQuestion = (detail: string) => (
   <>
@@ -110,32 +107,18 @@ export function MyTokens() {
   };
 
   return (
-    <Paper withBorder p="md" component="section" aria-labelledby="my-tokens-heading">
-      <Stack gap="sm">
-        <Title order={2} size="h4" id="my-tokens-heading">
-          {texts.mineTitle}
-        </Title>
-        <Text size="sm">{texts.mineIntro}</Text>
-        {list.isPending ? (
-          <Spinner text="Loading..." />
-        ) : list.error ? (
-          <Alert color="red" variant="light" role="alert">
-            {errorText(list.error)}
-          </Alert>
-        ) : (
+    <>
+      <ListSection id="my-tokens-heading" title={texts.mineTitle} intro={texts.mineIntro} query={list}>
+        {(data) => (
           <>
-            <CreateTokenForm
-              defaultDays={list.data.defaultDays}
-              maxDays={list.data.maxDays}
-              onCreated={setShown}
-            />
-            {list.data.tokens.length === 0 ? (
+            <CreateTokenForm defaultDays={data.defaultDays} maxDays={data.maxDays} onCreated={setShown} />
+            {data.tokens.length === 0 ? (
               <Text size="sm" c="dimmed">
                 {texts.mineEmpty}
               </Text>
             ) : (
               <TokenTable
-                tokens={list.data.tokens}
+                tokens={data.tokens}
                 labelledBy="my-tokens-heading"
                 busy={revoke.isPending}
                 onRevoke={revokeClicked}
@@ -143,13 +126,13 @@ export function MyTokens() {
             )}
           </>
         )}
-      </Stack>
+      </ListSection>
       <SecretOnceDialog
         shown={shown}
         title={texts.newTitle}
         notice={texts.newOnce}
         onClose={() => setShown(null)}
       />
-    </Paper>
+    </>
   );
 }

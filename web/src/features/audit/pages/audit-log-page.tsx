@@ -15,6 +15,7 @@ import { SavedViewButtons } from '../../../components/saved-view-grid/saved-view
 import { useSavedView } from '../../../components/saved-view-grid/use-saved-view.ts';
 import { type GridFilterModel, sortModelOf } from '../../../components/saved-view-grid/view-rules.ts';
 import { Spinner } from '../../../components/spinner.tsx';
+import { errorText } from '../../../lib/api-client.ts';
 import { useCurrentUser } from '../../../lib/app-context.tsx';
 import { saveTextFile } from '../../../lib/save-file.ts';
 import { useCountPerFilter } from '../../../lib/use-count-per-filter.ts';
@@ -30,8 +31,6 @@ const BLOCK_SIZE = 100;
 export const NO_ENTRIES = 'No audit entries to display.';
 const tooMany = (max: number) =>
   `Total number of audit entries exceeds ${max}. Apply filters to reduce selection.`;
-
-const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 /** One text condition per column, contains or equals (spec 000 §2.7). */
 const textFilter = {

@@ -1,16 +1,16 @@
 import type { IssuedCredential, ServerCredential } from '@lp/contract/cls/schemas';
 import { formatDateTime } from '@lp/domain/dates';
 import { mayManageServerCredentials } from '@lp/domain/policy';
-import { Alert, Badge, Button, Group, Paper, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
+import { Badge, Button, Group, Table, VisuallyHidden } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useViewOnly } from '../../../app/use-view-only.ts';
 import { confirmDialog } from '../../../components/confirm-dialog.tsx';
+import { ListSection } from '../../../components/list-section.tsx';
 import { showError, showSuccess } from '../../../components/panels.tsx';
 import { SecretOnceDialog } from '../../../components/secret-once-dialog.tsx';
-import { Spinner } from '../../../components/spinner.tsx';
 import { showViewOnlyNotice } from '../../../components/view-only-dialog.tsx';
-import { ApiError } from '../../../lib/api-client.ts';
+import { errorText } from '../../../lib/api-client.ts';
 import { useCurrentUser } from '../../../lib/app-context.tsx';
 import {
   serverCredentialsQuery,
@@ -31,9 +31,6 @@ export const serverCredentialTexts = {
   issued: 'Credential issued.',
   revoked: 'Credential revoked.',
 } as const;
-
-const errorText = (e: unknown) =>
-  e instanceof ApiError ? e.err : e instanceof Error ? e.message : String(e);
 
 const question = (text: string, detail: string) => (
   <>
@@ -118,23 +115,22 @@ function ServerCredentialsSection({ customerNumber, clsId }: { customerNumber: s
   };
 
   return (
-    <Paper withBorder p="md" component="section" aria-labelledby="server-credentials-heading">
-      <Stack gap="sm">
-        <Title order={2} size="h4" id="server-credentials-heading">
-          {serverCredentialTexts.title}
-        </Title>
-        <Text size="sm">{serverCredentialTexts.intro}</Text>
-        {list.isPending ? (
-          <Spinner text="Loading..." />
-        ) : list.error ? (
-          <Alert color="red" variant="light" role="alert">
-            {errorText(list.error)}
-          </Alert>
-        ) : list.data.length === 0 ? (
-          <Text size="sm" c="dimmed">
-            {serverCredentialTexts.empty}
-          </Text>
-        ) : (
+    <>
+      <ListSection
+        id="server-credentials-heading"
+        title={serverCredentialTexts.title}
+        intro={serverCredentialTexts.intro}
+        query={list}
+        empty={{ when: (credentials) => credentials.length === 0, text: serverCredentialTexts.empty }}
+        actions={
+          <Group>
+            <Button onClick={issueClicked} loading={issue.isPending} disabled={revoke.isPending}>
+              Issue credential
+            </Button>
+          </Group>
+        }
+      >
+        {(credentials) => (
           <Table.ScrollContainer minWidth={640}>
             <Table striped aria-labelledby="server-credentials-heading">
               <Table.Thead>
@@ -149,19 +145,14 @@ function ServerCredentialsSection({ customerNumber, clsId }: { customerNumber: s
                 </Table.Tr>
               </Table.Thead>
               <Table.Tbody>
-                {list.data.map((c) => (
+                {credentials.map((c) => (
                   <CredentialRow key={c.id} credential={c} busy={busy} onRevoke={revokeClicked} />
                 ))}
               </Table.Tbody>
             </Table>
           </Table.ScrollContainer>
         )}
-        <Group>
-          <Button onClick={issueClicked} loading={issue.isPending} disabled={revoke.isPending}>
-            Issue credential
-          </Button>
-        </Group>
-      </Stack>
+      </ListSection>
       <SecretOnceDialog
         shown={
           issued && {
@@ -173,7 +164,7 @@ function ServerCredentialsSection({ customerNumber, clsId }: { customerNumber: s
         notice={serverCredentialTexts.tokenOnce}
         onClose={() => setIssued(null)}
       />
-    </Paper>
+    </>
   );
 }
 

@@ -5,7 +5,7 @@ import { Alert, Button, Group, Modal, NumberInput, Stack, Text, Textarea, TextIn
 import { useForm } from '@mantine/form';
 import { useCallback, useState } from 'react';
 import { showSuccess } from '../../../components/panels.tsx';
-import { ApiError } from '../../../lib/api-client.ts';
+import { errorText } from '../../../lib/api-client.ts';
 import { useCurrentUser } from '../../../lib/app-context.tsx';
 import {
   type AdjustmentFormValues,
@@ -15,9 +15,6 @@ import {
   DEFAULT_ADJUSTMENT_PRODUCT,
 } from '../adjustment.ts';
 import { useAdjustBalance } from '../api/adjustments.ts';
-
-const errorText = (e: unknown) =>
-  e instanceof ApiError ? e.err : e instanceof Error ? e.message : String(e);
 
 interface DialogProps {
   customerNumber: string;

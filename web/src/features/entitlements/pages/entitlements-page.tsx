@@ -11,7 +11,7 @@ import { confirmDialog } from '../../../components/confirm-dialog.tsx';
 import { hideSpinner, showError, showSpinner, showSuccess } from '../../../components/panels.tsx';
 import { Spinner } from '../../../components/spinner.tsx';
 import { showViewOnlyNotice } from '../../../components/view-only-dialog.tsx';
-import { ApiError } from '../../../lib/api-client.ts';
+import { errorText } from '../../../lib/api-client.ts';
 import { useConfig } from '../../../lib/app-context.tsx';
 import {
   elasticDeviceQuery,
@@ -25,9 +25,6 @@ import { EntitlementsTable } from '../components/entitlements-table.tsx';
 export const SENDING_SPINNER = 'Sending email...';
 export const confirmStatementEmail = (period: StatementPeriod, server: string, activationId: string) =>
   `Are you sure you want to send a ${period} Statement email for this entitlement? Server ID: ${server}, Activation ID: ${activationId}`;
-
-const errorText = (e: unknown) =>
-  e instanceof ApiError ? e.err : e instanceof Error ? e.message : String(e);
 
 function Entitlements({ customer }: { customer: SelectedCustomer }) {
   const { customerNumber, customerName } = customer;

@@ -31,7 +31,7 @@ import {
   sortModelOf,
 } from '../../../components/saved-view-grid/view-rules.ts';
 import { Spinner } from '../../../components/spinner.tsx';
-import { type ApiClient, api as defaultClient } from '../../../lib/api-client.ts';
+import { type ApiClient, api as defaultClient, errorText } from '../../../lib/api-client.ts';
 import { saveTextFile } from '../../../lib/save-file.ts';
 import { useCountPerFilter } from '../../../lib/use-count-per-filter.ts';
 import {
@@ -77,8 +77,6 @@ const gridModules = [CustomFilterModule, PaginationModule];
  * and with them Start Time's sort, so a header click sorted twice and sent two requests (issue 8).
  */
 const defaultColDef: ColDef<UsageRow> = { sortable: true, resizable: true, width: 150, minWidth: 90 };
-
-const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 interface UsageTableProps {
   account: UsageAccount;
