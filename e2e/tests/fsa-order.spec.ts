@@ -84,9 +84,13 @@ async function choose(page: Page, box: ReturnType<typeof combo>, option: string)
 /** A standard line: product, count and duration (the start date is the earliest the form allows). */
 async function addStandardLine(page: Page, n: number, product: string, count: number, duration: string) {
   await orderTab(page).getByRole('button', { name: 'Add product' }).click();
+  // Business operations get a menu (standard or manual line), everyone else the line at once: wait for whichever
+  // comes (checking the menu at once missed it on a loaded machine, and the line never came).
   const menuItem = page.getByRole('menuitem', { name: 'Standard product' });
+  const productBox = combo(page, n, 'Product');
+  await expect(menuItem.or(productBox)).toBeVisible();
   if (await menuItem.isVisible()) await menuItem.click();
-  await choose(page, combo(page, n, 'Product'), product);
+  await choose(page, productBox, product);
   await line(page, n, 'Count').fill(String(count));
   await choose(page, combo(page, n, 'Duration'), duration);
 }
