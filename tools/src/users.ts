@@ -1,3 +1,4 @@
+import { normaliseEmail } from '@lp/domain/contacts';
 import type { Db } from '@lp/server/db/database';
 import {
   addBuiltInUser,
@@ -138,7 +139,7 @@ export const users = {
 };
 
 /** The operator's mistakes (unknown user, bad role) are messages, not stack traces. */
-async function admin<T>(work: () => Promise<T>): Promise<T> {
+export async function admin<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (e) {
@@ -150,7 +151,7 @@ async function admin<T>(work: () => Promise<T>): Promise<T> {
 function printLink(out: (line: string) => void, email: string, link: { url: string; expiresAt: Date }) {
   out(link.url);
   process.stderr.write(
-    `Set-password link for ${email.trim().toLowerCase()}, usable once until ${link.expiresAt.toISOString()}. Send it to the person over a channel you trust; it is not stored and cannot be shown again.
+    `Set-password link for ${normaliseEmail(email)}, usable once until ${link.expiresAt.toISOString()}. Send it to the person over a channel you trust; it is not stored and cannot be shown again.
 `,
   );
 }

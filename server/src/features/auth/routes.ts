@@ -27,7 +27,7 @@ import {
   sessionCookieName,
 } from './sessions.ts';
 import { auditSignIn, auditSignInFailure } from './sign-in-audit.ts';
-import type { SignInRefusal } from './sign-in-identity.ts';
+import type { IdentityRefusal } from './sign-in-identity.ts';
 import { builtInIssuerKey, signInUser } from './users.ts';
 
 const loginStateTtlMs = 10 * 60_000;
@@ -166,7 +166,7 @@ export async function registerAuth(app: FastifyInstance, ctx: AppContext): Promi
       reason: Record<string, unknown>,
       why: string,
       err?: unknown,
-      shown?: { email: string | null; refusal: SignInRefusal },
+      shown?: { email: string | null; refusal: IdentityRefusal },
     ) => {
       request.log.warn({ err, why }, 'sign-in failed');
       await db.transaction((tx) => auditSignInFailure(tx, request, shown?.email ?? null, reason));
@@ -205,7 +205,7 @@ export async function registerAuth(app: FastifyInstance, ctx: AppContext): Promi
     }
     const identity = signedIn;
     if (!identity) return failed({ reason: 'no-subject' }, 'the ID token has no subject');
-    type Outcome = { refused: SignInRefusal } | { userId: string; sessionId: string };
+    type Outcome = { refused: IdentityRefusal } | { userId: string; sessionId: string };
     const outcome = await db.transaction(async (tx): Promise<Outcome> => {
       const { decision, userId } = await signInUser(tx, issuer, identity, {
         acceptMissingEmailVerified: config.OIDC_ACCEPT_MISSING_EMAIL_VERIFIED,

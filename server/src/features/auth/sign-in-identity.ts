@@ -1,7 +1,7 @@
 import type { ProviderIdentity } from './claims.ts';
 
 /** Why a sign-in the provider completed is still refused by the portal (the `reason` of /?signin=failed&reason=). */
-export type SignInRefusal = 'no-email' | 'email-unverified' | 'identity-mismatch' | 'disabled';
+export type IdentityRefusal = 'no-email' | 'email-unverified' | 'identity-mismatch' | 'disabled';
 
 /** The portal user a sign-in could land on: the one with that e-mail, and the one bound to that subject. */
 export interface KnownUser {
@@ -14,7 +14,7 @@ export interface KnownUser {
 
 export type SignInDecision =
   | { ok: true; userId: string | null; bind: boolean; updateName: boolean }
-  | { ok: false; reason: SignInRefusal };
+  | { ok: false; reason: IdentityRefusal };
 
 /**
  * Decision 042, pure so it is property-tested: a provider's sign-in lands on the user with its e-mail only when the

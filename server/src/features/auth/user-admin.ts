@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { type VendorRole, vendorRoles } from '@lp/contract/user/schemas';
+import { isValidEmail, normaliseEmail } from '@lp/domain/contacts';
 import { and, eq, gt, isNotNull } from 'drizzle-orm';
 import type { Db } from '../../db/database.ts';
 import { idpAccounts, passwordLinks, users } from '../../db/schema.ts';
@@ -21,8 +22,6 @@ export const passwordLinkHours = 24;
 export const passwordLinkPath = '/oidc/set-password';
 
 const hashLinkSecret = (secret: string) => createHash('sha256').update(secret).digest('hex');
-
-const normalise = (email: string) => email.trim().toLowerCase();
 
 const userAudit = (
   tx: Db,
@@ -66,9 +65,8 @@ export async function addBuiltInUser(
   actor: AuditActor,
   input: { email: string; name?: string; roles: VendorRole[]; publicUrl: string },
 ) {
-  const email = normalise(input.email);
-  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email))
-    throw new UserAdminError(`Not an e-mail address: ${input.email}`);
+  const email = normaliseEmail(input.email);
+  if (!isValidEmail(email)) throw new UserAdminError(`Not an e-mail address: ${input.email}`);
   return db.transaction(async (tx) => {
     const [existing] = await tx.select().from(idpAccounts).where(eq(idpAccounts.email, email));
     if (existing)
@@ -89,7 +87,7 @@ export async function addBuiltInUser(
 
 /** A fresh set-password link for a built-in provider user (a forgotten password, or the first link expired). */
 export async function passwordLinkFor(db: Db, actor: AuditActor, email: string, publicUrl: string) {
-  const wanted = normalise(email);
+  const wanted = normaliseEmail(email);
   return db.transaction(async (tx) => {
     const [account] = await tx.select().from(idpAccounts).where(eq(idpAccounts.email, wanted));
     if (!account)
@@ -138,25 +136,41 @@ async function findUserRow(tx: Db, email: string) {
   const [user] = await tx
     .select()
     .from(users)
-    .where(eq(users.email, normalise(email)))
+    .where(eq(users.email, normaliseEmail(email)))
     .for('update');
   return user;
+}
+
+/**
+ * The portal user with this e-mail; a built-in provider user who never signed in gets the row now, with the roles the
+ * operator gave the sign-in (confirmed now: the operator is the one asking).
+ */
+export async function findOrCreateUser(tx: Db, email: string) {
+  const user = await findUserRow(tx, email);
+  if (user) return user;
+  const [account] = await tx
+    .select()
+    .from(idpAccounts)
+    .where(eq(idpAccounts.email, normaliseEmail(email)));
+  if (!account)
+    throw new UserAdminError(`No user with e-mail ${normaliseEmail(email)}. See: npm run cli -- users list`);
+  const [created] = await tx
+    .insert(users)
+    .values({
+      email: account.email,
+      name: account.name,
+      vendorRoles: account.roles,
+      rolesConfirmedAt: new Date(),
+    })
+    .returning();
+  return created;
 }
 
 /** Disables a user: every session ends and every token stops now; the user cannot sign in until enabled. */
 export async function disableUser(db: Db, actor: AuditActor, email: string) {
   return db.transaction(async (tx) => {
-    let user = await findUserRow(tx, email);
-    if (!user) {
-      // A built-in provider user who never signed in gets the row that carries the block.
-      const [account] = await tx
-        .select()
-        .from(idpAccounts)
-        .where(eq(idpAccounts.email, normalise(email)));
-      if (!account)
-        throw new UserAdminError(`No user with e-mail ${normalise(email)}. See: npm run cli -- users list`);
-      [user] = await tx.insert(users).values({ email: account.email, name: account.name }).returning();
-    }
+    // A built-in provider user who never signed in gets the row that carries the block.
+    const user = await findOrCreateUser(tx, email);
     if (user.disabledAt) return { alreadyDisabled: true, sessions: 0, tokens: 0 };
     await tx.update(users).set({ disabledAt: new Date() }).where(eq(users.id, user.id));
     const sessionsEnded = await deleteUserSessions(tx, user.id);
@@ -173,7 +187,9 @@ export async function enableUser(db: Db, actor: AuditActor, email: string): Prom
   return db.transaction(async (tx) => {
     const user = await findUserRow(tx, email);
     if (!user)
-      throw new UserAdminError(`No user with e-mail ${normalise(email)}. See: npm run cli -- users list`);
+      throw new UserAdminError(
+        `No user with e-mail ${normaliseEmail(email)}. See: npm run cli -- users list`,
+      );
     if (!user.disabledAt) return false;
     await tx.update(users).set({ disabledAt: null }).where(eq(users.id, user.id));
     await userAudit(tx, actor, 'enabled', user.email, {
@@ -189,7 +205,7 @@ export async function enableUser(db: Db, actor: AuditActor, email: string): Prom
  * contact entry on every account, so signing in again through the provider brings back no access.
  */
 export async function removeUser(db: Db, actor: AuditActor, email: string) {
-  const wanted = normalise(email);
+  const wanted = normaliseEmail(email);
   return db.transaction(async (tx) => {
     const user = await findUserRow(tx, wanted);
     const [account] = await tx.delete(idpAccounts).where(eq(idpAccounts.email, wanted)).returning();
@@ -218,14 +234,14 @@ export async function removeUser(db: Db, actor: AuditActor, email: string) {
  */
 export async function relinkUsers(db: Db, actor: AuditActor, who: { email?: string; all?: boolean }) {
   return db.transaction(async (tx) => {
-    const where = who.all ? isNotNull(users.idpSubject) : eq(users.email, normalise(who.email ?? ''));
+    const where = who.all ? isNotNull(users.idpSubject) : eq(users.email, normaliseEmail(who.email ?? ''));
     const rows = await tx
       .select({ email: users.email, issuer: users.idpIssuer, subject: users.idpSubject })
       .from(users)
       .where(where);
     if (!who.all && rows.length === 0)
       throw new UserAdminError(
-        `No user with e-mail ${normalise(who.email ?? '')}. See: npm run cli -- users list`,
+        `No user with e-mail ${normaliseEmail(who.email ?? '')}. See: npm run cli -- users list`,
       );
     const bound = rows.filter((r) => r.subject !== null);
     if (!bound.length) return 0;
