@@ -1,8 +1,9 @@
+import { daysRemaining, parseDay } from './dates.ts';
 import { usedPercentage } from './entitlements.ts';
 import { formatMoney } from './fsa-pricing.ts';
 import {
   type DaySpend,
-  daysBetween,
+  FORECAST_WINDOW_DAYS,
   LOW_BALANCE_LEVELS,
   lowBalanceLevel,
   runOutForecast,
@@ -30,8 +31,11 @@ export const EXPIRY_THRESHOLDS = [90, 30, 7] as const;
 export type ExpiryThreshold = (typeof EXPIRY_THRESHOLDS)[number];
 /** Used percentages that notify (the FSA page's warning levels) */
 export const USAGE_THRESHOLDS = LOW_BALANCE_LEVELS;
-/** Run-out forecasts use the burn rate of the last 30 days (issue 13 §2) */
-export const RUN_OUT_WINDOW_DAYS = 30;
+/**
+ * Run-out notices use the FSA page's forecast window (decision 050): one forecast, so a notice and the Spending
+ * panel name the same run-out day for a contract on the day the notice is found.
+ */
+export const RUN_OUT_WINDOW_DAYS = FORECAST_WINDOW_DAYS;
 /** A run-out finding has one threshold: the forecast says the budget ends before the term does */
 export const RUN_OUT_THRESHOLD = 0;
 
@@ -53,16 +57,17 @@ export interface Ending {
   endDay: string;
 }
 
-/** The tightest threshold the days left fall within (0..90 days left), else null. */
+/** The tightest threshold the days left fall within (1..90 days left, the last day counted), else null. */
 export function expiryThreshold(daysLeft: number): ExpiryThreshold | null {
-  if (daysLeft < 0) return null;
+  if (daysLeft < 1) return null;
   return EXPIRY_THRESHOLDS.findLast((t) => daysLeft <= t) ?? null;
 }
 
 const dayWord = (n: number) => (n === 1 ? 'day' : 'days');
 
 export function endingFinding(item: Ending, today: string): Finding | null {
-  const left = daysBetween(today, item.endDay);
+  // The grids' rule (dates.ts daysRemaining): the last day counts, so a lease ending today has 1 day left.
+  const left = daysRemaining(item.endDay, parseDay(today) ?? undefined) ?? 0;
   const threshold = expiryThreshold(left);
   if (threshold === null) return null;
   const what = {

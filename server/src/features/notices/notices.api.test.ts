@@ -146,20 +146,20 @@ describe('the daily notices job', () => {
     const to = (address: string) => sent.filter((m) => m.to.split(', ').includes(address));
     expect(to('boss@acme.example')).toHaveLength(1);
     expect(linesOf(to('boss@acme.example')[0]?.body ?? '')).toEqual([
-      'Maintenance of CFD (P-5) ends on 2030-01-20: 5 days left.',
-      'Lease Solver (L-25) ends on 2030-02-09: 25 days left.',
-      'Evaluation license HF (E-60) ends on 2030-03-16: 60 days left.',
+      'Maintenance of CFD (P-5) ends on 2030-01-20: 6 days left.',
+      'Lease Solver (L-25) ends on 2030-02-09: 26 days left.',
+      'Evaluation license HF (E-60) ends on 2030-03-16: 61 days left.',
       'Elastic Units (EL-1): 96% of the budget is used (remaining 4.00 units).',
       'FSA contract FSA-N: 85% of the budget is used (remaining 150.00 USD).',
-      // 85 000 in the last 30 days: 2 833.33 a day; 15 000 left lasts ⌈15 000 × 30 / 85 000⌉ = 6 days.
-      "FSA contract FSA-N: at the last 30 days' rate of 28.33 USD a day, the balance runs out on 2030-01-21, before the term ends on 2030-11-11.",
+      // 85 000 in the last 90 days (the FSA page's window): 944.44 a day; 15 000 left lasts ⌈15 000 × 90 / 85 000⌉ = 16 days.
+      "FSA contract FSA-N: at the last 90 days' rate of 9.44 USD a day, the balance runs out on 2030-01-31, before the term ends on 2030-11-11.",
     ]);
     expect(linesOf(to('coord@acme.example')[0]?.body ?? '')).toEqual([
-      'Maintenance of CFD (P-5) ends on 2030-01-20: 5 days left.',
+      'Maintenance of CFD (P-5) ends on 2030-01-20: 6 days left.',
     ]);
     expect(linesOf(to('ops@vendor.example')[0]?.body ?? '')).toEqual([
       'FSA contract FSA-N: 85% of the budget is used (remaining 150.00 USD).',
-      "FSA contract FSA-N: at the last 30 days' rate of 28.33 USD a day, the balance runs out on 2030-01-21, before the term ends on 2030-11-11.",
+      "FSA contract FSA-N: at the last 90 days' rate of 9.44 USD a day, the balance runs out on 2030-01-31, before the term ends on 2030-11-11.",
     ]);
     expect(to('reader@acme.example')).toEqual([]);
     expect(sent).toHaveLength(3);
@@ -191,7 +191,7 @@ describe('the daily notices job', () => {
     // Both administrators chose the 7-day notice: one e-mail to both.
     expect(sent).toHaveLength(4);
     expect(sent.slice(3).map((m) => [m.to, linesOf(m.body)])).toEqual([
-      ['boss@acme.example, coord@acme.example', ['Lease Solver (L-25) ends on 2030-02-09: 6 days left.']],
+      ['boss@acme.example, coord@acme.example', ['Lease Solver (L-25) ends on 2030-02-09: 7 days left.']],
     ]);
   });
 });

@@ -1,4 +1,7 @@
 import type { FsaContract } from '@lp/contract/fsa/schemas';
+import { budgetFindings } from '@lp/domain/notices';
+import { shiftDay } from '@lp/domain/spend-forecast';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   balanceSummary,
@@ -98,6 +101,51 @@ it('balanceSummary gives the chart numbers as text', () => {
   expect(balanceSummary(contract('FSA-1'), today)).toBe(
     'Budget 100,000.00 USD, used 36,000.00 USD (36%), remaining 64,000.00 USD on 2026-11-24.',
   );
+});
+
+describe('one forecast (issue 21, decision 050)', () => {
+  it('the run-out notice and the Spending panel name the same day and rate for a contract', () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.record({ ago: fc.integer({ min: 0, max: 120 }), cents: fc.integer({ min: 1, max: 500_000 }) }),
+          {
+            maxLength: 20,
+          },
+        ),
+        fc.integer({ min: 1, max: 6_400_000 }),
+        (orders, remainingCents) => {
+          const byDay = new Map<string, number>();
+          for (const o of orders)
+            byDay.set(shiftDay(today, -o.ago), (byDay.get(shiftDay(today, -o.ago)) ?? 0) + o.cents);
+          const dailySpend = [...byDay]
+            .sort(([a], [b]) => a.localeCompare(b))
+            .map(([day, cents]) => ({ day, cents }));
+          const c = contract('FSA-1', { remainingCents, usedCents: 10_000_000 - remainingCents, dailySpend });
+          const panel = forecastText(contractForecast(c, today), c);
+          const notice = budgetFindings(
+            {
+              type: 'fsa',
+              objectId: 'FSA-1',
+              name: 'FSA-1',
+              budgetCents: c.budgetCents,
+              usedCents: c.usedCents,
+              currency: 'USD',
+              endDay: c.endDate,
+              spend: dailySpend,
+            },
+            today,
+          ).find((f) => f.type === 'fsa-run-out');
+          // A notice exactly when the panel says the balance runs out before the end, with its rate and day.
+          const before =
+            /^At the last 90 days' rate of (.+) a day, the balance runs out on (\S+), before/.exec(panel);
+          expect(notice === undefined).toBe(before === null);
+          if (notice && before)
+            expect(notice.text).toContain(`rate of ${before[1]} a day, the balance runs out on ${before[2]}`);
+        },
+      ),
+    );
+  });
 });
 
 describe('projectedBalance', () => {
