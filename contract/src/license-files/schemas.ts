@@ -107,6 +107,11 @@ export const previewRequestSchema = z.object({
   serverId: hostIdsField.optional(),
   serverIdType: hostIdTypesField.optional(),
   serverName: hostNameField.optional(),
+  /**
+   * The host's Borrowable setting once saved (decision 048): BORROW on borrowable lines after the change; the host's
+   * own setting when absent (a new host: none). Before the change the saved setting applies.
+   */
+  ansysborrowable: z.boolean().optional(),
   customers: z
     .array(
       z.object({

@@ -4,6 +4,7 @@ import {
   hostCustomersResponseSchema,
   hostOverrideResponseSchema,
   hostRequestSchema,
+  hostSettingsRequestSchema,
   removeServerRequestSchema,
   serversRequestSchema,
   serversResponseSchema,
@@ -41,6 +42,16 @@ export const licenseServersApi = {
     auth: 'session',
     body: hostRequestSchema,
     response: hostOverrideResponseSchema,
+  }),
+  settings: defineOperation({
+    operationId: 'setLicenseServerSettings',
+    method: 'post',
+    path: '/api/fulfillments/servers/settings',
+    summary:
+      "Saves the host's Borrowable setting (a user who may edit every account on the host; idempotent with operationKey)",
+    auth: 'session',
+    body: hostSettingsRequestSchema,
+    response: okResponseSchema,
   }),
   setSharedGroup: defineOperation({
     operationId: 'setSharedServerGroup',

@@ -83,6 +83,15 @@ export const sharedServerRequestSchema = hostRequestSchema.extend({
 export const sharedServerDeactivateRequestSchema = hostRequestSchema.extend({
   operationKey: operationKeyField.optional(),
 });
+/**
+ * POST /api/fulfillments/servers/settings (decision 048): the host's Borrowable setting, saved on its own (a change
+ * without seat changes). It goes into every account's file, so only a user who may edit every account on the host
+ * changes it.
+ */
+export const hostSettingsRequestSchema = hostRequestSchema.extend({
+  ansysborrowable: z.boolean(),
+  operationKey: operationKeyField.optional(),
+});
 /** POST /api/sharedserver/remove: deletes an inactive host for this account (the row goes with its last account). */
 export const removeServerRequestSchema = hostRequestSchema.extend({
   operationKey: operationKeyField.optional(),
@@ -96,6 +105,8 @@ export const uploadedHostSchema = z.object({
   /** The servers' names, space-separated */
   quorum: z.string(),
   numServers: z.number().int(),
+  /** The SERVER line's port when the uploaded file names one */
+  portNumber: z.number().int().optional(),
 });
 export const uploadServerIdResponseSchema = z.object({
   status: z.literal('SUCCESS'),

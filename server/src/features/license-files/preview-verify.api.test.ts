@@ -1,5 +1,6 @@
 import { messages } from '@lp/contract/common/errors';
 import { parseLicenseText, tokenText } from '@lp/domain/license-file-parse';
+import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { products } from '../../db/schema.ts';
@@ -161,6 +162,18 @@ beforeAll(async () => {
     { id: 'PV-B', count: 1 },
   ]);
   await create(boss, CN, ELSEWHERE, [{ id: 'PV-C', count: 1 }]);
+  // The property's own entitlements: plenty of seats, a borrowable model on each daemon and a plain one.
+  await buildLease(database.db, CN, 'PP-1', { partNumber: 'PV-SOLVER', quantity: 1000 });
+  await buildLease(database.db, CN, 'PP-2', {
+    partNumber: 'PV-SOLVER',
+    quantity: 1000,
+    licenseModel: 'Network Borrow',
+  });
+  await buildLease(database.db, CN, 'PP-3', {
+    partNumber: 'PV-MECH',
+    quantity: 1000,
+    licenseModel: 'Network Borrow',
+  });
   await create(outsider, OTHER, FOREIGN, [{ id: 'PV-OTHER', count: 1 }]);
 });
 
@@ -249,6 +262,146 @@ describe('license-change preview (decision 032)', () => {
     expect(unknown.statusCode).toBe(404);
     expect(unknown.json().err).toBe(messages.unknownActivation('PV-OTHER'));
     expect((await preview(boss, {})).statusCode).toBe(400);
+  });
+});
+
+/** The file's display lines, or none when nothing is activated on the host (the file is refused). */
+async function linesOnHost(serverId: string) {
+  const res = await post('/api/fulfillments/download', boss, {
+    customerNumber: CN,
+    serverId,
+    serverIdType: 'ETHERNET',
+  });
+  if (res.statusCode === 409) return [];
+  expect(res.statusCode, res.body).toBe(200);
+  return displayLinesOf(res.body);
+}
+
+/** `lines` without one of each of `removed`, plus `added` (multisets, as the preview reads them). */
+function applied(lines: string[], change: { added: string[]; removed: string[] }) {
+  const left = [...lines];
+  for (const line of change.removed) {
+    const at = left.indexOf(line);
+    expect(at, `removed line not in the file: ${line}`).toBeGreaterThanOrEqual(0);
+    left.splice(at, 1);
+  }
+  return [...left, ...change.added].sort();
+}
+
+describe('the preview is the saved file (decision 048)', () => {
+  const ids = ['PP-1', 'PP-2', 'PP-3'];
+  const seats = fc.array(fc.nat({ max: 3 }), { minLength: 3, maxLength: 3 });
+  let hostNumber = 0x100;
+
+  it('for random plans of returns, creates and Borrowable, what the preview adds and removes is what the file gains and loses', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.record({
+          start: seats,
+          startBorrow: fc.boolean(),
+          returned: seats,
+          added: seats,
+          borrowable: fc.boolean(),
+        }),
+        async ({ start, startBorrow, returned, added, borrowable }) => {
+          hostNumber += 1;
+          const serverId = `b3${hostNumber.toString(16).padStart(10, '0')}`;
+          const host = { serverName: 'pp', serverId, serverIdType: 'ETHERNET' };
+          const initial = ids.flatMap((id, i) => (start[i] ? [{ id, count: start[i] }] : []));
+          if (initial.length) {
+            const made = await post('/api/fulfillments/create', boss, {
+              customerNumber: CN,
+              ...host,
+              ansysborrowable: startBorrow,
+              activations: initial,
+            });
+            expect(made.statusCode, made.body).toBe(200);
+          }
+          const onHost = initial.length ? await live(boss, CN, serverId) : {};
+          // Part or all of a fulfillment's seats go back.
+          const returns = ids.flatMap((id, i) =>
+            onHost[id] && returned[i]
+              ? [{ id: onHost[id].id, count: -Math.min(returned[i], onHost[id].count) }]
+              : [],
+          );
+          const creates = ids.flatMap((id, i) => (added[i] ? [{ id, count: added[i] }] : []));
+          const before = await linesOnHost(serverId);
+          const res = await post('/api/fulfillments/license/preview', boss, {
+            customerNumber: CN,
+            ...host,
+            ansysborrowable: borrowable,
+            customers: [{ customerNumber: CN, returns, creates }],
+          });
+          expect(res.statusCode, res.body).toBe(200);
+          const [change] = res.json().data as { added: string[]; removed: string[] }[];
+
+          // The save the page runs: returns, creates carrying Borrowable, or Borrowable saved on its own.
+          if (returns.length) {
+            const back = await post('/api/fulfillments/return', boss, {
+              customerNumber: CN,
+              activations: returns,
+            });
+            expect(back.statusCode, back.body).toBe(200);
+          }
+          if (creates.length) {
+            const made = await post('/api/fulfillments/create', boss, {
+              customerNumber: CN,
+              ...host,
+              ansysborrowable: borrowable,
+              activations: creates,
+            });
+            expect(made.statusCode, made.body).toBe(200);
+          } else if (initial.length) {
+            const saved = await post('/api/fulfillments/servers/settings', boss, {
+              customerNumber: CN,
+              hostId: serverId,
+              hostIdType: 'ETHERNET',
+              ansysborrowable: borrowable,
+            });
+            expect(saved.statusCode, saved.body).toBe(200);
+          }
+          expect(await linesOnHost(serverId)).toEqual(applied(before, change));
+        },
+      ),
+      { numRuns: 12 },
+    );
+  });
+
+  it('a Borrowable change alone is saved for a user who may edit the host: every borrowable line gains BORROW, as the preview says', async () => {
+    const serverId = 'b30000000fff';
+    await create(boss, CN, serverId, [
+      { id: 'PP-1', count: 1 },
+      { id: 'PP-2', count: 1 },
+    ]);
+    const settings = (headers: Headers, ansysborrowable: boolean) =>
+      post('/api/fulfillments/servers/settings', headers, {
+        customerNumber: CN,
+        hostId: serverId,
+        hostIdType: 'ETHERNET',
+        ansysborrowable,
+      });
+    expect((await settings(boss, false)).statusCode).toBe(200);
+    const plain = await linesOnHost(serverId);
+    expect(plain.some((line) => line.endsWith(' BORROW'))).toBe(false);
+    const [change] = (
+      await post('/api/fulfillments/license/preview', boss, {
+        customerNumber: CN,
+        serverId,
+        serverIdType: 'ETHERNET',
+        ansysborrowable: true,
+        customers: [{ customerNumber: CN, returns: [], creates: [] }],
+      })
+    ).json().data;
+    expect(change.removed).toHaveLength(1);
+    expect(change.added).toEqual([`${change.removed[0]} BORROW`]);
+    // A view-only user and an outsider change nothing.
+    expect((await settings(reader, true)).statusCode).toBe(403);
+    expect((await settings(outsider, true)).statusCode).toBe(403);
+    expect(await linesOnHost(serverId)).toEqual(plain);
+    expect((await settings(boss, true)).statusCode).toBe(200);
+    expect(await linesOnHost(serverId)).toEqual(applied(plain, change));
+    const hosts = (await post('/api/fulfillments/servers', boss, { customerNumber: CN })).json().data;
+    expect(hosts.find((h: { serverId: string }) => h.serverId === serverId).ansysborrowable).toBe(true);
   });
 });
 

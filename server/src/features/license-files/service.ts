@@ -25,6 +25,7 @@ import { authorizeAccount } from '../accounts/policy.ts';
 import { liveLinesOf, type PlannedLine, plannedLinesOf } from '../activations/service.ts';
 import { type AuditChange, auditActor, recordAudit } from '../audit/service.ts';
 import {
+  editableAccounts,
   findAccountHost,
   type HostRow,
   parseHost,
@@ -442,13 +443,13 @@ export async function previewLicenseChanges(ctx: AppContext, principal: Principa
   if (request.serverId) parseHost(request.serverId, serverIdType);
   const data = [];
   for (const [customerNumber, change] of customers) {
-    const host = request.serverId
-      ? (await findAccountHost(ctx.db, customerNumber, request.serverId, serverIdType))?.host
+    const found = request.serverId
+      ? await findAccountHost(ctx.db, customerNumber, request.serverId, serverIdType)
       : undefined;
+    const host = found?.host;
     const { before, after } = await plannedLinesOf(ctx.db, host?.id ?? null, customerNumber, change);
-    // A new host is added without BORROW until its owner allows it.
-    const borrow = host?.borrowable ?? false;
-    const display = (lines: PlannedLine[]) => {
+    const borrowAfter = await savedBorrowable(ctx, principal, found, request.ansysborrowable);
+    const display = (lines: PlannedLine[], borrow: boolean) => {
       try {
         return lines.map((l) => featureDisplayLine(featureOf(ctx, l, borrow), customerNumber));
       } catch (e) {
@@ -456,12 +457,33 @@ export async function previewLicenseChanges(ctx: AppContext, principal: Principa
         throw new AppError('UNPROCESSABLE', messages.errorLicenseFile);
       }
     };
-    data.push({ customerNumber, ...lineChanges(display(before), display(after)) });
+    data.push({
+      customerNumber,
+      ...lineChanges(display(before, host?.borrowable ?? false), display(after, borrowAfter)),
+    });
   }
   return data;
 }
 
 type PreviewChange = PreviewRequest['customers'][number];
+
+/**
+ * The host's Borrowable setting after the save, as the save will leave it: the asked one for a new host or one whose
+ * every account the user may edit (a create batch or /api/fulfillments/servers/settings saves it), else the saved
+ * one (a create batch leaves it, the settings call is refused). A new host asked for nothing has none.
+ */
+async function savedBorrowable(
+  ctx: AppContext,
+  principal: Principal,
+  found: { host: HostRow; members: { customerNumber: string }[] } | undefined,
+  asked: boolean | undefined,
+): Promise<boolean> {
+  if (!found) return asked ?? false;
+  if (asked === undefined || asked === found.host.borrowable) return found.host.borrowable;
+  const members = found.members.map((m) => m.customerNumber);
+  const editable = await editableAccounts(ctx, principal, members);
+  return editable.length === members.length ? asked : found.host.borrowable;
+}
 
 const CUSTOMER_IN_VENDOR_STRING = /(?:^|\s)customer:([\w.-]+)/;
 

@@ -12,6 +12,7 @@ import {
   listHosts,
   readUploadedHost,
   removeHost,
+  setHostSettings,
   setSharedGroup,
 } from './service.ts';
 
@@ -56,6 +57,14 @@ export function registerLicenseServerRoutes(app: FastifyInstance, ctx: AppContex
     licenseServersApi.setSharedGroup,
   )(async ({ principal, body }) => {
     await setSharedGroup(ctx, principal, body);
+    return { status: 'SUCCESS' };
+  });
+  route(
+    app,
+    ctx,
+    licenseServersApi.settings,
+  )(async ({ principal, body }) => {
+    await setHostSettings(ctx, principal, body);
     return { status: 'SUCCESS' };
   });
   route(

@@ -252,8 +252,10 @@ export function parseHostNames(serverName: string, servers: number): string[] {
 /**
  * The host a create batch activates on, inside the batch's transaction (spec 002 §5 server checks):
  * - type 'new': the identity must be unused ('Host identifier {name} ({id}) is already in use.', with the rehost
- *   hint when the existing host has another name and the user may see it);
- * - type 'rehost': a target already active under the same name is refused ('Host {name} ({identifier}) is active.');
+ *   hint when the existing host has another name and the user may see it; {name} is that host's when the user may
+ *   see it, else the name typed);
+ * - type 'rehost': the same, except that an Inactive host other than the source may be reused; an active target
+ *   (or the source) under the same name gets 'Host {name} ({identifier}) is active.';
  * - otherwise the host must exist and serve an account the user may edit; the batch's account joins it (a shared
  *   license server).
  * Unknown hosts are added in state Unknown and used at once. Answers the host, whether it was added (a new
@@ -265,7 +267,14 @@ export async function hostForCreate(
   principal: Principal,
   request: Pick<
     CreateRequest,
-    'customerNumber' | 'serverName' | 'serverId' | 'serverIdType' | 'portNumber' | 'ansysborrowable' | 'type'
+    | 'customerNumber'
+    | 'serverName'
+    | 'serverId'
+    | 'serverIdType'
+    | 'portNumber'
+    | 'ansysborrowable'
+    | 'type'
+    | 'prevServer'
   >,
 ): Promise<{ host: HostRow; inserted: boolean; changes: AuditChange[] }> {
   const { identity, key } = parseHost(request.serverId, request.serverIdType);
@@ -277,16 +286,24 @@ export async function hostForCreate(
   if (host) {
     members = (await listHostAccounts(tx, host.id)).map((m) => m.customerNumber);
     const mayUse = members.some((cn) => editors.has(cn));
-    if (request.type === 'new' || (!mayUse && !members.includes(request.customerNumber))) {
+    const mayJoin = mayUse || members.includes(request.customerNumber);
+    // A rehost target is checked as an added host (decision 047): one in use, or the source itself (Inactive by
+    // now, its seats just returned), is refused instead of merging the seats into it; an Inactive host may be reused.
+    const isSource =
+      !!request.prevServer &&
+      parseHost(request.prevServer.serverId, request.prevServer.serverIdType).key === key;
+    const rehostTaken = request.type === 'rehost' && (host.state !== 'Inactive' || isSource);
+    if (rehostTaken && (host.state === 'Active' || isSource) && host.name === name)
+      throw new AppError('CONFLICT', hostIdMessages.active(name, key));
+    if (request.type === 'new' || rehostTaken || !mayJoin) {
+      // The message names the host holding the id when the user may see it, else only the name typed.
       throw new AppError(
         'CONFLICT',
-        mayUse && host.name !== name
-          ? hostIdMessages.inUseRehostHint(name, key)
-          : hostIdMessages.inUse(name, key),
+        mayJoin && host.name !== name
+          ? hostIdMessages.inUseRehostHint(host.name, key)
+          : hostIdMessages.inUse(mayJoin ? host.name : name, key),
       );
     }
-    if (request.type === 'rehost' && host.state === 'Active' && host.name === name)
-      throw new AppError('CONFLICT', hostIdMessages.active(name, key));
   } else {
     const wire = serialiseHostIdentity(identity);
     // One id serves one license server at a time: a new triad may not take in a host still in use, nor a new
@@ -295,7 +312,10 @@ export async function hostForCreate(
     const taken = await findHostInUseWithAnyId(tx, ids);
     if (taken) {
       const shared = ids.find((id) => taken.hostIds.split(',').includes(id)) ?? key;
-      throw new AppError('CONFLICT', hostIdMessages.inUse(name, shared));
+      const seen = (await listHostAccounts(tx, taken.id)).some(
+        (m) => m.customerNumber === request.customerNumber,
+      );
+      throw new AppError('CONFLICT', hostIdMessages.inUse(seen ? taken.name : name, shared));
     }
     host = await insertHost(tx, {
       kind: 'flexlm',
@@ -527,6 +547,34 @@ export async function deactivateSharedGroup(
   await writeHost(ctx, principal, request, 'sharedserver/deactivate', (tx, host, editable) =>
     setSharedGroupFlags(tx, host.id, editable, false),
   );
+}
+
+/**
+ * Decision 048: the host's Borrowable setting saved on its own (a change without seat changes). It goes into every
+ * account's file, so a host with an account the user may not edit is refused (403), never changed for some only.
+ * Each account on the host gets a 'changed' entry; setting the value it already has writes nothing.
+ */
+export async function setHostSettings(
+  ctx: AppContext,
+  principal: Principal,
+  request: HostWriteRequest & { ansysborrowable: boolean },
+) {
+  await writeHost(ctx, principal, request, 'servers/settings', async (tx, host, editable) => {
+    const members = (await listHostAccounts(tx, host.id)).map((m) => m.customerNumber).sort();
+    if (members.some((cn) => !editable.includes(cn))) throw new AppError('FORBIDDEN', messages.noPermission);
+    if (host.borrowable === request.ansysborrowable) return;
+    await updateHost(tx, host.id, { borrowable: request.ansysborrowable });
+    const changed = { ...host, borrowable: request.ansysborrowable };
+    const actor = auditActor(principal);
+    for (const customerNumber of members)
+      await recordAudit(tx, actor, {
+        customerNumber,
+        action: 'license-servers.changed',
+        object: hostObject(changed),
+        before: hostSettings(host),
+        after: hostSettings(changed),
+      });
+  });
 }
 
 /**
