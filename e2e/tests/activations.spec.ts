@@ -347,11 +347,32 @@ test('rehost from Manage Activations moves every seat to the new host; the sourc
   expect(moved.assigned.map((r) => [r.activationid, r.ansysactivated])).toEqual([[row.activationid, 2]]);
 });
 
-test('an export-denied associated account gets the notice in its tab, and no entitlements', async ({
+test('an export-denied associated account gets the notice in its tab, no entitlements and no error; clear and retry fetches again', async ({
   page,
 }) => {
   await openActivations(page);
+  const [row] = await pickAvailable(page, ACME, 1);
+  // The first fetch of the new host's rows fails: the banner's Clear error and retry asks again.
+  let failOnce = true;
+  await page.route('**/api/fulfillments/allentitlements', (route) => {
+    if (!failOnce) return route.continue();
+    failOnce = false;
+    return route.fulfill({
+      status: 409,
+      contentType: 'application/json',
+      body: JSON.stringify({ status: 'FAILURE', err: 'busy' }),
+    });
+  });
   await addHostByTyping(page, hostName('e2e-export'), hex12());
+  const banner = page.getByRole('alert').filter({ hasText: 'Clear error and retry' });
+  await expect(banner).toContainText('unable to fetch available fulfilled entitlements');
+  const again = page.waitForRequest('**/api/fulfillments/allentitlements');
+  await banner.getByRole('button', { name: 'Clear error and retry' }).click();
+  await again;
+  await expect(banner).toHaveCount(0);
+  await expect(countInput(activeTabPanel(page), row.activationid)).toBeVisible();
+
+  // Spec 002 §4: the export-denied account's tab gets empty lists, not an error; the other tab stays usable.
   await page.getByRole('combobox', { name: 'Associated Accounts' }).fill('Research');
   await page.getByRole('option', { name: /Acme Research Labs/ }).click();
   await expect(page.getByRole('tab')).toHaveCount(2);
@@ -361,6 +382,11 @@ test('an export-denied associated account gets the notice in its tab, and no ent
   await expect(
     activeTabPanel(page).getByRole('region', { name: 'Available Entitlements table' }),
   ).toHaveCount(0);
+  await page.getByRole('tab', { name: ACME }).click();
+  await countInput(activeTabPanel(page), row.activationid).fill('1');
+  await expect(page.getByRole('button', { name: 'Save & Generate' })).toBeEnabled();
+  await expect(page.getByRole('button', { name: 'Cancel' })).toBeEnabled();
+  await expect(banner).toHaveCount(0);
 });
 
 test('a view-only user gets the notice for add server, and the server refuses the write too', async ({

@@ -82,6 +82,23 @@ export async function authorizeAccount(
 }
 
 /**
+ * The gate for the lists of an account's rows (spec 002 §4 "Unapproved customers get empty lists"): an
+ * export-blocked account the user may otherwise use for `action` answers null (the caller answers empty lists),
+ * so a tab of such an account shows the notice without an error; outsiders get the usual 403.
+ */
+export async function authorizeAccountList(
+  ctx: AppContext,
+  principal: Principal,
+  customerNumber: string,
+  action: Exclude<AccountAction, 'info'>,
+): Promise<AccountAccess | null> {
+  const access = await loadAccountAccess(ctx, principal, customerNumber);
+  if (!access.permissions.exportBlocked) return permit(access, action);
+  permit({ ...access, permissions: { ...access.permissions, exportBlocked: false } }, action);
+  return null;
+}
+
+/**
  * The same gate for calls that name an object by its id (an e-mail, a license-server credential) rather
  * than by its account: `owner` is the object's account, looked up by the caller first (undefined when the
  * id is unknown). An object of an account the user cannot see is answered with `unknown`, exactly as an

@@ -161,10 +161,37 @@ describe('who may activate', () => {
     expect((await post('/api/fulfillments/servers', reader, { customerNumber: CN })).statusCode).toBe(200);
   });
 
-  it('gives an export-denied account no entitlements', async () => {
-    const res = await post('/api/fulfillments/allentitlements', boss, { customerNumber: BLOCKED });
-    expect(res.statusCode).toBe(403);
-    expect(res.json().err).toBe(messages.exportDenied);
+  it('gives an export-denied account empty lists without an error (spec 002 §4), outsiders still 403', async () => {
+    const host = newHostId();
+    for (const body of [
+      { customerNumber: BLOCKED },
+      { customerNumber: BLOCKED, serverId: host.pasted, serverIdType: 'ETHERNET' },
+    ]) {
+      const res = await post('/api/fulfillments/allentitlements', boss, body);
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({ status: 'SUCCESS', data: { server: null, assigned: [], available: [] } });
+    }
+    const assigned = await post('/api/fulfillments/entitlements', boss, {
+      customerNumber: BLOCKED,
+      serverId: host.pasted,
+      serverIdType: 'ETHERNET',
+    });
+    expect(assigned.statusCode).toBe(200);
+    expect(assigned.json().data).toEqual([]);
+    for (const who of [outsider, stranger]) {
+      const res = await post('/api/fulfillments/allentitlements', who, { customerNumber: BLOCKED });
+      expect(res.statusCode).toBe(403);
+      expect(JSON.stringify(res.json())).not.toContain('BLOCKED-A');
+    }
+    // Writes stay refused with the export text.
+    const write = await create(boss, {
+      customerNumber: BLOCKED,
+      serverName: 'lic1',
+      serverId: host.pasted,
+      activations: [{ id: 'BLOCKED-A', count: 1 }],
+    });
+    expect(write.statusCode).toBe(403);
+    expect(write.json().err).toBe(messages.exportDenied);
   });
 });
 

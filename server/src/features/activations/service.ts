@@ -7,7 +7,7 @@ import { onceForKey } from '../../db/operation-keys.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { AppError, badRequest, notFound } from '../../platform/errors.ts';
 import type { Principal } from '../../platform/principal.ts';
-import { authorizeAccount } from '../accounts/policy.ts';
+import { authorizeAccount, authorizeAccountList } from '../accounts/policy.ts';
 import { type AuditChange, auditActor, recordAudit } from '../audit/service.ts';
 import { type SslEntitlement, sslEntitlements } from '../entitlements/service.ts';
 import {
@@ -96,7 +96,9 @@ export async function hostActivations(
   request: { customerNumber: string; serverId?: string; serverIdType?: string },
   requireHost = false,
 ) {
-  const { customer } = await authorizeAccount(ctx, principal, request.customerNumber, 'activations');
+  const access = await authorizeAccountList(ctx, principal, request.customerNumber, 'activations');
+  if (!access) return { server: null, assigned: [], available: [] };
+  const { customer } = access;
   const account = { AccountID: customer.customerNumber, AccountName: customer.customerName };
   const now = new Date();
   const entitlements = await sslEntitlements.ofAccount(ctx.db, request.customerNumber);

@@ -77,7 +77,10 @@ export function useCustomerTabs(customer: SelectedCustomer, host: HostChoice | n
     selectionOf,
     planTabs,
     loaded: approved.every((t) => !!dataOf(t.customerNumber)),
-    loadFailed: rows.some((q) => q.isError),
+    /** A blocked tab's rows are never an error: it shows the notice (spec 002 §4 "empty lists"). */
+    loadFailed: rows.some((q, i) => q.isError && !blocked[i]),
+    /** Clear error and retry: fetch again every tab whose info or rows failed, even one disabled since. */
+    retry: () => Promise.all([...infos, ...rows].filter((q) => q.isError).map((q) => q.refetch())),
     viewOnlyAmong,
     select: (customerNumber: string, next: TabSelection) =>
       setSelections((old) => ({ ...old, [customerNumber]: next })),

@@ -236,6 +236,13 @@ function ActivationsScreen({ customer }: { customer: SelectedCustomer }) {
     setError(null);
     await refresh();
     if (failedPlan) await run(failedPlan);
+    // The other error is the host's customers that did not load: ask for them again.
+    else if (saved) await chooseHost(saved);
+  }
+
+  /** Fetch errors: ask again for what failed (a disabled query is not refetched by the query client). */
+  async function retryFetch() {
+    await Promise.all([servers.isError ? servers.refetch() : null, tabs.retry()]);
   }
 
   function onCancel() {
@@ -287,9 +294,7 @@ function ActivationsScreen({ customer }: { customer: SelectedCustomer }) {
               size="xs"
               variant="light"
               color="red"
-              onClick={() =>
-                void (error ? clearAndRetry() : queryClient.refetchQueries({ queryKey: activationKeys.all }))
-              }
+              onClick={() => void (error ? clearAndRetry() : retryFetch())}
             >
               Clear error and retry
             </Button>
