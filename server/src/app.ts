@@ -35,6 +35,7 @@ import { registerStatementRoutes } from './features/statements/routes.ts';
 import { registerTransactionRoutes } from './features/transactions/routes.ts';
 import { registerUserRoutes } from './features/user/routes.ts';
 import { installNoStore } from './platform/cache-control.ts';
+import { installCompression } from './platform/compression.ts';
 import type { Config } from './platform/config.ts';
 import type { AppContext } from './platform/context.ts';
 import {
@@ -119,6 +120,8 @@ export async function buildApp(config: Config, database: Database): Promise<Fast
   await app.register(rateLimit, { global: false });
   // Only /api/uploadserverid reads multipart forms; its limits are set where it reads the file.
   await app.register(multipart);
+  // Before the routes: the compression hook is attached to each route as it is declared.
+  await installCompression(app);
 
   await registerAuth(app, ctx);
   registerApiTokenRoutes(app, ctx);

@@ -72,6 +72,12 @@ describe('static files of the web app', () => {
     const index = await get('/index.html', 'br');
     expect(zlib.brotliDecompressSync(index.rawPayload).toString()).toBe(indexHtml);
     expect((await get('/elastic')).body).toBe(indexHtml);
+    // A file the build left uncompressed stays so: the API's compression does not touch static files.
+    const favicon = await get('/favicon.svg', 'br, gzip');
+    expect([favicon.headers['content-encoding'], favicon.body]).toEqual([
+      undefined,
+      '<svg xmlns="http://www.w3.org/2000/svg"/>',
+    ]);
   });
 
   it('still answers JSON API calls and 404s for missing assets', async () => {
