@@ -357,8 +357,9 @@ describe('creating fulfillments', () => {
       type: 'new',
       activations: [{ id: 'LEASE-A', count: 1 }],
     });
+    // The message names the host that holds the id (the user may see it), not the name typed.
     expect(renamed.json().err).toMatch(
-      /^Host identifier second \([0-9a-f]{12}\) is already in use\. .*[Rr]ehost/,
+      /^Host identifier first \([0-9a-f]{12}\) is already in use\. .*[Rr]ehost/,
     );
     // Another organisation typing the same id learns only that it is in use.
     const foreign = await post('/api/fulfillments/create', stranger, {
@@ -371,6 +372,66 @@ describe('creating fulfillments', () => {
     expect(foreign.statusCode).toBe(409);
     expect(foreign.json().err).toBe(`Host identifier theirs (${host.canonical}) is already in use.`);
     expect(await activated('LEASE-A')).toBe(before + 1);
+  });
+
+  it('checks a rehost target as an added host: an id in use is refused, never merged (issue 21)', async () => {
+    await ssl(CN, 'REHOST-A', { quantity: 4 });
+    const held = newHostId();
+    const source = newHostId();
+    // The holder is active and shared with another account of the same user.
+    await create(boss, {
+      serverName: 'held',
+      serverId: held.canonical,
+      type: 'new',
+      activations: [{ id: 'REHOST-A', count: 1 }],
+    });
+    const sister = await post('/api/fulfillments/create', boss, {
+      customerNumber: SISTER,
+      serverName: 'held',
+      serverId: held.canonical,
+      serverIdType: 'ETHERNET',
+      activations: [{ id: 'SISTER-A', count: 1 }],
+    });
+    expect(sister.statusCode).toBe(200);
+    await create(boss, {
+      serverName: 'src',
+      serverId: source.canonical,
+      type: 'new',
+      activations: [{ id: 'REHOST-A', count: 2 }],
+    });
+    const [row] = (await hostView(boss, source.canonical)).assigned;
+    // The save flow returns the source's seats first, then creates them on the target.
+    const returned = await post('/api/fulfillments/return', boss, {
+      customerNumber: CN,
+      lifecycle: 'rehost',
+      activations: [{ id: row.fulfillments[0].FulfillmentID, count: -2 }],
+    });
+    expect(returned.statusCode).toBe(200);
+    const rehost = (serverName: string, serverId: string) =>
+      create(boss, {
+        serverName,
+        serverId,
+        type: 'rehost',
+        prevServer: { serverId: source.canonical, serverIdType: 'ETHERNET' },
+        activations: [{ id: 'REHOST-A', count: 2 }],
+      });
+    const renamed = await rehost('newname', held.canonical);
+    expect(renamed.statusCode).toBe(409);
+    expect(renamed.json().err).toMatch(
+      new RegExp(`^Host identifier held \\(${held.canonical}\\) is already in use\\. .*[Rr]ehost`),
+    );
+    const sameName = await rehost('held', held.canonical);
+    expect(sameName.statusCode).toBe(409);
+    expect(sameName.json().err).toBe(`Host held (${held.canonical}) is active.`);
+    // The source itself, though Inactive once its seats are returned, is no target either.
+    const onto = await rehost('src', source.canonical);
+    expect(onto.json().err).toBe(`Host src (${source.canonical}) is active.`);
+    // Nothing moved: the holder keeps its one seat, no host of the new name exists, the seats stay returned.
+    expect((await hostView(boss, held.canonical)).assigned.map((r) => r.ansysactivated)).toEqual([1]);
+    expect((await servers(boss)).some((s) => s.name === 'newname')).toBe(false);
+    expect(await activated('REHOST-A')).toBe(1);
+    const fresh = newHostId();
+    expect((await rehost('moved', fresh.canonical)).statusCode).toBe(200);
   });
 });
 
@@ -520,7 +581,8 @@ describe('associated accounts and overlapping hosts', () => {
       activations: [{ id: 'LEASE-A', count: 1 }],
     });
     expect(triad.statusCode).toBe(409);
-    expect(triad.json().err).toBe(`Host identifier t1 (${single.canonical}) is already in use.`);
+    // Named by the host that holds the id, which the account uses.
+    expect(triad.json().err).toBe(`Host identifier alone (${single.canonical}) is already in use.`);
     // Once the single host is returned whole (Inactive), its id may serve the triad.
     const [row] = (await hostView(boss, single.canonical)).assigned;
     const back = await post('/api/fulfillments/return', boss, {
@@ -543,7 +605,7 @@ describe('associated accounts and overlapping hosts', () => {
       type: 'new',
       activations: [{ id: 'LEASE-A', count: 1 }],
     });
-    expect(member.json().err).toBe(`Host identifier member (${b.canonical}) is already in use.`);
+    expect(member.json().err).toBe(`Host identifier t1 (${b.canonical}) is already in use.`);
   });
 });
 
