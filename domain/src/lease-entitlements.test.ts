@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type LeaseFacts, toLeaseRow } from './lease-entitlements.ts';
+import { type LeaseFacts, lineSeats, toLeaseRow } from './lease-entitlements.ts';
 
 const now = new Date('2026-06-15T08:00:00Z');
 
@@ -68,5 +68,26 @@ describe('lease display rows (spec 002 §4)', () => {
       now,
     );
     expect(row).toMatchObject({ isEval: true, ansysborrowable: true, ansysavailable: 0 });
+  });
+});
+
+describe('seats of a line (decision 031)', () => {
+  it('Shared Web and Named User lines are all activated and never available; others count their seats on hosts', () => {
+    for (const model of ['Shared Web', 'ConcurrentProduct', 'Named User'])
+      expect(lineSeats({ model, productName: 'Solver', quantity: 50 }, 0)).toEqual({
+        activated: 50,
+        available: 0,
+      });
+    // '(Node)' is Node Locked whatever the model says.
+    expect(lineSeats({ model: 'Named User', productName: 'Solver (Node)', quantity: 50 }, 3)).toEqual({
+      activated: 3,
+      available: 47,
+    });
+    expect(lineSeats({ model: 'Network', productName: 'Solver', quantity: 50 }, null)).toEqual({
+      activated: null,
+      available: 50,
+    });
+    const named = toLeaseRow(lease({ LicenseModel: 'Named User', LineItemQuantity: 50, Activated: 0 }), now);
+    expect(named).toMatchObject({ ansysactivated: 50, ansysavailable: 0 });
   });
 });

@@ -1,5 +1,6 @@
 import type { LeaseRecord } from '@lp/contract/leases/schemas';
 import {
+  countShownAsActivated,
   isBorrowable,
   PERMANENT,
   type ProgressColour,
@@ -59,17 +60,35 @@ export interface LeaseRow {
 
 export const maintenanceText = (versionDate: string) => `Maintenance ends on ${versionDate}`;
 
+/**
+ * Decision 031 (revised): the seats of a line as every page and the server count them. A Shared Web or Named User
+ * line is in use by design (spec 002 §9 "the count is shown as activated"): all its seats are activated and none
+ * is available to activate on a license server. Any other line: the seats on license servers (`onServers`, null
+ * while unknown), the rest available.
+ */
+export function lineSeats(
+  line: { model: string; productName: string; quantity: number },
+  onServers: number | null,
+): { activated: number | null; available: number } {
+  const activated = countShownAsActivated(line.model, line.productName) ? line.quantity : onServers;
+  return { activated, available: Math.max(0, line.quantity - (activated ?? 0)) };
+}
+
 /** One lease record as a display row on the day of `now` (UTC). */
 export function toLeaseRow(record: LeaseFacts, now: Date = new Date()): LeaseRow {
   const permanent = record.IsActivationPermanent === 'true' || record.EndDate === null;
+  const seats = lineSeats(
+    { model: record.LicenseModel, productName: record.ProductName, quantity: record.LineItemQuantity },
+    record.Activated,
+  );
   const common = {
     activationid: record.ActivationId,
     ansysproduct: record.ProductName,
     ansyslicensemodel: record.LicenseModel,
     isEval: record.Type === 'Evaluation',
     ansyscount: record.LineItemQuantity,
-    ansysactivated: record.Activated,
-    ansysavailable: Math.max(0, record.LineItemQuantity - record.Activated),
+    ansysactivated: seats.activated ?? 0,
+    ansysavailable: seats.available,
     ansysborrowable: isBorrowable(record.LicenseModel),
     startdate: record.StartDate,
     enddate: record.EndDate,

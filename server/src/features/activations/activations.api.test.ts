@@ -302,6 +302,26 @@ describe('creating fulfillments', () => {
     expect((await servers(boss)).some((s) => s.serverId === host.canonical)).toBe(false);
   });
 
+  it('offers no seat of a Shared Web or Named User line and refuses to activate one (decision 031)', async () => {
+    await ssl(CN, 'NAMED-50', { quantity: 50, licenseModel: 'Named User' });
+    await ssl(CN, 'SHARED-50', { quantity: 50, licenseModel: 'Shared Web' });
+    const host = newHostId();
+    const { available } = await hostView(boss, host.canonical);
+    expect(available.map((r) => r.activationid)).not.toContain('NAMED-50');
+    expect(available.map((r) => r.activationid)).not.toContain('SHARED-50');
+    for (const id of ['NAMED-50', 'SHARED-50']) {
+      const res = await create(boss, {
+        serverName: 'named',
+        serverId: host.pasted,
+        type: 'new',
+        activations: [{ id, count: 1 }],
+      });
+      expect(res.statusCode).toBe(409);
+      expect(res.json().err).toBe(messages.activatedOverAvailable);
+      expect(await activated(id)).toBe(0);
+    }
+  });
+
   it('refuses products whose maintenance has expired, and expired leases', async () => {
     const expired = await create(boss, {
       serverName: 'lic3',

@@ -68,8 +68,8 @@ function presentActivation(
     ansyslicensemodel: e.licenseModel,
     isEval: e.isEvaluation,
     ansyscount: e.quantity,
-    ansysactivated: onHost ? onHost.count : e.activated,
-    ansysavailable: Math.max(0, e.quantity - e.activated),
+    ansysactivated: onHost ? onHost.count : row.ansysactivated,
+    ansysavailable: row.ansysavailable,
     ansysborrowable: row.ansysborrowable,
     startdate: e.startDate,
     enddate: e.endDate,
@@ -192,7 +192,8 @@ export async function createFulfillments(ctx: AppContext, principal: Principal, 
           const row = leaseRowOf(e, now);
           if (row.maintenanceExpired) throw badRequest(`${messages.maintenanceExpired} ${e.productName}`);
           if (row.remainingdays === 'EXPIRED') throw badRequest(messages.entitlementExpired(a.id));
-          if (!(await sslEntitlements.changeActivated(tx, e.id, a.count)))
+          // The one seat rule (decision 031): a Shared Web or Named User line has no seat to activate on a host.
+          if (row.ansysavailable < a.count || !(await sslEntitlements.changeActivated(tx, e.id, a.count)))
             throw new AppError('CONFLICT', messages.activatedOverAvailable);
           const parent = prev ? await findFulfillment(tx, prev.id, e.id) : undefined;
           const { id: fulfillmentId, count } = await addToFulfillment(tx, {

@@ -2,7 +2,7 @@ import { leasesApi } from '@lp/contract/leases/api';
 import { type LeaseRecord, leaseColumnKinds } from '@lp/contract/leases/schemas';
 import type { FilterRule } from '@lp/contract/query/schemas';
 import { countShownAsActivated } from '@lp/domain/entitlements';
-import { type LeaseRow, toLeaseRow } from '@lp/domain/lease-entitlements';
+import { type LeaseRow, lineSeats, toLeaseRow } from '@lp/domain/lease-entitlements';
 import { type ApiClient, api, type RequestOptions } from '../../../lib/api-client.ts';
 import { call } from '../../../lib/call.ts';
 import { type Block, type BlockRequest, DataService } from '../../../lib/data-service.ts';
@@ -79,13 +79,14 @@ export class LeasesDataService extends DataService<LeaseGridRow> {
   }
 
   private displayRow(record: LeaseGridRow, now: Date): LeaseGridRow {
-    const shownAsCount = countShownAsActivated(record.LicenseModel, record.ProductName);
     return {
       ...record,
       view: toLeaseRow(record, now),
-      totalActivated: shownAsCount
-        ? record.LineItemQuantity
-        : (this.activated.get(record.ActivationId) ?? null),
+      // The seat rule /activations and the server use too (decision 031).
+      totalActivated: lineSeats(
+        { model: record.LicenseModel, productName: record.ProductName, quantity: record.LineItemQuantity },
+        this.activated.get(record.ActivationId) ?? null,
+      ).activated,
     };
   }
 
