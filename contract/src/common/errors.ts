@@ -62,7 +62,6 @@ export const messages = {
   // Spec 001 §5, §7: elastic license server credentials.
   invalidPin: 'PIN number is not valid. Please enter a 6 digits number.',
   invalidUsernames: 'List of usernames is not valid. Please enter a valid list.',
-  pinNotFound: 'PIN not found',
   // Spec 001 §8: weekly / monthly statement e-mail of an elastic entitlement.
   emailSent: 'Email has been sent.',
   emailNotSent: 'Email has not been sent.',

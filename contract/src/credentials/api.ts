@@ -9,6 +9,7 @@ import {
   getUsersRequestSchema,
   pinResponseSchema,
   saveUsersRequestSchema,
+  storedPinResponseSchema,
   usersResponseSchema,
 } from './schemas.ts';
 
@@ -28,9 +29,9 @@ export const credentialsApi = {
     method: 'post',
     path: '/api/getpin',
     auth: 'session',
-    summary: 'PIN of the elastic license server (404 "PIN not found" when it has none)',
+    summary: 'PIN of the elastic license server (pin null when it has none)',
     body: getPinRequestSchema,
-    response: pinResponseSchema,
+    response: storedPinResponseSchema,
   }),
   generatePin: defineOperation({
     operationId: 'generatePin',

@@ -15,8 +15,15 @@ export const elasticDeviceResponseSchema = z.object({
   data: elasticDeviceSchema,
 });
 
-/** POST /api/getpin: FAILURE with err "PIN not found" (404) while the server has no PIN. */
+/**
+ * POST /api/getpin: SUCCESS with pin null while the server has no PIN (decision 051: spec 001's "PIN not found" is
+ * a state of the server, not an error, so it no longer answers 404).
+ */
 export const getPinRequestSchema = z.object({ customerNumber, customerName, clsId });
+export const storedPinResponseSchema = z.object({
+  status: z.literal('SUCCESS'),
+  data: z.object({ pin: z.string().nullable() }),
+});
 export const pinResponseSchema = z.object({
   status: z.literal('SUCCESS'),
   data: z.object({ pin: z.string() }),

@@ -135,10 +135,10 @@ describe('POST /api/devices/elastic', () => {
 });
 
 describe('PIN', () => {
-  it('a server without a PIN answers "PIN not found"', async () => {
+  it('a server without a PIN answers pin null, not an error status (decision 051)', async () => {
     const res = await getPin(reader);
-    expect(res.statusCode).toBe(404);
-    expect(res.json()).toMatchObject({ status: 'FAILURE', err: 'PIN not found' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ status: 'SUCCESS', data: { pin: null } });
   });
 
   it('a view-only user cannot set the PIN of a server without one (403), and reading writes nothing', async () => {
@@ -146,8 +146,8 @@ describe('PIN', () => {
     const viewer = await generatePin(reader);
     expect(viewer.statusCode).toBe(403);
     expect(viewer.json()).toMatchObject({ status: 'FAILURE', err: messages.noPermission });
-    expect((await getPin(reader)).statusCode).toBe(404);
-    expect((await getPin(boss)).statusCode).toBe(404);
+    expect((await getPin(reader)).json().data).toEqual({ pin: null });
+    expect((await getPin(boss)).json().data).toEqual({ pin: null });
     expect(await storedRow()).toBeUndefined();
     expect(await auditEntriesOf(database.db, 'credentials.pin.')).toEqual([]);
   });

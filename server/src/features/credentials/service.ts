@@ -51,15 +51,15 @@ async function readServerSettings(
   return findSettings(ctx.db, customerNumber, clsId);
 }
 
-/** POST /api/getpin: the stored PIN, or 404 "PIN not found" while the server has none. */
+/** POST /api/getpin: the stored PIN, or null while the server has none (decision 051). */
 export async function getPin(
   ctx: AppContext,
   principal: Principal,
   customerNumber: string,
   clsId: string,
-): Promise<string> {
+): Promise<string | null> {
   const settings = await readServerSettings(ctx, principal, customerNumber, clsId);
-  if (!settings?.pinCipher) throw notFound(messages.pinNotFound);
+  if (!settings?.pinCipher) return null;
   return unseal(
     await sealingKey(ctx),
     settings.pinCipher,

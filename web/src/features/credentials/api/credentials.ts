@@ -1,6 +1,4 @@
-import { messages } from '@lp/contract/common/errors';
 import { credentialsApi } from '@lp/contract/credentials/api';
-import { ApiError } from '../../../lib/api-client.ts';
 import { call } from '../../../lib/call.ts';
 
 /** The account's elastic license server. */
@@ -8,17 +6,14 @@ export const getElasticDevice = (customerNumber: string, customerName: string) =
   call(credentialsApi.elasticDevice, { customerNumber, customerName }).then((r) => r.data);
 
 /**
- * Servers get their PIN when they are created; one made before that answers "PIN not found", and the server is
- * then asked to generate one (spec 001 §4: silently), which answers the PIN in force even when another page
- * generated it first. Setting a PIN is an edit (decision 022): a view-only user gets 403 and /nopermissions.
+ * Servers get their PIN when they are created; one made before that has none (pin null, decision 051), and the
+ * server is then asked to generate one (spec 001 §4: silently), which answers the PIN in force even when another
+ * page generated it first. Setting a PIN is an edit (decision 022): a view-only user gets 403 and /nopermissions.
  */
 export async function getOrCreatePin(customerNumber: string, customerName: string, clsId: string) {
-  try {
-    return (await call(credentialsApi.getPin, { customerNumber, customerName, clsId })).data.pin;
-  } catch (e) {
-    if (!(e instanceof ApiError && e.err === messages.pinNotFound)) throw e;
-    return (await call(credentialsApi.generatePin, { customerNumber, clsId })).data.pin;
-  }
+  const { pin } = (await call(credentialsApi.getPin, { customerNumber, customerName, clsId })).data;
+  if (pin !== null) return pin;
+  return (await call(credentialsApi.generatePin, { customerNumber, clsId })).data.pin;
 }
 
 export const changePin = (customerNumber: string, clsId: string, pin: string) =>
