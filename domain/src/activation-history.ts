@@ -17,6 +17,8 @@ export interface HistoryEvent {
   product: string;
   startDate: string;
   endDate: string | null;
+  /** A perpetual's maintenance end */
+  versionDate?: string | null;
 }
 
 const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
@@ -64,6 +66,7 @@ function rowsOfGroup(groupId: number, events: HistoryEvent[]): HistoryRow[] {
       count: e.count,
       startDate: e.startDate,
       endDate: e.endDate,
+      versionDate: e.versionDate ?? null,
     });
   }
   return [...rows.values()]

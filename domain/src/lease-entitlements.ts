@@ -61,6 +61,13 @@ export interface LeaseRow {
 export const maintenanceText = (versionDate: string) => `Maintenance ends on ${versionDate}`;
 
 /**
+ * Spec 002 §4: what a line's end shows wherever it is listed (tables, history, its CSV; decision 049): the end
+ * date, or for a perpetual 'Maintenance ends on {versiondate}', or PERMANENT when it has no maintenance date.
+ */
+export const endText = (endDate: string | null, versionDate: string | null) =>
+  endDate ?? (versionDate ? maintenanceText(versionDate) : PERMANENT);
+
+/**
  * Decision 031 (revised): the seats of a line as every page and the server count them. A Shared Web or Named User
  * line is in use by design (spec 002 §9 "the count is shown as activated"): all its seats are activated and none
  * is available to activate on a license server. Any other line: the seats on license servers (`onServers`, null
@@ -106,7 +113,7 @@ export function toLeaseRow(record: LeaseFacts, now: Date = new Date()): LeaseRow
       usedDays: started?.usedDays ?? 0,
       usedDaysPercentage: notStarted ? 0 : 100,
       remainingdayscolor: 'green',
-      expirationText: record.VersionDate ? maintenanceText(record.VersionDate) : '',
+      expirationText: endText(null, record.VersionDate),
       maintenanceExpired: maintenance !== null && !maintenance.notStarted && maintenance.expired,
       active: !notStarted,
     };

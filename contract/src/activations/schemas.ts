@@ -145,6 +145,8 @@ export const historyRowSchema = z.object({
   count: z.number().int(),
   startDate: z.string(),
   endDate: z.string().nullable(),
+  /** A perpetual's maintenance end (its end date is null): the history shows 'Maintenance ends on {date}' */
+  versionDate: z.string().nullable(),
 });
 export type HistoryRow = z.infer<typeof historyRowSchema>;
 

@@ -188,6 +188,41 @@ describe('activation history rows (spec 002 §4 grouping, decision 032)', () => 
   });
 });
 
+describe('what a history row names (decision 049)', () => {
+  it('a triad by its three servers, a perpetual by its maintenance end', async () => {
+    await buildLease(database.db, CN, 'HI-PERP', {
+      partNumber: 'HI-SOLVER',
+      endDate: null,
+      versionDate: '2099-01-31',
+    });
+    const ids = ['a10000000011', 'a10000000012', 'a10000000013'];
+    const res = await post('/api/fulfillments/create', boss, {
+      customerNumber: CN,
+      serverName: 'tri1,tri2,tri3',
+      serverId: ids.join(','),
+      serverIdType: 'ETHERNET,ETHERNET,ETHERNET',
+      type: 'new',
+      activations: [{ id: 'HI-PERP', count: 1 }],
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const servers = await post('/api/fulfillments/servers', boss, { customerNumber: CN });
+    const triad = (servers.json().data as { serverId: string; displayName: string }[]).find(
+      (s) => s.serverId === ids.join(','),
+    );
+    expect(triad?.displayName).toBe(
+      `tri1 (MAC_ADDRESS=${ids[0]}), tri2 (MAC_ADDRESS=${ids[1]}), tri3 (MAC_ADDRESS=${ids[2]})`,
+    );
+    const rows = await post('/api/fulfillments/history', boss, {
+      customerNumber: CN,
+      hostIds: [{ hostId: ids.join(','), hostIdType: 'ETHERNET,ETHERNET,ETHERNET' }],
+    });
+    expect(rows.statusCode, rows.body).toBe(200);
+    expect(rows.json().data[0].rows).toMatchObject([
+      { activationId: 'HI-PERP', endDate: null, versionDate: '2099-01-31' },
+    ]);
+  });
+});
+
 describe('host state follows its live seats (spec 002 §4 host lifecycle)', () => {
   it('a rehost that returns every live fulfillment leaves the source Inactive, and it may then be removed', async () => {
     const source = 'a10000000003';

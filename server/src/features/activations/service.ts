@@ -363,6 +363,7 @@ export async function hostsHistory(
       product: ent?.productName ?? '',
       startDate: ent?.startDate ?? '',
       endDate: ent?.endDate ?? null,
+      versionDate: ent?.versionDate ?? null,
     });
   }
   return hosts.map((h) => ({

@@ -67,11 +67,14 @@ export function serversOfHost(host: HostRow) {
   return ids.map((id, i) => ({ name: names[i] ?? names[0], type: types[i], id, port: host.port }));
 }
 
-/** Spec 002 §3: the host as the screens show it (ETHERNET is shown as MAC_ADDRESS in the display name). */
+/**
+ * Spec 002 §3: the host as the screens show it (ETHERNET is shown as MAC_ADDRESS in the display name). The display
+ * name is 'name (TYPE=id)' per server, a triad's three joined by ', ' (decision 049): the history rows and their
+ * CSV name every server of a triad, not only the first.
+ */
 export function presentHost(host: HostRow, accountCount: number): LicenseServer {
   const identity = identityOf(host);
   const wire = serialiseHostIdentity(identity);
-  const human = identity.ids.map((id, i) => `${humanHostIdType(identity.types[i])}=${id}`).join(',');
   return {
     id: host.id,
     name: host.name,
@@ -80,7 +83,9 @@ export function presentHost(host: HostRow, accountCount: number): LicenseServer 
     serverId: wire.serverId,
     serverIdType: wire.serverIdType,
     hostIdentifier: host.hostIdentity,
-    displayName: `${host.name} (${human})`,
+    displayName: serversOfHost(host)
+      .map((s) => `${s.name} (${humanHostIdType(s.type)}=${s.id})`)
+      .join(', '),
     portNumber: host.port,
     triad: identity.ids.length === 3,
     ansysborrowable: host.borrowable,

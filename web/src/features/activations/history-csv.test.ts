@@ -31,6 +31,7 @@ const row = (over: Partial<HistoryRow> = {}): HistoryRow => ({
   count: 2,
   startDate: '2026-01-01',
   endDate: '2026-12-31',
+  versionDate: null,
   ...over,
 });
 
@@ -53,8 +54,20 @@ describe('activations history CSV', () => {
     const a = host('licsrv01', 'licsrv01 (MAC_ADDRESS=001a2b3c4d5e)');
     const b = host('old-licsrv', 'old-licsrv (MAC_ADDRESS=0a0b0c0d0e0f)');
     const csv = historyCsv([
-      { host: a, rows: [row(), row({ action: 'DEACTIVATE (1)', count: -1, modifiedBy: '', endDate: null })] },
-      { host: b, rows: [row({ activationId: 'B-7', product: 'Fluids' })] },
+      {
+        host: a,
+        rows: [
+          row(),
+          row({
+            action: 'DEACTIVATE (1)',
+            count: -1,
+            modifiedBy: '',
+            endDate: null,
+            versionDate: '2027-06-30',
+          }),
+        ],
+      },
+      { host: b, rows: [row({ activationId: 'B-7', product: 'Fluids', endDate: null })] },
     ]);
     expect(csv.split('\r\n')).toHaveLength(4);
     expect(parse(csv).slice(1)).toEqual([
@@ -69,7 +82,8 @@ describe('activations history CSV', () => {
         '2026-01-01',
         '2026-12-31',
       ],
-      // An empty modified-by is an automated action; a perpetual has no end date; returns count negative.
+      // An empty modified-by is an automated action; a perpetual ends with its maintenance (decision 049), or is
+      // PERMANENT without a maintenance date; returns count negative.
       [
         'licsrv01 (MAC_ADDRESS=001a2b3c4d5e)',
         '2026-03-14 08:05:09',
@@ -79,7 +93,7 @@ describe('activations history CSV', () => {
         'A-100',
         '-1',
         '2026-01-01',
-        '',
+        'Maintenance ends on 2027-06-30',
       ],
       [
         'old-licsrv (MAC_ADDRESS=0a0b0c0d0e0f)',
@@ -90,7 +104,7 @@ describe('activations history CSV', () => {
         'B-7',
         '2',
         '2026-01-01',
-        '2026-12-31',
+        'PERMANENT',
       ],
     ]);
   });

@@ -1,5 +1,6 @@
 import type { HistoryRow } from '@lp/contract/activations/schemas';
 import type { LicenseServer } from '@lp/contract/license-servers/schemas';
+import { endText } from '@lp/domain/lease-entitlements';
 import Papa from 'papaparse';
 import { EXPORT_FILE_PREFIX } from '../../lib/export-file-prefix.ts';
 import { type HostSection, modifiedByText } from './history-tree.ts';
@@ -44,7 +45,7 @@ export function historyCsv(hosts: readonly HostHistoryRows[]): string {
       r.activationId,
       r.count,
       r.startDate,
-      r.endDate ?? '',
+      endText(r.endDate, r.versionDate),
     ]),
   );
   // As rows of one array, so a section without history is the header line alone (no trailing line break).

@@ -45,6 +45,7 @@ const row = (activationId: string, count = 1): HistoryRow => ({
   count,
   startDate: '2026-01-01',
   endDate: null,
+  versionDate: null,
 });
 
 const describeRows = (rows: TreeRow[]) =>

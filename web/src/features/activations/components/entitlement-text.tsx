@@ -1,4 +1,5 @@
 import type { ActivationRow } from '@lp/contract/activations/schemas';
+import { endText } from '@lp/domain/lease-entitlements';
 import { Text } from '@mantine/core';
 
 /** Spec 002 §3: an activation as every activations table names it: product in bold ('(Evaluation)' after an evaluation's) over the activation id. */
@@ -16,6 +17,5 @@ export function EntitlementText({ row }: { row: ActivationRow }) {
   );
 }
 
-/** Spec 002 §4: the end date, or for a perpetual 'Maintenance ends on {versiondate}'. */
-export const expirationText = (row: ActivationRow) =>
-  row.enddate ?? (row.versiondate ? `Maintenance ends on ${row.versiondate}` : '');
+/** Spec 002 §4: the end date, or for a perpetual 'Maintenance ends on {versiondate}' (one rule: `endText`). */
+export const expirationText = (row: ActivationRow) => endText(row.enddate, row.versiondate);

@@ -1,5 +1,6 @@
 import type { LicenseServer } from '@lp/contract/license-servers/schemas';
 import { formatCount } from '@lp/domain/amounts';
+import { endText } from '@lp/domain/lease-entitlements';
 import { ActionIcon, Badge, Group, Loader, Stack, Text, Tooltip } from '@mantine/core';
 import {
   ClientSideRowModelModule,
@@ -123,7 +124,7 @@ function HostCell({ data, context }: { data: HostGridRow; context: HostActions }
         >
           <span aria-hidden="true">{expanded ? '▾' : '▸'}</span>
         </ActionIcon>
-        <Text size="sm" fw={600} truncate data-testid="host-name">
+        <Text size="sm" fw={600} truncate title={host.displayName} data-testid="host-name">
           {host.displayName}
         </Text>
         <Badge variant="light" color={active ? 'green' : 'gray'} tt="none">
@@ -294,8 +295,8 @@ export function HistoryGrid({ title, rows, actions, gridEvents }: HistoryGridPro
       historyColumn(
         'endDate',
         'Expiration Date',
-        (r) => r.row.endDate ?? '',
-        (r) => [r.row.endDate ?? ''],
+        (r) => endText(r.row.endDate, r.row.versionDate),
+        (r) => [endText(r.row.endDate, r.row.versionDate)],
         { minWidth: 100 },
       ),
     ],
