@@ -15,6 +15,7 @@ import {
   isManualProductName,
   offeredDurations,
   priceLine,
+  withTypedAmount,
 } from './fsa-pricing.ts';
 
 // The fixtures of decision 035's worked examples.
@@ -51,6 +52,8 @@ describe('decision 035 worked examples: standard lines', () => {
     ['2', A, full, '2026-11-24', '7', 1, '2026-11-30', 10_000, 10_000],
     ['3', A, full, '2027-07-05', '180', 1, '2027-12-31', 170_000, 170_000],
     ['5', A, full, '2027-01-01', '365', 1, '2027-12-31', 300_000, 300_000],
+    // 364 days left: 1 Year is offered, capped at the contract end, at the year's rate: 364 ÷ 365 × 3,000.00.
+    ['6', A, full, '2027-01-02', '365', 1, '2027-12-31', 299_178, 299_178],
     ['7', B, full, '2028-01-01', '365', 1, '2028-12-31', 300_000, 300_000],
     ['8', B, full, '2028-02-29', '365', 1, '2029-02-28', 300_000, 300_000],
     ['9', C, full, '2028-01-01', '365', 1, '2028-12-30', 300_000, 300_000],
@@ -70,7 +73,6 @@ describe('decision 035 worked examples: standard lines', () => {
   it.each([
     // #, contract, start, duration, count, field, error
     ['4', A, '2027-07-06', '180', 1, 'duration', messages.fsaEndDateInvalid],
-    ['6', A, '2027-01-02', '365', 1, 'duration', messages.fsaEndDateInvalid],
     ['14a', A, '2026-12-01', '30', 0, 'count', messages.fsaCountPositive],
     ['14b', A, '2026-12-01', '30', 1.5, 'count', messages.fsaCountPositive],
     ['15', A, '2026-11-23', '7', 1, 'startDate', messages.fsaStartDateInvalid],
@@ -92,9 +94,9 @@ describe('decision 035 worked examples: standard lines', () => {
 
 describe('decision 035 worked examples: offered durations and earliest start', () => {
   it.each([
-    ['O1', full, A, '2027-12-01', ['7', '30', 'remainder']],
+    ['O1', full, A, '2027-12-01', ['7', '30', '365', 'remainder']],
     ['O2', full, A, '2027-01-01', ['7', '30', '60', '90', '180', '365', 'remainder']],
-    ['O3', full, A, '2027-12-28', ['remainder']],
+    ['O3', full, A, '2027-12-28', ['365', 'remainder']],
     ['O4', noPrices, A, '2026-12-01', []],
     ['O5', full, A, '2028-01-01', []],
     ['O6', full, C, '2028-01-01', ['7', '30', '60', '90', '180', '365', 'remainder']],
@@ -245,7 +247,7 @@ describe('pricing properties', () => {
     );
   });
 
-  it('every offered period of a start within the contract lasts its days (a year 365 or 366, capped at the contract end)', () => {
+  it('every offered period of a start within the contract lasts its days (a year 365 or 366, capped at the contract end, never dearer than a year)', () => {
     fc.assert(
       fc.property(scene, (s) => {
         if (s.startDate < s.contract.startDate) return;
@@ -255,8 +257,11 @@ describe('pricing properties', () => {
           if (!r.ok) continue;
           const days = daysBetween(s.startDate, r.endDate) + 1;
           if (d === 'remainder') expect(r.endDate).toBe(s.contract.endDate);
-          else if (d === '365') expect(days === 365 || days === 366).toBe(true);
-          else expect(days).toBe(periodDays[d]);
+          else if (d === '365') {
+            const capped = r.endDate === s.contract.endDate;
+            expect(days === 365 || days === 366 || (capped && days < 365)).toBe(true);
+            expect(r.unitCents <= (s.prices.price1Year as number)).toBe(true);
+          } else expect(days).toBe(periodDays[d]);
         }
       }),
     );
@@ -296,6 +301,57 @@ describe('pricing properties', () => {
           expect(r.costCents).toBe(s.count * unitCents);
           expect(s.startDate >= earliestStart(s.contract, s.today)).toBe(true);
           expect(s.startDate < r.endDate && r.endDate <= s.contract.endDate).toBe(true);
+        },
+      ),
+    );
+  });
+});
+
+describe('decision 050: the cost typed is the cost ordered', () => {
+  it('1,000.00 for 3 costs exactly 1,000.00 (unit shown 333.33); 200,000.00 stays 200,000.00', () => {
+    const typed = (count: number, costCents: number) =>
+      checkManualLine({
+        contract: A,
+        today,
+        startDate: '2026-12-01',
+        endDate: '2027-05-31',
+        count,
+        costCents,
+      });
+    expect(typed(3, 100_000)).toEqual({
+      ok: true,
+      endDate: '2027-05-31',
+      unitCents: 33_333,
+      costCents: 100_000,
+    });
+    expect(typed(3, 20_000_000)).toMatchObject({ costCents: 20_000_000 });
+    expect(typed(0, 100_000)).toMatchObject({ ok: false, error: messages.fsaCountPositive });
+  });
+
+  it('never loses or invents a cent: the line cost is the typed cost, the unit within half a cent of cost ÷ count', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 1_000_000 }),
+        fc.integer({ min: 0, max: 1e12 }),
+        (count, costCents) => {
+          const r = checkManualLine({
+            contract: A,
+            today,
+            startDate: '2026-12-01',
+            endDate: '2027-05-31',
+            count,
+            costCents,
+          });
+          const std = withTypedAmount(
+            priceLine({ prices: full, contract: A, today, startDate: '2026-12-01', duration: '30', count }),
+            { costCents },
+            count,
+          );
+          for (const line of [r, std]) {
+            if (!line.ok) throw new Error('priced');
+            expect(line.costCents).toBe(costCents);
+            expect(Math.abs(2 * (line.unitCents * count - costCents)) <= count).toBe(true);
+          }
         },
       ),
     );

@@ -66,12 +66,18 @@ function remainingDays(contract: FsaTerm, startDate: string): number {
 
 const pricedPeriods = (prices: FsaPriceList) => periods.filter((p) => prices[p.price] !== null);
 
-/** Durations offered for a line starting on startDate: priced periods that fit, then 'remainder' if anything is priced. */
+/**
+ * Durations offered for a line starting on startDate: priced periods that fit, 1 Year whenever priced (capped at
+ * the contract end, spec 002 §9; decision 035), then 'remainder' if anything is priced.
+ */
 export function offeredDurations(prices: FsaPriceList, contract: FsaTerm, startDate: string): FsaDuration[] {
   const remaining = remainingDays(contract, startDate);
   const priced = pricedPeriods(prices);
   if (remaining === 0 || priced.length === 0) return [];
-  return [...priced.filter((p) => p.days <= remaining).map((p) => p.duration), 'remainder'];
+  return [
+    ...priced.filter((p) => p.days <= remaining || p.duration === '365').map((p) => p.duration),
+    'remainder',
+  ];
 }
 
 /** The calendar year from `start`: the day before its anniversary (a 29 February start ends on 28 February). */
@@ -129,33 +135,65 @@ export function priceLine(args: {
   }
 
   const period = priced.find((p) => p.duration === duration) as (typeof priced)[number];
-  const unitCents = prices[period.price] as number;
-  const end =
-    duration === '365'
-      ? Math.min(yearEnd(start).getTime(), (parseDay(contract.endDate) as Date).getTime())
-      : addDaysUtc(start, period.days - 1);
-  return { ok: true, endDate: formatDate(end), unitCents, costCents: costOf(unitCents, count) };
+  const price = prices[period.price] as number;
+  if (duration === '365') {
+    // Capped at the contract end; fewer than 365 days left pay the year's rate for the days they get.
+    const end = Math.min(yearEnd(start).getTime(), (parseDay(contract.endDate) as Date).getTime());
+    const unitCents =
+      remaining >= period.days ? price : Number(divideHalfUp(BigInt(remaining) * BigInt(price), 365n));
+    return { ok: true, endDate: formatDate(end), unitCents, costCents: costOf(unitCents, count) };
+  }
+  const end = addDaysUtc(start, period.days - 1);
+  return { ok: true, endDate: formatDate(end), unitCents: price, costCents: costOf(price, count) };
 }
 
-/** A manual-entry line (business operations only): count, dates within the contract, cost = count × unit cost. */
-export function checkManualLine(args: {
-  contract: FsaTerm;
-  today: string;
-  startDate: string;
-  endDate: string;
-  count: number;
-  unitCents: number;
-}): LinePrice {
-  const { contract, today, startDate, endDate, count, unitCents } = args;
-  if (!Number.isSafeInteger(unitCents) || unitCents < 0)
-    throw new RangeError(`unit cost must be a whole number of cents, not ${unitCents}`);
+/**
+ * The amount of a line whose price business operations typed: either a unit cost (cost = count × unit) or the
+ * line's cost itself (decision 050: the cost typed is the cost ordered, exactly; the unit cost shown is cost ÷ count
+ * rounded half-up to the cent, for reading only, so a cost that does not divide by the count loses no cent).
+ */
+export type TypedAmount = { unitCents: number } | { costCents: number };
+
+function amountOf(typed: TypedAmount, count: number): { unitCents: number; costCents: number } {
+  if ('costCents' in typed) {
+    if (!Number.isSafeInteger(typed.costCents) || typed.costCents < 0)
+      throw new RangeError(`cost must be a whole, non-negative number of cents, not ${typed.costCents}`);
+    const unitCents = Number(divideHalfUp(BigInt(typed.costCents), BigInt(count)));
+    return { unitCents, costCents: typed.costCents };
+  }
+  if (!Number.isSafeInteger(typed.unitCents) || typed.unitCents < 0)
+    throw new RangeError(`unit cost must be a whole number of cents, not ${typed.unitCents}`);
+  return { unitCents: typed.unitCents, costCents: costOf(typed.unitCents, count) };
+}
+
+/**
+ * A manual-entry line (business operations only): count, dates within the contract, and its amount: count × the
+ * unit cost typed, or the cost typed.
+ */
+export function checkManualLine(
+  args: {
+    contract: FsaTerm;
+    today: string;
+    startDate: string;
+    endDate: string;
+    count: number;
+  } & TypedAmount,
+): LinePrice {
+  const { contract, today, startDate, endDate, count } = args;
+  if ('unitCents' in args && (!Number.isSafeInteger(args.unitCents) || args.unitCents < 0))
+    throw new RangeError(`unit cost must be a whole number of cents, not ${args.unitCents}`);
   if (!isPositiveCount(count)) return { ok: false, field: 'count', error: messages.fsaCountPositive };
   if (!isOrderableDay(startDate, contract, today))
     return { ok: false, field: 'startDate', error: messages.fsaStartDateInvalid };
   if (!isOrderableDay(endDate, contract, today))
     return { ok: false, field: 'endDate', error: messages.fsaEndDateInvalid };
   if (endDate <= startDate) return { ok: false, field: 'endDate', error: messages.fsaEndNotAfterStart };
-  return { ok: true, endDate, unitCents, costCents: costOf(unitCents, count) };
+  return { ok: true, endDate, ...amountOf(args, count) };
+}
+
+/** A priced line with the amount business operations typed instead of the price list's. */
+export function withTypedAmount(price: LinePrice, typed: TypedAmount, count: number): LinePrice {
+  return price.ok ? { ...price, ...amountOf(typed, count) } : price;
 }
 
 /** Indexes of lines repeating an earlier line's product, count, start date, duration and end date. */

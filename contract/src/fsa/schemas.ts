@@ -94,7 +94,7 @@ const optionalText = z.string().max(500).optional();
 
 /**
  * Spec 002 §3 order request product item, plus `duration` (the server prices standard lines itself) and
- * `unitCents` (manual entries and busops' edited unit cost). `ansysprice` is the client's line cost in cents:
+ * `unitCents` or `costCents` (manual entries and busops' edited unit cost or cost). `ansysprice` is the client's line cost in cents:
  * checked against the server's price, never trusted.
  */
 export const fsaOrderLineSchema = z.object({
@@ -106,6 +106,8 @@ export const fsaOrderLineSchema = z.object({
   enddate: z.string().trim().max(20).optional(),
   duration: z.enum(['7', '30', '60', '90', '180', '365', 'remainder']).optional(),
   unitCents: cents.min(0).max(1e9).optional(),
+  /** The line's cost as business operations typed it (decision 050): ordered exactly; instead of `unitCents` */
+  costCents: cents.min(0).max(1e15).optional(),
   manualentry: z.boolean().optional(),
   manualProductName: z.string().trim().max(200).optional(),
   ansysponum: optionalText,

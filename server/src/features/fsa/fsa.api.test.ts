@@ -310,6 +310,28 @@ describe('ordering', () => {
     expect(await linesOf(c.id)).toHaveLength(1);
   });
 
+  it('sells 1 Year with 364 days left, capped at the contract end at the year rate; refuses a day that is no day (issue 21)', async () => {
+    const c = await contract(database.db, CN, 'FSA-YEAR', 1_000_000);
+    const capped = Math.round((364 * YEAR) / 365);
+    const res = await order(busops, 'FSA-YEAR', [
+      line({ startdate: day(37), duration: '365', ansyscount: 2, ansysprice: 2 * capped }),
+      line({
+        ansysbpn: undefined,
+        manualentry: true,
+        manualProductName: 'Custom - Named User',
+        enddate: '2027-02-30',
+        unitCents: 100,
+      }),
+      line({ startdate: '2027-13-01' }),
+    ]);
+    expect(res.json().data.map((r: { err: string; enddate: string }) => [r.err, r.enddate])).toEqual([
+      ['', day(400)],
+      [messages.fsaEndDateInvalid, '2027-02-30'],
+      [messages.fsaStartDateInvalid, ''],
+    ]);
+    expect((await linesOf(c.id)).map((l) => l.priceCents)).toEqual([2 * capped]);
+  });
+
   it('refuses an order against an ended contract', async () => {
     const res = await order(busops, 'FSA-ENDED', [line({ startdate: day(-10) })]);
     expect(res.statusCode).toBe(400);
@@ -349,6 +371,35 @@ describe('ordering', () => {
     const customer = await history(boss);
     expect(customer.length).toBe(staff.length - 1);
     expect(customer.map((r) => r.entitlementId)).not.toContain(manual.entitlementId);
+  });
+
+  it('orders the cost business operations typed to the cent: 1,000.00 for 3 debits exactly 1,000.00 (decision 050)', async () => {
+    const c = await contract(database.db, CN, 'FSA-TYPED', 100_000_000);
+    const typed = (count: number, costCents: number, over: object = {}) =>
+      line({ ansyscount: count, costCents, ansysprice: costCents, ...over });
+    const res = await order(busops, 'FSA-TYPED', [
+      typed(3, 100_000, {
+        ansysbpn: undefined,
+        manualentry: true,
+        manualProductName: 'Custom - Named User',
+        enddate: day(30),
+      }),
+      typed(3, 20_000_000, { duration: '30' }),
+    ]);
+    expect(res.statusCode).toBe(200);
+    expect(
+      res.json().data.map((r: { status: string; ansysprice: number }) => [r.status, r.ansysprice]),
+    ).toEqual([
+      ['SUCCESS', 100_000],
+      ['SUCCESS', 20_000_000],
+    ]);
+    expect((await linesOf(c.id)).map((l) => l.priceCents).sort()).toEqual([100_000, 20_000_000].sort());
+    expect(await contractView(busops, 'FSA-TYPED')).toMatchObject({
+      usedCents: 20_100_000,
+      remainingCents: 100_000_000 - 20_100_000,
+    });
+    // A typed cost is a busops edit like a typed unit cost.
+    expect((await order(boss, 'FSA-TYPED', [typed(3, 100_000, { duration: '30' })])).statusCode).toBe(403);
   });
 
   it('answers a retried order with the first outcome and draws once', async () => {

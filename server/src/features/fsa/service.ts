@@ -24,6 +24,7 @@ import {
   isManualProductName,
   type LinePrice,
   priceLine,
+  type TypedAmount,
 } from '@lp/domain/fsa-pricing';
 import { isBusops } from '@lp/domain/policy';
 import type { Db } from '../../db/database.ts';
@@ -196,14 +197,15 @@ function planLine(
     if (line.ansysbpn && !product && line.ansysbpn !== FSA_MANUAL_DRAWDOWN_PART)
       return { ...plan, price: failure('This product is not offered by the selected FSA contract.') };
     if (!productName) return { ...plan, price: failure('A manual entry needs a product name.') };
-    if (line.unitCents === undefined) return { ...plan, price: failure('A manual entry needs a unit cost.') };
+    const typed = typedAmount(line);
+    if (!typed) return { ...plan, price: failure('A manual entry needs a unit cost.') };
     const price = checkManualLine({
       contract: term,
       today,
       startDate: line.startdate,
       endDate,
       count,
-      unitCents: line.unitCents,
+      ...typed,
     });
     return { ...plan, price: checkClientCost(price, line) };
   }
@@ -228,7 +230,9 @@ function planLine(
   if (!priced.ok) return { ...plan, price: priced };
   // An end date or unit cost other than the price list's is an edit only business operations may make.
   const editedEnd = line.enddate !== undefined && line.enddate !== priced.endDate;
-  const editedUnit = line.unitCents !== undefined && line.unitCents !== priced.unitCents;
+  const editedUnit =
+    (line.unitCents !== undefined && line.unitCents !== priced.unitCents) ||
+    (line.costCents !== undefined && line.costCents !== priced.costCents);
   if (!editedEnd && !editedUnit)
     return { ...plan, endDate: priced.endDate, price: checkClientCost(priced, line) };
   const endDate = line.enddate ?? priced.endDate;
@@ -238,9 +242,16 @@ function planLine(
     startDate: line.startdate,
     endDate,
     count,
-    unitCents: line.unitCents ?? priced.unitCents,
+    ...(typedAmount(line) ?? { unitCents: priced.unitCents }),
   });
   return { ...plan, endDate, busopsOnly: true, price: checkClientCost(edited, line) };
+}
+
+/** The amount busops typed: the cost itself wins over a unit cost (decision 050); undefined when neither. */
+function typedAmount(line: FsaOrderLine): TypedAmount | undefined {
+  if (line.costCents !== undefined) return { costCents: line.costCents };
+  if (line.unitCents !== undefined) return { unitCents: line.unitCents };
+  return undefined;
 }
 
 /** The client's cost is checked, never trusted: a different one fails the line with both amounts. */

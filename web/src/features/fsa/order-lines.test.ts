@@ -9,6 +9,7 @@ import {
   afterOrder,
   type EditedField,
   emptyOrderLines,
+  formatTypedMoney,
   type OrderContext,
   type OrderLine,
   type OrderLinesState,
@@ -80,7 +81,7 @@ function standard(
   let s = addStandardLine(state, c);
   const row = rowOf(s, s.lines.length - 1);
   s = setProduct(s, c, row, line.part);
-  s = setStartDate(s, c, row, line.start);
+  s = setStartDate(s, row, line.start);
   s = setDuration(s, row, line.duration);
   return setCount(s, row, line.count);
 }
@@ -157,27 +158,34 @@ describe('FSA order lines: standard lines (spec 002 §5)', () => {
   it('a start date before today, after the contract end or not a calendar day is invalid, even before pricing', () => {
     const s = addStandardLine(emptyOrderLines, ctx);
     for (const day of ['2026-11-23', '2028-01-01', '2027-02-29', '24/11/2026']) {
-      expect(lineView(setStartDate(s, ctx, rowOf(s, 0), day), ctx, 0).error).toBe(
-        messages.fsaStartDateInvalid,
-      );
+      expect(lineView(setStartDate(s, rowOf(s, 0), day), ctx, 0).error).toBe(messages.fsaStartDateInvalid);
     }
   });
 
-  it('offers the priced periods that fit; a start that no longer fits the duration drops it', () => {
+  it('offers the priced periods that fit and 1 Year capped; a duration that no longer fits stays with its error', () => {
     const s = standard(emptyOrderLines, ctx, {
       part: 'P-FLU',
       start: '2027-01-01',
-      duration: '365',
+      duration: '180',
       count: '1',
     });
     expect(lineView(s, ctx, 0).offeredDurations).toEqual(['7', '30', '60', '90', '180', '365', 'remainder']);
-    const late = setStartDate(s, ctx, rowOf(s, 0), '2027-12-01');
+    const late = setStartDate(s, rowOf(s, 0), '2027-12-01');
     expect(lineView(late, ctx, 0)).toMatchObject({
-      offeredDurations: ['7', '30', 'remainder'],
-      missing: ['duration'],
-      error: null,
+      offeredDurations: ['7', '30', '180', '365', 'remainder'],
+      error: messages.fsaEndDateInvalid,
+      valid: false,
     });
     expect(orderView(late, ctx).canOrder).toBe(false);
+    // Issue 21: 1 Year with 364 days left is offered, priced at the year's rate and capped at the contract end.
+    const year = setDuration(setStartDate(s, rowOf(s, 0), '2027-01-02'), rowOf(s, 0), '365');
+    expect(lineView(year, ctx, 0)).toMatchObject({ endDate: '2027-12-31', cost: '2,991.78', valid: true });
+    // A start that is not a day, or out of range, says so and keeps the chosen 1 Year.
+    for (const typed of ['2027-02-30', '2028-01-05', '2026-1'])
+      expect(lineView(setStartDate(year, rowOf(s, 0), typed), ctx, 0)).toMatchObject({
+        error: messages.fsaStartDateInvalid,
+        line: { duration: '365' },
+      });
   });
 
   it('regular users are offered no manual-entry product; business operations are, and it makes the line manual', () => {
@@ -237,7 +245,7 @@ describe('FSA order lines: manual entries (business operations)', () => {
     const row = rowOf(s, 0);
     s = setProduct(s, c, row, 'Custom HPC - Named User');
     s = setCount(s, row, '3');
-    s = setStartDate(s, c, row, '2026-12-01');
+    s = setStartDate(s, row, '2026-12-01');
     s = setEndDate(s, c, row, end);
     return setUnitCost(s, c, row, '1,234.50');
   }
@@ -254,11 +262,36 @@ describe('FSA order lines: manual entries (business operations)', () => {
     expect(lineView(manual(busops, '2028-01-31'), busops, 0).error).toBe(messages.fsaEndDateInvalid);
   });
 
-  it('typing the cost sets the unit cost to cost ÷ count', () => {
+  it('the cost typed is the cost ordered; the unit cost shown is cost ÷ count (issue 21, decision 050)', () => {
     const s = manual(busops, '2027-05-31');
-    const edited = setCost(s, busops, rowOf(s, 0), '1,000.00');
-    expect(edited.lines[0]?.unitCost).toBe('333.33');
-    expect(lineView(edited, busops, 0)).toMatchObject({ unitCost: '333.33', cost: '999.99' });
+    const row = rowOf(s, 0);
+    const edited = setCost(s, busops, row, '1000');
+    expect(lineView(edited, busops, 0)).toMatchObject({
+      unitCost: '333.33',
+      cost: '1,000.00',
+      costCents: 100_000,
+    });
+    expect(orderView(edited, busops).total).toBe('1,000.00');
+    const details = {
+      orderKey: 'k',
+      customerNumber: '1',
+      customerName: 'A',
+      orderId: 'O',
+      poNumber: null,
+      busopsEmails: [],
+    };
+    const line = orderRequest(edited, withRemaining(1_000_000), details)?.products[0];
+    expect(line).toMatchObject({ costCents: 100_000, ansysprice: 100_000 });
+    expect(line).not.toHaveProperty('unitCents');
+    expect(formatTypedMoney('200000')).toBe('200,000.00');
+    const big = setCost(edited, busops, row, '200000');
+    expect(orderView(big, withRemaining(50_000_000)).total).toBe('200,000.00');
+    // A new count keeps the typed cost; a typed unit cost takes over again.
+    expect(lineView(setCount(big, row, '7'), busops, 0)).toMatchObject({
+      cost: '200,000.00',
+      unitCost: '28,571.43',
+    });
+    expect(lineView(setUnitCost(big, busops, row, '10'), busops, 0)).toMatchObject({ cost: '30.00' });
   });
 
   it('only business operations edit a manual end date, and never a standard one', () => {
@@ -311,9 +344,9 @@ describe('FSA order lines: duplicates, balance and enable rules (spec 002 §4, �
       'startDate',
       // Remainder from 2027-12-25 is 7 days (100.00); from 2027-06-15 it is 200 days (1,888.89).
       (s, row) => {
-        const late = setDuration(setStartDate(s, busops, row, '2027-12-25'), row, 'remainder');
+        const late = setDuration(setStartDate(s, row, '2027-12-25'), row, 'remainder');
         expect(orderView(late, withRemaining(100_000)).total).toBe('450.00');
-        return setStartDate(late, busops, row, '2027-06-15');
+        return setStartDate(late, row, '2027-06-15');
       },
       messages.fsaBalanceStartDate,
     ],
@@ -472,6 +505,7 @@ describe('FSA order lines: properties', () => {
     endDate: mostly(['2027-12-31'], ['2027-06-15', '2028-01-02', '']),
     duration: mostly<FsaDuration | ''>(['7', 'remainder'], ['365', '']),
     unitCost: mostly(['100', '1,234.56'], ['', '9.999']),
+    cost: mostly(['', '', '1000', '200,000'], ['1.234']),
     edited: fc.constantFrom<EditedField | null>('product', 'count', 'startDate', 'duration', 'cost', null),
   });
   // Lines drawn from a small pool repeat one another.
@@ -493,7 +527,7 @@ describe('FSA order lines: properties', () => {
           duration: l.manualEntry ? '' : l.duration,
           endDate: l.manualEntry ? l.endDate : '',
           unitCost: l.manualEntry ? l.unitCost : '',
-          cost: '',
+          cost: l.manualEntry ? l.cost : '',
           currency: 'USD',
           edited: l.edited,
           serverError: null,
@@ -507,7 +541,7 @@ describe('FSA order lines: properties', () => {
       return { state, c: withRemaining(remainingCents) };
     });
 
-  it('total = sum of line costs, available = remaining − total, cost = count × unit cost', () => {
+  it('total = sum of line costs, available = remaining − total, cost = the cost typed or count × unit cost', () => {
     fc.assert(
       fc.property(stateArb, ({ state, c }) => {
         const view = orderView(state, c);
@@ -519,7 +553,8 @@ describe('FSA order lines: properties', () => {
           const count = l.line.count === '' ? 1 : Number(l.line.count);
           const cents = (text: string) => Number(text.replaceAll(',', '').replace('.', ''));
           expect(cents(l.cost)).toBe(l.costCents);
-          expect(cents(l.unitCost) * count).toBe(l.costCents);
+          if (l.line.cost !== '') expect(l.cost).toBe(formatTypedMoney(l.line.cost));
+          else expect(cents(l.unitCost) * count).toBe(l.costCents);
         }
       }),
     );

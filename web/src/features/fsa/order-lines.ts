@@ -6,6 +6,7 @@ import {
   checkManualLine,
   duplicateLines,
   earliestStart,
+  FSA_DURATIONS,
   type FsaDuration,
   type FsaPriceList,
   type FsaTerm,
@@ -13,6 +14,8 @@ import {
   type LinePrice,
   offeredDurations,
   priceLine,
+  type TypedAmount,
+  withTypedAmount,
 } from '@lp/domain/fsa-pricing';
 import type { z } from 'zod';
 
@@ -46,7 +49,7 @@ export interface OrderLine {
   endDate: string;
   /** Raw unit cost typed by business operations; '' on a standard line = the price list's */
   unitCost: string;
-  /** Raw cost typed by business operations ('' = count × unit cost); typing it sets the unit cost */
+  /** Raw cost typed by business operations ('' = count × unit cost); when typed it is the cost ordered (decision 050) */
   cost: string;
   currency: string;
   edited: EditedField | null;
@@ -181,14 +184,16 @@ export function setProduct(state: OrderLinesState, ctx: OrderContext, rowId: str
 }
 
 export function setCount(state: OrderLinesState, rowId: string, count: string): OrderLinesState {
-  return edit(state, rowId, 'count', () => ({ count, cost: '' }));
+  // A typed cost stays the line's cost (decision 050); a typed unit cost is multiplied by the new count.
+  return edit(state, rowId, 'count', () => ({ count }));
 }
 
-export function setStartDate(state: OrderLinesState, ctx: OrderContext, rowId: string, startDate: string) {
-  return edit(state, rowId, 'startDate', (line) => ({
-    startDate,
-    duration: keptDuration(line, productOf(line, ctx), ctx, startDate),
-  }));
+/**
+ * The start date as typed, also when it is not a real day or is out of range (its error shows on the line). The
+ * chosen duration stays: one that no longer fits shows 'End date is invalid.' instead of vanishing (issue 21).
+ */
+export function setStartDate(state: OrderLinesState, rowId: string, startDate: string) {
+  return edit(state, rowId, 'startDate', () => ({ startDate }));
 }
 
 export function setDuration(
@@ -212,15 +217,18 @@ export function setUnitCost(state: OrderLinesState, ctx: OrderContext, rowId: st
   return ctx.busops ? edit(state, rowId, 'cost', () => ({ unitCost, cost: '' })) : state;
 }
 
-/** Business operations: the cost; the unit cost becomes cost ÷ count (half-up), so cost = count × unit cost. */
+/**
+ * Business operations: the line's cost. It is what is ordered, to the cent (decision 050); the unit cost shown is
+ * derived from it (cost ÷ count, half-up), so a typed unit cost gives way.
+ */
 export function setCost(state: OrderLinesState, ctx: OrderContext, rowId: string, cost: string) {
-  if (!ctx.busops) return state;
-  return edit(state, rowId, 'cost', (line) => {
-    const cents = parseMoney(cost);
-    const count = parseCount(line.count);
-    if (cents === null || !Number.isSafeInteger(count) || count <= 0) return { cost };
-    return { cost, unitCost: formatMoney(Math.round(cents / count)) };
-  });
+  return ctx.busops ? edit(state, rowId, 'cost', () => ({ cost, unitCost: '' })) : state;
+}
+
+/** A typed amount as shown on leaving the input: 2 decimals and separators; '' and unreadable text stay as typed. */
+export function formatTypedMoney(text: string): string {
+  const cents = parseMoney(text);
+  return cents === null ? text : formatMoney(cents);
 }
 
 /** An amount as typed ('1,234.5'): commas removed (spec 002 §5), at most 2 decimals; null if not one. */
@@ -295,18 +303,32 @@ function startError(ctx: OrderContext, startDate: string): LinePrice | null {
   return ok ? null : { ok: false, field: 'startDate', error: messages.fsaStartDateInvalid };
 }
 
-function withUnit(price: LinePrice, unitCents: number, count: number): LinePrice {
-  return price.ok ? { ...price, unitCents, costCents: unitCents * count } : price;
+/** The amount busops typed: the cost wins over the unit cost; undefined = none typed, null = unreadable. */
+function typedAmount(line: OrderLine): TypedAmount | null | undefined {
+  if (line.cost !== '') {
+    const costCents = parseMoney(line.cost);
+    return costCents === null ? null : { costCents };
+  }
+  if (line.unitCost !== '') {
+    const unitCents = parseMoney(line.unitCost);
+    return unitCents === null ? null : { unitCents };
+  }
+  return undefined;
 }
 
 function checkStandard(line: OrderLine, ctx: OrderContext): Checked {
   const product = productOf(line, ctx);
-  const offered = product ? offeredDurations(product.prices, ctx.contract, line.startDate) : [];
+  const fitting = product ? offeredDurations(product.prices, ctx.contract, line.startDate) : [];
+  // The chosen duration stays selectable (shown) while it does not fit; its line shows why.
+  const offered =
+    line.duration === '' || fitting.includes(line.duration)
+      ? fitting
+      : FSA_DURATIONS.filter((d) => d === line.duration || fitting.includes(d));
   const missing: LineField[] = [];
   if (!product) missing.push('product');
   if (line.duration === '') missing.push('duration');
   if (line.startDate === '') missing.push('startDate');
-  const override = line.unitCost === '' ? undefined : parseMoney(line.unitCost);
+  const override = typedAmount(line);
   if (override === null) missing.push('unitCost', 'cost');
   const count = parseCount(line.count);
   const early = countError(count) ?? startError(ctx, line.startDate);
@@ -326,7 +348,7 @@ function checkStandard(line: OrderLine, ctx: OrderContext): Checked {
   return {
     offered,
     endDate,
-    price: override === undefined ? priced : withUnit(priced, override, count),
+    price: override === undefined ? priced : withTypedAmount(priced, override, count),
     missing,
   };
 }
@@ -336,8 +358,8 @@ function checkManual(line: OrderLine, ctx: OrderContext): Checked {
   if (line.product.trim() === '') missing.push('product');
   if (line.startDate === '') missing.push('startDate');
   if (line.endDate === '') missing.push('endDate');
-  const unitCents = parseMoney(line.unitCost);
-  if (unitCents === null) missing.push('cost');
+  const typed = typedAmount(line);
+  if (!typed) missing.push('cost');
   const count = parseCount(line.count);
   const early = countError(count) ?? startError(ctx, line.startDate);
   if (early || line.startDate === '' || line.endDate === '')
@@ -347,12 +369,12 @@ function checkManual(line: OrderLine, ctx: OrderContext): Checked {
     startDate: line.startDate,
     endDate: line.endDate,
     count,
-    unitCents: unitCents ?? 0,
+    ...(typed ?? { unitCents: 0 }),
   });
   return {
     offered: [],
     endDate: line.endDate,
-    price: price.ok && unitCents === null ? null : price,
+    price: price.ok && !typed ? null : price,
     missing,
   };
 }
@@ -447,7 +469,7 @@ export interface OrderDetails {
 
 /**
  * POST /api/entitlements body (spec 002 §3 "Order request"; contract/src/fsa/schemas.ts): money in integer cents
- * (decision 036), `duration` lets the server price a standard line, `unitCents` carries a manual or edited unit
+ * (decision 036), `duration` lets the server price a standard line, `unitCents` or `costCents` (decision 050) carries a manual or edited unit
  * cost. The daemon is the server's configuration, so the form leaves it out.
  */
 export type FsaOrderBody = z.input<typeof fsaOrderRequestSchema>;
@@ -472,8 +494,7 @@ export function orderRequest(
     products: view.lines.map(({ line, endDate, costCents }) => {
       const count = parseCount(line.count);
       const cost = costCents as number;
-      const unitCents =
-        line.manualEntry || line.unitCost !== '' ? (parseMoney(line.unitCost) as number) : undefined;
+      const typed = typedAmount(line) ?? undefined;
       return {
         ansysbpn: line.partNumber,
         ansyscount: count,
@@ -493,7 +514,7 @@ export function orderRequest(
         ...(line.manualEntry
           ? { manualProductName: line.product }
           : { duration: line.duration as FsaDuration }),
-        ...(unitCents === undefined ? {} : { unitCents }),
+        ...typed,
         productitemnumber: line.productId,
       };
     }),

@@ -2,7 +2,9 @@ import { parseDay } from '@lp/domain/dates';
 import { earliestStart, type FsaDuration, fsaDurationLabels } from '@lp/domain/fsa-pricing';
 import { ActionIcon, Autocomplete, Button, Select, Table, Text, TextInput } from '@mantine/core';
 import { DateInput } from '@mantine/dates';
+import { useRef } from 'react';
 import {
+  formatTypedMoney,
   type LineView,
   type OrderContext,
   type OrderLinesState,
@@ -42,11 +44,22 @@ function DateCell({
   onChange: (day: string) => void;
   disabled: boolean;
 }) {
+  // What the user typed stays in the input and goes to the line even when it is no day or out of range, so the
+  // line says 'Start date is invalid.' / 'End date is invalid.' (issue 21) instead of silently reverting. The picker
+  // keeps the last real day meanwhile, which leaves the typed text in place.
+  const lastDay = useRef<string | null>(null);
+  if (parseDay(value)) lastDay.current = value;
+  else if (value === '') lastDay.current = null;
   return (
     <DateInput
       aria-label={label}
-      value={value === '' ? null : value}
+      value={parseDay(value) ? value : lastDay.current}
       onChange={(day) => onChange(day ?? '')}
+      onBlur={(e) => {
+        const typed = e.currentTarget.value.trim();
+        if (typed !== value && typed !== lastDay.current) onChange(typed);
+      }}
+      fixOnBlur={false}
       valueFormat="YYYY-MM-DD"
       dateParser={strictDay}
       minDate={earliestStart(ctx.contract, ctx.today)}
@@ -118,7 +131,7 @@ function LineRow({
             label={`Start date of line ${n}`}
             value={line.startDate}
             ctx={ctx}
-            onChange={(day) => update((s) => setStartDate(s, ctx, rowId, day))}
+            onChange={(day) => update((s) => setStartDate(s, rowId, day))}
             disabled={disabled}
           />
         </Table.Td>
@@ -168,6 +181,10 @@ function LineRow({
                 const unitCost = e.currentTarget.value;
                 update((s) => setUnitCost(s, ctx, rowId, unitCost));
               }}
+              onBlur={() => {
+                const shown = formatTypedMoney(line.unitCost);
+                if (shown !== line.unitCost) update((s) => setUnitCost(s, ctx, rowId, shown));
+              }}
               disabled={disabled}
               w={110}
             />
@@ -186,6 +203,10 @@ function LineRow({
               onChange={(e) => {
                 const cost = e.currentTarget.value;
                 update((s) => setCost(s, ctx, rowId, cost));
+              }}
+              onBlur={() => {
+                const shown = formatTypedMoney(line.cost);
+                if (shown !== line.cost) update((s) => setCost(s, ctx, rowId, shown));
               }}
               disabled={disabled}
               w={120}
