@@ -28,6 +28,7 @@ const hostName = (prefix: string) => `${prefix}-${randomBytes(3).toString('hex')
 
 interface Row {
   activationid: string;
+  ansysborrowable: boolean;
   ansysavailable: number;
   ansysactivated: number;
   maintenanceExpired: boolean;
@@ -49,9 +50,15 @@ async function tabRows(
 }
 
 /** Available rows that can take `seats` more seats, picked from the server's own answer. */
-async function pickAvailable(page: Page, customerNumber: string, n: number, seats = 1) {
+async function pickAvailable(
+  page: Page,
+  customerNumber: string,
+  n: number,
+  seats = 1,
+  also: (r: Row) => boolean = () => true,
+) {
   const { available } = await tabRows(page, customerNumber);
-  const rows = available.filter((r) => r.ansysavailable >= seats && !r.maintenanceExpired);
+  const rows = available.filter((r) => r.ansysavailable >= seats && !r.maintenanceExpired && also(r));
   expect(rows.length).toBeGreaterThanOrEqual(n);
   return rows.slice(0, n);
 }
@@ -121,7 +128,8 @@ test('adds a host by typing, activates on it, and the downloaded file is signed 
   baseURL,
 }) => {
   await openActivations(page);
-  const [row] = await pickAvailable(page, ACME, 1);
+  // A borrowable model, so that the Borrowable steps below change its line.
+  const [row] = await pickAvailable(page, ACME, 1, 1, (r) => r.ansysborrowable);
   const name = hostName('e2e-single');
   const id = hex12();
 
@@ -198,6 +206,41 @@ test('adds a triad by importing a file of its SERVER lines', async ({ page }) =>
   await expect(dialog.getByRole('switch', { name: 'Triad' })).toBeChecked();
   for (const [i, n] of names.entries()) {
     await expect(dialog.getByRole('textbox', { name: `Host name ${i + 1}`, exact: true })).toHaveValue(n);
+
+  // Borrowable alone is a change (decision 048): Cancel undoes it; saved, the preview and the file both gain BORROW.
+  expect(text).not.toMatch(/ BORROW/);
+  const borrowable = page.getByRole('checkbox', { name: 'Borrowable' });
+  await expect(borrowable).not.toBeChecked();
+  await expect(page.getByRole('button', { name: 'Cancel' })).toBeDisabled();
+  await borrowable.check();
+  await expect(page.getByRole('button', { name: 'Cancel' })).toBeEnabled();
+  await page.getByRole('button', { name: 'Cancel' }).click();
+  await expect(borrowable).not.toBeChecked();
+  await expect(page.getByRole('button', { name: 'Generate', exact: true })).toBeEnabled();
+  await borrowable.check();
+  await page.getByRole('button', { name: 'Save & Generate' }).click();
+  const borrowConfirm = page.getByRole('dialog', { name: 'Confirm activations' });
+  await expect(
+    borrowConfirm.getByText(`Borrowable will be turned on for Host ID: ${name} (${id}).`),
+  ).toBeVisible();
+  const borrowPreview = borrowConfirm.getByRole('region', { name: `License file changes for ${ACME}` });
+  await expect(borrowPreview).toContainText('+ INCREMENT');
+  const previewed = ((await borrowPreview.locator('pre').textContent()) ?? '')
+    .split('\n')
+    .filter((l) => l.startsWith('+ '))
+    .map((l) => l.slice(2));
+  expect(previewed).toHaveLength(1);
+  expect(previewed[0]).toMatch(/ BORROW$/);
+  const borrowed = await downloadedText(await confirmAndDownload(page));
+  // The file's line is the previewed one (its ISSUED and SIGN aside).
+  const fileLine = borrowed.text
+    .replace(/ \\\n\t/g, ' ')
+    .split('\n')
+    .find((l) => l.startsWith('INCREMENT '));
+  expect(fileLine?.replace(/ ISSUED=\S+/, '').replace(/ SIGN=.*$/, '')).toBe(previewed[0]);
+  await expect(page.getByText(`License file license_${ACME}_${id}.lic was generated.`)).toBeVisible();
+  await expect(borrowable).toBeChecked();
+  await expect(page.getByRole('button', { name: 'Generate', exact: true })).toBeEnabled();
     await expect(dialog.getByRole('textbox', { name: `Host ID ${i + 1}`, exact: true })).toHaveValue(ids[i]);
   }
   await dialog.getByRole('button', { name: 'Save' }).click();

@@ -84,6 +84,8 @@ export const messages = {
   errorSharedGroup: 'Error creating shared server group. Please clear the error and retry.',
   errorDeactivatingGroup: 'Error deactivating shared server group. Please clear the error and retry.',
   errorLicenseFile: 'Error creating license file. Please clear the error and retry.',
+  // Decision 048: not in the spec (it has no Borrowable-only save); worded as the spec's step errors.
+  errorBorrowable: 'Error saving the Borrowable setting. Please clear the error and retry.',
   errorEmail: 'Error sending email message. Please clear the error and retry.',
   errorRemovingServer: 'Error removing server. Please retry.',
   errorHistory: 'Error fetching fulfillment history for all the servers.',

@@ -35,6 +35,8 @@ describe('buildPlan (spec 002 §4 save flow)', () => {
       target: { ...host, type: '' },
       source: host,
       sourceShared: false,
+      borrowable: false,
+      savedBorrowable: false,
       tabs: [tab(sel)],
     });
     const [c] = plan.customers;
@@ -61,6 +63,8 @@ describe('buildPlan (spec 002 §4 save flow)', () => {
       target: host,
       source: host,
       sourceShared: false,
+      borrowable: false,
+      savedBorrowable: false,
       tabs: [tab(sel)],
     });
     expect(plan.customers[0].seatsAfter).toBe(0);
@@ -80,6 +84,8 @@ describe('buildPlan (spec 002 §4 save flow)', () => {
       target: { serverName: 'new01', serverId: '001122334455', serverIdType: 'ETHERNET', type: 'rehost' },
       source: host,
       sourceShared: true,
+      borrowable: false,
+      savedBorrowable: null,
       tabs: [{ ...tab(sel), data: { ...data, available: [row('B', { ansysavailable: 7 })] } }],
     });
     const [c] = plan.customers;
@@ -106,10 +112,31 @@ describe('buildPlan (spec 002 §4 save flow)', () => {
       target: host,
       source: host,
       sourceShared: false,
+      borrowable: false,
+      savedBorrowable: false,
       tabs: [tab(initialSelection(data)), tab(initialSelection(data), '1000124')],
     });
     expect(plan.group).toEqual(['1000123', '1000124']);
     expect(plan.total).toBe(0);
     expect(previewRequests(plan)[0].customers.map((c) => c.customerNumber)).toEqual(['1000123', '1000124']);
+  });
+
+  it('makes a Borrowable change on a saved host a change of its own, which the preview carries (decision 048)', () => {
+    const args = {
+      key: 'k'.repeat(32),
+      time: '2026-11-24T12:00:00.000Z',
+      mode: 'default' as const,
+      target: host,
+      source: host,
+      sourceShared: false,
+      tabs: [tab(initialSelection(data))],
+    };
+    const plan = buildPlan({ ...args, borrowable: true, savedBorrowable: false });
+    expect(plan.total).toBe(0);
+    expect(plan.borrowableChanged).toBe(true);
+    expect(previewRequests(plan)[0].ansysborrowable).toBe(true);
+    expect(buildPlan({ ...args, borrowable: true, savedBorrowable: true }).borrowableChanged).toBe(false);
+    // A host not saved yet gets the setting from its first create batch.
+    expect(buildPlan({ ...args, borrowable: true, savedBorrowable: null }).borrowableChanged).toBe(false);
   });
 });

@@ -44,6 +44,10 @@ export interface SavePlan {
   group: string[];
   /** Returns plus creates: the spinner's y */
   total: number;
+  /** The host's Borrowable setting once saved: create batches carry it, the file and its preview follow it */
+  borrowable: boolean;
+  /** Borrowable changed on a saved host: a change of its own, saved even without seat changes (decision 048) */
+  borrowableChanged: boolean;
 }
 
 const seatsOf = (row: { fulfillments: { FulfillCount: number }[] }) =>
@@ -109,6 +113,9 @@ export function buildPlan(args: {
   sourceShared: boolean;
   /** Active tabs whose customer is export-approved, in tab order */
   tabs: PlanTab[];
+  borrowable: boolean;
+  /** The saved host's setting; null for a host not saved yet (its first create batch carries the setting) */
+  savedBorrowable: boolean | null;
 }): SavePlan {
   const customers = args.tabs.map((tab) => customerPlan(tab, args.mode));
   return {
@@ -121,6 +128,8 @@ export function buildPlan(args: {
     customers,
     group: customers.map((c) => c.customerNumber),
     total: customers.reduce((sum, c) => sum + c.returns.length + c.creates.length, 0),
+    borrowable: args.borrowable,
+    borrowableChanged: args.savedBorrowable !== null && args.savedBorrowable !== args.borrowable,
   };
 }
 
@@ -141,6 +150,7 @@ export function previewRequests(plan: SavePlan): PreviewRequest[] {
       {
         customerNumber: first,
         ...hostOf(plan.target),
+        ansysborrowable: plan.borrowable,
         customers: plan.customers.map((c) => ({
           customerNumber: c.customerNumber,
           returns: c.returns,
@@ -162,6 +172,7 @@ export function previewRequests(plan: SavePlan): PreviewRequest[] {
   requests.push({
     customerNumber: first,
     ...hostOf(plan.target),
+    ansysborrowable: plan.borrowable,
     customers: plan.customers.map((c) => ({
       customerNumber: c.customerNumber,
       returns: [],

@@ -7,11 +7,11 @@ import {
   emailLicense,
   licensesOfHost,
   returnFulfillments,
+  saveBorrowable,
   setSharedGroup,
 } from './fulfillment-steps.ts';
 
 export interface RunOptions {
-  borrowable: boolean;
   /** Step 7: e-mail the file to the support list of the first customer */
   email: boolean;
   /** Items saved so far of plan.total (the spinner's 'processing x/y fulfillments') */
@@ -68,7 +68,7 @@ export async function runSavePlan(plan: SavePlan, options: RunOptions): Promise<
       customerName: c.customerName,
       host: {
         ...plan.target,
-        ansysborrowable: options.borrowable,
+        ansysborrowable: plan.borrowable,
         type: hostAdded ? '' : plan.target.type,
       },
       items: c.creates,
@@ -96,12 +96,15 @@ export async function runSavePlan(plan: SavePlan, options: RunOptions): Promise<
   const licenses = await licensesOfHost({
     hostId: plan.target.serverId,
     hostIdType: plan.target.serverIdType,
-    borrowable: options.borrowable,
+    borrowable: plan.borrowable,
     customers: holders.map((c) => ({ customerNumber: c.customerNumber, customerName: c.customerName })),
   });
   // 5. Refresh, 6. download the merged file.
   await options.refresh();
   saveTextFile(licenses.merged.text, licenses.merged.fileName, 'text/plain');
+  // A Borrowable change that no create batch carried is saved on its own (decision 048).
+  if (plan.borrowableChanged && !plan.customers.some((c) => c.creates.length))
+    await saveBorrowable(target, plan.borrowable, plan.key);
   // 7. E-mail to the support list.
   if (options.email)
     await emailLicense({

@@ -43,6 +43,8 @@ export interface ChangesDialogProps {
   customers: CustomerChanges[];
   /** Other customer numbers share the server (spec 002 §2) */
   sharedWarning?: string | null;
+  /** A change of the host's own settings the save makes (Borrowable, decision 048) */
+  hostChange?: string | null;
   /** The same changes as the preview call takes; none: no preview (Delete) */
   preview?: PreviewRequest[] | null;
   onCancel: () => void;
@@ -183,6 +185,7 @@ export function ChangesDialog(props: ChangesDialogProps) {
                     <>
                       <Text fw={600}>The following products will be activated on Host ID: {activateOn}</Text>
                       <LinesTable label={`Products to activate for ${c.customerNumber}`} lines={c.activate} />
+        {props.hostChange ? <Text fw={600}>{props.hostChange}</Text> : null}
                     </>
                   ) : null}
                   {props.preview?.length && !expired.length ? (

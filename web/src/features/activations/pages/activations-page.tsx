@@ -153,9 +153,12 @@ function ActivationsScreen({ customer }: { customer: SelectedCustomer }) {
   const approvedTabs = tabs.planTabs;
   const loaded = tabs.loaded;
   const anyErrors = approvedTabs.some((t) => hasErrors(t.data, t.selection));
-  const anyChanges = !!pending?.source || approvedTabs.some((t) => hasSaveChanges(t.data, t.selection));
+  // Borrowable goes into the host's file: changing it on a saved host is a change to save (decision 048).
+  const borrowableChanged = !pending && !!saved && borrowable !== saved.ansysborrowable;
+  const anyChanges =
+    !!pending?.source || borrowableChanged || approvedTabs.some((t) => hasSaveChanges(t.data, t.selection));
   const anyAssigned = approvedTabs.some((t) => assignedRows(t.data).some((r) => r.ansysactivated > 0));
-  const dirty = !!pending || approvedTabs.some((t) => isDirty(t.data, t.selection));
+  const dirty = !!pending || borrowableChanged || approvedTabs.some((t) => isDirty(t.data, t.selection));
   const canRun =
     !!target &&
     loaded &&
@@ -186,6 +189,8 @@ function ActivationsScreen({ customer }: { customer: SelectedCustomer }) {
       tabs: approvedTabs,
     });
     return { plan, email };
+      borrowable,
+      savedBorrowable: pending ? null : (saved?.ansysborrowable ?? null),
   }
 
   async function refresh() {
@@ -200,7 +205,6 @@ function ActivationsScreen({ customer }: { customer: SelectedCustomer }) {
     showSpinner(`processing 0/${plan.total} fulfillments`);
     try {
       const file = await runSavePlan(plan, {
-        borrowable,
         email: job.email,
         onProgress: (done) => showSpinner(`processing ${done}/${plan.total} fulfillments`),
         refresh,
@@ -226,7 +230,7 @@ function ActivationsScreen({ customer }: { customer: SelectedCustomer }) {
   async function onGenerate(email: boolean) {
     const job = planFor(email);
     if (!job) return;
-    if (job.plan.total === 0) return run(job);
+    if (job.plan.total === 0 && !job.plan.borrowableChanged) return run(job);
     const viewOnly = tabs.viewOnlyAmong(job.plan.customers.map((c) => c.customerNumber));
     if (viewOnly) return showViewOnlyNotice(viewOnly);
     setConfirming(job);
@@ -249,6 +253,7 @@ function ActivationsScreen({ customer }: { customer: SelectedCustomer }) {
     if (pending) {
       // Spec 002 §4: Cancel on a new or rehost server drops it and returns to the previous one.
       setPending(null);
+    setBorrowable(saved?.ansysborrowable ?? false);
       tabs.resetSelections();
       return;
     }
@@ -353,6 +358,11 @@ function ActivationsScreen({ customer }: { customer: SelectedCustomer }) {
             setConfirming(null);
             void run(job);
           }}
+          hostChange={
+            confirming.plan.borrowableChanged
+              ? `Borrowable will be turned ${confirming.plan.borrowable ? 'on' : 'off'} for Host ID: ${hostLabel(confirming.plan.target)}.`
+              : null
+          }
         />
       ) : null}
       <HostActivationsDialog
