@@ -231,12 +231,23 @@ export async function setNoticeChoices(
   body: NoticeChoicesBody & { customerNumber: string },
 ) {
   await authorizeAccount(ctx, principal, body.customerNumber, 'read');
-  await saveChoices(ctx.db, {
-    userEmail: principal.email,
-    customerNumber: body.customerNumber,
+  const after = {
     expiryDays: [...new Set(body.expiryDays)],
     usagePercents: [...new Set(body.usagePercents)],
     runOut: body.runOut,
+  };
+  // Audited like the account's types (issue 21): one entry in the save's transaction, before = what applied.
+  await ctx.db.transaction(async (t) => {
+    const tx = t as unknown as Db;
+    const before = choicesOf(await findChoices(tx, principal.email, body.customerNumber));
+    await saveChoices(tx, { userEmail: principal.email, customerNumber: body.customerNumber, ...after });
+    await recordAudit(tx, auditActor(principal), {
+      customerNumber: body.customerNumber,
+      action: 'notices.choices.changed',
+      object: { type: 'notice-choices', id: principal.email.toLowerCase() },
+      before: { ...before },
+      after,
+    });
   });
 }
 
