@@ -73,6 +73,13 @@ export function permissionsFor(roles: readonly string[], info: AccountInfo): Per
   };
 }
 
+/**
+ * Leases/Perpetuals (/ssl, spec 002 §6): a Channel, Direct or Indirect customer whose self-serve licensing is
+ * allowed. The one rule of the menu entry, the page's route guard and the server's leases calls (issue 21).
+ */
+export const mayViewLeases = (p: Pick<Permissions, 'customerTypeAllowed' | 'sslAllowed'>) =>
+  p.customerTypeAllowed && p.sslAllowed;
+
 /** The role label of the user menu (spec 000 §6); `productName` fills "{product} Support Coordinator". */
 export function roleLabel(
   roles: readonly string[],

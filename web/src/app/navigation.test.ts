@@ -1,5 +1,6 @@
 import type { AccountInfo } from '@lp/contract/accounts/schemas';
 import { accountInfo } from '@lp/domain/account-info-fixture';
+import { mayViewLeases, permissionsFor } from '@lp/domain/policy';
 import { describe, expect, it } from 'vitest';
 import { breadcrumbs, menuGroups } from './navigation.ts';
 
@@ -26,6 +27,23 @@ describe('left menu', () => {
       'Settings: Licensing Portal Access, Elastic Credentials, Elastic IP Settings, Audit Log, API Tokens',
       'Messages: Emails, Alerts',
     ]);
+  });
+
+  it('shows Leases/Perpetuals exactly when the page and the server allow it (issue 21: one rule)', () => {
+    const shown = (info: AccountInfo, roles: string[] = ['user']) =>
+      menuGroups({ roles, info, routeEnabled: all }).some((g) => g.entries.some((e) => e.to === '/ssl'));
+    const cases = [
+      base,
+      { ...base, isFNPLicenseGenerator: true },
+      { ...base, isAccessDisabled: true },
+      { ...base, isAccessDisabled: true, isFNPLicenseGenerator: true, isPortalEdit: false },
+      { ...base, orgType: 'Undefined' as const },
+    ];
+    for (const info of cases)
+      for (const roles of [['user'], ['busops'], ['support']])
+        expect(shown(info, roles)).toBe(mayViewLeases(permissionsFor(roles, info)));
+    expect(shown({ ...base, isFNPLicenseGenerator: true })).toBe(false);
+    expect(labels(null)[0]).toBe('Entitlements: Leases/Perpetuals, Elastic Licensing');
   });
 
   it('needs hasSSL and self-serve rights for activations, and staff roles for alert admin', () => {

@@ -1,5 +1,5 @@
 import type { AccountInfo } from '@lp/contract/accounts/schemas';
-import { mayReadAuditLog, permissionsFor } from '@lp/domain/policy';
+import { mayReadAuditLog, mayViewLeases, permissionsFor } from '@lp/domain/policy';
 
 /**
  * The left menu (spec 000 §2.3) and the breadcrumbs (§2.4) as data, so the visibility rules and the
@@ -34,7 +34,8 @@ export function menuGroups({ roles, info, routeEnabled }: MenuInput): MenuGroup[
       label: 'Entitlements',
       visible: true,
       entries: [
-        { label: 'Leases/Perpetuals', to: '/ssl' },
+        // Without an account the page asks for one; with one, the page's own rule (issue 21).
+        ...(!perms || mayViewLeases(perms) ? [{ label: 'Leases/Perpetuals', to: '/ssl' }] : []),
         { label: 'Elastic Licensing', to: '/elastic/fromLeftMenu' },
         ...(has(info?.hasFSA) ? [{ label: 'Flexible Spending Account', to: '/entitlementsFSA' }] : []),
       ],

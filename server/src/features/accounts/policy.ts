@@ -1,6 +1,12 @@
 import type { AccountInfo, Customer } from '@lp/contract/accounts/schemas';
 import { messages } from '@lp/contract/common/errors';
-import { contactFlags, isVendorStaff, type Permissions, permissionsFor } from '@lp/domain/policy';
+import {
+  contactFlags,
+  isVendorStaff,
+  mayViewLeases,
+  type Permissions,
+  permissionsFor,
+} from '@lp/domain/policy';
 import type { AppContext } from '../../platform/context.ts';
 import { AppError, forbidden } from '../../platform/errors.ts';
 import type { Principal } from '../../platform/principal.ts';
@@ -125,7 +131,7 @@ function permit(access: AccountAccess, action: AccountAction): AccountAccess {
     read: true,
     edit: !p.viewOnly,
     emails: p.emailsAllowed,
-    ssl: p.customerTypeAllowed && p.sslAllowed,
+    ssl: mayViewLeases(p),
     activations: p.activationsAllowed,
     activate: !p.viewOnly && p.activationsAllowed,
     fsaOrder: !p.viewOnly && p.fsaActivation,

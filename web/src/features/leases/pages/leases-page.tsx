@@ -1,7 +1,9 @@
+import type { AccountInfo } from '@lp/contract/accounts/schemas';
 import { customerDisplay } from '@lp/domain/customer-text';
-import { permissionsFor } from '@lp/domain/policy';
+import { mayViewLeases, permissionsFor } from '@lp/domain/policy';
 import { Accordion, Stack, Text, Title } from '@mantine/core';
-import { useCustomer, useCustomerOfType } from '../../../app/customer-context.tsx';
+import { Navigate } from 'react-router';
+import { noticeState, useCustomer, useCustomerOfType } from '../../../app/customer-context.tsx';
 import { useCurrentUser } from '../../../lib/app-context.tsx';
 import { LeasesTable } from '../components/leases-table.tsx';
 
@@ -13,13 +15,17 @@ const tables = [
 /**
  * /ssl, Leases/Perpetuals (spec 002 §2): two collapsible tables, Active and Inactive Entitlements. Routed inside
  * RequireCustomer (no selected customer: /noselectedcustomer; an export-blocked account is never selected:
- * /noaccess); a customer type other than Channel, Direct or Indirect goes to /notypecustomer (§6).
+ * /noaccess); a customer type other than Channel, Direct or Indirect goes to /notypecustomer (§6), one without
+ * self-serve licensing to /nopermissions (`mayViewLeases`, as the menu and the server).
  */
 export default function LeasesPage() {
   const { version } = useCustomer();
   const { roles } = useCurrentUser();
   const customer = useCustomerOfType((info) => !!info && permissionsFor(roles, info).customerTypeAllowed);
   if (!customer) return null;
+  // The menu's and the server's rule (issue 21): a customer whose self-serve licensing is off never sees the page.
+  if (!mayViewLeases(permissionsFor(roles, customer.info as AccountInfo)))
+    return <Navigate to="/nopermissions" replace state={noticeState(version, customer.customerNumber)} />;
   return (
     <Stack data-testid="leases-page">
       <Title order={1} size="h2">
