@@ -8,6 +8,9 @@ export type HostIdType = (typeof hostIdTypes)[number];
 
 /** Spec 002 §9: the vendor's documented license server port. */
 export const DEFAULT_HOST_PORT = 1055;
+/** The TCP port range a SERVER line may name (the create call's schema allows the same). */
+export const HOST_PORT_MIN = 1;
+export const HOST_PORT_MAX = 65_535;
 /** Spec 002 §9: a triad has 3 servers (a quorum of 2 serves licenses). */
 export const TRIAD_SIZE = 3;
 /** Our limit: long enough for a fully qualified host name label, short enough for a SERVER line and the grids. */
@@ -40,6 +43,8 @@ export const hostIdMessages = {
   active: (name: string, identifier: string) => `Host ${name} (${identifier}) is active.`,
   invalidHostName: 'Please remove spaces and special characters.',
   hostNameTooLong: `Host name must be at most ${HOST_NAME_MAX} characters.`,
+  // Not in the spec (it shows no port field): ours.
+  invalidPort: `Port must be a whole number from ${HOST_PORT_MIN} to ${HOST_PORT_MAX}.`,
 } as const;
 
 const typeAliases: Record<string, HostIdType> = {
@@ -222,4 +227,12 @@ export function validateHostName(name: string): string | null {
   if (!HOST_NAME_CHARACTERS.test(trimmed)) return hostIdMessages.invalidHostName;
   if (trimmed.length > HOST_NAME_MAX) return hostIdMessages.hostNameTooLong;
   return null;
+}
+
+/** The port as typed in the Add New Host dialog: digits only, within the TCP range; null when valid. */
+export function validateHostPort(raw: string): string | null {
+  const text = raw.trim();
+  if (!/^\d{1,5}$/.test(text)) return hostIdMessages.invalidPort;
+  const port = Number(text);
+  return port >= HOST_PORT_MIN && port <= HOST_PORT_MAX ? null : hostIdMessages.invalidPort;
 }

@@ -131,6 +131,7 @@ describe('parseHostUpload', () => {
         serverIdType: 'ETHERNET',
         quorum: 'hostA',
         numServers: 1,
+        portNumber: 1700,
       },
     ],
     [
@@ -141,6 +142,7 @@ describe('parseHostUpload', () => {
         serverIdType: 'ETHERNET,ETHERNET,ETHERNET',
         quorum: 'lic1 lic2 lic3',
         numServers: 3,
+        portNumber: 27000,
       },
     ],
     [
@@ -151,6 +153,7 @@ describe('parseHostUpload', () => {
         serverIdType: 'DISK_SERIAL_NUM',
         quorum: 'srv',
         numServers: 1,
+        portNumber: 1055,
       },
     ],
     [
@@ -298,6 +301,8 @@ describe('host ids through a license file', () => {
             serverIdType: servers.map((server) => server.type).join(','),
             quorum: servers.map((server) => server.name || 'this_host').join(' '),
             numServers: servers.length,
+            // The port is kept for the new host (issue 21): the first SERVER line's.
+            portNumber: servers[0].port ?? 1055,
           },
         });
       }),

@@ -296,6 +296,8 @@ export interface UploadedHost {
   /** the host names, space-separated */
   quorum: string;
   numServers: number;
+  /** the SERVER line's port, when an uploaded license file names one (kept for the new host) */
+  portNumber?: number;
 }
 
 export type HostUploadResult = { ok: true; data: UploadedHost } | { ok: false; err: string };
@@ -314,7 +316,7 @@ const QUOTED = /"+([^"]*)"+/;
 const failure = (err: string): HostUploadResult => ({ ok: false, err });
 const at = (line: number, message: string) => `Line ${line}: ${message}`;
 
-function hostResult(hosts: FoundHost[]): HostUploadResult {
+function hostResult(hosts: FoundHost[], portNumber?: number): HostUploadResult {
   if (hosts.length !== 1 && hosts.length !== TRIAD_SIZE) {
     return failure(
       `The file describes ${hosts.length} license servers; a license server is one host or a triad of three.`,
@@ -334,6 +336,7 @@ function hostResult(hosts: FoundHost[]): HostUploadResult {
         .filter(Boolean)
         .join(' '),
       numServers: hosts.length,
+      ...(portNumber === undefined ? {} : { portNumber }),
     },
   };
 }
@@ -354,7 +357,9 @@ function fromLicenseFile(source: string): HostUploadResult {
         : 'The license file has no SERVER line: upload a file for a license server.',
     );
   }
-  return hostResult(hosts);
+  // A triad's servers share one port as a rule; the first SERVER line that names one is taken.
+  const port = parsed.servers.find((server) => server.port !== null)?.port ?? undefined;
+  return hostResult(hosts, port);
 }
 
 /**

@@ -104,6 +104,23 @@ async function downloadedText(download: Download) {
   return { file, text: fs.readFileSync(file, 'utf8') };
 }
 
+interface HostListed {
+  name: string;
+  serverId: string;
+  serverIdType: string;
+  state: string;
+  triad: boolean;
+}
+
+/** A request held by a route until the test has seen what the page shows meanwhile. */
+function held() {
+  let release = () => {};
+  const wait = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  return { wait, release };
+}
+
 /** `npm run cli -- license verify FILE --keys-url URL`, as an operator would run it. */
 function verifyWithCli(file: string, keysUrl: string): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
@@ -189,23 +206,6 @@ test('adds a host by typing, activates on it, and the downloaded file is signed 
   expect(after.assigned.map((r) => [r.activationid, r.ansysactivated])).toEqual([[row.activationid, 1]]);
   await expect(page.getByText(`License file license_${ACME}_${id}.lic was generated.`)).toBeVisible();
   await expect(page.getByRole('combobox', { name: 'Server', exact: true })).toHaveValue(new RegExp(name));
-});
-
-test('adds a triad by importing a file of its SERVER lines', async ({ page }) => {
-  await openActivations(page);
-  const [row] = await pickAvailable(page, ACME, 1);
-  const names = [hostName('tri-a'), hostName('tri-b'), hostName('tri-c')];
-  const ids = [hex12(), hex12(), hex12()];
-  await page.getByRole('button', { name: 'Add server' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Add New Host' });
-  await dialog.getByTestId('host-file-input').setInputFiles({
-    name: 'triad.lic',
-    mimeType: 'text/plain',
-    buffer: Buffer.from(`${names.map((n, i) => `SERVER ${n} ${ids[i]} 1055`).join('\n')}\nVENDOR ansyslmd\n`),
-  });
-  await expect(dialog.getByRole('switch', { name: 'Triad' })).toBeChecked();
-  for (const [i, n] of names.entries()) {
-    await expect(dialog.getByRole('textbox', { name: `Host name ${i + 1}`, exact: true })).toHaveValue(n);
 
   // Borrowable alone is a change (decision 048): Cancel undoes it; saved, the preview and the file both gain BORROW.
   expect(text).not.toMatch(/ BORROW/);
@@ -241,14 +241,52 @@ test('adds a triad by importing a file of its SERVER lines', async ({ page }) =>
   await expect(page.getByText(`License file license_${ACME}_${id}.lic was generated.`)).toBeVisible();
   await expect(borrowable).toBeChecked();
   await expect(page.getByRole('button', { name: 'Generate', exact: true })).toBeEnabled();
+});
+
+test('adds a triad by importing a file of its SERVER lines, keeping their port', async ({ page }) => {
+  await openActivations(page);
+  const [row] = await pickAvailable(page, ACME, 1);
+  const names = [hostName('tri-a'), hostName('tri-b'), hostName('tri-c')];
+  const ids = [hex12(), hex12(), hex12()];
+  await page.getByRole('button', { name: 'Add server' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Add New Host' });
+  // lmhostid output names no host: the empty name waits for typing, with no message before anything was typed.
+  await dialog.getByTestId('host-file-input').setInputFiles({
+    name: 'hostid.txt',
+    mimeType: 'text/plain',
+    buffer: Buffer.from(
+      `lmhostid - Copyright (c) 1989-2024 Flexera. All Rights Reserved.\nThe FlexNet host ID of this machine is "${ids[0]}"\n`,
+    ),
+  });
+  await expect(dialog.getByRole('textbox', { name: 'Host ID', exact: true })).toHaveValue(ids[0]);
+  await expect(dialog.getByRole('textbox', { name: 'Host name', exact: true })).toHaveValue('');
+  await expect(dialog.getByText('Please remove spaces and special characters.')).toHaveCount(0);
+  await expect(dialog.getByRole('button', { name: 'Save' })).toBeDisabled();
+  await dialog.getByTestId('host-file-input').setInputFiles({
+    name: 'triad.lic',
+    mimeType: 'text/plain',
+    buffer: Buffer.from(
+      `${names.map((n, i) => `SERVER ${n} ${ids[i]} 27000`).join('\n')}\nVENDOR ansyslmd\n`,
+    ),
+  });
+  await expect(dialog.getByRole('switch', { name: 'Triad' })).toBeChecked();
+  for (const [i, n] of names.entries()) {
+    await expect(dialog.getByRole('textbox', { name: `Host name ${i + 1}`, exact: true })).toHaveValue(n);
     await expect(dialog.getByRole('textbox', { name: `Host ID ${i + 1}`, exact: true })).toHaveValue(ids[i]);
   }
+  // The SERVER lines' port is kept and shown; a port is checked as typed.
+  const port = dialog.getByRole('textbox', { name: 'Port', exact: true });
+  await expect(port).toHaveValue('27000');
+  await port.fill('70000');
+  await expect(dialog.getByText('Port must be a whole number from 1 to 65535.')).toBeVisible();
+  await expect(dialog.getByRole('button', { name: 'Save' })).toBeDisabled();
+  await port.fill('27000');
   await dialog.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByTestId('pending-host')).toContainText(ids.join(','));
   await countInput(activeTabPanel(page), row.activationid).fill('1');
   await page.getByRole('button', { name: 'Save & Generate' }).click();
   const { text } = await downloadedText(await confirmAndDownload(page));
-  for (const [i, n] of names.entries()) expect(text).toContain(`SERVER ${n} ${ids[i]} 1055`);
+  for (const [i, n] of names.entries()) expect(text).toContain(`SERVER ${n} ${ids[i]} 27000`);
 });
 
 test('activates from two associated accounts onto one shared host and e-mails the merged file', async ({
@@ -364,8 +402,29 @@ test('rehost from Manage Activations moves every seat to the new host; the sourc
   await expect(dialog).toBeVisible();
   const targetId = hex12();
   const targetName = hostName('e2e-dst');
-  await dialog.getByRole('textbox', { name: 'Host name', exact: true }).fill(targetName);
-  await dialog.getByRole('textbox', { name: 'Host ID', exact: true }).fill(targetId);
+  const hostNameBox = dialog.getByRole('textbox', { name: 'Host name', exact: true });
+  const hostIdBox = dialog.getByRole('textbox', { name: 'Host ID', exact: true });
+  // The id of another active host is refused as the user types, naming the host that holds it (issue 21).
+  const listed = await page.request.post('/api/fulfillments/servers', {
+    headers: csrf,
+    data: { customerNumber: ACME },
+  });
+  const holder = ((await listed.json()).data as HostListed[]).find(
+    (s) => s.state === 'Active' && !s.triad && s.serverIdType === 'ETHERNET' && s.serverId !== sourceId,
+  );
+  if (!holder) throw new Error('the demo account has no other active single ETHERNET host');
+  await hostNameBox.fill(targetName);
+  await hostIdBox.fill(holder.serverId);
+  await expect(dialog.getByTestId('host-problem')).toContainText(
+    `Host identifier ${holder.name} (${holder.serverId}) is already in use.`,
+  );
+  await expect(dialog.getByRole('button', { name: 'Save' })).toBeDisabled();
+  await hostNameBox.fill(holder.name);
+  await expect(dialog.getByTestId('host-problem')).toHaveText(
+    `Host ${holder.name} (${holder.serverId}) is active.`,
+  );
+  await hostNameBox.fill(targetName);
+  await hostIdBox.fill(targetId);
   await dialog.getByRole('button', { name: 'Save' }).click();
   await page.getByRole('button', { name: 'Save & Generate' }).click();
   const confirm = page.getByRole('dialog', { name: 'Confirm rehost' });
@@ -375,9 +434,42 @@ test('rehost from Manage Activations moves every seat to the new host; the sourc
   await expect(confirm.getByRole('table', { name: `Products to activate for ${ACME}` })).toContainText(
     row.activationid,
   );
+  // The preview says the lines move, instead of the same lines removed and added.
+  const preview = confirm.getByRole('region', { name: `License file changes for ${ACME}` });
+  await expect(preview).toContainText(
+    `These lines move from host ${sourceName} (${sourceId}) to host ${targetName} (${targetId}):`,
+  );
+  await expect(preview).not.toContainText('- INCREMENT');
+  await expect(preview).not.toContainText('+ INCREMENT');
   await expectNoSeriousViolations(page);
-  const download = await confirmAndDownload(page, 'Confirm rehost');
+  // Each step's spinner text shows while its calls are held (spec 002 §2).
+  const returnHeld = held();
+  const createHeld = held();
+  await page.route('**/api/fulfillments/return', async (route) => {
+    await returnHeld.wait;
+    await route.continue();
+  });
+  await page.route('**/api/fulfillments/create', async (route) => {
+    await createHeld.wait;
+    await route.continue();
+  });
+  const downloading = page.waitForEvent('download');
+  await confirm.getByRole('button', { name: 'Ok' }).click();
+  const spinner = page.getByTestId('spinner-panel');
+  await expect(spinner).toContainText('Rehosting to/from...');
+  returnHeld.release();
+  await expect(spinner).toContainText('Creating fulfillments...');
+  createHeld.release();
+  const download = await downloading;
   expect(download.suggestedFilename()).toBe(`license_${ACME}_${targetId}.lic`);
+  await page.unroute('**/api/fulfillments/return');
+  await page.unroute('**/api/fulfillments/create');
+  // The success message is about this save: it goes once the user works on another host.
+  const success = page.getByText(`License file license_${ACME}_${targetId}.lic was generated.`);
+  await expect(success).toBeVisible();
+  await page.getByRole('combobox', { name: 'Server', exact: true }).click();
+  await page.getByRole('option', { name: new RegExp(`^${holder.name} `) }).click();
+  await expect(success).toBeHidden();
 
   const servers = await page.request.post('/api/fulfillments/servers', {
     headers: csrf,

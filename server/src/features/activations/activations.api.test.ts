@@ -282,7 +282,31 @@ describe('creating fulfillments', () => {
         'Please remove spaces and special characters.',
       ]);
     }
+    // The port of a new host is a TCP port (the dialog checks the same range).
+    for (const portNumber of [0, 65_536, 1055.5]) {
+      const res = await create(boss, {
+        serverName: 'ported',
+        serverId: newHostId().pasted,
+        portNumber,
+        type: 'new',
+        activations: [{ id: 'LEASE-A', count: 1 }],
+      });
+      expect([portNumber, res.statusCode]).toEqual([portNumber, 400]);
+      expect(res.json().err).toMatch(/^Invalid request: portNumber: /);
+    }
     expect(await activated('LEASE-A')).toBe(before);
+    // A port in range is kept (issue 21: an imported 27000 became 1055).
+    const ported = newHostId();
+    const kept = await create(boss, {
+      serverName: 'ported',
+      serverId: ported.pasted,
+      portNumber: 27_000,
+      type: 'new',
+      activations: [{ id: 'LEASE-A', count: 1 }],
+    });
+    expect(kept.statusCode).toBe(200);
+    const list = (await servers(boss)) as unknown as { serverId: string; portNumber: number }[];
+    expect(list.find((s) => s.serverId === ported.canonical)?.portNumber).toBe(27_000);
   });
 
   it('is all or nothing: a line over its available seats rolls back the whole batch', async () => {

@@ -405,9 +405,9 @@ describe('e-mail of a license file', () => {
 
 describe('upload of a host file', () => {
   const licenseFile = [
-    'SERVER alpha 0050569A1B2C 1055',
-    'SERVER beta 0050569A1B2D 1055',
-    'SERVER gamma 0050569A1B2E 1055',
+    'SERVER alpha 0050569A1B2C 27000',
+    'SERVER beta 0050569A1B2D 27000',
+    'SERVER gamma 0050569A1B2E 27000',
     'VENDOR cfdlmd',
     'USE_SERVER',
     'INCREMENT cfd_solver cfdlmd 2027.0101 31-dec-2027 5 SIGN="00"',
@@ -420,6 +420,8 @@ describe('upload of a host file', () => {
       serverName: 'alpha,beta,gamma',
       serverId: '0050569a1b2c,0050569a1b2d,0050569a1b2e',
       numServers: 3,
+      // The SERVER lines' port is kept for the new host (issue 21).
+      portNumber: 27000,
     });
   });
 

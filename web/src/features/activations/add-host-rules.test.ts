@@ -123,6 +123,7 @@ describe('a valid single host', () => {
             serverId: id.trim().toLowerCase(),
             serverIdType: t,
             triad: false,
+            portNumber: 1055,
           });
         },
       ),
@@ -136,6 +137,7 @@ describe('a valid single host', () => {
       serverId: '0050569a1b2c',
       serverIdType: 'ETHERNET',
       triad: false,
+      portNumber: 1055,
     });
   });
 
@@ -161,6 +163,7 @@ describe('a triad', () => {
             serverId: ids.map((id) => id.toLowerCase()).join(','),
             serverIdType: [t, t, t].join(','),
             triad: true,
+            portNumber: 1055,
           });
         },
       ),
@@ -220,9 +223,9 @@ describe('server checks against the known hosts', () => {
     expect(check.value).toBeNull();
   });
 
-  it('under another name the same text is followed by the rehost hint', () => {
+  it('under another name the same text, naming the host that holds the id, is followed by the rehost hint', () => {
     const check = checkHost(rowsOf(row('other', '0050569a1b2c')), false, 'new', [single]);
-    expect(check.host).toMatch(/^Host identifier other \(0050569a1b2c\) is already in use\. .*Rehost/);
+    expect(check.host).toMatch(/^Host identifier licsrv01 \(0050569a1b2c\) is already in use\. .*Rehost/);
   });
 
   it('a triad is matched by its identifier, TYPE= prefixes included', () => {
@@ -235,10 +238,10 @@ describe('server checks against the known hosts', () => {
   it('a new host may not share an id with a host in use: a triad taking in a single host, or a triad member alone', () => {
     const rows = [row('t1', '0a0a0a0a0a01'), row('t2', '0050569a1b2c'), row('t3', '0a0a0a0a0a03')];
     expect(checkHost(rows, true, 'new', [single]).host).toBe(
-      'Host identifier t1 (0050569a1b2c) is already in use.',
+      'Host identifier licsrv01 (0050569a1b2c) is already in use.',
     );
     expect(checkHost(rowsOf(row('member', '9-0000000b', 'FLEXID')), false, 'new', [triad]).host).toBe(
-      'Host identifier member (9-0000000b) is already in use.',
+      'Host identifier lic-a1 (9-0000000b) is already in use.',
     );
     // An inactive host's ids are free again.
     expect(checkHost(rows, true, 'new', [known({ state: 'Inactive' })]).host).toBeNull();
@@ -250,9 +253,25 @@ describe('server checks against the known hosts', () => {
     );
   });
 
-  it('a rehost target may be a known host that is inactive or named otherwise', () => {
+  it('a rehost target is checked as a new host: an id in use under another name is refused, never merged (issue 21)', () => {
+    const source = known({ id: 3, name: 'src', serverId: '0a0a0a0a0a0a', hostIdentifier: '0a0a0a0a0a0a' });
+    const hosts = [single, triad, source];
+    expect(serverCheck('rehost', 'renamed', '0050569a1b2c', hosts, source)).toMatch(
+      /^Host identifier licsrv01 \(0050569a1b2c\) is already in use\. .*Rehost/,
+    );
+    expect(serverCheck('rehost', 'member', 'FLEXID=9-0000000b', hosts, source)).toBe(
+      'Host identifier lic-a1 (9-0000000b) is already in use.',
+    );
+    // The source itself is no target; its ids may serve the target (it is Inactive by the time it is created).
+    expect(serverCheck('rehost', 'src', '0a0a0a0a0a0a', hosts, source)).toBe(
+      'Host src (0a0a0a0a0a0a) is active.',
+    );
+    expect(serverCheck('rehost', 't1', '0a0a0a0a0a0a,0a0a0a0a0a0b,0a0a0a0a0a0c', hosts, source)).toBeNull();
+  });
+
+  it('a rehost target may be a known host that is inactive', () => {
     expect(serverCheck('rehost', 'licsrv01', '0050569a1b2c', [known({ state: 'Inactive' })])).toBeNull();
-    expect(serverCheck('rehost', 'renamed', '0050569a1b2c', [single])).toBeNull();
+    expect(serverCheck('rehost', 'renamed', '0050569a1b2c', [known({ state: 'Inactive' })])).toBeNull();
   });
 
   it('any host not among the known ones passes (the server has the last word)', () => {
@@ -287,7 +306,37 @@ describe('rows from an uploaded host file', () => {
       serverId: '0050569a1b2c',
       serverIdType: 'ETHERNET',
       triad: false,
+      portNumber: 1055,
     });
+  });
+
+  it("keeps the SERVER line's port of the file (issue 21: it became 1055)", () => {
+    const upload = rowsFromUpload({
+      serverName: 'licsrv09',
+      serverId: '0050569a1b2c',
+      serverIdType: 'ETHERNET',
+      quorum: 'licsrv09',
+      numServers: 1,
+      portNumber: 27000,
+    });
+    expect(upload.port).toBe('27000');
+    expect(checkHost(upload.rows, upload.triad, 'new', none, { port: upload.port }).value?.portNumber).toBe(
+      27000,
+    );
+  });
+
+  it('refuses a port outside 1-65535 or not a whole number', () => {
+    const rows = rowsOf(row('licsrv09', '0050569a1b2c'));
+    for (const port of ['0', '65536', '27000.5', '-1', '', 'abc'])
+      expect(checkHost(rows, false, 'new', none, { port })).toMatchObject({
+        port: 'Port must be a whole number from 1 to 65535.',
+        value: null,
+      });
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 65_535 }), (port) => {
+        expect(checkHost(rows, false, 'new', none, { port: ` ${port} ` }).value?.portNumber).toBe(port);
+      }),
+    );
   });
 
   it('three servers turn Triad on, splitting names, ids and types on commas', () => {

@@ -1,5 +1,6 @@
 import type { LicenseServer } from '@lp/contract/license-servers/schemas';
 import {
+  DEFAULT_HOST_PORT,
   type HostIdType,
   hostIdentifier,
   hostIdMessages,
@@ -10,6 +11,7 @@ import {
   TRIAD_SIZE,
   validateHostId,
   validateHostName,
+  validateHostPort,
 } from '@lp/domain/host-ids';
 import type { UploadedHost } from '@lp/domain/license-file-parse';
 
@@ -25,6 +27,8 @@ export interface NewHost {
   serverId: string;
   serverIdType: string;
   triad: boolean;
+  /** The SERVER line's port: 1055 unless typed or imported */
+  portNumber: number;
 }
 
 /** One row of the dialog as typed. The type is text: an uploaded file may name one the portal does not accept. */
@@ -77,40 +81,48 @@ export function rowProblems(row: HostRow): RowProblems {
 
 const rowIsValid = (p: RowProblems) => !p.name && !p.id && !p.type;
 
+type KnownHost = Pick<LicenseServer, 'name' | 'hostIdentifier' | 'state'>;
+
 /**
  * The server checks against the account's known hosts (mirrors the create call's `hostForCreate`, which refuses the
- * same and is the authority: hosts of other accounts are only known there). `name` is the first server's name.
- * - new host: its identifier is in use → 'Host identifier {name} ({id}) is already in use.', followed by the rehost
- *   hint when the host has another name (the spec cuts that hint off; the wording is the domain's own); one of its
- *   ids belongs to a host in use (a triad's member, or a single host a triad would take in) → the same text naming
+ * same and is the authority: hosts of other accounts are only known there). `name` is the first server's name; the
+ * messages name the host that holds the id (decision 047). A rehost target is checked as a new host (issue 21),
+ * except that an Inactive host other than the source may take the seats:
+ * - its identifier is in use → 'Host identifier {name} ({id}) is already in use.', followed by the rehost hint when
+ *   the host has another name (the spec cuts that hint off; the wording is the domain's own); one of its ids
+ *   belongs to a host in use (a triad's member, or a single host a triad would take in) → the same text naming
  *   that id;
- * - rehost target: an active host of the same name → 'Host {name} ({identifier}) is active.'
+ * - rehost target: the active host (or the source) of the same name → 'Host {name} ({identifier}) is active.'
  */
 export function serverCheck(
   mode: AddHostMode,
   name: string,
   identifier: string,
-  hosts: readonly Pick<LicenseServer, 'name' | 'hostIdentifier' | 'state'>[],
+  hosts: readonly KnownHost[],
+  source?: Pick<LicenseServer, 'hostIdentifier'>,
 ): string | null {
   const known = hosts.find((host) => host.hostIdentifier === identifier);
   if (!known) {
     // One id serves one license server at a time: a new triad may not take in a host in use, nor a new single
     // host a member of a triad in use (the server refuses it too; a rehost source is Inactive by then).
-    if (mode !== 'new') return null;
     const parts = identifier.split(',');
     const overlapping = hosts.find(
-      (host) => host.state !== 'Inactive' && host.hostIdentifier.split(',').some((p) => parts.includes(p)),
+      (host) =>
+        host.state !== 'Inactive' &&
+        host.hostIdentifier !== source?.hostIdentifier &&
+        host.hostIdentifier.split(',').some((p) => parts.includes(p)),
     );
     if (!overlapping) return null;
     const shared = parts.find((p) => overlapping.hostIdentifier.split(',').includes(p)) as string;
-    return hostIdMessages.inUse(name, shared.replace(/^[A-Z_]+=/, ''));
+    return hostIdMessages.inUse(overlapping.name, shared.replace(/^[A-Z_]+=/, ''));
   }
-  if (mode === 'new') {
-    return known.name === name
-      ? hostIdMessages.inUse(name, identifier)
-      : hostIdMessages.inUseRehostHint(name, identifier);
-  }
-  return known.state === 'Active' && known.name === name ? hostIdMessages.active(name, identifier) : null;
+  const isSource = mode === 'rehost' && source?.hostIdentifier === identifier;
+  if (mode === 'rehost' && known.state === 'Inactive' && !isSource) return null;
+  if (mode === 'rehost' && (known.state === 'Active' || isSource) && known.name === name)
+    return hostIdMessages.active(name, identifier);
+  return known.name === name
+    ? hostIdMessages.inUse(known.name, identifier)
+    : hostIdMessages.inUseRehostHint(known.name, identifier);
 }
 
 export interface HostCheck {
@@ -118,6 +130,8 @@ export interface HostCheck {
   rows: RowProblems[];
   /** A triad's own problem (mixed types, an id twice) or a server check; shown under the rows. */
   host: string | null;
+  /** The port field's problem */
+  port: string | null;
   /** Set only when everything passes: what Save hands to the page. */
   value: NewHost | null;
 }
@@ -127,29 +141,39 @@ export function checkHost(
   rows: readonly HostRow[],
   triad: boolean,
   mode: AddHostMode,
-  hosts: readonly Pick<LicenseServer, 'name' | 'hostIdentifier' | 'state'>[],
+  hosts: readonly KnownHost[],
+  options: { port?: string; source?: Pick<LicenseServer, 'hostIdentifier'> } = {},
 ): HostCheck {
   const shown = visibleRows(rows, triad);
   const problems = shown.map(rowProblems);
   const types = shown.map((row) => typeOf(row.type));
+  const portText = options.port ?? String(DEFAULT_HOST_PORT);
+  const port = validateHostPort(portText);
   // Shown as soon as the selects disagree, before the ids are complete.
   if (triad && types.every(Boolean) && types.some((type) => type !== types[0])) {
-    return { rows: problems, host: hostIdMessages.triadTypesDiffer, value: null };
+    return { rows: problems, host: hostIdMessages.triadTypesDiffer, port, value: null };
   }
-  if (!problems.every(rowIsValid)) return { rows: problems, host: null, value: null };
+  if (!problems.every(rowIsValid)) return { rows: problems, host: null, port, value: null };
   // The domain's wire-form checks (triad ids must differ) and its normalisation, exactly as the server parses.
   const parsed = parseHostIdentity(
     shown.map((row) => row.id).join(','),
     shown.map((row) => row.type).join(','),
   );
-  if (!parsed.ok) return { rows: problems, host: parsed.err, value: null };
+  if (!parsed.ok) return { rows: problems, host: parsed.err, port, value: null };
   const names = shown.map((row) => row.name.trim());
-  const conflict = serverCheck(mode, names[0], hostIdentifier(parsed.identity), hosts);
-  if (conflict) return { rows: problems, host: conflict, value: null };
+  const conflict = serverCheck(mode, names[0], hostIdentifier(parsed.identity), hosts, options.source);
+  if (conflict) return { rows: problems, host: conflict, port, value: null };
+  if (port) return { rows: problems, host: null, port, value: null };
   return {
     rows: problems,
     host: null,
-    value: { serverName: names.join(','), ...serialiseHostIdentity(parsed.identity), triad },
+    port,
+    value: {
+      serverName: names.join(','),
+      ...serialiseHostIdentity(parsed.identity),
+      triad,
+      portNumber: Number(portText.trim()),
+    },
   };
 }
 
@@ -159,7 +183,7 @@ const splitComma = (text: string) => text.split(',').map((part) => part.trim());
  * An uploaded file's host (spec 002 §3 "Uploaded host file result") as dialog rows: three servers make a triad;
  * names from serverName (comma-joined, one per server) or else quorum (space-separated); ids and types split on commas.
  */
-export function rowsFromUpload(data: UploadedHost): { triad: boolean; rows: HostRow[] } {
+export function rowsFromUpload(data: UploadedHost): { triad: boolean; rows: HostRow[]; port: string } {
   const triad = data.numServers === TRIAD_SIZE;
   const ids = splitComma(data.serverId);
   const types = splitComma(data.serverIdType);
@@ -177,7 +201,8 @@ export function rowsFromUpload(data: UploadedHost): { triad: boolean; rows: Host
         }
       : row,
   );
-  return { triad, rows };
+  // The file's SERVER port is kept (issue 21: it was dropped for 1055).
+  return { triad, rows, port: String(data.portNumber ?? DEFAULT_HOST_PORT) };
 }
 
 /** For the select: an uploaded type the portal does not accept still shows (and is refused by rowProblems). */

@@ -149,6 +149,8 @@ export interface HostTarget {
   type?: 'new' | 'rehost' | '';
   prevServer?: { serverId: string; serverIdType: string };
   ansysborrowable?: boolean;
+  /** A new or rehost target's SERVER port (the server keeps a saved host's own) */
+  portNumber?: number;
 }
 
 /**

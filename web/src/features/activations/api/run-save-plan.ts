@@ -11,11 +11,21 @@ import {
   setSharedGroup,
 } from './fulfillment-steps.ts';
 
+/**
+ * Spec 002 §2 spinner texts of the steps a save runs (decision 047): shown before the progress count, so a person
+ * sees what is happening while a step waits on the server.
+ */
+export const saveSpinners = {
+  returning: 'Returning fulfillments...',
+  rehosting: 'Rehosting to/from...',
+  creating: 'Creating fulfillments...',
+} as const;
+
 export interface RunOptions {
   /** Step 7: e-mail the file to the support list of the first customer */
   email: boolean;
-  /** Items saved so far of plan.total (the spinner's 'processing x/y fulfillments') */
-  onProgress: (done: number) => void;
+  /** Items saved so far of plan.total (the spinner's 'processing x/y fulfillments') and the step's text */
+  onProgress: (done: number, step: string) => void;
   /** Step 5, before the download: the page reloads the host's data */
   refresh: () => Promise<void>;
 }
@@ -26,15 +36,22 @@ export interface RunOptions {
  */
 export async function runSavePlan(plan: SavePlan, options: RunOptions): Promise<LicenseFile | null> {
   let done = 0;
+  let current = '';
   const progress = (n: number) => {
     done += n;
-    options.onProgress(done);
+    options.onProgress(done, current);
+  };
+  const enter = (step: string) => {
+    current = step;
+    options.onProgress(done, current);
   };
   const first = plan.customers[0];
   if (!first) return null;
   const lifecycle = plan.mode === 'rehost' ? 'rehost' : 'return';
 
   // 1. Returns, then the source's shared-server group is deactivated.
+  if (plan.customers.some((c) => c.returns.length))
+    enter(plan.mode === 'rehost' ? saveSpinners.rehosting : saveSpinners.returning);
   for (const c of plan.customers)
     if (c.returns.length)
       await returnFulfillments({
@@ -61,6 +78,7 @@ export async function runSavePlan(plan: SavePlan, options: RunOptions): Promise<
 
   // 2. Creates: the first customer's first batch may add the host; everything after finds it.
   let hostAdded = false;
+  if (plan.customers.some((c) => c.creates.length)) enter(saveSpinners.creating);
   for (const c of plan.customers) {
     if (!c.creates.length) continue;
     await createFulfillments({

@@ -4,7 +4,7 @@
  *
  * Accessible names (for browser tests; match exactly, since 'Host ID' is part of 'Host ID type'):
  * - the dialog: role dialog named by its title, 'Add New Host' (rehost mode: 'Rehost {name} ({identifier}) to a new host');
- * - one host: 'Host name', 'Host ID', 'Host ID type' (the type select's input);
+ * - one host: 'Host name', 'Host ID', 'Host ID type' (the type select's input); 'Port' (one for the host or triad);
  * - a triad: the same labels numbered by server: 'Host name 1', 'Host ID 1', 'Host ID type 1', ... 'Host ID type 3';
  * - switch 'Triad'; buttons 'Import from file', 'Cancel', 'Save';
  * - the hidden file input behind 'Import from file': data-testid 'host-file-input' (or wait for the file chooser);
@@ -14,6 +14,7 @@
 
 import { licenseServersApi } from '@lp/contract/license-servers/api';
 import type { LicenseServer } from '@lp/contract/license-servers/schemas';
+import { DEFAULT_HOST_PORT } from '@lp/domain/host-ids';
 import {
   Alert,
   Box,
@@ -100,9 +101,11 @@ export function AddHostDialog(props: AddHostDialogProps): React.JSX.Element {
 type Shown = Record<string, boolean>;
 const fieldKey = (index: number, field: 'name' | 'id') => `${index}.${field}`;
 
-function HostForm({ mode, customerNumber, hosts, onCancel, onSave }: AddHostDialogProps) {
+function HostForm({ mode, customerNumber, hosts, source, onCancel, onSave }: AddHostDialogProps) {
   const [rows, setRows] = useState<HostRow[]>(initialRows);
   const [triad, setTriad] = useState(false);
+  // A rehost keeps the source's port unless the user types or imports another.
+  const [port, setPort] = useState(String(source?.portNumber ?? DEFAULT_HOST_PORT));
   const [shown, setShown] = useState<Shown>({});
   const [uploading, setUploading] = useState(false);
   const [uploadError, setUploadError] = useState<string | null>(null);
@@ -111,7 +114,10 @@ function HostForm({ mode, customerNumber, hosts, onCancel, onSave }: AddHostDial
   // A late upload answer must not fill a form the user has closed.
   useEffect(() => () => upload.current?.abort(), []);
 
-  const check = useMemo(() => checkHost(rows, triad, mode, hosts), [rows, triad, mode, hosts]);
+  const check = useMemo(
+    () => checkHost(rows, triad, mode, hosts, { port, source }),
+    [rows, triad, mode, hosts, port, source],
+  );
 
   const edit = (index: number, change: Partial<HostRow>) => {
     setRows((current) => current.map((row, i) => (i === index ? { ...row, ...change } : row)));
@@ -144,12 +150,14 @@ function HostForm({ mode, customerNumber, hosts, onCancel, onSave }: AddHostDial
       const filled = rowsFromUpload(answer.data);
       setRows(filled.rows);
       setTriad(filled.triad);
-      // Everything filled is judged at once: a file without host names leaves those marked.
+      setPort(filled.port);
+      // What the file filled is judged at once; a field it left empty (lmhostid output names no host) waits for
+      // the user's typing like a new form, so no message shows before anything was typed.
       setShown(
         Object.fromEntries(
-          visibleRows(filled.rows, filled.triad).flatMap((_, i) => [
-            [fieldKey(i, 'name'), true],
-            [fieldKey(i, 'id'), true],
+          visibleRows(filled.rows, filled.triad).flatMap((row, i) => [
+            [fieldKey(i, 'name'), !!row.name.trim()],
+            [fieldKey(i, 'id'), !!row.id.trim()],
           ]),
         ),
       );
@@ -232,6 +240,15 @@ function HostForm({ mode, customerNumber, hosts, onCancel, onSave }: AddHostDial
                 onChange={(change) => edit(index, change)}
               />
             ))}
+            <TextInput
+              label="Port"
+              value={port}
+              onChange={(event) => setPort(event.currentTarget.value)}
+              error={check.port}
+              inputMode="numeric"
+              autoComplete="off"
+              w={160}
+            />
           </Stack>
         </Box>
         {check.host ? (

@@ -88,8 +88,33 @@ function LinesTable({ label, lines }: { label: string; lines: ChangeLine[] }) {
   );
 }
 
+/**
+ * A rehost's lines leave the source's file and enter the target's unchanged (a line names no host): one list
+ * under "move from A to B" instead of the same lines removed and added; what differs stays '-' / '+'.
+ */
+export function movedLines(removed: string[], added: string[]) {
+  const left = [...added];
+  const moved: string[] = [];
+  const gone: string[] = [];
+  for (const line of removed) {
+    const at = left.indexOf(line);
+    if (at < 0) gone.push(line);
+    else moved.push(...left.splice(at, 1));
+  }
+  return { moved, removed: gone, added: left };
+}
+
 /** What the license files gain and lose; one call per host of the change (two in a rehost). */
-function FilePreview({ requests, customerNumber }: { requests: PreviewRequest[]; customerNumber: string }) {
+function FilePreview({
+  requests,
+  customerNumber,
+  move,
+}: {
+  requests: PreviewRequest[];
+  customerNumber: string;
+  /** Rehost: the source and target labels */
+  move?: { from: string; to: string };
+}) {
   const query = useQuery({
     queryKey: ['license-preview', requests],
     queryFn: () => Promise.all(requests.map((r) => call(licenseFilesApi.preview, r))),
@@ -112,15 +137,25 @@ function FilePreview({ requests, customerNumber }: { requests: PreviewRequest[];
       </Alert>
     );
   const mine = query.data.flatMap((answer) => answer.data.filter((d) => d.customerNumber === customerNumber));
-  const removed = mine.flatMap((d) => d.removed);
-  const added = mine.flatMap((d) => d.added);
+  const all = { removed: mine.flatMap((d) => d.removed), added: mine.flatMap((d) => d.added) };
+  const { moved, removed, added } = move ? movedLines(all.removed, all.added) : { moved: [], ...all };
   return (
     <Stack gap={4} role="region" aria-label={label}>
       <Title order={3} size="h5">
         What changes in the license file
       </Title>
+      {moved.length ? (
+        <>
+          <Text size="sm">
+            These lines move from host {move?.from} to host {move?.to}:
+          </Text>
+          <Code block>{moved.join('\n')}</Code>
+        </>
+      ) : null}
       {removed.length + added.length === 0 ? (
-        <Text size="sm">The license file stays the same.</Text>
+        moved.length ? null : (
+          <Text size="sm">The license file stays the same.</Text>
+        )
       ) : (
         <Code block>{[...removed.map((l) => `- ${l}`), ...added.map((l) => `+ ${l}`)].join('\n')}</Code>
       )}
@@ -189,7 +224,11 @@ export function ChangesDialog(props: ChangesDialogProps) {
                     </>
                   ) : null}
                   {props.preview?.length && !expired.length ? (
-                    <FilePreview requests={props.preview} customerNumber={c.customerNumber} />
+                    <FilePreview
+                      requests={props.preview}
+                      customerNumber={c.customerNumber}
+                      move={mode === 'rehost' ? { from: deactivateOn, to: activateOn } : undefined}
+                    />
                   ) : null}
                 </Stack>
               </Tabs.Panel>

@@ -145,6 +145,7 @@ function ActivationsScreen({ customer }: { customer: SelectedCustomer }) {
   function onHostSaved(host: NewHost) {
     const source = dialog?.mode === 'rehost' ? dialog.source : undefined;
     setDialog(null);
+    clearPanels();
     tabs.resetSelections();
     setPending({ kind: source ? 'rehost' : 'new', host, source });
     if (source) setBorrowable(source.ansysborrowable);
@@ -179,6 +180,7 @@ function ActivationsScreen({ customer }: { customer: SelectedCustomer }) {
         serverId: target.serverId,
         serverIdType: target.serverIdType,
         type: pending ? pending.kind : '',
+        portNumber: pending?.host.portNumber,
         prevServer: pending?.source
           ? { serverId: pending.source.serverId, serverIdType: pending.source.serverIdType }
           : undefined,
@@ -206,7 +208,8 @@ function ActivationsScreen({ customer }: { customer: SelectedCustomer }) {
     try {
       const file = await runSavePlan(plan, {
         email: job.email,
-        onProgress: (done) => showSpinner(`processing ${done}/${plan.total} fulfillments`),
+        onProgress: (done, step) =>
+          showSpinner(`${step ? `${step} ` : ''}processing ${done}/${plan.total} fulfillments`),
         refresh,
       });
       // The host the seats are on now (a new or rehost target is saved by now), with its tabs afresh.
@@ -315,7 +318,11 @@ function ActivationsScreen({ customer }: { customer: SelectedCustomer }) {
         hasHost={!!target}
         borrowable={borrowable}
         tabCustomers={tabs.tabs.map((t) => t.customerNumber)}
-        onChoose={(host) => void chooseHost(host)}
+        onChoose={(host) => {
+          // The last save's message is about the host left behind (issue 21).
+          clearPanels();
+          void chooseHost(host);
+        }}
         onBorrowable={setBorrowable}
         onAdd={() => void openDialog('new')}
         onView={() => setViewing(true)}
