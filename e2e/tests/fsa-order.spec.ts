@@ -21,6 +21,7 @@ interface Product {
   name: string;
   price7Days: number | null;
   price30Days: number | null;
+  price1Year: number | null;
   manual: boolean;
 }
 interface HistoryRow {
@@ -206,6 +207,23 @@ test('business operations order a manual entry and a standard line; the balance 
   await line(page, 1, 'Unit cost').fill('1,234.5');
   // Spec 002 §5: cost = count × unit cost, 2 decimals and thousands separators.
   await expect(line(page, 1, 'Cost')).toHaveValue('3,703.50');
+  // Issue 21: a cost that does not divide by the count is the cost ordered, to the cent (decision 050).
+  await line(page, 1, 'Cost').fill('1000');
+  await line(page, 1, 'Cost').blur();
+  await expect(line(page, 1, 'Cost')).toHaveValue('1,000.00');
+  await expect(line(page, 1, 'Unit cost')).toHaveAttribute('placeholder', '333.33');
+  await expect(orderTab(page).getByTestId('order-total')).toHaveText('1,000.00');
+  // A typed start date that is no day or out of range stays and says so (spec 002 §5), on the screen and the server.
+  const start1 = await line(page, 1, 'Start date').inputValue();
+  await line(page, 1, 'Start date').fill('2026-02-30');
+  await line(page, 1, 'Start date').blur();
+  await expect(line(page, 1, 'Start date')).toHaveValue('2026-02-30');
+  await expect(orderTab(page).getByTestId('line-error-1')).toHaveText('Start date is invalid.');
+  await line(page, 1, 'Start date').fill(addDays(contract.endDate as string, 1));
+  await line(page, 1, 'Start date').blur();
+  await expect(orderTab(page).getByTestId('line-error-1')).toHaveText('Start date is invalid.');
+  await line(page, 1, 'Start date').fill(start1);
+  await expect(orderTab(page).getByTestId('line-error-1')).toHaveCount(0);
 
   // A standard line whose count the balance cannot pay: the count's balance text on that line, nothing orderable.
   await addStandardLine(page, 2, product.name, 1, '30 Days');
@@ -218,12 +236,28 @@ test('business operations order a manual entry and a standard line; the balance 
   await expect(orderTab(page).getByRole('button', { name: 'Add product' })).toBeDisabled();
   await line(page, 2, 'Count').fill('1');
   await expect(orderTab(page).getByTestId('line-error-2')).toHaveCount(0);
+  // Issue 21: with 364 days (or fewer) left, 1 Year is offered and ends on the contract end (spec 002 §9).
+  if (product.price1Year !== null) {
+    const start2 = await line(page, 2, 'Start date').inputValue();
+    const late = addDays(contract.endDate as string, -363);
+    if (late > start2) {
+      await line(page, 2, 'Start date').fill(late);
+      await expect(orderTab(page).getByTestId('end-date-2')).toHaveText(addDays(late, 29));
+    }
+    await choose(page, combo(page, 2, 'Duration'), '1 Year');
+    await expect(orderTab(page).getByTestId('end-date-2')).toHaveText(contract.endDate as string);
+    await choose(page, combo(page, 2, 'Duration'), '30 Days');
+    await line(page, 2, 'Start date').fill(start2);
+    await expect(orderTab(page).getByTestId('end-date-2')).toHaveText(addDays(start2, 29));
+    await expect(orderTab(page).getByTestId('line-error-2')).toHaveCount(0);
+  }
 
-  const total = 370_350 + product.price30Days;
+  const total = 100_000 + product.price30Days;
   await expect(orderTab(page).getByTestId('order-total')).toHaveText(money(total));
   await orderTab(page).getByRole('button', { name: 'Order Now' }).click();
   const dialog = page.getByRole('dialog', { name: 'Confirm FSA order' });
   await expect(dialog.getByRole('row')).toHaveCount(3);
+  await expect(dialog.getByRole('cell', { name: '1,000.00', exact: true })).toBeVisible();
   await dialog.getByRole('button', { name: 'Order', exact: true }).click();
   await expect(page.getByText('Entitlements successfully created.')).toBeVisible();
   // Full success resets the form.
@@ -231,7 +265,7 @@ test('business operations order a manual entry and a standard line; the balance 
   await expect(orderTab(page).getByRole('row')).toHaveCount(1);
 
   const history = await post<HistoryRow[]>(page, '/api/fsa/history', { customerNumber: ACME });
-  expect(history.find((r) => r.ansysproduct === name)?.cost).toBe(370_350);
+  expect(history.find((r) => r.ansysproduct === name)?.cost).toBe(100_000);
   const after = (await contracts(page, ACME)).find((c) => c.entitlementId === contract.entitlementId);
   expect(after?.remainingCents).toBe(contract.remainingCents - total);
   await expect(orderTab(page).getByTestId('order-available')).toHaveText(

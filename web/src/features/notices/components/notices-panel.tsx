@@ -1,4 +1,4 @@
-import { Alert, Badge, Button, Card, Group, Popover, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Card, Group, Popover, Stack, Text, Title } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { noticesQuery, saveNoticeChoices, saveNoticeTypes } from '../api/notices.ts';
@@ -35,24 +35,50 @@ const ChooseButton = ({ onClick }: { onClick: () => void }) => (
   </Button>
 );
 
+/** Notices the panel shows before the user asks for all: the page's title and tables stay in the first screen. */
+const PANEL_NOTICES_SHOWN = 3;
+
 /**
  * The notices panel of /elastic, /ssl and /entitlementsFSA (issue 13 §2): the account's notices of the last 30
- * days that this user chose; nothing while there are none (the top bar's count and list stay).
+ * days that this user chose; nothing while there are none (the top bar's count and list stay). It shows the newest
+ * few, with a link to all of them and back (issue 21: 22 notices pushed the page below the fold at 1366×768).
  */
 export function NoticesPanel({ customerNumber }: { customerNumber: string }) {
   const read = useQuery(noticesQuery(customerNumber));
   const [choosing, setChoosing] = useState(false);
+  const [showAll, setShowAll] = useState(false);
   if (read.isError) return <Alert color="red">{read.error.message}</Alert>;
   if (!read.data?.notices.length) return null;
+  const { notices } = read.data;
+  const more = notices.length > PANEL_NOTICES_SHOWN;
   return (
-    <Card withBorder component="section" aria-labelledby="notices-title" mb="md" data-testid="notices-panel">
-      <Group justify="space-between" mb="xs">
-        <Title order={2} size="h4" id="notices-title">
+    <Card
+      withBorder
+      component="section"
+      aria-labelledby="notices-title"
+      mb="md"
+      py="xs"
+      data-testid="notices-panel"
+    >
+      <Group justify="space-between" mb={4}>
+        <Title order={2} size="h5" id="notices-title">
           Notices
         </Title>
         <ChooseButton onClick={() => setChoosing(true)} />
       </Group>
-      <NoticeList notices={read.data.notices} />
+      <NoticeList notices={showAll ? notices : notices.slice(0, PANEL_NOTICES_SHOWN)} />
+      {more ? (
+        <Anchor
+          component="button"
+          type="button"
+          size="sm"
+          mt={4}
+          aria-expanded={showAll}
+          onClick={() => setShowAll((all) => !all)}
+        >
+          {showAll ? 'Show fewer notices' : `Show all ${notices.length} notices`}
+        </Anchor>
+      ) : null}
       {choosing ? <ChoicesFor customerNumber={customerNumber} onClose={() => setChoosing(false)} /> : null}
     </Card>
   );
