@@ -51,10 +51,15 @@ export function LeftMenu() {
   const { pathname } = useLocation();
   const user = useCurrentUser();
   const config = useConfig();
-  const { customer } = useCustomer();
-  const { routeEnabled } = useFeatures();
+  const { customer, ready } = useCustomer();
+  const features = useFeatures();
   const buildInfo = useBuildInfo();
-  const groups = menuGroups({ roles: user.roles, info: customer?.info ?? null, routeEnabled });
+  // The entries follow the selected account and the feature flags: until both are known the menu stays empty, so
+  // that entries are not inserted under the ones already shown (a layout shift of 0.05 on every page, issue 21).
+  const settled = (ready || !!customer) && !features.loading;
+  const groups = settled
+    ? menuGroups({ roles: user.roles, info: customer?.info ?? null, routeEnabled: features.routeEnabled })
+    : [];
   const isActive = (to: string) => {
     const base = to.replace('/fromLeftMenu', '');
     return pathname === base || pathname.startsWith(`${base}/`) || pathname === to;
@@ -86,7 +91,7 @@ export function LeftMenu() {
               ))}
             </NavLink>
           ))}
-          <DeveloperSettings />
+          {settled ? <DeveloperSettings /> : null}
         </nav>
       </ScrollArea>
       <Stack gap={4} p="xs" style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}>
