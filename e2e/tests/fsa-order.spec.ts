@@ -166,13 +166,18 @@ test('Order on a contract row opens Order Products; Order & Activate orders and 
   );
   await expectNoSeriousViolations(page);
   await dialog.getByRole('button', { name: 'Order & Activate' }).click();
-  await expect(page).toHaveURL(/\/activations$/);
-  await expect(page.getByText('Entitlements successfully created.')).toBeVisible();
+  await expect(page).toHaveURL(/\/activations(\?|$)/);
+  // /activations says the order succeeded and lists the new line until it is closed (decision 049).
+  const notice = page.getByTestId('ordered-entitlements');
+  await expect(notice).toContainText('Entitlements successfully created.');
 
   const [ordered] = (await post<HistoryRow[]>(page, '/api/fsa/history', { customerNumber: ACME })).filter(
     (r) => r.fsaId === contract.entitlementId && r.ansysproduct === product.name && r.count === 2,
   );
   expect(ordered?.cost).toBe(cost);
+  await expect(notice.getByRole('table', { name: 'New entitlements' })).toContainText(
+    `${product.name}${ordered?.entitlementId}2${start}${addDays(start, 29)}`,
+  );
   const after = (await contracts(page, ACME)).find((c) => c.entitlementId === contract.entitlementId);
   expect(after?.remainingCents).toBe(contract.remainingCents - cost);
   // The new lease is offered on the activations page: on a host, its Available row takes a count.
@@ -183,6 +188,8 @@ test('Order on a contract row opens Order Products; Order & Activate orders and 
       .getByRole('region', { name: 'Available Entitlements table' })
       .getByRole('textbox', { name: `Activated count for ${ordered?.entitlementId}`, exact: true }),
   ).toBeVisible();
+  await notice.getByRole('button', { name: 'Close' }).click();
+  await expect(notice).toHaveCount(0);
 });
 
 test('business operations order a manual entry and a standard line; the balance error blocks the order', async ({

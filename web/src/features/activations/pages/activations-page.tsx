@@ -24,6 +24,7 @@ import { AddHostDialog, type NewHost } from '../components/add-host-dialog.tsx';
 import { ChangesDialog } from '../components/changes-dialog.tsx';
 import { CustomerTabs } from '../components/customer-tabs.tsx';
 import { HostActivationsDialog } from '../components/host-activations-dialog.tsx';
+import { OrderedEntitlements } from '../components/ordered-entitlements.tsx';
 import { ServerBar } from '../components/server-bar.tsx';
 import { buildPlan, previewRequests, type SavePlan } from '../save-plan.ts';
 import { assignedRows, hasErrors, hasSaveChanges, isDirty } from '../selection.ts';
@@ -289,6 +290,7 @@ function ActivationsScreen({ customer }: { customer: SelectedCustomer }) {
           </Button>
         </Group>
       </Group>
+      <OrderedEntitlements customerNumber={cn} />
       {anyErrors ? (
         <Text size="sm" c="red.9" ta="right">
           Correct the activated counts marked below to save.

@@ -165,7 +165,9 @@ export function OrderTab({ customerNumber, customerName, contracts, form, setFor
         if (choice === 'activate') {
           // An account's first leases open /activations: its flags must say so before the page checks them.
           if (!permissions?.activationsAllowed) await reloadInfo();
-          navigate('/activations');
+          // /activations names the new lines (decision 049): the ids the server gave them.
+          const entitlementIds = results.flatMap((r) => (r.entitlementId ? [r.entitlementId] : []));
+          navigate('/activations', { state: { ordered: { customerNumber, entitlementIds } } });
         }
       } else {
         setForm((f) => ({ ...f, lines: afterOrder(f.lines, ctx, results).state }));
