@@ -77,6 +77,18 @@ export const returnRequestSchema = z.object({
   ...batchFields,
   /** What the user does: return seats, deactivate the host, or move them away in a rehost */
   lifecycle: z.enum(['return', 'deactivate', 'rehost']).optional(),
+  /**
+   * A rehost: the host the seats move to (and the source, prevServer), refused here as its create would refuse it,
+   * before anything is returned (decision 047)
+   */
+  rehostTarget: z
+    .object({
+      serverName: hostNameField,
+      serverId: hostIdsField,
+      serverIdType: hostIdTypesField,
+      prevServer: z.object({ serverId: hostIdsField, serverIdType: hostIdTypesField }),
+    })
+    .optional(),
   activations: z
     .array(
       z.object({

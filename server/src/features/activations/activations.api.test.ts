@@ -444,12 +444,28 @@ describe('creating fulfillments', () => {
       activations: [{ id: 'REHOST-A', count: 2 }],
     });
     const [row] = (await hostView(boss, source.canonical)).assigned;
-    // The save flow returns the source's seats first, then creates them on the target.
-    const returned = await post('/api/fulfillments/return', boss, {
-      customerNumber: CN,
-      lifecycle: 'rehost',
-      activations: [{ id: row.fulfillments[0].FulfillmentID, count: -2 }],
-    });
+    // The returns name the target: one the create would refuse is refused before the source loses a seat.
+    const returnFor = (serverName: string, serverId: string) =>
+      post('/api/fulfillments/return', boss, {
+        customerNumber: CN,
+        lifecycle: 'rehost',
+        rehostTarget: {
+          serverName,
+          serverId,
+          serverIdType: 'ETHERNET',
+          prevServer: { serverId: source.canonical, serverIdType: 'ETHERNET' },
+        },
+        activations: [{ id: row.fulfillments[0].FulfillmentID, count: -2 }],
+      });
+    const early = await returnFor('newname', held.canonical);
+    expect(early.statusCode).toBe(409);
+    expect(early.json().err).toMatch(/^Host identifier held \(/);
+    expect((await returnFor('src', source.canonical)).json().err).toBe(
+      `Host src (${source.canonical}) is active.`,
+    );
+    expect(await activated('REHOST-A')).toBe(3);
+    // A free target passes; the create checks again in its own transaction.
+    const returned = await returnFor('moved', newHostId().canonical);
     expect(returned.statusCode).toBe(200);
     const rehost = (serverName: string, serverId: string) =>
       create(boss, {

@@ -11,6 +11,7 @@ import { authorizeAccount, authorizeAccountList } from '../accounts/policy.ts';
 import { type AuditChange, auditActor, recordAudit } from '../audit/service.ts';
 import { type SslEntitlement, sslEntitlements } from '../entitlements/service.ts';
 import {
+  checkRehostTarget,
   findAccountHost,
   type HostRow,
   hostEditors,
@@ -257,9 +258,16 @@ export async function returnFulfillments(
     lifecycle?: 'return' | 'deactivate' | 'rehost';
     activations: { id: number; count: number; customer?: string }[];
     operationKey?: string;
+    rehostTarget?: Omit<Parameters<typeof checkRehostTarget>[2], 'customerNumber'>;
   },
 ) {
   await authorizeAccount(ctx, principal, request.customerNumber, 'activate');
+  // A rehost's target is refused before the source loses a seat (decision 047).
+  if (request.rehostTarget)
+    await checkRehostTarget(ctx, principal, {
+      customerNumber: request.customerNumber,
+      ...request.rehostTarget,
+    });
   const now = new Date();
   const { result, replayed } = await ctx.db.transaction((tx) =>
     onceForKey(

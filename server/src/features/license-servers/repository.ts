@@ -44,9 +44,10 @@ export async function findHostByIdentity(db: Db, hostIdentity: string, forUpdate
 
 /**
  * A FlexLM host in use (not Inactive) that has any of these ids as one of its own (a triad's member, or a single
- * host a triad would take in): one id serves one license server at a time.
+ * host a triad would take in): one id serves one license server at a time. `exceptHost` is left out (a rehost
+ * source about to be returned).
  */
-export async function findHostInUseWithAnyId(db: Db, ids: string[]) {
+export async function findHostInUseWithAnyId(db: Db, ids: string[], exceptHost?: number) {
   if (ids.length === 0) return undefined;
   const [row] = await db
     .select()
@@ -55,6 +56,7 @@ export async function findHostInUseWithAnyId(db: Db, ids: string[]) {
       and(
         eq(licenseServers.kind, 'flexlm'),
         ne(licenseServers.state, 'Inactive'),
+        exceptHost === undefined ? undefined : ne(licenseServers.id, exceptHost),
         sql`string_to_array(${licenseServers.hostIds}, ',') && ARRAY[${sql.join(
           ids.map((id) => sql`${id}`),
           sql`, `,

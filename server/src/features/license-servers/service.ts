@@ -255,16 +255,97 @@ export function parseHostNames(serverName: string, servers: number): string[] {
 }
 
 /**
- * The host a create batch activates on, inside the batch's transaction (spec 002 §5 server checks):
- * - type 'new': the identity must be unused ('Host identifier {name} ({id}) is already in use.', with the rehost
- *   hint when the existing host has another name and the user may see it; {name} is that host's when the user may
- *   see it, else the name typed);
+ * Spec 002 §5 server checks of a create's host (decision 047), throwing the spec's texts: `host` is the host with
+ * this identity, if any, and `members` its accounts.
+ * - type 'new', or an account the user may not act for: the identity must be unused ('Host identifier {name} ({id})
+ *   is already in use.', with the rehost hint when the existing host has another name and the user may see it;
+ *   {name} is that host's when the user may see it, else the name typed);
  * - type 'rehost': the same, except that an Inactive host other than the source may be reused; an active target
  *   (or the source) under the same name gets 'Host {name} ({identifier}) is active.';
- * - otherwise the host must exist and serve an account the user may edit; the batch's account joins it (a shared
- *   license server).
- * Unknown hosts are added in state Unknown and used at once. Answers the host, whether it was added (a new
- * row), and the audit changes for the batch to record last (after its other locks: see `createFulfillments`).
+ * - a host not known yet may not take in an id of a host in use (a triad's member, or a single host a triad would
+ *   take in). The rehost source's ids are free for its target: it is Inactive by the time the target is created,
+ *   and `exceptHost` leaves it out when the check runs before its seats are returned.
+ */
+async function refuseTakenHost(
+  db: Db,
+  editors: ReadonlySet<string>,
+  request: Pick<CreateRequest, 'customerNumber' | 'type' | 'prevServer'>,
+  target: { name: string; key: string; ids: string[] },
+  host: HostRow | undefined,
+  members: string[],
+  exceptHost?: number,
+) {
+  const { name, key, ids } = target;
+  if (!host) {
+    const taken = await findHostInUseWithAnyId(db, ids, exceptHost);
+    if (!taken) return;
+    const shared = ids.find((id) => taken.hostIds.split(',').includes(id)) ?? key;
+    const seen = (await listHostAccounts(db, taken.id)).some(
+      (m) => m.customerNumber === request.customerNumber,
+    );
+    throw new AppError('CONFLICT', hostIdMessages.inUse(seen ? taken.name : name, shared));
+  }
+  const mayUse = members.some((cn) => editors.has(cn));
+  const mayJoin = mayUse || members.includes(request.customerNumber);
+  // A rehost target is checked as an added host: one in use, or the source itself, is refused instead of merging
+  // the seats into it; an Inactive host may be reused.
+  const isSource =
+    !!request.prevServer &&
+    parseHost(request.prevServer.serverId, request.prevServer.serverIdType).key === key;
+  const rehostTaken = request.type === 'rehost' && (host.state !== 'Inactive' || isSource);
+  if (rehostTaken && (host.state === 'Active' || isSource) && host.name === name)
+    throw new AppError('CONFLICT', hostIdMessages.active(name, key));
+  if (request.type === 'new' || rehostTaken || !mayJoin) {
+    // The message names the host holding the id when the user may see it, else only the name typed.
+    throw new AppError(
+      'CONFLICT',
+      mayJoin && host.name !== name
+        ? hostIdMessages.inUseRehostHint(host.name, key)
+        : hostIdMessages.inUse(mayJoin ? host.name : name, key),
+    );
+  }
+}
+
+/**
+ * Spec 002 §5 "Server checks (add host and rehost target)" for a rehost target before the source's seats are
+ * returned (decision 047): the returns refuse what the target's create would, so a refused target leaves the
+ * source as it was. Read only; the create checks again in its transaction.
+ */
+export async function checkRehostTarget(
+  ctx: AppContext,
+  principal: Principal,
+  request: Pick<CreateRequest, 'customerNumber' | 'serverName' | 'serverId' | 'serverIdType'> & {
+    prevServer: NonNullable<CreateRequest['prevServer']>;
+  },
+) {
+  const { identity, key } = parseHost(request.serverId, request.serverIdType);
+  const names = parseHostNames(request.serverName, identity.ids.length);
+  const editors = await hostEditors(ctx, principal, request.serverId, request.serverIdType);
+  const host = await findHostByIdentity(ctx.db, key);
+  const members = host ? (await listHostAccounts(ctx.db, host.id)).map((m) => m.customerNumber) : [];
+  const source = await findAccountHost(
+    ctx.db,
+    request.customerNumber,
+    request.prevServer.serverId,
+    request.prevServer.serverIdType,
+  );
+  await refuseTakenHost(
+    ctx.db,
+    editors,
+    { ...request, type: 'rehost' },
+    { name: names[0], key, ids: serialiseHostIdentity(identity).serverId.split(',') },
+    host,
+    members,
+    source?.host.id,
+  );
+}
+
+/**
+ * The host a create batch activates on, inside the batch's transaction: `refuseTakenHost` applies the spec 002 §5
+ * server checks; otherwise the host must exist and serve an account the user may edit, and the batch's account
+ * joins it (a shared license server). Unknown hosts are added in state Unknown and used at once. Answers the host,
+ * whether it was added (a new row), and the audit changes for the batch to record last (after its other locks: see
+ * `createFulfillments`).
  */
 export async function hostForCreate(
   tx: Db,
@@ -286,42 +367,11 @@ export async function hostForCreate(
   const names = parseHostNames(request.serverName, identity.ids.length);
   const name = names[0];
   let host = await findHostByIdentity(tx, key, true);
-  let members: string[] = [];
+  const members = host ? (await listHostAccounts(tx, host.id)).map((m) => m.customerNumber) : [];
   const inserted = !host;
-  if (host) {
-    members = (await listHostAccounts(tx, host.id)).map((m) => m.customerNumber);
-    const mayUse = members.some((cn) => editors.has(cn));
-    const mayJoin = mayUse || members.includes(request.customerNumber);
-    // A rehost target is checked as an added host (decision 047): one in use, or the source itself (Inactive by
-    // now, its seats just returned), is refused instead of merging the seats into it; an Inactive host may be reused.
-    const isSource =
-      !!request.prevServer &&
-      parseHost(request.prevServer.serverId, request.prevServer.serverIdType).key === key;
-    const rehostTaken = request.type === 'rehost' && (host.state !== 'Inactive' || isSource);
-    if (rehostTaken && (host.state === 'Active' || isSource) && host.name === name)
-      throw new AppError('CONFLICT', hostIdMessages.active(name, key));
-    if (request.type === 'new' || rehostTaken || !mayJoin) {
-      // The message names the host holding the id when the user may see it, else only the name typed.
-      throw new AppError(
-        'CONFLICT',
-        mayJoin && host.name !== name
-          ? hostIdMessages.inUseRehostHint(host.name, key)
-          : hostIdMessages.inUse(mayJoin ? host.name : name, key),
-      );
-    }
-  } else {
-    const wire = serialiseHostIdentity(identity);
-    // One id serves one license server at a time: a new triad may not take in a host still in use, nor a new
-    // single host one member of a triad in use (a rehost source is Inactive by the time its target is created).
-    const ids = wire.serverId.split(',');
-    const taken = await findHostInUseWithAnyId(tx, ids);
-    if (taken) {
-      const shared = ids.find((id) => taken.hostIds.split(',').includes(id)) ?? key;
-      const seen = (await listHostAccounts(tx, taken.id)).some(
-        (m) => m.customerNumber === request.customerNumber,
-      );
-      throw new AppError('CONFLICT', hostIdMessages.inUse(seen ? taken.name : name, shared));
-    }
+  const wire = serialiseHostIdentity(identity);
+  await refuseTakenHost(tx, editors, request, { name, key, ids: wire.serverId.split(',') }, host, members);
+  if (!host) {
     host = await insertHost(tx, {
       kind: 'flexlm',
       hostIdentity: key,

@@ -114,6 +114,13 @@ export function returnFulfillments(args: {
   time?: string;
   onProgress?: (saved: number) => void;
   withDetail?: boolean;
+  /** A rehost's target: the server refuses the returns when it would refuse the target (decision 047) */
+  rehostTarget?: {
+    serverName: string;
+    serverId: string;
+    serverIdType: string;
+    prevServer: { serverId: string; serverIdType: string };
+  };
 }): Promise<void> {
   return step(
     messages.errorReturning,
@@ -126,6 +133,7 @@ export function returnFulfillments(args: {
           time,
           action: args.lifecycle,
           lifecycle: args.lifecycle,
+          rehostTarget: args.rehostTarget,
           activations: batch,
           operationKey: batchKey(args.planKey, 'return', args.customerNumber, index),
         });

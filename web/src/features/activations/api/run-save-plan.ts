@@ -48,6 +48,8 @@ export async function runSavePlan(plan: SavePlan, options: RunOptions): Promise<
   const first = plan.customers[0];
   if (!first) return null;
   const lifecycle = plan.mode === 'rehost' ? 'rehost' : 'return';
+  const { serverName, serverId, serverIdType, prevServer } = plan.target;
+  const rehostTarget = prevServer ? { serverName, serverId, serverIdType, prevServer } : undefined;
 
   // 1. Returns, then the source's shared-server group is deactivated.
   if (plan.customers.some((c) => c.returns.length))
@@ -59,6 +61,7 @@ export async function runSavePlan(plan: SavePlan, options: RunOptions): Promise<
         customerName: c.customerName,
         items: c.returns,
         lifecycle,
+        rehostTarget,
         planKey: plan.key,
         time: plan.time,
         onProgress: progress,
