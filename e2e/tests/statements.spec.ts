@@ -1,4 +1,4 @@
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { PDFParse } from 'pdf-parse';
 import { expect, test } from './fixtures.ts';
 import { expectNoSeriousViolations, filterColumn, pickAccount, signIn } from './helpers.ts';
@@ -94,6 +94,23 @@ async function expectStatementShown(page: Page, period: { from: string; to: stri
   return data;
 }
 
+/**
+ * Every row of the grid is rendered (row ids, as a row may have an element per column container) and lies inside
+ * the grid, none scrolled away or cut off: the printed layout.
+ */
+async function expectWholeGrid(grid: Locator, rows: number) {
+  const layout = () =>
+    grid.evaluate((section) => {
+      const bottom = section.getBoundingClientRect().bottom;
+      const all = [...section.querySelectorAll('.ag-row[row-id]')];
+      return {
+        rows: new Set(all.map((r) => r.getAttribute('row-id'))).size,
+        cut: all.filter((r) => r.getBoundingClientRect().bottom > bottom + 1).length,
+      };
+    });
+  await expect.poll(layout).toEqual({ rows, cut: 0 });
+}
+
 test('shows last month by default with balances, product usage and pies', async ({ page }) => {
   await openStatement(page);
   await expect(rangeButton(page)).toHaveText('Last month');
@@ -119,6 +136,39 @@ test('shows last month by default with balances, product usage and pies', async 
   await expect(page.getByRole('button', { name: 'Reset view' })).toBeDisabled();
   await expect(page.getByRole('button', { name: 'Export as PDF' })).toBeEnabled();
   await expectNoSeriousViolations(page);
+});
+
+test('prints the statement alone and whole: every row, no shell or controls', async ({ page }) => {
+  // Issue 21: a long statement printed 10 of its rows and the menu. Thirteen months give more products than a
+  // page of the product grid, and expanded purchase orders run past the grid's screen height.
+  await signIn(page, 'admin@acme.example');
+  await pickAccount(page, 'Aerospace', /Acme Aerospace Inc\./);
+  const now = new Date();
+  const range = {
+    from: iso(new Date(Date.UTC(now.getUTCFullYear() - 1, now.getUTCMonth() - 1, 1))),
+    to: iso(now),
+  };
+  const saved = await page.request.post('/api/featureflag/pref', {
+    data: { tables: [{ customerNumber: ACME, tableName: TABLE, startDate: range.from, endDate: range.to }] },
+    headers: { 'x-lp-csrf': '1' },
+  });
+  expect(saved.status()).toBe(200);
+  await page.goto('/statementv2');
+  const data = await expectStatementShown(page, range);
+  expect(data.Products.length).toBeGreaterThan(10);
+  for (const r of data.Records)
+    await poGrid(page).locator(`.ag-row[row-id="po:${r.ActivationId}"]`).getByRole('button').first().click();
+
+  await page.emulateMedia({ media: 'print' });
+  await expect(page.getByRole('banner')).toBeHidden();
+  await expect(page.getByTestId('left-menu')).toBeHidden();
+  await expect(rangeButton(page)).toBeHidden();
+  await expect(page.getByRole('button', { name: 'Export as PDF' })).toBeHidden();
+  await expect(header(page)).toBeVisible();
+  await expectWholeGrid(poGrid(page), data.Records.length * 2);
+  await expectWholeGrid(page.getByRole('region', { name: 'Usage by Product table' }), data.Products.length);
+  await page.emulateMedia({ media: 'screen' });
+  await expect(page.getByRole('banner')).toBeVisible();
 });
 
 test('expands a purchase order into its products and pie, and collapses it again', async ({ page }) => {

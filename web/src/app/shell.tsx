@@ -15,6 +15,7 @@ import { CustomerProvider, useCustomer } from './customer-context.tsx';
 import { UserGate } from './gates.tsx';
 import { LeftMenu } from './left-menu.tsx';
 import logoUrl from './logo.svg';
+import './shell.css';
 import { breadcrumbs } from './navigation.ts';
 
 /**
@@ -128,17 +129,22 @@ function Shell() {
       navbar={{ width: opened ? MENU_WIDTH_OPEN : MENU_WIDTH_CLOSED, breakpoint: 0 }}
       padding="md"
     >
+      <a href="#main-content" className="lp-skip-link">
+        Skip to main content
+      </a>
       <AppShell.Header>
         <TopBar opened={opened} toggle={toggle} />
       </AppShell.Header>
       <AppShell.Navbar data-testid="left-menu" data-state={opened ? 'open' : 'closed'}>
         {opened ? <LeftMenu /> : null}
       </AppShell.Navbar>
-      <AppShell.Main>
-        <AlertsBanner />
-        <Breadcrumbs crumbs={breadcrumbs(pathname)} />
-        <PanelsHost />
-        <AccountNotices where="page" />
+      <AppShell.Main id="main-content" tabIndex={-1}>
+        <div className="lp-no-print">
+          <AlertsBanner />
+          <Breadcrumbs crumbs={breadcrumbs(pathname)} />
+          <PanelsHost />
+          <AccountNotices where="page" />
+        </div>
         <FeatureGatedOutlet />
       </AppShell.Main>
     </AppShell>

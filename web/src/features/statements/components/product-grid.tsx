@@ -1,5 +1,6 @@
 import type { StatementProduct } from '@lp/contract/statements/schemas';
 import { formatAmount } from '@lp/domain/amounts';
+import { useMediaQuery } from '@mantine/hooks';
 import type { ColDef, ValueFormatterParams } from 'ag-grid-community';
 import { AgGridReact } from 'ag-grid-react';
 import { gridTheme } from '../../../components/saved-view-grid/ag-grid-setup.ts';
@@ -22,18 +23,23 @@ const columnDefs: ColDef<StatementProduct>[] = [
 
 const defaultColDef: ColDef<StatementProduct> = { sortable: true, resizable: true, flex: 1, minWidth: 110 };
 
-/** "Usage by Product" (spec 001 §2.2): the period's totals per product, paginated. */
+/**
+ * "Usage by Product" (spec 001 §2.2): the period's totals per product, paginated on screen; a printed statement
+ * has every row (issue 21), so printing lays the grid out whole without pages.
+ */
 export function ProductGrid({ products }: { products: StatementProduct[] }) {
+  const printing = useMediaQuery('print') ?? false;
   const rows = Math.min(products.length, PAGE_SIZE);
   return (
-    <section aria-label="Usage by Product table" style={{ height: 56 + 42 * rows + 52 }}>
+    <section aria-label="Usage by Product table" style={{ height: printing ? 'auto' : 56 + 42 * rows + 52 }}>
       <AgGridReact<StatementProduct>
         theme={gridTheme}
         rowData={products}
         columnDefs={columnDefs}
         defaultColDef={defaultColDef}
         rowHeight={42}
-        pagination
+        domLayout={printing ? 'print' : 'normal'}
+        pagination={!printing}
         paginationPageSize={PAGE_SIZE}
         paginationPageSizeSelector={false}
       />

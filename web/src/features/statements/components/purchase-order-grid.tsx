@@ -2,6 +2,7 @@ import type { StatementRecord } from '@lp/contract/statements/schemas';
 import { formatAmount } from '@lp/domain/amounts';
 import { displayProducts, pieSlices } from '@lp/domain/statement';
 import { ActionIcon, Group, Table } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import type {
   ColDef,
   GetRowIdParams,
@@ -154,6 +155,8 @@ export interface PurchaseOrderGridProps {
  * followed by a full-width row of its own (see poRows); filters and sorts keep the pair together.
  */
 export function PurchaseOrderGrid({ records, expanded, onToggle, gridEvents }: PurchaseOrderGridProps) {
+  // On screen the grid scrolls within a capped height; printed, every row is laid out (issue 21).
+  const printing = useMediaQuery('print') ?? false;
   const rows = useMemo(() => poRows(records, expanded), [records, expanded]);
   const context = useMemo<GridContext>(() => ({ toggle: onToggle }), [onToggle]);
   const defaultColDef = useMemo<ColDef<PoRow>>(
@@ -175,9 +178,10 @@ export function PurchaseOrderGrid({ records, expanded, onToggle, gridEvents }: P
   );
 
   return (
-    <section aria-label="Usage by Purchase Order" style={{ height }}>
+    <section aria-label="Usage by Purchase Order" style={{ height: printing ? 'auto' : height }}>
       <AgGridReact<PoRow>
         theme={gridTheme}
+        domLayout={printing ? 'print' : 'normal'}
         rowData={rows}
         columnDefs={columnDefs}
         defaultColDef={defaultColDef}

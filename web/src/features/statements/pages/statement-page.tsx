@@ -97,7 +97,7 @@ function StatementView(props: {
   const products = data?.Products ?? [];
   return (
     <Stack>
-      <Group justify="space-between" wrap="wrap">
+      <Group justify="space-between" wrap="wrap" className="lp-no-print">
         <Group gap="xs">
           <StatementRangeMenu value={range} onChange={setRange} />
         </Group>
