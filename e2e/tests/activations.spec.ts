@@ -330,6 +330,19 @@ test('activates from two associated accounts onto one shared host and e-mails th
     [ACME, other].sort(),
   );
 
+  // View activations lists the lines of every account on the shared host the user may see (decision 049).
+  await page.getByRole('button', { name: 'View activations' }).click();
+  const view = page.getByRole('dialog', { name: `The following products are activated on Host ID: ${id}` });
+  await expect(view.getByRole('table', { name: `Activated products of ${ACME}` })).toContainText(
+    mine.activationid,
+  );
+  await expect(view.getByRole('table', { name: `Activated products of ${other}` })).toContainText(
+    theirs.activationid,
+  );
+  await expect(view.getByTestId('hidden-accounts')).toHaveCount(0);
+  await view.getByRole('button', { name: 'Ok' }).click();
+  await expect(view).toHaveCount(0);
+
   // The signed file reaches the support list through the real SMTP server, attached.
   expect(mailbox).not.toBeNull();
   await expect

@@ -11,7 +11,7 @@ import { saveTextFile } from '../../../lib/save-file.ts';
 import { callMultipart } from '../../../lib/upload.ts';
 import type { HostHistoryRows } from '../history-csv.ts';
 import { chunked, type HostHistory, hostKeyOf, wantedHosts } from '../history-tree.ts';
-import { activationKeys, serversQuery } from './activations.ts';
+import { activationKeys, hostCustomers, hostOverride, serversQuery } from './activations.ts';
 
 /** The calls of /activations-history (spec 002 §7 "history page calls" and "Exports"; decision 033). */
 
@@ -161,11 +161,41 @@ export const fetchHostEntitlements = async (
     })
   ).data;
 
-/** The view dialog's rows; always fetched again when the dialog opens (another page may have changed them). */
+/** One account's lines on a host, as the view dialog lists them. */
+interface AccountLines {
+  account: { AccountID: string; AccountName: string };
+  rows: ActivationRow[];
+}
+
+/**
+ * The view dialog's lines (decision 049): on a shared host those of every account on it the user may see (the
+ * accounts /api/fulfillments/customers names, each read through its own account gate), the current account first,
+ * and how many other accounts share the host unseen. Always fetched again when the dialog opens (another page may
+ * have changed them).
+ */
 export function useHostEntitlements(customerNumber: string, host: LicenseServer | null) {
   return useQuery({
     queryKey: historyKeys.entitlements(customerNumber, host ? hostKeyOf(host) : ''),
-    queryFn: () => fetchHostEntitlements(customerNumber, host!),
+    queryFn: async (): Promise<{ accounts: AccountLines[]; hidden: number }> => {
+      const h = host!;
+      if (!h.shared) {
+        const rows = await fetchHostEntitlements(customerNumber, h);
+        return { accounts: [{ account: { AccountID: customerNumber, AccountName: '' }, rows }], hidden: 0 };
+      }
+      const [visible, override] = await Promise.all([
+        hostCustomers(customerNumber, h),
+        hostOverride(customerNumber, h),
+      ]);
+      const ordered = [
+        ...visible.filter((a) => a.AccountID === customerNumber),
+        ...visible.filter((a) => a.AccountID !== customerNumber),
+      ];
+      const rows = await Promise.all(ordered.map((a) => fetchHostEntitlements(a.AccountID, h)));
+      return {
+        accounts: ordered.map((account, i) => ({ account, rows: rows[i] })),
+        hidden: override.otherCustomers,
+      };
+    },
     enabled: host !== null,
     staleTime: 0,
   });

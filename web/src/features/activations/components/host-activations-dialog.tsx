@@ -2,16 +2,16 @@ import type { ActivationRow } from '@lp/contract/activations/schemas';
 import { messages } from '@lp/contract/common/errors';
 import type { LicenseServer } from '@lp/contract/license-servers/schemas';
 import { formatCount } from '@lp/domain/amounts';
-import { Alert, Button, Group, Loader, Modal, Stack, Table, Text } from '@mantine/core';
+import { Alert, Button, Group, Loader, Modal, Stack, Table, Text, Title } from '@mantine/core';
 import { RemainingDaysBar } from '../../../components/remaining-days-bar.tsx';
 import { useHostEntitlements } from '../api/history.ts';
 import { EntitlementText, expirationText } from './entitlement-text.tsx';
 
 /** Spec 002 §3: a perpetual shows its maintenance end instead of an end date. */
 
-function Rows({ rows }: { rows: ActivationRow[] }) {
+function Rows({ rows, label }: { rows: ActivationRow[]; label: string }) {
   return (
-    <Table striped withTableBorder aria-label="Activated products">
+    <Table striped withTableBorder aria-label={label}>
       <Table.Thead>
         <Table.Tr>
           <Table.Th>#</Table.Th>
@@ -44,8 +44,9 @@ function Rows({ rows }: { rows: ActivationRow[] }) {
 
 /**
  * View host activations (spec 002 §2): 1200 px, 'The following products are activated on Host ID: {id}', the
- * account's products on the host with index, Entitlement, Activated, Start Date, Expiration Date and the
- * remaining-days bar, and one Ok button.
+ * products on the host with index, Entitlement, Activated, Start Date, Expiration Date and the remaining-days bar,
+ * and one Ok button. On a shared host, one table per account the user may see, and how many other accounts share
+ * it unseen (decision 049).
  */
 export function HostActivationsDialog({
   customerNumber,
@@ -76,10 +77,36 @@ export function HostActivationsDialog({
           <Alert color="red" role="alert">
             {messages.unableFetchServerEntitlements(host?.serverId ?? '')}
           </Alert>
-        ) : query.data.length === 0 ? (
-          <Text>No products are activated on this host for this account.</Text>
         ) : (
-          <Rows rows={query.data} />
+          <>
+            {query.data.accounts.map(({ account, rows }) => {
+              const shared = query.data.accounts.length > 1;
+              const name = `${account.AccountID}${account.AccountName ? ` (${account.AccountName})` : ''}`;
+              return (
+                <Stack key={account.AccountID} gap={4}>
+                  {shared ? (
+                    <Title order={3} size="h5">
+                      {name}
+                    </Title>
+                  ) : null}
+                  {rows.length === 0 ? (
+                    <Text>No products are activated on this host for this account.</Text>
+                  ) : (
+                    <Rows
+                      rows={rows}
+                      label={shared ? `Activated products of ${account.AccountID}` : 'Activated products'}
+                    />
+                  )}
+                </Stack>
+              );
+            })}
+            {query.data.hidden > 0 ? (
+              <Text size="sm" data-testid="hidden-accounts">
+                {query.data.hidden} other account(s) you cannot see also use this host; their products are not
+                listed.
+              </Text>
+            ) : null}
+          </>
         )}
         <Group justify="flex-end">
           <Button onClick={onClose}>Ok</Button>
