@@ -125,7 +125,7 @@ describe('verifyLicenseText', () => {
       'INCREMENT mesher simlmd 2026.1231 31-dec-2026 5 SIGN="0011 2233 4455 6677"',
       '',
     ].join('\n');
-    expect(verdicts(text)).toEqual(['unsigned', 'invalid']);
+    expect(verdicts(text)).toEqual(['unsigned', 'foreign']);
   });
 
   it('keeps lines valid through the edits an administrator may make', () => {

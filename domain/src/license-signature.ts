@@ -21,7 +21,8 @@ export interface LicenseSigningKey {
   publicKeyPem: string;
 }
 
-export type LicenseVerdict = 'valid' | 'invalid' | 'unsigned' | 'unknown-key';
+/** `foreign`: a SIGN= value that is not in this portal's form (another vendor's or a made-up signature). */
+export type LicenseVerdict = 'valid' | 'invalid' | 'unsigned' | 'unknown-key' | 'foreign';
 
 export interface LicenseLineVerdict {
   /** 1-based line of the feature line's first physical line */
@@ -94,7 +95,7 @@ export function licenseVerifier(publicKeys: Record<string, string>): (text: stri
       const signToken = feature.tokens.find((token) => token.key?.toUpperCase() === 'SIGN');
       if (!signToken) return verdictOf('unsigned', 'the line has no SIGN=');
       const signed = readSignValue(signToken.value);
-      if (!signed) return verdictOf('invalid', 'SIGN= is not a signature of this portal');
+      if (!signed) return verdictOf('foreign', 'SIGN= is not a signature of this portal');
       const key = keys.get(signed.keyId);
       if (!key) return verdictOf('unknown-key', `no published key has id ${signed.keyId}`, signed.keyId);
       const canonical = Buffer.from(canonicalFeatureLine(hostIds, feature.tokens));

@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import { parseLicenseText } from '@lp/domain/license-file-parse';
 import { type LicenseLineVerdict, licenseKeyId, licenseVerifier } from '@lp/domain/license-signature';
+import { verificationSummary } from '@lp/domain/license-verdicts';
 import { CommandError } from './errors.ts';
 
 /**
@@ -91,6 +92,7 @@ const VERDICT_WORDS: Record<LicenseLineVerdict['verdict'], string> = {
   invalid: 'INVALID',
   unsigned: 'UNSIGNED',
   'unknown-key': 'UNKNOWN KEY',
+  foreign: 'NOT SIGNED BY THIS PORTAL',
 };
 
 /**
@@ -124,16 +126,7 @@ export async function verifyLicenseFile(
     ...problems.map((p) => ({ line: p.line, text: `line ${p.line}: UNREADABLE - ${p.message}` })),
   ].sort((a, b) => a.line - b.line);
   for (const entry of report) out(entry.text);
-  if (!verdicts.length) {
-    out(`${path}: no FEATURE or INCREMENT line to verify`);
-    return 1;
-  }
-  const valid = verdicts.filter((v) => v.verdict === 'valid').length;
-  const bad = verdicts.length - valid + problems.length;
-  out(
-    bad
-      ? `${path}: ${bad} bad line${bad === 1 ? '' : 's'}; ${valid} of ${verdicts.length} feature lines valid`
-      : `${path}: all ${verdicts.length} feature lines valid`,
-  );
-  return bad ? 1 : 0;
+  out(`${path}: ${verificationSummary(verdicts, problems.length)}`);
+  const allValid = verdicts.length > 0 && !problems.length && verdicts.every((v) => v.verdict === 'valid');
+  return allValid ? 0 : 1;
 }

@@ -144,7 +144,7 @@ export const previewResponseSchema = z.object({
   ),
 });
 
-export const licenseLineVerdicts = ['valid', 'invalid', 'unsigned', 'unknown-key'] as const;
+export const licenseLineVerdicts = ['valid', 'invalid', 'unsigned', 'unknown-key', 'foreign'] as const;
 
 /**
  * POST /api/license-files/verify (multipart: one `file`, at most 1 MB): every feature line of an uploaded license

@@ -1,4 +1,5 @@
 import type { licenseLineVerdicts } from '@lp/contract/license-files/schemas';
+import { verificationSummary } from '@lp/domain/license-verdicts';
 import { Alert, Badge, Button, FileButton, Group, Loader, Modal, Stack, Table, Text } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
 import { errorText } from '../../../lib/api-client.ts';
@@ -12,18 +13,21 @@ export const verdictText: Record<Verdict, string> = {
   invalid: 'Altered',
   unsigned: 'Not signed',
   'unknown-key': 'Unknown key',
+  foreign: 'Not signed by this portal',
 };
 const verdictColour: Record<Verdict, string> = {
   valid: 'green',
   invalid: 'red',
   unsigned: 'orange',
   'unknown-key': 'orange',
+  foreign: 'orange',
 };
 
 /**
  * Verify a license file (issue 11, beyond spec 002): the user picks a file, the server checks each feature line's
  * signature against the published keys, and the dialog lists each line (line number, feature, verdict) and the
- * customer numbers and host ids the file was issued for. A refused file shows the server's text.
+ * customer numbers and host ids the file was issued for, under one overall verdict line worded as the CLI's
+ * `license verify` ends. A refused file shows the server's text.
  */
 export function VerifyLicenseDialog({ opened, onClose }: { opened: boolean; onClose: () => void }) {
   const verify = useMutation({ mutationFn: verifyLicenseFile });
@@ -69,6 +73,11 @@ export function VerifyLicenseDialog({ opened, onClose }: { opened: boolean; onCl
         ) : null}
         {result ? (
           <Stack gap="xs" role="region" aria-label="Verification result">
+            <Alert
+              color={result.lines.every((l) => l.verdict === 'valid') ? 'green' : 'red'}
+              title={`${verify.variables?.name ?? 'The file'}: ${verificationSummary(result.lines)}`}
+              data-testid="verify-summary"
+            />
             <Text size="sm">
               Issued for customer {result.customers.length ? result.customers.join(', ') : '(none named)'} on
               host id {result.hostIds.length ? result.hostIds.join(', ') : '(none named)'}
