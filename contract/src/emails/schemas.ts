@@ -50,6 +50,16 @@ export const emailDetailSchema = z.object({
   body: z.string(),
   date: z.string(),
   id: z.number().int(),
+  /** The files sent with it, as sent (a license file, a statement), for the reader to open or save */
+  attachments: z.array(
+    z.object({
+      fileName: z.string(),
+      contentType: z.string(),
+      /** bytes */
+      size: z.number().int(),
+      contentBase64: z.string(),
+    }),
+  ),
 });
 export type EmailDetail = z.infer<typeof emailDetailSchema>;
 

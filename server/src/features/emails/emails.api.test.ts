@@ -221,6 +221,7 @@ describe('POST /api/getemail', () => {
         subject: 'Weekly Statement 11',
         body: '<p>Message 11</p>',
         date: '2026-03-12 09:30:05',
+        attachments: [],
       },
     });
   });

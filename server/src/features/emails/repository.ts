@@ -33,6 +33,7 @@ export async function findCustomerEmail(db: Db, customerNumber: string, id: numb
       subject: emails.subject,
       body: emails.body,
       date: emails.date,
+      attachments: emails.attachments,
     })
     .from(emails)
     .innerJoin(accounts, eq(accounts.customerNumber, emails.customerNumber))

@@ -4,6 +4,7 @@ import { formatDateTime } from '@lp/domain/dates';
 import { mayRemoveEmails } from '@lp/domain/policy';
 import type { AppContext } from '../../platform/context.ts';
 import { forbidden, notFound } from '../../platform/errors.ts';
+import type { StoredAttachment } from '../../platform/mail/mailer.ts';
 import type { Principal } from '../../platform/principal.ts';
 import { queryCount, queryDistinct, queryPage } from '../../platform/query/engine.ts';
 import { authorizeAccount, authorizeAccountOf } from '../accounts/policy.ts';
@@ -88,6 +89,12 @@ export async function getEmail(
     body: sanitizeEmailHtml(row.body),
     date: formatDateTime(row.date),
     id: row.id,
+    attachments: (row.attachments as StoredAttachment[]).map((a) => ({
+      fileName: a.filename,
+      contentType: a.contentType,
+      size: Buffer.from(a.contentBase64, 'base64').length,
+      contentBase64: a.contentBase64,
+    })),
   };
 }
 

@@ -1,4 +1,5 @@
 import { messages } from '@lp/contract/common/errors';
+import { licenseFilesApi } from '@lp/contract/license-files/api';
 import type { LicenseFile, PreviewRequest, VerifyResult } from '@lp/contract/license-files/schemas';
 import { formatDate } from '@lp/domain/dates';
 import { isBorrowable } from '@lp/domain/entitlements';
@@ -370,11 +371,13 @@ export async function emailLicense(
     serverId: request.serverId,
     serverIdType: request.serverIdType ?? 'ETHERNET',
   });
+  // An e-mail is read outside the portal: the keys' address is absolute (PUBLIC_URL), a relative path leads nowhere.
+  const keysUrl = `${ctx.config.publicUrl}${licenseFilesApi.keys.path}`;
   const html =
     `<p>The license file of license server ${escapeHtml(host.name)} (${escapeHtml(host.hostIdentity)}) ` +
     `for ${escapeHtml(customer.customerName)} (${escapeHtml(customer.customerNumber)}) is attached, sent by ` +
     `${escapeHtml(principal.email)}.</p><p>Every feature line is signed; anyone can check it with the public keys ` +
-    'at /api/license-keys.</p>';
+    `at <a href="${escapeHtml(keysUrl)}">${escapeHtml(keysUrl)}</a>.</p>`;
   await ctx.db.transaction(async (tx) => {
     await sendUserEmail(
       ctx,

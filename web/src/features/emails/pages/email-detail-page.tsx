@@ -1,4 +1,5 @@
 import type { EmailDetail } from '@lp/contract/emails/schemas';
+import { formatCount } from '@lp/domain/amounts';
 import { Button, Group, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
@@ -7,11 +8,47 @@ import { noticeState, useCustomer, useCustomerOfType } from '../../../app/custom
 import { usePanels } from '../../../components/panels.tsx';
 import { Spinner } from '../../../components/spinner.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
+import { saveFile } from '../../../lib/save-file.ts';
 import { getEmail } from '../api/emails.ts';
 import { EmailBodyFrame } from '../components/email-body-frame.tsx';
 import { emailsAllowedFor } from '../emails-rules.ts';
 
 export const EMAIL_SPINNER = 'Getting Email...';
+
+type Attachment = EmailDetail['attachments'][number];
+
+/** The file as it was sent, saved under its own name. */
+function saveAttachment(a: Attachment) {
+  const bytes = Uint8Array.from(atob(a.contentBase64), (c) => c.charCodeAt(0));
+  saveFile(new Blob([bytes], { type: a.contentType }), a.fileName);
+}
+
+/** The files sent with the e-mail (a license file, a statement): name, size and a way to save each. */
+function Attachments({ attachments }: { attachments: Attachment[] }) {
+  if (!attachments.length) return null;
+  return (
+    <Stack gap={4} role="region" aria-label="Attachments">
+      <Text size="sm" fw={500}>
+        Attachments
+      </Text>
+      {attachments.map((a) => (
+        <Group key={a.fileName} gap="sm">
+          <Text size="sm">
+            {a.fileName} ({formatCount(a.size)} bytes)
+          </Text>
+          <Button
+            size="compact-sm"
+            variant="default"
+            aria-label={`Download ${a.fileName}`}
+            onClick={() => saveAttachment(a)}
+          >
+            Download
+          </Button>
+        </Group>
+      ))}
+    </Stack>
+  );
+}
 
 function EmailFields({ email }: { email: EmailDetail }) {
   return (
@@ -29,6 +66,7 @@ function EmailFields({ email }: { email: EmailDetail }) {
         </Text>
         <EmailBodyFrame html={email.body} title={`E-mail body: ${email.subject}`} />
       </Stack>
+      <Attachments attachments={email.attachments} />
     </Stack>
   );
 }
