@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import type { Locator, Page } from '@playwright/test';
 import Papa from 'papaparse';
 import { expect, test } from './fixtures.ts';
@@ -304,7 +305,19 @@ test('views, downloads and verifies the license file of an active host', async (
   expect(features).toBeGreaterThan(0);
   await expect(lines).toHaveCount(features);
   await expect(lines.filter({ hasText: 'Genuine' })).toHaveCount(features);
+  // One overall verdict, worded as the CLI's `license verify` (issue 21).
+  const summary = verify.getByTestId('verify-summary');
+  await expect(summary).toContainText(`all ${features} feature lines valid`);
   await expectNoSeriousViolations(page);
+  // A signature from elsewhere is not called altered: it is not signed by this portal.
+  const foreign = `${os.tmpdir()}/lp-e2e-foreign-${host.serverId}.lic`;
+  fs.writeFileSync(foreign, text.replace(/SIGN="[^"]*"/, 'SIGN="0011 2233 4455 6677"'));
+  const choosingAgain = page.waitForEvent('filechooser');
+  await verify.getByRole('button', { name: 'Choose file' }).click();
+  await (await choosingAgain).setFiles(foreign);
+  await expect(summary).toContainText(`1 bad line; ${features - 1} of ${features} feature lines valid`);
+  await expect(lines.filter({ hasText: 'Not signed by this portal' })).toHaveCount(1);
+  await expect(lines.filter({ hasText: 'Altered' })).toHaveCount(0);
   await verify.getByRole('button', { name: 'Ok' }).click();
   await expect(verify).toHaveCount(0);
 });

@@ -350,6 +350,42 @@ test('activates from two associated accounts onto one shared host and e-mails th
     .toBeTruthy();
   const mail = mailbox?.mail.find((m) => m.to.includes('cae-support@acme.example') && m.raw.includes(id));
   expect(mail?.to).toContain('admin@acme.example');
+
+  // Settings › Emails: the e-mail's detail shows the attachment, to save, and the keys' address in full (issue 21).
+  const fileName = `license_${ACME}_${id}.lic`;
+  const listed = await page.request.post('/api/getemails', {
+    headers: csrf,
+    data: {
+      customerNumber: ACME,
+      filter: { condition: 'ALL', criteria: [{ method: 'CONTAINS', name: 'subject', value: fileName }] },
+    },
+  });
+  expect(listed.status()).toBe(200);
+  const [sent] = (await listed.json()).data as { id: number }[];
+  await page.goto(`/emails/${sent.id}`);
+  const attached = page.getByRole('region', { name: 'Attachments' });
+  await expect(attached).toContainText(fileName);
+  const saving = page.waitForEvent('download');
+  await attached.getByRole('button', { name: `Download ${fileName}` }).click();
+  const saved = await downloadedText(await saving);
+  expect(saved.text).toContain(`SERVER ${name} ${id}`);
+  const body = page.locator('iframe[title^="E-mail body"]').contentFrame();
+  await expect(body.getByRole('link', { name: /\/api\/license-keys$/ })).toHaveAttribute(
+    'href',
+    /^https?:\/\/.+\/api\/license-keys$/,
+  );
+
+  // An account without a support list: Email stays off and says why, in the server's words.
+  await page.goto('/activations');
+  // The top bar's account box (the page has an Associated Accounts search too).
+  await page.getByRole('textbox', { name: 'Account', exact: true }).fill('Marine');
+  await page.getByRole('option', { name: /Acme Marine B\.V\./ }).click();
+  await expect(page.getByTestId('selected-customer')).toContainText('Acme Marine B.V.');
+  const emailButton = page.getByRole('button', { name: 'Email', exact: true });
+  await expect(emailButton).toBeDisabled();
+  await expect(emailButton).toHaveAccessibleDescription(
+    'No support e-mail address is on file for this account.',
+  );
   expect(mail?.raw).toMatch(new RegExp(`filename="?license_${ACME}_${id}\\.lic`));
 });
 

@@ -365,6 +365,20 @@ describe('e-mail of a license file', () => {
     const text = Buffer.from(attachments[0].contentBase64, 'base64').toString('utf8');
     expect(text).not.toContain('forged');
     expect(verifyLicenseText(text, await publicKeys()).every((v) => v.verdict === 'valid')).toBe(true);
+    // The account's e-mail page shows the attachment as sent, and the keys' address works outside the portal.
+    const detail = await post('/api/getemail', boss, { customerNumber: CN, id: mail.id });
+    expect(detail.statusCode, detail.body).toBe(200);
+    const shown = detail.json().data;
+    expect(shown.attachments).toEqual([
+      {
+        fileName: `license_${CN}_${TRIAD.canonical}.lic`,
+        contentType: 'text/plain',
+        size: Buffer.byteLength(text),
+        contentBase64: attachments[0].contentBase64,
+      },
+    ]);
+    expect(shown.body).toMatch(/<a href="https?:\/\/[^"/]+(\/[^"]*)?\/api\/license-keys"[^>]*>https?:/);
+    expect(shown.body).not.toMatch(/ at \/api\/license-keys/);
   });
 
   it('counts against the hourly e-mail limit of the user (decision 045): past it 429, nothing queued', async () => {

@@ -285,11 +285,21 @@ function ActivationsScreen({ customer }: { customer: SelectedCustomer }) {
           <Button disabled={!canRun} onClick={() => void onGenerate(false)}>
             {save}Generate
           </Button>
-          <Button disabled={!canRun || !supportEmail} onClick={() => void onGenerate(true)}>
+          <Button
+            disabled={!canRun || !supportEmail}
+            aria-describedby={supportEmail ? undefined : 'no-support-email'}
+            onClick={() => void onGenerate(true)}
+          >
             {save}Email
           </Button>
         </Group>
       </Group>
+      {supportEmail ? null : (
+        // Why Email stays off, in the words the server refuses it with (decision 048).
+        <Text id="no-support-email" size="sm" ta="right">
+          {messages.noSupportEmail}
+        </Text>
+      )}
       <OrderedEntitlements customerNumber={cn} />
       {anyErrors ? (
         <Text size="sm" c="red.9" ta="right">
