@@ -37,6 +37,7 @@ interface HistoryRow {
   count: number;
   startDate: string;
   endDate: string | null;
+  versionDate: string | null;
 }
 interface ActivationRow {
   activationid: string;
@@ -148,6 +149,9 @@ test('lists the hosts, expands one into its grouped history, filters it, exports
   const inactiveGrid = grid(page, 'Inactive Servers');
   await expect(hostNames(activeGrid)).toHaveText(active.map((h) => h.displayName));
   await expect(hostNames(inactiveGrid)).toHaveText(inactive.map((h) => h.displayName));
+  // A triad is named by its three servers, here and in the CSV (decision 049).
+  const triad = active.find((h) => h.serverId.split(',').length === 3);
+  expect(triad?.displayName.split('), ')).toHaveLength(3);
   await expect(
     section(page, 'Inactive Servers').getByText('inactive', { exact: true }).first(),
   ).toBeVisible();
@@ -229,10 +233,13 @@ test('lists the hosts, expands one into its grouped history, filters it, exports
         r.activationId,
         String(r.count),
         r.startDate,
-        r.endDate ?? '',
+        // A perpetual ends with its maintenance (decision 049).
+        r.endDate ?? (r.versionDate ? `Maintenance ends on ${r.versionDate}` : 'PERMANENT'),
       ]),
     );
     expect(expected.length).toBeGreaterThan(0);
+    if (title === 'Active Servers')
+      expect(expected.some((l) => l[8].startsWith('Maintenance ends on '))).toBe(true);
     const downloading = page.waitForEvent('download');
     await section(page, title).getByRole('button', { name: 'Export as csv' }).click();
     const download = await downloading;
@@ -338,6 +345,24 @@ test('deactivates a host into Inactive Servers (a failed step cleared and retrie
   }
   expect(host, 'an active host whose products can all be returned').toBeDefined();
   const target = host!;
+  // An inactive host's history, sorted by Count descending: the sort holds when the data changes (issue 21).
+  const inactiveGrid = grid(page, 'Inactive Servers');
+  const old = inactiveHosts(await hostsOf(page))[0];
+  const oldCounts = (await historyOf(page, old)).map((r) => r.count).sort((a, b) => b - a);
+  await pageSize(inactiveGrid, '500');
+  await inactiveGrid.getByRole('button', { name: `Expand ${old.name}`, exact: true }).click();
+  await expect.poll(async () => (await shownRows(inactiveGrid)).length).toBe(oldCounts.length);
+  const countHeader = inactiveGrid.locator('.ag-header-cell[col-id="count"] .ag-header-cell-label');
+  await countHeader.click();
+  await countHeader.click();
+  const sortedUnder = async () => {
+    const tree = await shownTree(inactiveGrid);
+    const start = tree.indexOf(old.displayName) + 1;
+    const end = tree.findIndex((t, i) => i >= start && !t.startsWith('  '));
+    return tree.slice(start, end < 0 ? undefined : end);
+  };
+  const expected = oldCounts.map((c) => `  ${c.toLocaleString('en-US')}`);
+  await expect.poll(sortedUnder).toEqual(expected);
 
   await grid(page, 'Active Servers')
     .getByRole('button', { name: `Deactivate ${target.name}`, exact: true })
@@ -362,8 +387,11 @@ test('deactivates a host into Inactive Servers (a failed step cleared and retrie
   await banner.getByRole('button', { name: 'Clear error and retry' }).click();
   await expect(banner).toHaveCount(0);
 
-  const inactiveGrid = grid(page, 'Inactive Servers');
   await expect(hostNames(inactiveGrid).filter({ hasText: target.displayName })).toHaveCount(1);
+  // The hosts stay in name order and the expanded history keeps its sort.
+  const names = inactiveHosts(await hostsOf(page)).map((h) => h.displayName);
+  await expect(hostNames(inactiveGrid)).toHaveText(names);
+  await expect.poll(sortedUnder).toEqual(expected);
   await expect(hostNames(grid(page, 'Active Servers')).filter({ hasText: target.displayName })).toHaveCount(
     0,
   );
