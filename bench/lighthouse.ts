@@ -115,6 +115,8 @@ interface Measured {
   fcp: number;
   /** The blocking time of the trace's main-thread tasks after FCP by their CPU time: robust to a busy machine. */
   cpuTbt: number;
+  /** The main-thread tasks over 50 ms of CPU after FCP, with what they ran. */
+  longTasks: string[];
   /** The longest main-thread tasks' sources and the elements that shifted, for the median run. */
   blocking: string[];
   shifts: string[];
@@ -130,7 +132,7 @@ interface TraceEvent {
   ts: number;
   dur?: number;
   tdur?: number;
-  args?: { name?: string };
+  args?: { name?: string; data?: unknown };
 }
 
 /**
@@ -138,7 +140,7 @@ interface TraceEvent {
  * over the renderer main thread's tasks from first contentful paint to the end of the trace. On a machine shared
  * with other work a task's wall time includes the time its thread waited for a core; Lighthouse's TBT does too.
  */
-function cpuBlockingTime(events: TraceEvent[], fcpTs: number): number {
+function cpuBlockingTime(events: TraceEvent[], fcpTs: number): { total: number; tasks: string[] } {
   const mains = new Set(
     events
       .filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain')
@@ -146,14 +148,36 @@ function cpuBlockingTime(events: TraceEvent[], fcpTs: number): number {
   );
   const byThread = new Map<string, TraceEvent[]>();
   for (const e of events)
-    if (e.name === 'RunTask' && e.ph === 'X' && mains.has(`${e.pid}:${e.tid}`))
+    if (e.ph === 'X' && mains.has(`${e.pid}:${e.tid}`))
       byThread.set(`${e.pid}:${e.tid}`, [...(byThread.get(`${e.pid}:${e.tid}`) ?? []), e]);
   // The page's main thread is the renderer main thread that worked the most.
-  const busiest = (tasks: TraceEvent[]) => tasks.reduce((sum, t) => sum + (t.dur ?? 0), 0);
-  const tasks = [...byThread.values()].toSorted((a, b) => busiest(b) - busiest(a))[0] ?? [];
-  return tasks
-    .filter((t) => t.ts >= fcpTs)
-    .reduce((sum, t) => sum + Math.max(0, (t.tdur ?? t.dur ?? 0) / 1000 - 50), 0);
+  const busiest = (list: TraceEvent[]) =>
+    list.reduce((sum, t) => sum + (t.name === 'RunTask' ? (t.dur ?? 0) : 0), 0);
+  const thread = [...byThread.values()].toSorted((a, b) => busiest(b) - busiest(a))[0] ?? [];
+  const cpu = (e: TraceEvent) => (e.tdur ?? e.dur ?? 0) / 1000;
+  const long = thread.filter((t) => t.name === 'RunTask' && t.ts >= fcpTs && cpu(t) > 50);
+  // What each long task did: its largest events by CPU time (script evaluation and calls with their file).
+  const tasks = long.map((task) => {
+    const inside = thread.filter(
+      (e) =>
+        e !== task &&
+        e.ts >= task.ts &&
+        e.ts < task.ts + (task.dur ?? 0) &&
+        /^(EvaluateScript|FunctionCall|v8\.compile|v8\.compileModule|v8\.evaluateModule|Layout|UpdateLayoutTree|ParseHTML|TimerFire|EventDispatch|RunMicrotasks|FireAnimationFrame)$/.test(
+          e.name,
+        ),
+    );
+    const top = inside
+      .toSorted((a, b) => cpu(b) - cpu(a))
+      .slice(0, 3)
+      .map((e) => {
+        const data = (e.args as { data?: { url?: string; functionName?: string } } | undefined)?.data;
+        const where = (data?.url ?? '').replace(/^https?:\/\/[^/]+/, '');
+        return `${e.name}${where ? ` ${where}` : ''}${data?.functionName ? ` ${data.functionName}` : ''} ${Math.round(cpu(e))}`;
+      });
+    return `+${Math.round((task.ts - fcpTs) / 1000)} ms: ${Math.round(cpu(task))} ms CPU [${top.join('; ')}]`;
+  });
+  return { total: long.reduce((sum, t) => sum + cpu(t) - 50, 0), tasks };
 }
 
 function measured(lhr: Result, trace: { traceEvents: TraceEvent[] }): Measured {
@@ -172,13 +196,15 @@ function measured(lhr: Result, trace: { traceEvents: TraceEvent[] }): Measured {
         `${i.score.toFixed(3)} ${i.node?.selector ?? ''} "${(i.node?.nodeLabel ?? '').slice(0, 40)}"`,
     );
   const observed = (items('metrics')[0] ?? {}) as { observedFirstContentfulPaintTs?: number };
+  const cpu = cpuBlockingTime(trace.traceEvents, observed.observedFirstContentfulPaintTs ?? 0);
   return {
     score: Math.round((lhr.categories.performance?.score ?? 0) * 100),
     tbt: audit('total-blocking-time')?.numericValue ?? Number.NaN,
     cls: audit('cumulative-layout-shift')?.numericValue ?? Number.NaN,
     lcp: audit('largest-contentful-paint')?.numericValue ?? Number.NaN,
     fcp: audit('first-contentful-paint')?.numericValue ?? Number.NaN,
-    cpuTbt: cpuBlockingTime(trace.traceEvents, observed.observedFirstContentfulPaintTs ?? 0),
+    cpuTbt: cpu.total,
+    longTasks: cpu.tasks,
     blocking,
     shifts,
   };
@@ -272,7 +298,7 @@ console.log('\nMain-thread work by script and layout shifts (the median-score ru
 for (const { page, runs } of results) {
   const run = runs.toSorted((a, b) => a.score - b.score)[Math.floor(runs.length / 2)];
   console.log(
-    `${page}\n  blocking: ${run.blocking.join('; ')}\n  shifts: ${run.shifts.join('; ') || 'none'}`,
+    `${page}\n  blocking: ${run.blocking.join('; ')}\n  shifts: ${run.shifts.join('; ') || 'none'}\n  long tasks by CPU:\n    ${run.longTasks.join('\n    ') || 'none'}`,
   );
 }
 if (opt.json) fs.writeFileSync(opt.json, JSON.stringify(results, null, 2));
