@@ -145,8 +145,8 @@ test('adds a host by typing, activates on it, and the downloaded file is signed 
   baseURL,
 }) => {
   await openActivations(page);
-  // A borrowable model, so that the Borrowable steps below change its line.
-  const [row] = await pickAvailable(page, ACME, 1, 1, (r) => r.ansysborrowable);
+  // A borrowable model, so that the Borrowable steps below change its line; three seats, to give two back.
+  const [row] = await pickAvailable(page, ACME, 1, 3, (r) => r.ansysborrowable);
   const name = hostName('e2e-single');
   const id = hex12();
 
@@ -177,7 +177,7 @@ test('adds a host by typing, activates on it, and the downloaded file is signed 
   // An invalid count is no change: the label stays Generate, and it is disabled while the error shows.
   await expect(page.getByRole('button', { name: 'Generate', exact: true })).toBeDisabled();
   await expect(page.getByText('Correct the activated counts marked below to save.')).toBeVisible();
-  await input.fill('1');
+  await input.fill('3');
   await expect(page.getByText(`Maximum is ${row.ansysavailable}.`)).toBeHidden();
   await page.getByRole('button', { name: 'Save & Generate' }).click();
 
@@ -201,9 +201,9 @@ test('adds a host by typing, activates on it, and the downloaded file is signed 
   expect(verified.output).not.toMatch(/invalid|unsigned|unknown/i);
   expect(verified.code).toBe(0);
 
-  // The server holds exactly one seat on the new host, which is now active and selected.
+  // The server holds exactly three seats on the new host, which is now active and selected.
   const after = await tabRows(page, ACME, { serverId: id, serverIdType: 'ETHERNET' });
-  expect(after.assigned.map((r) => [r.activationid, r.ansysactivated])).toEqual([[row.activationid, 1]]);
+  expect(after.assigned.map((r) => [r.activationid, r.ansysactivated])).toEqual([[row.activationid, 3]]);
   await expect(page.getByText(`License file license_${ACME}_${id}.lic was generated.`)).toBeVisible();
   await expect(page.getByRole('combobox', { name: 'Server', exact: true })).toHaveValue(new RegExp(name));
 
@@ -241,6 +241,31 @@ test('adds a host by typing, activates on it, and the downloaded file is signed 
   await expect(page.getByText(`License file license_${ACME}_${id}.lic was generated.`)).toBeVisible();
   await expect(borrowable).toBeChecked();
   await expect(page.getByRole('button', { name: 'Generate', exact: true })).toBeEnabled();
+
+  // An assigned count lowered gives part of the seats back (issue 21): two of three leave, one stays.
+  const keepName = `Assigned count for ${row.activationid}`;
+  const keep = activeTabPanel(page)
+    .getByRole('textbox', { name: keepName, exact: true })
+    .or(activeTabPanel(page).getByRole('spinbutton', { name: keepName, exact: true }));
+  await expect(keep).toHaveValue('3');
+  await keep.fill('4');
+  await expect(page.getByText('Maximum is 3.')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Generate', exact: true })).toBeDisabled();
+  await keep.fill('1');
+  await page.getByRole('button', { name: 'Save & Generate' }).click();
+  const lowerConfirm = page.getByRole('dialog', { name: 'Confirm activations' });
+  await expect(
+    lowerConfirm
+      .getByRole('table', { name: `Products to deactivate for ${ACME}` })
+      .getByRole('row')
+      .filter({ hasText: row.activationid })
+      .getByRole('cell', { name: '2', exact: true }),
+  ).toBeVisible();
+  const lowered = await downloadedText(await confirmAndDownload(page));
+  expect(lowered.text).toMatch(/^INCREMENT \S+ \S+ \S+ \S+ 1 \\$/m);
+  const left = await tabRows(page, ACME, { serverId: id, serverIdType: 'ETHERNET' });
+  expect(left.assigned.map((r) => [r.activationid, r.ansysactivated])).toEqual([[row.activationid, 1]]);
+  await expect(keep).toHaveValue('1');
 });
 
 test('adds a triad by importing a file of its SERVER lines, keeping their port', async ({ page }) => {

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { activationRow as row } from './activation-row-fixture.ts';
 import { buildPlan, leavesNothing, previewRequests } from './save-plan.ts';
-import { initialSelection, setCount, type TabData, type TabSelection, toggleAssigned } from './selection.ts';
+import {
+  initialSelection,
+  setCount,
+  setKeep,
+  type TabData,
+  type TabSelection,
+  toggleAssigned,
+} from './selection.ts';
 
 // A host with A (2 seats in two fulfillments) and B (3 seats); C is available.
 const data: TabData = {
@@ -138,5 +145,34 @@ describe('buildPlan (spec 002 §4 save flow)', () => {
     expect(buildPlan({ ...args, borrowable: true, savedBorrowable: true }).borrowableChanged).toBe(false);
     // A host not saved yet gets the setting from its first create batch.
     expect(buildPlan({ ...args, borrowable: true, savedBorrowable: null }).borrowableChanged).toBe(false);
+  });
+
+  it('returns part of a lowered row: the dialog lists the seats given back, the rest stays or moves (issue 21)', () => {
+    const base = {
+      key: 'k'.repeat(32),
+      time: '2026-11-24T12:00:00.000Z',
+      source: host,
+      sourceShared: false,
+      borrowable: false,
+      savedBorrowable: false,
+    };
+    const sel = setKeep(initialSelection(data), 'B', '1');
+    const plan = buildPlan({ ...base, mode: 'default', target: host, tabs: [tab(sel)] });
+    const [c] = plan.customers;
+    expect(c.returns).toEqual([{ id: 13, count: -2 }]);
+    expect(c.deactivate.map((l) => [l.row.activationid, l.count])).toEqual([['B', -2]]);
+    expect(c.seatsAfter).toBe(2 + 1);
+    // In a rehost the lowered row moves with the seats it keeps.
+    const target = {
+      serverName: 'new01',
+      serverId: '001122334455',
+      serverIdType: 'ETHERNET',
+      type: 'rehost' as const,
+    };
+    const moved = buildPlan({ ...base, mode: 'rehost', target, tabs: [tab(sel)] }).customers[0];
+    expect(moved.creates).toEqual([
+      { id: 'A', count: 2 },
+      { id: 'B', count: 1 },
+    ]);
   });
 });

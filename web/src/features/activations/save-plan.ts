@@ -57,11 +57,15 @@ const seatsOf = (row: { fulfillments: { FulfillCount: number }[] }) =>
 function customerPlan(tab: PlanTab, mode: SavePlan['mode']): CustomerPlan {
   const changes = changesOf(tab.data, tab.selection);
   const base = { customerNumber: tab.customerNumber, customerName: tab.customerName };
+  // Seats given back per entitlement: all of a removed row, part of a lowered one.
+  const returned = new Map<string, number>();
+  for (const r of changes.returns)
+    returned.set(r.row.activationid, (returned.get(r.row.activationid) ?? 0) - r.count);
   if (mode === 'default') {
-    const returned = new Set(changes.returns.map((r) => r.row.activationid));
-    const kept = assignedRows(tab.data)
-      .filter((r) => !returned.has(r.activationid))
-      .reduce((sum, r) => sum + seatsOf(r), 0);
+    const kept = assignedRows(tab.data).reduce(
+      (sum, r) => sum + seatsOf(r) - (returned.get(r.activationid) ?? 0),
+      0,
+    );
     return {
       ...base,
       returns: changes.returns.map((r) => ({ id: r.fulfillmentId, count: r.count })),
@@ -73,10 +77,11 @@ function customerPlan(tab: PlanTab, mode: SavePlan['mode']): CustomerPlan {
   }
   // Rehost: everything on the source is returned; what the user kept moves to the target with the new seats.
   const assigned = tab.data.assigned.filter((r) => seatsOf(r) > 0);
-  const returned = new Set(changes.returns.map((r) => r.row.activationid));
   const moved = new Map<string, ChangeLine>();
-  for (const row of assigned)
-    if (!returned.has(row.activationid)) moved.set(row.activationid, { row, count: seatsOf(row) });
+  for (const row of assigned) {
+    const count = seatsOf(row) - (returned.get(row.activationid) ?? 0);
+    if (count > 0) moved.set(row.activationid, { row, count });
+  }
   for (const c of changes.creates) {
     const line = moved.get(c.activationId);
     moved.set(c.activationId, { row: c.row, count: (line?.count ?? 0) + c.count });

@@ -12,9 +12,11 @@ import {
   hasSaveChanges,
   initialSelection,
   isDirty,
+  keepError,
   setAllAssigned,
   setAllAvailable,
   setCount,
+  setKeep,
   type TabData,
   type TabSelection,
   toggleAssigned,
@@ -195,6 +197,11 @@ const editArb = fc.oneof(
     id: fc.constantFrom('v0', 'v1', 'v2', 'v3'),
     text: countText,
   }),
+  fc.record({
+    kind: fc.constant('setKeep' as const),
+    id: fc.constantFrom('a0', 'a1', 'a2', 'a9'),
+    text: fc.oneof(countText, fc.nat({ max: 12 }).map(String)),
+  }),
 );
 type Edit = typeof editArb extends fc.Arbitrary<infer E> ? E : never;
 
@@ -210,6 +217,8 @@ function apply(d: TabData, sel: TabSelection, e: Edit): TabSelection {
       return setAllAvailable(sel, d, e.on);
     case 'setCount':
       return setCount(sel, e.id, e.text);
+    case 'setKeep':
+      return setKeep(sel, e.id, e.text);
   }
 }
 
@@ -232,7 +241,7 @@ describe('properties', () => {
     );
   });
 
-  it('creates only counts from 1 to the row’s available count, returns only whole negative fulfillments', () => {
+  it('creates only counts from 1 to the row’s available count, returns at most what a fulfillment holds', () => {
     fc.assert(
       fc.property(editedArb, ({ d, sel }) => {
         const { returns, creates } = changesOf(d, sel);
@@ -242,8 +251,19 @@ describe('properties', () => {
           expect(c.count).toBeLessThanOrEqual(c.row.ansysavailable);
           expect(c.row.partNumber).not.toBe(FSA_MANUAL_DRAWDOWN_PART);
         }
-        for (const r of returns) expect(r.count).toBe(-(r.row.fulfillments[0]?.FulfillCount ?? 0));
-        for (const r of returns) expect(r.count).toBeLessThanOrEqual(-1);
+        for (const r of returns) {
+          expect(r.count).toBeLessThanOrEqual(-1);
+          expect(-r.count).toBeLessThanOrEqual(r.row.fulfillments[0]?.FulfillCount ?? 0);
+        }
+        // Per row: all of a removed one, the seats above a valid lowered count of a kept one, else nothing.
+        for (const r of assignedRows(d)) {
+          const back = returns.filter((x) => x.row === r).reduce((sum, x) => sum - x.count, 0);
+          const seats = r.fulfillments.reduce((sum, f) => sum + f.FulfillCount, 0);
+          const kept = sel.assigned[r.activationid] ?? true;
+          const text = (sel.keep?.[r.activationid] ?? '').trim();
+          const lowered = /^\d+$/.test(text) && Number(text) >= 1 && Number(text) <= seats;
+          expect(back).toBe(!kept ? seats : lowered ? seats - Number(text) : 0);
+        }
       }),
     );
   });
@@ -294,5 +314,48 @@ describe('properties', () => {
         expect(isDirty(d, back)).toBe(false);
       }),
     );
+  });
+});
+
+describe('lowering an assigned count (issue 21)', () => {
+  const twoFulfillments: TabData = {
+    assigned: [
+      row('P', {
+        ansysactivated: 5,
+        fulfillments: [
+          { FulfillmentID: 701, FulfillCount: 2 },
+          { FulfillmentID: 702, FulfillCount: 3 },
+        ],
+      }),
+    ],
+    available: [],
+  };
+
+  it('returns the seats above the count typed, from the last fulfillments first; the full count is no change', () => {
+    const sel = setKeep(initialSelection(twoFulfillments), 'P', '1');
+    expect(hasSaveChanges(twoFulfillments, sel)).toBe(true);
+    expect(changesOf(twoFulfillments, sel).returns.map((r) => [r.fulfillmentId, r.count])).toEqual([
+      [702, -3],
+      [701, -1],
+    ]);
+    const same = setKeep(initialSelection(twoFulfillments), 'P', '5');
+    expect(hasSaveChanges(twoFulfillments, same)).toBe(false);
+    expect(isDirty(twoFulfillments, same)).toBe(false);
+  });
+
+  it("says 'Minimum is 1.' for 0 (Remove returns them all) and 'Maximum is {n}.' above the seats", () => {
+    for (const [text, err] of [
+      ['0', 'Minimum is 1.'],
+      ['6', 'Maximum is 5.'],
+    ]) {
+      const sel = setKeep(initialSelection(twoFulfillments), 'P', text);
+      expect(hasErrors(twoFulfillments, sel)).toBe(true);
+      expect(changesOf(twoFulfillments, sel).returns).toEqual([]);
+      expect(keepError(twoFulfillments.assigned[0], text)).toBe(err);
+    }
+    // A removed row returns every seat, whatever count was typed.
+    const removed = toggleAssigned(setKeep(initialSelection(twoFulfillments), 'P', '0'), 'P');
+    expect(hasErrors(twoFulfillments, removed)).toBe(false);
+    expect(changesOf(twoFulfillments, removed).returns.map((r) => r.count)).toEqual([-2, -3]);
   });
 });

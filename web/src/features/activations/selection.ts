@@ -27,10 +27,18 @@ export interface AvailableChoice {
 export interface TabSelection {
   assigned: Record<string, boolean>;
   available: Record<string, AvailableChoice>;
+  /**
+   * A kept assigned row's count as typed, lowered to return part of its seats (issue 21); missing or '' keeps
+   * every seat.
+   */
+  keep?: Record<string, string>;
 }
 
 export interface Changes {
-  /** Each fulfillment of an unselected assigned row, returned whole (negative count). */
+  /**
+   * Each fulfillment of an unselected assigned row, returned whole, and the seats above a lowered count of a kept
+   * one, taken from its last listed fulfillments first (negative counts).
+   */
   returns: { fulfillmentId: number; count: number; row: ActivationRow }[];
   /** Each selected available row with a valid count. */
   creates: { activationId: string; count: number; row: ActivationRow }[];
@@ -86,6 +94,31 @@ export function countError(row: ActivationRow, text: string): string | null {
   return null;
 }
 
+/** The seats of an assigned row on the host: what it can give back. */
+export const seatsOnHost = (row: ActivationRow) =>
+  row.fulfillments.reduce((sum, f) => sum + f.FulfillCount, 0);
+
+const keepText = (sel: TabSelection, id: string) => sel.keep?.[id] ?? '';
+
+/**
+ * A lowered assigned count: at least 1 (Remove returns them all) and at most the seats on the host, in the words of
+ * spec 002 §5 "Activated count". Empty is no error (every seat stays).
+ */
+export function keepError(row: ActivationRow, text: string): string | null {
+  if (text.trim() === '') return null;
+  const n = parsedCount(text);
+  if (n === null || n < 1) return messages.activatedMinimum;
+  if (n > seatsOnHost(row)) return messages.activatedMaximum(seatsOnHost(row));
+  return null;
+}
+
+/** Seats a kept assigned row gives back: those above a valid lowered count; 0 otherwise. */
+function seatsToReturn(row: ActivationRow, sel: TabSelection): number {
+  const text = keepText(sel, row.activationid);
+  if (!isKept(sel, row.activationid) || text.trim() === '' || keepError(row, text) !== null) return 0;
+  return seatsOnHost(row) - (parsedCount(text) ?? seatsOnHost(row));
+}
+
 /** A selected available row's count to activate, or null when it activates nothing or is in error. */
 const countToCreate = (row: ActivationRow, choice: AvailableChoice): number | null =>
   choice.selected && choice.count.trim() !== '' && countError(row, choice.count) === null
@@ -95,7 +128,10 @@ const countToCreate = (row: ActivationRow, choice: AvailableChoice): number | nu
 /** Spec 002 §4: Cancel is enabled only when something differs from the original. */
 export function isDirty(data: TabData, sel: TabSelection): boolean {
   return (
-    assignedRows(data).some((r) => !isKept(sel, r.activationid)) ||
+    assignedRows(data).some(
+      (r) =>
+        !isKept(sel, r.activationid) || !['', String(seatsOnHost(r))].includes(keepText(sel, r.activationid)),
+    ) ||
     availableRows(data).some((r) => {
       const c = choiceOf(sel, r.activationid);
       return !c.selected || c.count !== '';
@@ -105,10 +141,15 @@ export function isDirty(data: TabData, sel: TabSelection): boolean {
 
 /** Spec 002 §4: Generate and Email stay disabled while a selected row shows a count error. */
 export function hasErrors(data: TabData, sel: TabSelection): boolean {
-  return availableRows(data).some((r) => {
-    const c = choiceOf(sel, r.activationid);
-    return c.selected && countError(r, c.count) !== null;
-  });
+  return (
+    assignedRows(data).some(
+      (r) => isKept(sel, r.activationid) && keepError(r, keepText(sel, r.activationid)) !== null,
+    ) ||
+    availableRows(data).some((r) => {
+      const c = choiceOf(sel, r.activationid);
+      return c.selected && countError(r, c.count) !== null;
+    })
+  );
 }
 
 /**
@@ -117,18 +158,26 @@ export function hasErrors(data: TabData, sel: TabSelection): boolean {
  */
 export function hasSaveChanges(data: TabData, sel: TabSelection): boolean {
   return (
-    assignedRows(data).some((r) => !isKept(sel, r.activationid)) ||
+    assignedRows(data).some((r) => !isKept(sel, r.activationid) || seatsToReturn(r, sel) > 0) ||
     availableRows(data).some((r) => countToCreate(r, choiceOf(sel, r.activationid)) !== null)
   );
 }
 
 /** What a save sends (spec 002 §4 "Save flow" steps 1 and 2). */
 export function changesOf(data: TabData, sel: TabSelection): Changes {
-  const returns = assignedRows(data)
-    .filter((r) => !isKept(sel, r.activationid))
-    .flatMap((row) =>
-      row.fulfillments.map((f) => ({ fulfillmentId: f.FulfillmentID, count: -f.FulfillCount, row })),
-    );
+  const returns = assignedRows(data).flatMap((row) => {
+    if (!isKept(sel, row.activationid))
+      return row.fulfillments.map((f) => ({ fulfillmentId: f.FulfillmentID, count: -f.FulfillCount, row }));
+    // Part of a kept row: its last listed fulfillments give back first.
+    let left = seatsToReturn(row, sel);
+    const parts: Changes['returns'] = [];
+    for (const f of [...row.fulfillments].reverse()) {
+      const n = Math.min(left, f.FulfillCount);
+      if (n > 0) parts.push({ fulfillmentId: f.FulfillmentID, count: -n, row });
+      left -= n;
+    }
+    return parts;
+  });
   const creates = availableRows(data).flatMap((row) => {
     const count = countToCreate(row, choiceOf(sel, row.activationid));
     return count === null ? [] : [{ activationId: row.activationid, count, row }];
@@ -158,6 +207,11 @@ export function setAllAvailable(sel: TabSelection, data: TabData, selected: bool
   for (const r of availableRows(data))
     available[r.activationid] = { ...choiceOf(sel, r.activationid), selected };
   return { ...sel, available };
+}
+
+/** The count an assigned row keeps, as typed (lowering it returns the seats above it). */
+export function setKeep(sel: TabSelection, id: string, text: string): TabSelection {
+  return { ...sel, keep: { ...sel.keep, [id]: text } };
 }
 
 export function setCount(sel: TabSelection, id: string, text: string): TabSelection {

@@ -6,9 +6,12 @@ import { type CSSProperties, createContext, useContext } from 'react';
 import { RemainingDaysBar, remainingDaysText } from '../../../components/remaining-days-bar.tsx';
 import {
   countError,
+  keepError,
+  seatsOnHost,
   setAllAssigned,
   setAllAvailable,
   setCount,
+  setKeep,
   type TabSelection,
   toggleAssigned,
   toggleAvailable,
@@ -91,18 +94,23 @@ function RemainingDaysCell({ data }: ICellRendererParams<ActivationRow>) {
 }
 
 /**
- * Assigned rows: the seats on the host. Available rows: the count to activate, typed against the available
- * count shown after it; its error ('Minimum is 1.' / 'Maximum is {n}.', spec 002 §5) shows under it while the
- * row is selected.
+ * Assigned rows: the seats on the host, which the user may lower to return part of them (issue 21). Available rows:
+ * the count to activate, typed against the available count shown after it. An error ('Minimum is 1.' / 'Maximum is
+ * {n}.', spec 002 §5) shows under the input while the row is chosen.
  */
 function ActivatedCell({ data }: ICellRendererParams<ActivationRow>) {
   const state = useTableState();
   if (!data) return null;
-  const chosen = isChosen(state, data.activationid);
-  if (state.kind === 'assigned')
+  const id = data.activationid;
+  const chosen = isChosen(state, id);
+  const assigned = state.kind === 'assigned';
+  if (assigned && seatsOnHost(data) === 0)
     return <CellText style={struck(chosen)}>{formatCount(data.ansysactivated)}</CellText>;
-  const count = state.selection.available[data.activationid]?.count ?? '';
-  const error = chosen ? countError(data, count) : null;
+  const count = assigned
+    ? (state.selection.keep?.[id] ?? String(seatsOnHost(data)))
+    : (state.selection.available[id]?.count ?? '');
+  const error = chosen ? (assigned ? keepError(data, count) : countError(data, count)) : null;
+  const set = assigned ? setKeep : setCount;
   return (
     <Stack justify="center" h="100%">
       <Group gap={6} wrap="nowrap" align="flex-start" style={struck(chosen)}>
@@ -110,10 +118,10 @@ function ActivatedCell({ data }: ICellRendererParams<ActivationRow>) {
           size="xs"
           w={88}
           value={count}
-          onChange={(v) => state.onSelectionChange(setCount(state.selection, data.activationid, String(v)))}
-          aria-label={`Activated count for ${data.activationid}`}
+          onChange={(v) => state.onSelectionChange(set(state.selection, id, String(v)))}
+          aria-label={`${assigned ? 'Assigned' : 'Activated'} count for ${id}`}
           min={1}
-          max={data.ansysavailable}
+          max={assigned ? seatsOnHost(data) : data.ansysavailable}
           // The spec's messages say what is wrong: the input neither clamps nor accepts signs or decimals.
           clampBehavior="none"
           allowNegative={false}
@@ -127,9 +135,11 @@ function ActivatedCell({ data }: ICellRendererParams<ActivationRow>) {
             input: error ? { color: 'var(--mantine-color-red-9)' } : undefined,
           }}
         />
-        <Text size="sm" component="span" lh="30px" style={{ whiteSpace: 'nowrap' }}>
-          / {formatCount(data.ansysavailable)}
-        </Text>
+        {assigned ? null : (
+          <Text size="sm" component="span" lh="30px" style={{ whiteSpace: 'nowrap' }}>
+            / {formatCount(data.ansysavailable)}
+          </Text>
+        )}
       </Group>
     </Stack>
   );
@@ -256,7 +266,7 @@ export function entitlementColumns(kind: EntitlementKind): ColDef<ActivationRow>
       valueGetter: (p) => (p.data ? count(p.data) : null),
       cellRenderer: ActivatedCell,
       ...textFilter((r) => [count(r), formatCount(count(r))]),
-      minWidth: kind === 'available' ? 170 : 100,
+      minWidth: kind === 'available' ? 170 : 120,
     },
     {
       colId: 'startdate',
