@@ -370,7 +370,7 @@ describe('the preview is the saved file (decision 048)', () => {
   it('a Borrowable change alone is saved for a user who may edit the host: every borrowable line gains BORROW, as the preview says', async () => {
     const serverId = 'b30000000fff';
     await create(boss, CN, serverId, [
-      { id: 'PP-1', count: 1 },
+      { id: 'PP-1', count: 2 },
       { id: 'PP-2', count: 1 },
     ]);
     const settings = (headers: Headers, ansysborrowable: boolean) =>
@@ -400,6 +400,20 @@ describe('the preview is the saved file (decision 048)', () => {
     expect(await linesOnHost(serverId)).toEqual(plain);
     expect((await settings(boss, true)).statusCode).toBe(200);
     expect(await linesOnHost(serverId)).toEqual(applied(plain, change));
+    // Part of a fulfillment goes back (issue 21): the rest stays on the host, in the file.
+    const held = (await live(boss, CN, serverId))['PP-1'];
+    const part = await post('/api/fulfillments/return', boss, {
+      customerNumber: CN,
+      activations: [{ id: held.id, count: -1 }],
+    });
+    expect(part.statusCode, part.body).toBe(200);
+    expect((await live(boss, CN, serverId))['PP-1']).toEqual({ id: held.id, count: 1 });
+    const over = await post('/api/fulfillments/return', boss, {
+      customerNumber: CN,
+      activations: [{ id: held.id, count: -2 }],
+    });
+    expect(over.statusCode).toBe(409);
+    expect(over.json().err).toBe(messages.returnOverActivated);
     const hosts = (await post('/api/fulfillments/servers', boss, { customerNumber: CN })).json().data;
     expect(hosts.find((h: { serverId: string }) => h.serverId === serverId).ansysborrowable).toBe(true);
   });
