@@ -448,6 +448,25 @@ test('a view-only user reads the history, gets the notice on deactivate, rehost 
     await notice.getByRole('button', { name: 'Ok' }).click();
     await expect(notice).toHaveCount(0);
   }
+  // View activations on a host shared with accounts the viewer may not see: their lines stay out, only their
+  // number is said (decision 049).
+  const shared = activeHosts(hosts).find((h) => h.shared)!;
+  const { otherCustomers } = await post<{ otherCustomers: number }>(page, '/api/fulfillments/override', {
+    customerNumber: ACME,
+    hostId: shared.serverId,
+    hostIdType: shared.serverIdType,
+  });
+  expect(otherCustomers).toBeGreaterThan(0);
+  await activeGrid.getByRole('button', { name: `View activations of ${shared.name}`, exact: true }).click();
+  const view = page.getByRole('dialog', {
+    name: `The following products are activated on Host ID: ${shared.serverId}`,
+  });
+  await expect(view.getByTestId('hidden-accounts')).toHaveText(
+    `${otherCustomers} other account(s) you cannot see also use this host; their products are not listed.`,
+  );
+  await expect(view.getByRole('table', { name: 'Activated products' })).toBeVisible();
+  await view.getByRole('button', { name: 'Ok' }).click();
+  await expect(view).toHaveCount(0);
   await expect(page).toHaveURL(/\/activations-history$/);
   await expect(page.getByRole('dialog')).toHaveCount(0);
   expect(await hostsOf(page)).toEqual(hosts);
