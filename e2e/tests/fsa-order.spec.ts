@@ -64,7 +64,7 @@ async function openFsa(page: Page, email: string, account: [string, RegExp]) {
   await signIn(page, email);
   await pickAccount(page, ...account);
   await page.getByRole('link', { name: 'Flexible Spending Account' }).click();
-  await expect(page).toHaveURL(/\/entitlementsFSA$/);
+  await expect(page).toHaveURL(/\/entitlementsFSA(\?|$)/);
 }
 
 const orderTab = (page: Page) => page.getByRole('tabpanel', { name: 'Order Products' });

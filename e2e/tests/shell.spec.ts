@@ -1,5 +1,13 @@
 import { expect, test } from './fixtures.ts';
-import { expectNoSeriousViolations, openUserMenu, pickAccount, searchAccount, signIn } from './helpers.ts';
+import {
+  DEMO_PASSWORD,
+  expectNoSeriousViolations,
+  openUserMenu,
+  pickAccount,
+  searchAccount,
+  signIn,
+  watchFailedLoads,
+} from './helpers.ts';
 
 test('a signed-out visit to /elastic goes to sign-in', async ({ page }) => {
   await page.goto('/elastic');
@@ -11,7 +19,7 @@ test('a signed-out visit to /elastic goes to sign-in', async ({ page }) => {
 
 test('vendor staff sign in, pick an account by typing, see the role label and sign out', async ({ page }) => {
   await signIn(page, 'busops@demo.example');
-  await expect(page).toHaveURL(/\/elastic$/);
+  await expect(page).toHaveURL(/\/elastic(\?|$)/);
   await expect(page.getByRole('heading', { name: 'Elastic Licensing' })).toBeVisible();
   // The first account is selected automatically.
   await expect(page.getByTestId('selected-customer')).toHaveText(/^\d+ \(.+\)$/);
@@ -39,7 +47,7 @@ test('vendor staff sign in, pick an account by typing, see the role label and si
 test('user initials drop the (External) tag', async ({ page }) => {
   await signIn(page, 'jamie.rivera@proseware.example');
   await openUserMenu(page);
-  await expect(page.getByRole('button', { name: /^User menu/ })).toHaveText('JR');
+  await expect(page.getByRole('button', { name: /^JR: User menu for/ })).toHaveText('JR');
   await expect(page.getByText('jamie.rivera@proseware.example')).toBeVisible();
 });
 
@@ -52,7 +60,7 @@ test('choosing an export-blocked account leads to /noaccess', async ({ page }) =
   ).toBeVisible();
   // Choosing an approved account returns to the elastic page.
   await pickAccount(page, 'Northwind', /Northwind Turbines Inc\./);
-  await expect(page).toHaveURL(/\/elastic$/);
+  await expect(page).toHaveURL(/\/elastic(\?|$)/);
 });
 
 test('a customer user sees only their own accounts and their portal role', async ({ page }) => {
@@ -84,7 +92,7 @@ test('unknown paths go to the 404 page and /home to the elastic page', async ({ 
   await expect(page).toHaveURL(/\/error\/404$/);
   await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible();
   await page.goto('/home');
-  await expect(page).toHaveURL(/\/elastic$/);
+  await expect(page).toHaveURL(/\/elastic(\?|$)/);
 });
 
 test('the shell has no serious or critical accessibility violations', async ({ page }) => {
@@ -162,4 +170,48 @@ test('an account picked while the automatic selection is still loading is the on
   await expect(accountBox).toHaveValue(/Acme Energy Systems Ltd\./);
   await page.reload();
   await expect(accountBox).toHaveValue(/Acme Energy Systems Ltd\./);
+});
+
+test('a shared link opens its account and page after sign-in, with no failed load; Back stays in the portal', async ({
+  page,
+  browser,
+}) => {
+  // Issue 21: the account is in the URL and kept across navigation (here a menu link).
+  await signIn(page, 'admin@acme.example');
+  await pickAccount(page, 'Energy', /Acme Energy Systems Ltd\./);
+  await page.getByRole('link', { name: 'Leases/Perpetuals' }).click();
+  await expect(page).toHaveURL(/\/ssl\?account=\d+$/);
+  const link = new URL(page.url());
+  const number = link.searchParams.get('account') ?? '';
+
+  // A colleague who may see the account: a fresh browser, sign-in, then the same account and page.
+  const colleague = await (await browser.newContext()).newPage();
+  const failed = watchFailedLoads(colleague);
+  await colleague.goto(`${link.pathname}${link.search}`);
+  await expect(colleague.getByLabel('Email')).toBeVisible();
+  await expectNoSeriousViolations(colleague);
+  await colleague.getByLabel('Email').fill('busops@demo.example');
+  await colleague.getByLabel('Password').fill(DEMO_PASSWORD);
+  await colleague.getByRole('button', { name: 'Sign in' }).click();
+  await expect(colleague.getByTestId('selected-customer')).toHaveText(`${number} (Acme Energy Systems Ltd.)`);
+  await expect(colleague).toHaveURL(`${link.origin}${link.pathname}${link.search}`);
+  // The skip link comes first and moves focus to the page content.
+  await colleague.keyboard.press('Tab');
+  const skip = colleague.getByRole('link', { name: 'Skip to main content' });
+  await expect(skip).toBeFocused();
+  await colleague.keyboard.press('Enter');
+  await expect(colleague.locator('#main-content')).toBeFocused();
+  // Back after sign-in does not land on an expired sign-in page.
+  await colleague.goBack();
+  await expect(colleague.getByTestId('selected-customer')).toBeVisible();
+  await expect(colleague.getByText('Sign-in expired')).toHaveCount(0);
+  expect(failed).toEqual([]);
+  expect((await colleague.request.get('/favicon.ico')).status()).toBe(200);
+
+  // A reader who may not see it gets the usual refusal, and no other account under that link.
+  const outsider = await (await browser.newContext()).newPage();
+  await signIn(outsider, 'engineer@acme.example', `${link.pathname}${link.search}`);
+  await expect(outsider).toHaveURL(/\/nopermissions$/);
+  await expect(outsider.getByText('You do not have enough permissions to view this page.')).toBeVisible();
+  await expect(outsider.getByText('Acme Energy Systems')).toHaveCount(0);
 });

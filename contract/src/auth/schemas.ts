@@ -8,6 +8,13 @@ import { successOf } from '../common/envelope.ts';
  */
 export const csrfHeader = 'x-lp-csrf';
 
+/**
+ * A cookie scripts may read, set and cleared with the (HttpOnly) session cookie: it tells the web app whether a
+ * session may exist, so a browser that never signed in goes straight to sign-in instead of asking who is signed in
+ * and getting a 401 (issue 21: no console error the user did not cause). It grants nothing: the server decides.
+ */
+export const signedInHintCookie = 'lp_signed_in';
+
 /** Answer of POST /api/auth/logout: the browser navigates to `redirect` (IdP sign-out or '/'). */
 export const logoutResponseSchema = successOf(z.object({ redirect: z.string() }));
 export type LogoutResponse = z.infer<typeof logoutResponseSchema>;

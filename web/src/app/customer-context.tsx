@@ -33,7 +33,21 @@ interface CustomerState {
    * its first leases, which opens /activations); the selection and its version stay.
    */
   reloadInfo: () => Promise<void>;
+  /**
+   * Selects the account a link names (the `account` parameter of a URL the user went to, e.g. with Back); an account
+   * the user may not read leads to /nopermissions, which says nothing about it.
+   */
+  followLink: (customerNumber: string) => Promise<void>;
+  /** The location and selection the URL's account was last matched with (see useAccountInUrl). */
+  linkSync: React.RefObject<{ key: string; version: number }>;
 }
+
+/**
+ * The selected account is part of every account page's URL (issue 21): a copied link opens the same account and
+ * page for a colleague who may see it.
+ */
+export const ACCOUNT_PARAM = 'account';
+export const accountInUrl = (search: string) => new URLSearchParams(search).get(ACCOUNT_PARAM);
 
 const CustomerContext = createContext<CustomerState | null>(null);
 
@@ -145,6 +159,19 @@ export function CustomerProvider({ children }: { children: React.ReactNode }) {
     return true;
   }, [queryClient]);
 
+  const followLink = useCallback(
+    async (customerNumber: string) => {
+      const outcome = await choose({ AccountID: customerNumber, AccountName: '' }, true);
+      if (outcome === 'failed')
+        navigate('/nopermissions', {
+          replace: true,
+          state: noticeState(versionRef.current, customerRef.current?.customerNumber),
+        });
+    },
+    [choose, navigate],
+  );
+  const linkSync = useRef({ key: '', version: -1 });
+
   const reloadInfo = useCallback(async () => {
     const current = customerRef.current;
     if (!current) return;
@@ -166,6 +193,16 @@ export function CustomerProvider({ children }: { children: React.ReactNode }) {
           setNotice('/nocustomer');
           return;
         }
+        // A link's account comes first; one the user may not read is refused like any page they may not see,
+        // and no other account is put in its place under that link.
+        const linked = accountInUrl(window.location.search);
+        if (linked) {
+          const outcome = await choose({ AccountID: linked, AccountName: '' }, true, true);
+          // Account pages go to the notice through RequireCustomer, as for the automatic selection.
+          if (outcome === 'blocked') setNotice('/noaccess');
+          if (outcome === 'failed') setNotice('/nopermissions');
+          return;
+        }
         const saved = readSavedCustomer();
         const restored = saved ? await choose({ AccountID: saved, AccountName: '' }, true, true) : 'failed';
         if (restored === 'blocked') setNotice('/noaccess');
@@ -185,8 +222,18 @@ export function CustomerProvider({ children }: { children: React.ReactNode }) {
   }, [choose]);
 
   const value = useMemo(
-    () => ({ customer, ready, version, notice, selectCustomer, refreshAccounts, reloadInfo }),
-    [customer, ready, version, notice, selectCustomer, refreshAccounts, reloadInfo],
+    () => ({
+      customer,
+      ready,
+      version,
+      notice,
+      selectCustomer,
+      refreshAccounts,
+      reloadInfo,
+      followLink,
+      linkSync,
+    }),
+    [customer, ready, version, notice, selectCustomer, refreshAccounts, reloadInfo, followLink],
   );
   return <CustomerContext.Provider value={value}>{children}</CustomerContext.Provider>;
 }

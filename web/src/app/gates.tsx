@@ -1,8 +1,9 @@
+import { signedInHintCookie } from '@lp/contract/auth/schemas';
 import { messages } from '@lp/contract/common/errors';
 import type { CurrentUser } from '@lp/contract/user/schemas';
 import { Button, Container, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { Spinner } from '../components/spinner.tsx';
 import { getClientConfig, getEnvironment } from '../features/auth/api/client-config.ts';
 import { getUserDetails } from '../features/auth/api/user-details.ts';
@@ -45,6 +46,8 @@ export function ConfigGate({ children }: { children: React.ReactNode }) {
 /** After a failed sign-in the server returns to /?signin=failed: show it instead of bouncing to the IdP again. */
 const signInFailed = () => new URLSearchParams(window.location.search).get('signin') === 'failed';
 const quietClient = createApiClient({ onUnauthenticated: () => localStorage.clear() });
+/** Without the server's hint cookie no session can exist: sign-in starts without a call that could only answer 401. */
+const maySignedIn = () => document.cookie.split(/;\s*/).some((c) => c.startsWith(`${signedInHintCookie}=`));
 
 /** Why the portal refused a sign-in the provider completed (decision 042); the server sends a fixed code. */
 const refusals: Record<string, string> = {
@@ -78,10 +81,12 @@ function SignInFailed() {
  */
 export function UserGate({ children }: { children: React.ReactNode }) {
   const failed = signInFailed();
+  const [hinted] = useState(maySignedIn);
   const user = useQuery({
     queryKey: ['user-details'],
     queryFn: () => getUserDetails(failed ? quietClient : undefined),
     staleTime: Number.POSITIVE_INFINITY,
+    enabled: hinted,
   });
   useEffect(() => {
     if (user.data) writeCurrentUser(user.data);
@@ -90,9 +95,9 @@ export function UserGate({ children }: { children: React.ReactNode }) {
   if (user.isError && !unauthenticated) console.warn('Could not load the user details', user.error);
   const current: CurrentUser | null =
     user.data ?? (user.isError && !unauthenticated ? readCurrentUser() : null);
-  const refused = !user.isPending && !current;
+  const refused = (!hinted || !user.isPending) && !current;
   useEffect(() => {
-    // The api client already redirects on 401; this covers a failed call with no cached user.
+    // The api client already redirects on 401; this covers no session and a failed call with no cached user.
     if (refused && !unauthenticated && !failed) redirectToSignIn();
   }, [refused, unauthenticated, failed]);
   if (failed && refused) return <SignInFailed />;

@@ -54,10 +54,13 @@ export function currentPath(): string {
   return `${pathname}${search}${hash}`;
 }
 
-/** Spec 000 §4.1: a 401 from any call clears local storage and goes to sign-in, returning to where the user was. */
+/**
+ * Spec 000 §4.1: a 401 from any call clears local storage and goes to sign-in, returning to where the user was.
+ * The sign-in page replaces the page that sent there, so Back after sign-in does not bounce through it again.
+ */
 export function redirectToSignIn() {
   localStorage.clear();
-  window.location.assign(signInUrl(currentPath()));
+  window.location.replace(signInUrl(currentPath()));
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> =>

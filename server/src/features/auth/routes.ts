@@ -1,5 +1,5 @@
 import { authApi } from '@lp/contract/auth/api';
-import { csrfHeader } from '@lp/contract/auth/schemas';
+import { csrfHeader, signedInHintCookie } from '@lp/contract/auth/schemas';
 import { messages } from '@lp/contract/common/errors';
 import { eq, lt } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -50,6 +50,10 @@ export async function registerAuth(app: FastifyInstance, ctx: AppContext): Promi
     sameSite: 'lax' as const,
     secure: config.cookieSecure,
   };
+  // The web app's hint (signedInHintCookie) lives and dies with the session cookie; scripts may read it.
+  const hintOptions = { ...cookieOptions, httpOnly: false };
+  const clearSessionCookies = (reply: FastifyReply) =>
+    reply.clearCookie(sessionCookieName, cookieOptions).clearCookie(signedInHintCookie, hintOptions);
 
   let rp: RelyingParty;
   if (config.builtInIdp) {
@@ -82,7 +86,7 @@ export async function registerAuth(app: FastifyInstance, ctx: AppContext): Promi
     const sessionId = request.cookies[sessionCookieName];
     if (!sessionId) return null;
     const principal = await resolveSession(db, sessionId, timeouts);
-    if (!principal) reply.clearCookie(sessionCookieName, cookieOptions);
+    if (!principal) clearSessionCookies(reply);
     return principal;
   }
 
@@ -230,6 +234,7 @@ export async function registerAuth(app: FastifyInstance, ctx: AppContext): Promi
     request.log.info({ userId: outcome.userId, vendorRoles: identity.vendorRoles }, 'signed in');
     return reply
       .setCookie(sessionCookieName, outcome.sessionId, cookieOptions)
+      .setCookie(signedInHintCookie, '1', hintOptions)
       .header('cache-control', 'no-store')
       .redirect(safeReturnPath(pending.returnTo, config.publicUrl), 302);
   });
@@ -241,7 +246,7 @@ export async function registerAuth(app: FastifyInstance, ctx: AppContext): Promi
   )(async ({ request, reply }) => {
     const sessionId = request.cookies[sessionCookieName];
     const ended = sessionId ? await deleteSession(db, sessionId) : null;
-    reply.clearCookie(sessionCookieName, cookieOptions);
+    clearSessionCookies(reply);
     let redirect = '/';
     if (ended) {
       try {

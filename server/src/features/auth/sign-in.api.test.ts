@@ -124,6 +124,31 @@ describe('built-in IdP sign-in over real HTTP', () => {
     expect(user.vendorRoles).toEqual(['support']);
   });
 
+  it('sets a script-readable hint with the session and clears both on sign-out (issue 21)', async () => {
+    // The web app skips the "who is signed in" call without the hint, so a first visit logs no 401.
+    const { browser } = await signInThroughPages('cu@customer.example');
+    const hint = browser.setCookieHeaders.get('lp_signed_in')!;
+    expect(hint).toMatch(/^lp_signed_in=1;/);
+    expect(hint).not.toMatch(/HttpOnly/i);
+    expect(hint).toMatch(/SameSite=Lax/i);
+    await browser.request(`${base}/api/auth/logout`, { method: 'POST', headers: { 'x-lp-csrf': '1' } });
+    expect(browser.cookie('lp_signed_in')).toBeUndefined();
+    expect(browser.cookie('lp_session')).toBeUndefined();
+  });
+
+  it('sends Back to the used login page into the portal while signed in, not to "Sign-in expired"', async () => {
+    const browser = new TestBrowser();
+    const page = await openLoginPage(browser, '/ssl?account=1000001');
+    await browser.postForm(formAction(page.html, page.url), { email: 'ada@vendor.example', password });
+    const back = await browser.request(page.url);
+    expect(back.status).toBe(303);
+    expect(back.headers.get('location')).toBe('/');
+    // Without a session the used page still says it has expired.
+    const stranger = await new TestBrowser().request(page.url);
+    expect(stranger.status).toBe(400);
+    expect(await stranger.text()).toContain('Sign-in expired');
+  });
+
   it('re-renders the login page with an error on a wrong password', async () => {
     const browser = new TestBrowser();
     const page = await openLoginPage(browser);

@@ -25,11 +25,11 @@ main{max-width:420px;margin:64px auto;background:#fff;border-radius:8px;box-shad
 h1{font-size:1.5rem;margin:0 0 4px}p.sub{margin:0 0 24px;color:#495057}
 label{display:block;font-weight:600;margin:16px 0 4px}
 input{box-sizing:border-box;width:100%;padding:8px 10px;border:1px solid #ced4da;border-radius:4px;font-size:1rem}
-button{margin-top:24px;width:100%;padding:10px;border:0;border-radius:4px;background:#1c7ed6;color:#fff;font-size:1rem;font-weight:600;cursor:pointer}
-button:hover{background:#1971c2}
+button{margin-top:24px;width:100%;padding:10px;border:0;border-radius:4px;background:#1864ab;color:#fff;font-size:1rem;font-weight:600;cursor:pointer}
+button:hover{background:#145591}
 .error{background:#fff5f5;color:#c92a2a;border:1px solid #ffc9c9;border-radius:4px;padding:8px 10px}
 table{width:100%;border-collapse:collapse;font-size:.85rem;margin-top:8px}th,td{text-align:left;padding:4px 6px;border-bottom:1px solid #e9ecef}
-section.demo{margin-top:32px}section.demo h2{font-size:1rem;margin:0 0 4px}a{color:#1c7ed6}
+section.demo{margin-top:32px}section.demo h2{font-size:1rem;margin:0 0 4px}a{color:#1864ab}
 `;
 
 function page(title: string, body: string): string {
@@ -39,6 +39,7 @@ function page(title: string, body: string): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
+<link rel="icon" type="image/svg+xml" href="/favicon.svg">
 <title>${escapeHtml(title)}</title>
 <style>${styles}</style>
 </head>

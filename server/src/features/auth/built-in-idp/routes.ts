@@ -7,6 +7,7 @@ import { loadConfig } from '../../../platform/config.ts';
 import type { AppContext } from '../../../platform/context.ts';
 import { AppError } from '../../../platform/errors.ts';
 import { verifyPassword } from '../password.ts';
+import { sessionCookieName } from '../sessions.ts';
 import { auditSignInFailure } from '../sign-in-audit.ts';
 import { formRateLimit } from './form-rate-limit.ts';
 import {
@@ -119,7 +120,9 @@ export async function mountBuiltInIdp(app: FastifyInstance, ctx: AppContext, idp
     pages.get<{ Params: { uid: string } }>(
       `${builtInIssuerPath}/interaction/:uid`,
       async (request, reply) => {
-        const details = await interactionOrExpired(idp, request.raw, reply, request.params.uid);
+        const details = await interactionOrExpired(idp, request.raw, reply, request.params.uid, {
+          signedIn: !!request.cookies[sessionCookieName],
+        });
         if (!details) return reply;
         if (details.prompt.name === 'login') return renderLogin(reply, details.uid);
         if (details.prompt.name === 'consent') {
@@ -217,12 +220,19 @@ async function interactionOrExpired(
   raw: IncomingMessage,
   reply: FastifyReply,
   uid: string,
+  { signedIn = false } = {},
 ): Promise<Interaction | null> {
   try {
     const details = await idp.provider.interactionDetails(raw, reply.raw);
     if (details.uid === uid) return details;
   } catch {
     // No or expired interaction cookie: handled below.
+  }
+  // Back after a completed sign-in lands here again (issue 21): a browser that holds a session goes on into the
+  // portal (which sends it to sign-in if that session has ended) rather than to "Sign-in expired".
+  if (signedIn) {
+    reply.header('cache-control', 'no-store').redirect('/', 303);
+    return null;
   }
   sendHtml(
     reply,

@@ -32,7 +32,12 @@ function Entitlements({ customer }: { customer: SelectedCustomer }) {
   const { pathname } = useLocation();
   const { elasticTermsUrl } = useConfig();
   const entitlements = useQuery(entitlementsQuery(customerNumber, customerName));
-  const { data: device, refetch: refetchDevice } = useQuery(elasticDeviceQuery(customerNumber, customerName));
+  // Asked when a statement e-mail needs it, not on load: an account without an elastic server answers 404, an
+  // error line nobody caused (issue 21).
+  const { data: device, refetch: refetchDevice } = useQuery({
+    ...elasticDeviceQuery(customerNumber, customerName),
+    enabled: false,
+  });
   const adjuster = useBalanceAdjuster(customerNumber);
   const viewOnly = useViewOnly();
   const lists = useMemo(
@@ -57,7 +62,7 @@ function Entitlements({ customer }: { customer: SelectedCustomer }) {
       if (viewOnly) return showViewOnlyNotice(customerNumber);
       let server: string;
       try {
-        // A failed or pending server lookup is tried once more when it is needed.
+        // The server is looked up at the first e-mail (kept for the next ones).
         server = device?.deviceId ?? (await refetchDevice({ throwOnError: true })).data?.deviceId ?? '';
       } catch (e) {
         showError(`${messages.emailNotSent} ${errorText(e)}`);

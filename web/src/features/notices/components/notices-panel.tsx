@@ -1,4 +1,16 @@
-import { Alert, Anchor, Badge, Button, Card, Group, Popover, Stack, Text, Title } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Card,
+  Group,
+  Popover,
+  Stack,
+  Text,
+  Title,
+  VisuallyHidden,
+} from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { noticesQuery, saveNoticeChoices, saveNoticeTypes } from '../api/notices.ts';
@@ -98,16 +110,18 @@ export function NoticesButton({ customerNumber }: { customerNumber: string }) {
             variant="subtle"
             size="compact-sm"
             onClick={() => setOpened((o) => !o)}
-            aria-label={`Notices: ${count}`}
             rightSection={
               <Badge size="sm" color={count ? 'red.9' : 'gray.7'} data-testid="notices-count">
                 {count}
               </Badge>
             }
           >
+            {/* Named by what it shows, "Notices" and the count (WCAG 2.5.3 label in name); narrow screens show
+                only the count, and the word stays for screen readers. */}
             <Text size="sm" visibleFrom="md">
               Notices
             </Text>
+            <VisuallyHidden hiddenFrom="md">Notices</VisuallyHidden>
           </Button>
         </Popover.Target>
         <Popover.Dropdown>
