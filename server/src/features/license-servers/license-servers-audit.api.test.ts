@@ -145,6 +145,27 @@ describe('license-servers audit', () => {
     ]);
   });
 
+  it('records Borrowable saved on its own (decision 048); the same value writes nothing', async () => {
+    const hostId = newHostId();
+    await create({ serverName: 'borrow', serverId: hostId, activations: [{ id: 'AUD-A', count: 1 }] });
+    const from = await mark();
+    const settings = (ansysborrowable: boolean) =>
+      post('/api/fulfillments/servers/settings', boss, { ...hostBody(hostId), ansysborrowable });
+    expect((await settings(true)).statusCode).toBe(200);
+    expect(await hostEntries(from)).toMatchObject([
+      {
+        action: 'license-servers.changed',
+        objectId: hostId,
+        customerNumber: CN,
+        before: { borrowable: false },
+        after: { borrowable: true },
+      },
+    ]);
+    const again = await mark();
+    expect((await settings(true)).statusCode).toBe(200);
+    expect(await since(again)).toEqual([]);
+  });
+
   it('a host emptied by returns is deactivated, and activated again by a create; a refused return writes nothing', async () => {
     const hostId = newHostId();
     await create({ serverName: 'cycle', serverId: hostId, activations: [{ id: 'AUD-A', count: 2 }] });
