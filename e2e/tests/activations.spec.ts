@@ -28,6 +28,7 @@ const hostName = (prefix: string) => `${prefix}-${randomBytes(3).toString('hex')
 
 interface Row {
   activationid: string;
+  ansysproduct: string;
   ansysborrowable: boolean;
   ansysavailable: number;
   ansysactivated: number;
@@ -596,6 +597,28 @@ test('an export-denied associated account gets the notice in its tab, no entitle
   await expect(page.getByRole('button', { name: 'Save & Generate' })).toBeEnabled();
   await expect(page.getByRole('button', { name: 'Cancel' })).toBeEnabled();
   await expect(banner).toHaveCount(0);
+
+  // One seat rule (decision 031): a product sold only as Shared Web / Named User, whose lines /ssl shows all
+  // activated, is not offered here.
+  const leases = await page.request.post('/api/fetchEntitlements/active', {
+    headers: csrf,
+    data: { customerNumber: ACME, type: 'SSL', state: 'Deployed', limit: 1000 },
+  });
+  const records = (await leases.json()).data as {
+    ProductName: string;
+    LicenseModel: string;
+  }[];
+  const inUse = (r: (typeof records)[number]) =>
+    ['Shared Web', 'ConcurrentProduct', 'Named User'].includes(r.LicenseModel) &&
+    !r.ProductName.includes('(Node)');
+  const onlyInUse = records.find(
+    (r) => inUse(r) && records.every((o) => o.ProductName !== r.ProductName || inUse(o)),
+  );
+  expect(onlyInUse, 'a product sold only as Shared Web / Named User').toBeDefined();
+  await activeTabPanel(page).getByRole('button', { name: 'Products' }).click();
+  await expect(page.getByRole('option', { name: row.ansysproduct, exact: true })).toBeVisible();
+  await expect(page.getByRole('option', { name: onlyInUse!.ProductName, exact: true })).toHaveCount(0);
+  await page.keyboard.press('Escape');
 });
 
 test('a view-only user gets the notice for add server, and the server refuses the write too', async ({
