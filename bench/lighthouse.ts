@@ -17,7 +17,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import lighthouse, { desktopConfig, type Result } from 'lighthouse';
+import lighthouse, { Audit, desktopConfig, type Result } from 'lighthouse';
 import puppeteer from 'puppeteer-core';
 import { loadAverage } from './server-process.ts';
 
@@ -115,6 +115,8 @@ interface Measured {
   fcp: number;
   /** The blocking time of the trace's main-thread tasks after FCP by their CPU time: robust to a busy machine. */
   cpuTbt: number;
+  /** The score again with the TBT by CPU time in place of Lighthouse's (its desktop curve, p10 150 ms, median 350). */
+  cpuScore: number;
   /** The main-thread tasks over 50 ms of CPU after FCP, with what they ran. */
   longTasks: string[];
   /** The longest main-thread tasks' sources and the elements that shifted, for the median run. */
@@ -204,6 +206,19 @@ function measured(lhr: Result, trace: { traceEvents: TraceEvent[] }): Measured {
     lcp: audit('largest-contentful-paint')?.numericValue ?? Number.NaN,
     fcp: audit('first-contentful-paint')?.numericValue ?? Number.NaN,
     cpuTbt: cpu.total,
+    cpuScore: Math.round(
+      (100 *
+        (lhr.categories.performance?.auditRefs ?? []).reduce(
+          (sum, ref) =>
+            sum +
+            ref.weight *
+              (ref.id === 'total-blocking-time'
+                ? Audit.computeLogNormalScore({ p10: 150, median: 350 }, cpu.total)
+                : (audit(ref.id)?.score ?? 0)),
+          0,
+        )) /
+        (lhr.categories.performance?.auditRefs ?? []).reduce((sum, ref) => sum + ref.weight, 0),
+    ),
     longTasks: cpu.tasks,
     blocking,
     shifts,
@@ -270,7 +285,7 @@ try {
       runs.push(measured(result.lhr, result.artifacts.Trace as { traceEvents: TraceEvent[] }));
       const m = runs.at(-1) as Measured;
       console.log(
-        `  ${page} run ${i + 1}: score ${m.score}, TBT ${Math.round(m.tbt)} ms (by CPU time ${Math.round(m.cpuTbt)} ms), CLS ${m.cls.toFixed(3)}, LCP ${Math.round(m.lcp)} ms (load ${loadAverage()})`,
+        `  ${page} run ${i + 1}: score ${m.score}, TBT ${Math.round(m.tbt)} ms (by CPU time ${Math.round(m.cpuTbt)} ms, score ${m.cpuScore}), CLS ${m.cls.toFixed(3)}, LCP ${Math.round(m.lcp)} ms (load ${loadAverage()})`,
       );
     }
     results.push({ page, runs });
@@ -284,14 +299,16 @@ try {
 console.log(
   `\ntotal ${((performance.now() - started) / 1000).toFixed(0)} s, load average at the end ${loadAverage()}\n`,
 );
-console.log('| page | score (runs) | TBT ms | TBT by CPU time ms | CLS | LCP ms | FCP ms | target | |');
-console.log('|---|---|---|---|---|---|---|---|---|');
+console.log(
+  '| page | score (runs) | TBT ms | TBT by CPU time ms | score with it | CLS | LCP ms | FCP ms | target | |',
+);
+console.log('|---|---|---|---|---|---|---|---|---|---|');
 for (const { page, runs } of results) {
   const score = median(runs.map((r) => r.score));
   const cls = median(runs.map((r) => r.cls));
   const held = score >= 90 && cls <= 0.1;
   console.log(
-    `| ${page} | ${score} (${runs.map((r) => r.score).join(', ')}) | ${Math.round(median(runs.map((r) => r.tbt)))} | ${Math.round(median(runs.map((r) => r.cpuTbt)))} | ${cls.toFixed(3)} | ${Math.round(median(runs.map((r) => r.lcp)))} | ${Math.round(median(runs.map((r) => r.fcp)))} | score ≥ 90, CLS ≤ 0.1 | ${held ? 'met' : '**missed**'} |`,
+    `| ${page} | ${score} (${runs.map((r) => r.score).join(', ')}) | ${Math.round(median(runs.map((r) => r.tbt)))} | ${Math.round(median(runs.map((r) => r.cpuTbt)))} | ${median(runs.map((r) => r.cpuScore))} | ${cls.toFixed(3)} | ${Math.round(median(runs.map((r) => r.lcp)))} | ${Math.round(median(runs.map((r) => r.fcp)))} | score ≥ 90, CLS ≤ 0.1 | ${held ? 'met' : '**missed**'} |`,
   );
 }
 console.log('\nMain-thread work by script and layout shifts (the median-score run of each page):');
