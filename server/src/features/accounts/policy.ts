@@ -99,9 +99,8 @@ export async function authorizeAccountList(
   action: Exclude<AccountAction, 'info'>,
 ): Promise<AccountAccess | null> {
   const access = await loadAccountAccess(ctx, principal, customerNumber);
-  if (!access.permissions.exportBlocked) return permit(access, action);
-  permit({ ...access, permissions: { ...access.permissions, exportBlocked: false } }, action);
-  return null;
+  permitAction(access, action);
+  return access.permissions.exportBlocked ? null : access;
 }
 
 /**
@@ -125,8 +124,13 @@ export async function authorizeAccountOf(
 
 function permit(access: AccountAccess, action: AccountAction): AccountAccess {
   if (action === 'info') return access;
+  if (access.permissions.exportBlocked) throw forbidden(messages.exportDenied);
+  return permitAction(access, action);
+}
+
+/** The action's own rule, export control aside. */
+function permitAction(access: AccountAccess, action: Exclude<AccountAction, 'info'>): AccountAccess {
   const p = access.permissions;
-  if (p.exportBlocked) throw forbidden(messages.exportDenied);
   const allowed: Record<Exclude<AccountAction, 'info'>, boolean> = {
     read: true,
     edit: !p.viewOnly,
