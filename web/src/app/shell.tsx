@@ -89,6 +89,8 @@ function TopBar({ opened, toggle }: { opened: boolean; toggle: () => void }) {
  */
 function CustomerOutlet() {
   const { customer, version } = useCustomer();
+  const { pathname } = useLocation();
+  const noticesPending = useNoticesPending(pathname);
   const queryClient = useQueryClient();
   const first = useRef(true);
   useEffect(() => {
@@ -109,6 +111,8 @@ function CustomerOutlet() {
     ]);
     void queryClient.invalidateQueries({ predicate: (q) => !keep.has(String(q.queryKey[0])) });
   }, [version, queryClient]);
+  // Held here, not above: this component stays mounted across a customer change, so that its effect sees it.
+  if (noticesPending) return <Spinner text="Loading..." />;
   return <Outlet key={`${customer?.customerNumber ?? 'none'}:${version}`} />;
 }
 
@@ -127,8 +131,7 @@ function RouteNotEnabled() {
 function FeatureGatedOutlet() {
   const { pathname } = useLocation();
   const { loading, routeEnabled } = useFeatures();
-  const noticesPending = useNoticesPending(pathname);
-  if (loading || noticesPending) return <Spinner text="Loading..." />;
+  if (loading) return <Spinner text="Loading..." />;
   if (!routeEnabled(pathname)) return <RouteNotEnabled />;
   return <CustomerOutlet />;
 }
