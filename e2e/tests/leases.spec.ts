@@ -358,8 +358,18 @@ test('the spec filters: license model groups, counts, dates and remaining days',
   await expect(summary(grid)).toHaveText(`1 to ${sameStart.length} of ${sameStart.length}`);
   await filterColumn(grid, 'startdate', 'Equals', '2025-13-01');
   await expect(section(page, 'Active Entitlements').getByRole('alert')).toContainText(
-    'Start Date: enter a date as YYYY-MM-DD.',
+    'Start Date: enter a date as YYYY-MM-DD, or its year or year and month.',
   );
+  // Refused, the table shows no rows and counts 0 (issue 21: an empty row and '1 to ? of more').
+  await expect(summary(grid)).toHaveText('0 to 0 of 0');
+  await expect(grid.locator('.ag-row')).toHaveCount(0);
+  // A month alone matches its days, and the pager counts them (decision 052).
+  const month = active[0].StartDate.slice(0, 7);
+  await filterColumn(grid, 'startdate', 'Contains', month);
+  const inMonth = active.filter((r) => r.StartDate.startsWith(month));
+  await expect(summary(grid)).toHaveText(`1 to ${Math.min(20, inMonth.length)} of ${inMonth.length}`);
+  await expect(section(page, 'Active Entitlements').getByRole('alert')).toHaveCount(0);
+  expect((await shownColumn(grid, 'startdate')).every((d) => d.startsWith(month))).toBe(true);
   await clearButton(page, 'Active Entitlements').click();
   await expect(section(page, 'Active Entitlements').getByRole('alert')).toHaveCount(0);
 

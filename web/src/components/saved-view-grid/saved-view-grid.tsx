@@ -55,6 +55,13 @@ export function SavedViewGrid<T extends Row>(props: SavedViewGridProps<T>) {
   const datasource = useMemo<IDatasource>(
     () => ({
       getRows: (params: IGetRowsParams) => {
+        // A refused filter or a failed first block shows no rows and a count of 0 under the message above the
+        // table; AG Grid's own failure state left an empty row and '1 to ? of more' (issue 21).
+        const failed = (e: unknown) => {
+          setLoadFailed(e instanceof Error ? e.message : String(e));
+          if (params.startRow === 0) params.successCallback([], 0);
+          else params.failCallback();
+        };
         let rule: ReturnType<typeof filterModelToRule>;
         try {
           rule = filterModelToRule(params.filterModel as GridFilterModel, {
@@ -62,8 +69,7 @@ export function SavedViewGrid<T extends Row>(props: SavedViewGridProps<T>) {
             extra: criteriaRef.current,
           });
         } catch (e) {
-          setLoadFailed(e instanceof Error ? e.message : String(e));
-          params.failCallback();
+          failed(e);
           return;
         }
         Promise.all([
@@ -79,10 +85,7 @@ export function SavedViewGrid<T extends Row>(props: SavedViewGridProps<T>) {
             setLoadFailed(null);
             params.successCallback(block.rows, block.lastRow ?? total);
           })
-          .catch((e: unknown) => {
-            setLoadFailed(e instanceof Error ? e.message : String(e));
-            params.failCallback();
-          });
+          .catch(failed);
       },
     }),
     [dataService, fieldOf, countFor],
@@ -146,6 +149,9 @@ export function SavedViewGrid<T extends Row>(props: SavedViewGridProps<T>) {
         <AgGridReact<T>
           theme={gridTheme}
           rowModelType="infinite"
+          // The columns share the width left of the scrollbar from the start: AG Grid does not re-flex them when
+          // the bar appears with the first rows, and it then covered the last column (issue 21).
+          alwaysShowVerticalScroll
           cacheBlockSize={props.blockSize ?? 100}
           pagination
           paginationPageSize={props.pageSize ?? PAGE_SIZE}

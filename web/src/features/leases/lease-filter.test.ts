@@ -1,5 +1,7 @@
 import type { Criterion } from '@lp/contract/query/schemas';
+import { formatDate } from '@lp/domain/dates';
 import { licenseModelGroups } from '@lp/domain/entitlements';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { LeaseFilterError, leaseFilterRule, leaseSortRules } from './lease-filter.ts';
 
@@ -41,8 +43,45 @@ describe('leases filters (spec 002 §5)', () => {
     expect(one('startdate', '2025-01-31')).toEqual([
       { name: 'StartDate', method: 'DAYRANGE', value: ['2025-01-31', '2025-01-31'] },
     ]);
-    for (const bad of ['2025-02-30', '1899-01-01', '2125-01-01', '2025-1-1', '2025'])
+    for (const bad of [
+      '2025-02-30',
+      '1899-01-01',
+      '2125-01-01',
+      '2025-1-1',
+      '2025-13',
+      '2025-12-01 10',
+      'Dec',
+    ])
       expect(() => one('startdate', bad)).toThrow(LeaseFilterError);
+  });
+
+  it('matches a year or a month typed alone on every day it covers (issue 21, decision 052)', () => {
+    expect(one('startdate', '2026-12')).toEqual([
+      { name: 'StartDate', method: 'DAYRANGE', value: ['2026-12-01', '2026-12-31'] },
+    ]);
+    expect(one('enddate', ' 2024 ')).toEqual([
+      { name: 'EndDate', method: 'DAYRANGE', value: ['2024-01-01', '2024-12-31'] },
+    ]);
+    expect(one('enddate', 'Maintenance ends on 2027-02')).toEqual([
+      { name: 'VersionDate', method: 'DAYRANGE', value: ['2027-02-01', '2027-02-28'] },
+    ]);
+  });
+
+  it('matches a day exactly when the typed text is the start of its date, and no other', () => {
+    const day = fc.date({
+      min: new Date('1900-01-01T00:00:00Z'),
+      max: new Date('2099-12-31T00:00:00Z'),
+      noInvalidDate: true,
+    });
+    fc.assert(
+      fc.property(day, day, fc.constantFrom(4, 7, 10), (shown, other, length) => {
+        const typed = formatDate(shown).slice(0, length);
+        const [from, to] = (one('startdate', typed)?.[0]?.value ?? []) as string[];
+        const inRange = (d: string) => from <= d && d <= to;
+        expect(inRange(formatDate(shown))).toBe(true);
+        expect(inRange(formatDate(other))).toBe(formatDate(other).startsWith(typed));
+      }),
+    );
   });
 
   it('takes an expiration date or the maintenance text of a perpetual', () => {

@@ -1,6 +1,7 @@
 import { parseCalendarDay } from '@lp/contract/common/dates';
 import type { LeaseColumn } from '@lp/contract/leases/schemas';
 import type { Criterion, FilterRule, SortRule } from '@lp/contract/query/schemas';
+import { parseDatePrefix } from '@lp/domain/date-prefix';
 import { addDaysUtc, formatDate } from '@lp/domain/dates';
 import {
   EXPIRED,
@@ -55,16 +56,22 @@ function parsedNumber(text: string, column: string): number {
   return Number(plain);
 }
 
-/** Spec 002 §5: dates are YYYY-MM-DD with a year 19xx or 20xx. */
-function parsedDay(text: string, column: string): string {
-  const day = text.trim();
-  if (!/^(19|20)\d{2}-\d{2}-\d{2}$/.test(day) || !parseCalendarDay(day)) {
-    throw new LeaseFilterError(`${column}: enter a date as YYYY-MM-DD.`);
+/**
+ * Spec 002 §5: dates are YYYY-MM-DD with a year 19xx or 20xx. A leading part of one (a decade '202', a year
+ * '2026', a month '2026-12') matches every day it covers, as the transactions filters read it (decision 052):
+ * the days shown start with what was typed.
+ */
+function parsedDays(text: string, column: string): [string, string] {
+  const typed = text.trim();
+  const prefix = /^(19|20)\d/.test(typed) ? parseDatePrefix(typed) : null;
+  if (prefix?.kind === 'range' && !['hour', 'minute', 'second'].includes(prefix.precision)) {
+    const days: [string, string] = [formatDate(prefix.range.from), formatDate(prefix.range.to)];
+    if (days.every((day) => parseCalendarDay(day))) return days;
   }
-  return day;
+  throw new LeaseFilterError(`${column}: enter a date as YYYY-MM-DD, or its year or year and month.`);
 }
 
-const onDay = (name: LeaseColumn, day: string) => criterion(name, 'DAYRANGE', [day, day]);
+const onDays = (name: LeaseColumn, days: [string, string]) => criterion(name, 'DAYRANGE', days);
 
 /** Seats shown as the count (Shared Web, Named User): their Total Activated is not the servers' count. */
 const countShownModels = [...licenseModelGroups['Shared Web'], ...licenseModelGroups['Named User']];
@@ -106,15 +113,16 @@ function columnCriteria(c: Criterion, today: string): Criterion[] {
         { ...criterion('LicenseModel', 'ARRAY_CONTAINS', countShownModels), not: true },
       ];
     case 'startdate':
-      return [onDay('StartDate', parsedDay(text, 'Start Date'))];
+      return [onDays('StartDate', parsedDays(text, 'Start Date'))];
     case 'enddate': {
       // A date, or the text a perpetual shows: 'Maintenance ends on {date}'.
       const trimmed = text.trim();
       if (trimmed.toLowerCase().startsWith(maintenancePrefix)) {
-        const day = parsedDay(trimmed.slice(maintenancePrefix.length), 'Expiration Date');
-        return [onDay('VersionDate', day)];
+        return [
+          onDays('VersionDate', parsedDays(trimmed.slice(maintenancePrefix.length), 'Expiration Date')),
+        ];
       }
-      return [onDay('EndDate', parsedDay(trimmed, 'Expiration Date'))];
+      return [onDays('EndDate', parsedDays(trimmed, 'Expiration Date'))];
     }
     case 'remainingdays': {
       const word = text.trim().toUpperCase();
@@ -134,7 +142,7 @@ function columnCriteria(c: Criterion, today: string): Criterion[] {
       }
       // n days left counting the last one: the entitlement ends on today + n - 1.
       const end = formatDate(addDaysUtc(new Date(`${today}T00:00:00Z`), days - 1));
-      return [onDay('EndDate', end), started];
+      return [onDays('EndDate', [end, end]), started];
     }
   }
 }

@@ -124,14 +124,24 @@ function HostCell({ data, context }: { data: HostGridRow; context: HostActions }
         >
           <span aria-hidden="true">{expanded ? '▾' : '▸'}</span>
         </ActionIcon>
-        <Text size="sm" fw={600} truncate title={host.displayName} data-testid="host-name">
+        {/* A triad's three names wrap to a second line rather than end in an ellipsis at 1366 px, and the badges
+            keep their width (issue 21). */}
+        <Text
+          size="sm"
+          fw={600}
+          lh={1.2}
+          lineClamp={2}
+          style={{ whiteSpace: 'normal' }}
+          title={host.displayName}
+          data-testid="host-name"
+        >
           {host.displayName}
         </Text>
-        <Badge variant="light" color={active ? 'green' : 'gray'} tt="none">
+        <Badge variant="light" color={active ? 'green' : 'gray'} tt="none" style={{ flexShrink: 0 }}>
           {stateText(host)}
         </Badge>
         {host.shared ? (
-          <Badge variant="outline" color="blue" tt="none">
+          <Badge variant="outline" color="blue" tt="none" style={{ flexShrink: 0 }}>
             shared
           </Badge>
         ) : null}

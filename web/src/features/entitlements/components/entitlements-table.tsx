@@ -203,7 +203,7 @@ export function EntitlementsTable(props: EntitlementsTableProps) {
           p.data ? `${p.data.product} ${p.data.activationId}` : '',
         cellRenderer: EntitlementCell,
         ...textFilter((r) => [r.product, r.activationId]),
-        minWidth: 160,
+        minWidth: 155,
         flex: 2,
       },
       numberColumn('count', 'Count', formatCount, 75),
@@ -212,14 +212,15 @@ export function EntitlementsTable(props: EntitlementsTableProps) {
         field: 'startDate',
         headerName: 'Start Date',
         ...textFilter((r) => [r.startDate]),
-        minWidth: 95,
+        minWidth: 90,
       },
       {
         colId: 'endDate',
         field: 'endDate',
         headerName: 'Expiration Date',
         ...textFilter((r) => [r.endDate]),
-        minWidth: 95,
+        // 'Expiration' whole beside the filter button (issue 21).
+        minWidth: 100,
       },
       {
         colId: 'remainingDays',
@@ -229,7 +230,7 @@ export function EntitlementsTable(props: EntitlementsTableProps) {
         ...textFilter((r) => [r.remainingDays, r.remainingDaysLabel]),
         minWidth: 100,
       },
-      numberColumn('total', 'Total', formatAmount, 95),
+      numberColumn('total', 'Total', formatAmount, 85),
       numberColumn('remaining', 'Remaining', formatAmount, 100),
       {
         colId: 'currency',
@@ -244,7 +245,8 @@ export function EntitlementsTable(props: EntitlementsTableProps) {
         headerName: 'Used Percentage',
         cellRenderer: UsedPercentageCell,
         ...textFilter((r) => [r.usedPercentage, `${r.usedPercentage}%`]),
-        minWidth: 100,
+        // 'Percentage' and the filter button (issue 21: the header was clipped at 1366 px).
+        minWidth: 105,
       },
       {
         colId: 'rateTable',
@@ -264,7 +266,9 @@ export function EntitlementsTable(props: EntitlementsTableProps) {
             </Anchor>
           ) : null,
         ...textFilter((r) => [r.rateTableLabel, r.rateTableVersion]),
-        minWidth: 90,
+        // Short labels ('2024'). The minimum widths add up to less than the width left of the pinned actions on a
+        // 1366 px screen with the menu open, so no column hides under them (issue 21).
+        minWidth: 70,
       },
       {
         colId: 'actions',

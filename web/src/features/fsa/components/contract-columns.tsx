@@ -67,16 +67,19 @@ export const contractColumnDefs: ColDef<Row>[] = [
     headerName: 'Entitlement',
     field: 'entitlementId',
     cellRenderer: EntitlementCell,
-    minWidth: 150,
+    // A whole entitlement id (issue 21: ids were cut at 1366 px); the minimum widths below add up to less than
+    // the grid's width on a 1366 px screen with the menu open, so the Order buttons stay in view.
+    minWidth: 170,
     flex: 1.5,
   },
-  { colId: 'startdate', headerName: 'Start Date', field: 'startDate', minWidth: 110 },
+  { colId: 'startdate', headerName: 'Start Date', field: 'startDate', minWidth: 90 },
   {
     colId: 'enddate',
     headerName: 'Expiration Date',
     valueGetter: (p) => p.data?.endDate ?? '',
     sort: 'desc',
-    minWidth: 110,
+    // 'Expiration' whole beside the sort and filter icons.
+    minWidth: 120,
   },
   {
     colId: 'remainingdays',
@@ -85,7 +88,7 @@ export const contractColumnDefs: ColDef<Row>[] = [
     filterValueGetter: (p) => (p.data ? remainingDaysText(p.data.remainingdays) : ''),
     comparator: (a, b) => daysRank(a) - daysRank(b),
     cellRenderer: RemainingDaysCell,
-    minWidth: 130,
+    minWidth: 105,
   },
   {
     colId: 'total',
@@ -94,7 +97,7 @@ export const contractColumnDefs: ColDef<Row>[] = [
     type: 'rightAligned',
     valueFormatter: money,
     filterValueGetter: (p) => (p.data ? formatMoney(p.data.budgetCents) : ''),
-    minWidth: 120,
+    minWidth: 90,
   },
   {
     colId: 'remaining',
@@ -103,7 +106,7 @@ export const contractColumnDefs: ColDef<Row>[] = [
     type: 'rightAligned',
     valueFormatter: money,
     filterValueGetter: (p) => (p.data ? formatMoney(p.data.remainingCents) : ''),
-    minWidth: 120,
+    minWidth: 100,
   },
   { colId: 'currency', headerName: 'Currency', field: 'currency', minWidth: 90 },
   {
@@ -112,7 +115,7 @@ export const contractColumnDefs: ColDef<Row>[] = [
     field: 'usedPercentage',
     filterValueGetter: (p) => (p.data ? `${p.data.usedPercentage}%` : ''),
     cellRenderer: UsedPercentageCell,
-    minWidth: 130,
+    minWidth: 105,
   },
 ];
 
@@ -123,8 +126,8 @@ export function orderColumnDef(onOrder: (entitlementId: string) => void): ColDef
     headerName: 'Order',
     sortable: false,
     filter: false,
-    minWidth: 100,
-    maxWidth: 110,
+    minWidth: 80,
+    maxWidth: 100,
     cellRenderer: ({ data }: ICellRendererParams<Row>) =>
       data ? (
         <Stack justify="center" h="100%">

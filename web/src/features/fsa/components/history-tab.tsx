@@ -44,7 +44,8 @@ const columnDefs: ColDef<Row>[] = [
     filterParams: { ...fsaTextFilter.filterParams, textMatcher: linesMatcher },
     cellRenderer: EntitlementCell,
     flex: 2,
-    minWidth: 170,
+    // Widths that fit their texts whole (issue 21); at 1366 px the Requester scrolls sideways (decision 052).
+    minWidth: 215,
   },
   { colId: 'fsaId', headerName: 'FSA Contract', field: 'fsaId', minWidth: 145 },
   { colId: 'orderdate', headerName: 'Order Date', field: 'orderdate', sort: 'desc', minWidth: 140 },
@@ -62,7 +63,7 @@ const columnDefs: ColDef<Row>[] = [
     colId: 'enddate',
     headerName: 'Expiration Date',
     valueGetter: (p) => p.data?.enddate ?? '',
-    minWidth: 95,
+    minWidth: 100,
   },
   {
     colId: 'cost',
@@ -73,8 +74,8 @@ const columnDefs: ColDef<Row>[] = [
     filterValueGetter: (p) => (p.data ? formatMoney(p.data.cost) : ''),
     minWidth: 95,
   },
-  { colId: 'currency', headerName: 'Currency', field: 'currency', minWidth: 75 },
-  { colId: 'requester', headerName: 'Requester', field: 'requester', flex: 1.5, minWidth: 140 },
+  { colId: 'currency', headerName: 'Currency', field: 'currency', minWidth: 90 },
+  { colId: 'requester', headerName: 'Requester', field: 'requester', flex: 1.5, minWidth: 185 },
 ];
 
 /** The grid's rows after its filter and sort, every page: what the export writes. */

@@ -250,7 +250,9 @@ function LineRow({
 export function OrderLinesTable({ ctx, view, update, disabled }: Props) {
   return (
     <Table.ScrollContainer minWidth={1000}>
-      <Table verticalSpacing="xs" aria-label="Order lines">
+      {/* Tighter cells than Mantine's default: with the menu open a 1366 px screen shows every column, Remove All
+          included, without scrolling sideways (issue 21: it was cut at the right edge). */}
+      <Table verticalSpacing="xs" horizontalSpacing={6} aria-label="Order lines">
         <Table.Thead>
           <Table.Tr>
             <Table.Th>Product</Table.Th>

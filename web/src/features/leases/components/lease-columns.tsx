@@ -32,6 +32,22 @@ function EntitlementCell({ data }: ICellRendererParams<Row>) {
   );
 }
 
+/**
+ * The expiration date, or a perpetual's 'Maintenance ends on {date}' as two lines (the words over the date), so
+ * the date shows whole in a column narrow enough for a 1366 px screen (issue 21).
+ */
+function ExpirationCell({ value }: ICellRendererParams<Row, string | undefined>) {
+  const text = value ?? '';
+  const cut = text.lastIndexOf(' ');
+  if (cut < 0) return text;
+  return (
+    <Stack gap={0} justify="center" h="100%" style={{ lineHeight: 1.2 }}>
+      <span>{text.slice(0, cut)}</span>
+      <span>{text.slice(cut + 1)}</span>
+    </Stack>
+  );
+}
+
 /** The elapsed share of the period as a coloured bar over the days left (or PERMANENT, EXPIRED, NOT STARTED). */
 function RemainingDaysCell({ data }: ICellRendererParams<Row>) {
   if (!data?.view) return null;
@@ -52,7 +68,8 @@ export const leaseColumnDefs: (ColDef<Row> & { colId: LeaseColumnId })[] = [
     valueGetter: (p) => p.data?.ProductName,
     cellRenderer: EntitlementCell,
     ...textFilter,
-    flex: 2,
+    // The product name takes the width the other columns leave (they keep to their minimum on a 1366 px screen).
+    flex: 4,
     minWidth: 200,
   },
   { colId: 'licensemodel', field: 'LicenseModel', headerName: 'License Model', ...textFilter, minWidth: 115 },
@@ -65,14 +82,15 @@ export const leaseColumnDefs: (ColDef<Row> & { colId: LeaseColumnId })[] = [
     ...textFilter,
     minWidth: 80,
   },
-  { colId: 'startdate', field: 'StartDate', headerName: 'Start Date', ...textFilter, minWidth: 100 },
+  { colId: 'startdate', field: 'StartDate', headerName: 'Start Date', ...textFilter, minWidth: 95 },
   {
     colId: 'enddate',
     headerName: 'Expiration Date',
     valueGetter: (p) => p.data?.view?.expirationText,
+    cellRenderer: ExpirationCell,
     sort: 'asc',
     ...textFilter,
-    minWidth: 115,
+    minWidth: 145,
   },
   {
     colId: 'remainingdays',
@@ -80,7 +98,7 @@ export const leaseColumnDefs: (ColDef<Row> & { colId: LeaseColumnId })[] = [
     valueGetter: (p) => p.data?.view?.remainingdays,
     cellRenderer: RemainingDaysCell,
     ...textFilter,
-    minWidth: 115,
+    minWidth: 120,
   },
   {
     colId: 'activated',
@@ -89,6 +107,6 @@ export const leaseColumnDefs: (ColDef<Row> & { colId: LeaseColumnId })[] = [
     type: 'rightAligned',
     valueFormatter: counted,
     ...textFilter,
-    minWidth: 95,
+    minWidth: 100,
   },
 ];
