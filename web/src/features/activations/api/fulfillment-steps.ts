@@ -222,8 +222,6 @@ export const setSharedGroup = (host: HostRef, group: string[], planKey: string) 
     }),
   );
 
-/** History page "Delete": removes an inactive host for the account. */
-export const removeHost = (host: HostRef, planKey: string) =>
 /** A Borrowable change without creates (decision 048): saved on the host before its file is made. */
 export const saveBorrowable = (host: HostRef, borrowable: boolean, planKey: string) =>
   step(messages.errorBorrowable, () =>
@@ -234,6 +232,8 @@ export const saveBorrowable = (host: HostRef, borrowable: boolean, planKey: stri
     }),
   );
 
+/** History page "Delete": removes an inactive host for the account. */
+export const removeHost = (host: HostRef, planKey: string) =>
   step(messages.errorRemovingServer, () =>
     call(licenseServersApi.remove, { ...host, operationKey: batchKey(planKey, 'remove') }),
   );

@@ -105,6 +105,9 @@ export async function runSavePlan(plan: SavePlan, options: RunOptions): Promise<
     hostId: plan.target.serverId,
     hostIdType: plan.target.serverIdType,
   };
+  // A Borrowable change that no create batch carried is saved on its own (decision 048).
+  if (plan.borrowableChanged && !plan.customers.some((c) => c.creates.length))
+    await saveBorrowable(target, plan.borrowable, plan.key);
   const holders = plan.customers.filter((c) => c.seatsAfter > 0);
   // 3. A shared license server: the group of every approved active customer.
   if (saving && plan.group.length > 1 && holders.length) await setSharedGroup(target, plan.group, plan.key);
@@ -123,9 +126,6 @@ export async function runSavePlan(plan: SavePlan, options: RunOptions): Promise<
   // 5. Refresh, 6. download the merged file.
   await options.refresh();
   saveTextFile(licenses.merged.text, licenses.merged.fileName, 'text/plain');
-  // A Borrowable change that no create batch carried is saved on its own (decision 048).
-  if (plan.borrowableChanged && !plan.customers.some((c) => c.creates.length))
-    await saveBorrowable(target, plan.borrowable, plan.key);
   // 7. E-mail to the support list.
   if (options.email)
     await emailLicense({

@@ -185,6 +185,7 @@ export function ChangesDialog(props: ChangesDialogProps) {
             {props.sharedWarning}
           </Alert>
         ) : null}
+        {props.hostChange ? <Text fw={600}>{props.hostChange}</Text> : null}
         {mode === 'delete' ? (
           <Text>Host {hostLabel} and its activation history will be removed permanently.</Text>
         ) : (
@@ -220,7 +221,6 @@ export function ChangesDialog(props: ChangesDialogProps) {
                     <>
                       <Text fw={600}>The following products will be activated on Host ID: {activateOn}</Text>
                       <LinesTable label={`Products to activate for ${c.customerNumber}`} lines={c.activate} />
-        {props.hostChange ? <Text fw={600}>{props.hostChange}</Text> : null}
                     </>
                   ) : null}
                   {props.preview?.length && !expired.length ? (

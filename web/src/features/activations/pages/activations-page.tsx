@@ -190,10 +190,10 @@ function ActivationsScreen({ customer }: { customer: SelectedCustomer }) {
       source: pending ? (pending.source ?? null) : saved,
       sourceShared: !!(pending ? pending.source : saved)?.shared,
       tabs: approvedTabs,
-    });
-    return { plan, email };
       borrowable,
       savedBorrowable: pending ? null : (saved?.ansysborrowable ?? null),
+    });
+    return { plan, email };
   }
 
   async function refresh() {
@@ -254,10 +254,10 @@ function ActivationsScreen({ customer }: { customer: SelectedCustomer }) {
   }
 
   function onCancel() {
+    setBorrowable(saved?.ansysborrowable ?? false);
     if (pending) {
       // Spec 002 §4: Cancel on a new or rehost server drops it and returns to the previous one.
       setPending(null);
-    setBorrowable(saved?.ansysborrowable ?? false);
       tabs.resetSelections();
       return;
     }
@@ -370,6 +370,11 @@ function ActivationsScreen({ customer }: { customer: SelectedCustomer }) {
               ? `Customer numbers ${confirming.plan.group.join(', ')} share this server: its license file lists the products of all of them.`
               : sharedWarning
           }
+          hostChange={
+            confirming.plan.borrowableChanged
+              ? `Borrowable will be turned ${confirming.plan.borrowable ? 'on' : 'off'} for Host ID: ${hostLabel(confirming.plan.target)}.`
+              : null
+          }
           preview={previewRequests(confirming.plan)}
           onCancel={() => setConfirming(null)}
           onOk={() => {
@@ -377,11 +382,6 @@ function ActivationsScreen({ customer }: { customer: SelectedCustomer }) {
             setConfirming(null);
             void run(job);
           }}
-          hostChange={
-            confirming.plan.borrowableChanged
-              ? `Borrowable will be turned ${confirming.plan.borrowable ? 'on' : 'off'} for Host ID: ${hostLabel(confirming.plan.target)}.`
-              : null
-          }
         />
       ) : null}
       <HostActivationsDialog
