@@ -128,6 +128,8 @@ function EntitlementGrid({
             columnDefs={columnDefs}
             defaultColDef={defaultColDef}
             domLayout={scrolls ? 'normal' : 'autoHeight'}
+            // A scrolling table sizes its columns left of the scrollbar from the start (decision 052).
+            alwaysShowVerticalScroll={scrolls}
             rowHeight={rowHeight}
             // A few dozen rows at most: render them all, so every row and cell is in the page for assistive
             // technology (and for a browser test) without scrolling the grid first.

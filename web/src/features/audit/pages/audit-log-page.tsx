@@ -196,6 +196,8 @@ function AuditGrid({ customerNumber, scope }: { customerNumber: string; scope: A
         ) : null}
         <AgGridReact<AuditRow>
           theme={gridTheme}
+          // Columns sized left of the scrollbar from the start (decision 052): AG Grid does not re-flex when it appears.
+          alwaysShowVerticalScroll
           rowModelType="infinite"
           cacheBlockSize={BLOCK_SIZE}
           pagination

@@ -182,6 +182,8 @@ export function PurchaseOrderGrid({ records, expanded, onToggle, gridEvents }: P
       <AgGridReact<PoRow>
         theme={gridTheme}
         domLayout={printing ? 'print' : 'normal'}
+        // At its height cap the grid scrolls: columns sized left of the scrollbar from the start (decision 052).
+        alwaysShowVerticalScroll={!printing && height === 640}
         rowData={rows}
         columnDefs={columnDefs}
         defaultColDef={defaultColDef}

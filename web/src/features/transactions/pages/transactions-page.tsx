@@ -352,6 +352,8 @@ function UsageTable({ account, initialPeriod, initialActiveOnly, cloudJobs }: Us
         ) : null}
         <AgGridReact<UsageRow>
           theme={gridTheme}
+          // Columns sized left of the scrollbar from the start (decision 052): AG Grid does not re-flex when it appears.
+          alwaysShowVerticalScroll
           modules={gridModules}
           rowModelType="infinite"
           cacheBlockSize={PAGE_SIZE}
