@@ -68,8 +68,6 @@ function freePort(): Promise<number> {
 
 /** The server as e2e/start-server.mjs runs it: the built app, the demo world, a fresh PGlite folder. */
 async function startServer(dataDir: string) {
-  if (!fs.existsSync(path.join(opt.dist, 'index.html')))
-    throw new Error(`${opt.dist}/index.html is missing: build the web app first (see the header)`);
   const port = await freePort();
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -227,6 +225,8 @@ function measured(lhr: Result, trace: { traceEvents: TraceEvent[] }): Measured {
 
 const median = (values: number[]) => values.toSorted((a, b) => a - b)[Math.floor(values.length / 2)];
 
+if (!fs.existsSync(path.join(opt.dist, 'index.html')))
+  throw new Error(`${opt.dist}/index.html is missing: build the web app first (see the header)`);
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lp-lighthouse-'));
 const started = performance.now();
 console.log(
