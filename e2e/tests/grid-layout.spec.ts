@@ -1,6 +1,6 @@
 import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
-import { pickAccount, signIn } from './helpers.ts';
+import { expectSavedView, filterColumn, isDefaultView, pickAccount, signIn } from './helpers.ts';
 
 /*
  * Grid layout on a 1366 × 768 and a 1920 × 1080 screen (issue 8 §3, issue 21 §3, decisions 024 and 052): on every
@@ -264,6 +264,19 @@ test('every table of an administrator’s pages is laid out unclipped at 1366 an
     await gridPage.open?.(page);
     await expectPageLaidOut(page, gridPage);
   }
+  // Perpetuals (filtered to them): 'Maintenance ends on {date}' shows whole, the date included (decision 052).
+  // The filter is cleared again, so the saved view stays the default for the next test file on this server.
+  await page.goto('/ssl');
+  const leases = page.getByRole('region', { name: 'Active Entitlements table', exact: true });
+  await filterColumn(leases, 'enddate', 'Contains', 'Maintenance ends on 202');
+  await expect(leases.locator('.ag-cell[col-id="enddate"]').first()).toContainText('Maintenance ends on');
+  await expectPageLaidOut(page, { path: '/ssl', grids: [{ region: 'Active Entitlements table' }] });
+  await page
+    .getByRole('region', { name: 'Active Entitlements', exact: true })
+    .getByRole('button', { name: /^clear filters$/i })
+    .click();
+  await expectSavedView(page, '1000123', 'leaseAndPerpetualsActive', isDefaultView);
+
   // A purchase order's product usage (a table in the grid's full-width row) shows amounts with two decimals.
   await page.goto('/statementv2');
   const po = page.getByRole('region', { name: 'Usage by Purchase Order' });
