@@ -101,6 +101,21 @@ describe('leases and perpetuals', () => {
     expect(await count('/api/fetchEntitlements/count')).toBe(7);
   });
 
+  it('counts the rows a partial date filter finds: a month as a day range (issue 21, decision 052)', async () => {
+    const month = day(10).slice(0, 7);
+    const [y, m] = month.split('-').map(Number);
+    const last = new Date(Date.UTC(y, m, 0)).toISOString().slice(0, 10);
+    const filter = {
+      condition: 'ALL',
+      criteria: [{ name: 'EndDate', method: 'DAYRANGE', value: [`${month}-01`, last] }],
+    };
+    const ends: Record<string, string> = { 'A-TODAY': day(0), 'A-SOON': day(10), 'A-LATER': day(300) };
+    const inMonth = Object.keys(ends).filter((id) => ends[id].startsWith(month));
+    expect(await ids('/api/fetchEntitlements/active', { filter })).toEqual(inMonth);
+    const count = await post('/api/fetchEntitlementsActive/count', boss, { customerNumber: CN, filter });
+    expect(count.json().data).toBe(inMonth.length);
+  });
+
   it("answers the spec's record fields", async () => {
     const res = await post('/api/fetchEntitlements/active', boss, {
       customerNumber: CN,
