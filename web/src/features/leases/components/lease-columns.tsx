@@ -42,7 +42,8 @@ function ExpirationCell({ value }: ICellRendererParams<Row, string | undefined>)
   if (cut < 0) return text;
   return (
     <Stack gap={0} justify="center" h="100%" style={{ lineHeight: 1.2 }}>
-      <span>{text.slice(0, cut)}</span>
+      {/* The space stays in the text, so it reads (and copies) as one phrase. */}
+      <span>{text.slice(0, cut + 1)}</span>
       <span>{text.slice(cut + 1)}</span>
     </Stack>
   );
