@@ -403,8 +403,11 @@ test('activates from two associated accounts onto one shared host and e-mails th
 
   // An account without a support list: Email stays off and says why, in the server's words.
   await page.goto('/activations');
-  // The top bar's account box (the page has an Associated Accounts search too).
-  await page.getByRole('textbox', { name: 'Account', exact: true }).fill('Marine');
+  await expect(page.getByTestId('selected-customer')).toContainText(ACME);
+  // The top bar's account box (the page has an Associated Accounts search too), as helpers.ts searchAccount uses it.
+  const accountBox = page.getByRole('textbox', { name: 'Account', exact: true });
+  await accountBox.click();
+  await accountBox.fill('Marine');
   await page.getByRole('option', { name: /Acme Marine B\.V\./ }).click();
   await expect(page.getByTestId('selected-customer')).toContainText('Acme Marine B.V.');
   const emailButton = page.getByRole('button', { name: 'Email', exact: true });
