@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { Navigate, useLocation, useNavigate } from 'react-router';
+import { Navigate, useLocation } from 'react-router';
 import { Spinner } from '../components/spinner.tsx';
 import {
   ACCOUNT_PARAM,
@@ -14,11 +14,12 @@ const LOADING = 'Loading...';
 /**
  * Keeps the selected account in the URL of account pages (issue 21). Whichever changed last wins: a new selection
  * (top bar) rewrites the URL in place; a new location naming another account (Back, a link) selects that account.
+ * The rewrite edits the current history entry only (no navigation), so a page that sends the user elsewhere while
+ * it opens (a notice page) is not overridden.
  */
 function useAccountInUrl(customer: SelectedCustomer | null) {
   const { version, followLink, linkSync } = useCustomer();
   const location = useLocation();
-  const navigate = useNavigate();
   const linked = accountInUrl(location.search);
   useEffect(() => {
     if (!customer) return;
@@ -29,13 +30,10 @@ function useAccountInUrl(customer: SelectedCustomer | null) {
       void followLink(linked);
       return;
     }
-    const search = new URLSearchParams(location.search);
-    search.set(ACCOUNT_PARAM, customer.customerNumber);
-    navigate(
-      { pathname: location.pathname, search: `?${search}`, hash: location.hash },
-      { replace: true, state: location.state },
-    );
-  }, [customer, linked, location, version, followLink, linkSync, navigate]);
+    const url = new URL(window.location.href);
+    url.searchParams.set(ACCOUNT_PARAM, customer.customerNumber);
+    window.history.replaceState(window.history.state, '', url);
+  }, [customer, linked, location, version, followLink, linkSync]);
 }
 
 /** Account-scoped pages need a selected customer (spec 000 §4.2): else /noselectedcustomer. */
