@@ -74,6 +74,13 @@ const malformed: [string, string, string, number][] = [
   ],
   ['a file over 1 MB', ok, field('customerNumber', CN) + file('#'.repeat(1_048_577)) + end, 413],
   ['no file', ok, field('customerNumber', CN) + end, 400],
+  // The parser never drains such a part past its buffer: answered once the body stops moving (UPLOAD_IDLE_MS).
+  [
+    'a large part that is not form-data',
+    ok,
+    `${field('customerNumber', CN)}--${B}\r\nContent-Disposition: attachment; name="a"\r\n\r\n${'x'.repeat(300_000)}\r\n${end}`,
+    400,
+  ],
 ];
 
 describe('malformed multipart uploads', () => {

@@ -38,7 +38,8 @@ export async function readUploadForm<F extends string>(
     badRequest(`The form takes only the ${list}, ${names.length > 1 ? 'each ' : ''}once.`);
   const fields: Partial<Record<F, string>> = {};
   let text: string | undefined;
-  try {
+  const stall = stallGuard(request);
+  const readParts = async () => {
     const parts = request.parts({
       limits: {
         fileSize: shape.maxFileBytes,
@@ -53,7 +54,11 @@ export async function readUploadForm<F extends string>(
     });
     for await (const part of parts) {
       if (part.type === 'file') {
-        if (part.fieldname !== shape.file || text !== undefined) throw onlyThese();
+        if (part.fieldname !== shape.file || text !== undefined) {
+          // Drained first: a file part left unread holds the parser back, and the answer never left.
+          part.file.resume();
+          throw onlyThese();
+        }
         text = (await part.toBuffer()).toString('utf8');
         const problem = unstorableText(text);
         if (problem) throw badRequest(`Invalid request: ${shape.file}: ${problem}`);
@@ -67,11 +72,47 @@ export async function readUploadForm<F extends string>(
       if (problem) throw badRequest(`Invalid request: ${name}: ${problem}`);
       fields[name] = value;
     }
+  };
+  try {
+    await Promise.race([readParts(), stall.stalled]);
   } catch (e) {
     throw uploadError(e, form, shape);
+  } finally {
+    stall.stop();
   }
   if (text === undefined) throw badRequest(messages.uploadNeedsFile);
   return { fields, text };
+}
+
+/** How long an upload may go without a byte arriving before it is refused (see stallGuard). */
+export const UPLOAD_IDLE_MS = 8_000;
+
+/**
+ * The parser (busboy) stops for good on some malformed bodies (a large part whose disposition is not form-data
+ * is never drained), so the form would never be answered. A body that has not moved for UPLOAD_IDLE_MS while the
+ * form is still being read is refused as malformed. Listening to 'data' does not change the stream's flow: the
+ * parser's pipe already reads it and pauses it.
+ */
+function stallGuard(request: FastifyRequest): { stalled: Promise<never>; stop: () => void } {
+  let timer: NodeJS.Timeout | undefined;
+  let fail: (e: Error) => void = () => {};
+  const stalled = new Promise<never>((_, reject) => {
+    fail = reject;
+  });
+  stalled.catch(() => {});
+  const arm = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => fail(new Error('upload stalled')), UPLOAD_IDLE_MS);
+  };
+  request.raw.on('data', arm);
+  arm();
+  return {
+    stalled,
+    stop: () => {
+      clearTimeout(timer);
+      request.raw.off('data', arm);
+    },
+  };
 }
 
 /** Only the multipart parser runs inside the loop: whatever it throws is about the request's body. */
