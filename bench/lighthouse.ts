@@ -1,25 +1,11 @@
-/**
- * Lighthouse benchmark (issue 21 §3): performance score, total blocking time and layout shift of every page of the
- * built app, served by the real server (main.ts) with the demo world on a fresh PGlite folder as the browser
- * tests start it (e2e/start-server.mjs). Chromium signs in once through the built-in OIDC provider (puppeteer);
- * Lighthouse then audits each page in that signed-in tab (desktop preset, storage kept), `--runs` times per page;
- * the median run by score is reported, with what blocked the main thread and what shifted.
- *
- *   npx vite build -c web/vite.config.ts --outDir /tmp/dist-x --emptyOutDir
- *   npx tsx bench/lighthouse.ts --dist /tmp/dist-x [--runs 3] [--pages /transactions,/elastic] [--user EMAIL]
- *
- * Not a test: scores depend on the machine's load (the report prints it).
- */
-import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import lighthouse, { Audit, desktopConfig, type Result } from 'lighthouse';
 import puppeteer from 'puppeteer-core';
-import { loadAverage } from './server-process.ts';
+import { loadAverage, startServer, stopServer } from './server-process.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -55,55 +41,16 @@ const { values: opt } = parseArgs({
 });
 const RUNS = Number(opt.runs);
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
 /** The server as e2e/start-server.mjs runs it: the built app, the demo world, a fresh PGlite folder. */
-async function startServer(dataDir: string) {
-  const port = await freePort();
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    PORT: String(port),
-    HOST: '127.0.0.1',
+const startAppServer = (dataDir: string) =>
+  startServer(dataDir, undefined, (port) => ({
     PUBLIC_URL: `http://localhost:${port}`,
-    DATA_DIR: dataDir,
     WEB_DIST: opt.dist,
+    SEED_ON_EMPTY: 'true',
     SEED_SESSIONS: opt.sessions,
     // The daily jobs record the accounts' notices: the pages show them as a user sees them.
     JOBS_ENABLED: 'true',
-    LOG_LEVEL: 'warn',
-  };
-  delete env.DATABASE_URL;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
-    cwd: root,
-    env,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  await new Promise<void>((resolve, reject) => {
-    let out = '';
-    child.stdout?.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      if (out.includes('Licensing Portal is ready at')) resolve();
-    });
-    child.once('exit', (code) => reject(new Error(`the server exited (${code}) before it was ready`)));
-  });
-  return { child, base: `http://localhost:${port}` };
-}
-
-async function stop(child: ChildProcess) {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((r) => child.once('exit', r));
-  child.kill('SIGTERM');
-  await exited;
-}
+  }));
 
 interface Measured {
   score: number;
@@ -232,7 +179,7 @@ const started = performance.now();
 console.log(
   `lighthouse bench: ${opt.dist}, runs ${RUNS}, user ${opt.user}, ${opt.sessions} seeded sessions; nproc ${os.cpus().length}, node ${process.version}, ${new Date().toISOString()}, load average ${loadAverage()}`,
 );
-const server = await startServer(dataDir);
+const server = await startAppServer(dataDir);
 const browser = await puppeteer.launch({
   executablePath: opt.chrome,
   headless: true,
@@ -292,7 +239,7 @@ try {
   }
 } finally {
   await browser.close();
-  await stop(server.child);
+  await stopServer(server.child);
   fs.rmSync(dataDir, { recursive: true, force: true });
 }
 

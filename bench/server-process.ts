@@ -22,8 +22,15 @@ function freePort(): Promise<number> {
   });
 }
 
-/** The real server (main.ts) on the seeded database; resolves once it prints its ready line. */
-export async function startServer(dataDir: string, databaseUrl: string | undefined) {
+/**
+ * The real server (main.ts) on the seeded database; resolves once it prints its ready line. `settings` adds
+ * or overrides environment for the port chosen (the Lighthouse bench serves the built app on the demo world).
+ */
+export async function startServer(
+  dataDir: string,
+  databaseUrl: string | undefined,
+  settings: (port: number) => NodeJS.ProcessEnv = () => ({}),
+) {
   const port = await freePort();
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -34,6 +41,7 @@ export async function startServer(dataDir: string, databaseUrl: string | undefin
     LOG_LEVEL: 'warn',
     WEB_DIST: '/nonexistent',
   };
+  Object.assign(env, settings(port));
   delete env.DATABASE_URL;
   if (databaseUrl) env.DATABASE_URL = databaseUrl;
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
@@ -49,7 +57,7 @@ export async function startServer(dataDir: string, databaseUrl: string | undefin
     });
     child.once('exit', (code) => reject(new Error(`the server exited (${code}) before it was ready`)));
   });
-  return { child, base: `http://127.0.0.1:${port}` };
+  return { child, base: env.PUBLIC_URL ?? `http://127.0.0.1:${port}` };
 }
 
 export async function stopServer(child: ChildProcess) {
