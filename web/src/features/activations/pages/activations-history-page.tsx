@@ -14,6 +14,7 @@ import { Spinner } from '../../../components/spinner.tsx';
 import { showViewOnlyNotice } from '../../../components/view-only-dialog.tsx';
 import { useCurrentUser } from '../../../lib/app-context.tsx';
 import { newOperationKey } from '../../../lib/operation-key.ts';
+import { useStagedMount } from '../../../lib/use-staged-mount.ts';
 import {
   deactivateSharedGroup,
   removeHost,
@@ -97,6 +98,8 @@ function HistoryScreen({ customer }: { customer: SelectedCustomer }) {
   const navigate = useNavigate();
   const viewOnly = useViewOnly();
   const hosts = useHosts(cn);
+  // Active Servers, then Inactive Servers, each grid in a task of its own once the hosts are in.
+  const mounted = useStagedMount(hosts.data ? sections.length : 1);
   const [error, setError] = useState<string | null>(null);
   const [viewing, setViewing] = useState<LicenseServer | null>(null);
   const [change, setChange] = useState<HostChange | null>(null);
@@ -224,7 +227,7 @@ function HistoryScreen({ customer }: { customer: SelectedCustomer }) {
         <Spinner text={historySpinners.loading} />
       ) : hosts.isError ? null : (
         <Accordion multiple defaultValue={['active', 'inactive']} variant="separated" order={2}>
-          {sections.map(({ section, title }) => (
+          {sections.slice(0, mounted).map(({ section, title }) => (
             <Accordion.Item key={section} value={section}>
               <Accordion.Control>{title}</Accordion.Control>
               <Accordion.Panel>

@@ -4,7 +4,7 @@ import { formatDate } from '@lp/domain/dates';
 import { formatMoney } from '@lp/domain/fsa-pricing';
 import { burnDown, type RunOutForecast } from '@lp/domain/spend-forecast';
 import { AreaChart } from '@mantine/charts';
-import { Alert, Paper, Select, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Box, Paper, Select, Stack, Table, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import {
   balanceSummary,
@@ -15,6 +15,8 @@ import {
 } from '../spend-insights.ts';
 
 const money = (units: number) => formatMoney(Math.round(units * 100));
+
+const CHART_HEIGHT = 220;
 
 interface ChartPoint {
   day: string;
@@ -46,10 +48,12 @@ function SpendingChart({
   contract,
   forecast,
   today,
+  withChart,
 }: {
   contract: FsaContract;
   forecast: RunOutForecast;
   today: string;
+  withChart: boolean;
 }) {
   const points = chartPoints(contract, forecast, today);
   const budget = contract.budgetCents / 100;
@@ -57,23 +61,28 @@ function SpendingChart({
   let remaining = contract.budgetCents;
   return (
     <figure aria-label={`Remaining balance of ${contract.entitlementId} over time`} style={{ margin: 0 }}>
-      <AreaChart
-        h={220}
-        data={points}
-        dataKey="day"
-        series={[
-          { name: 'remaining', label: `Remaining (${contract.currency})`, color: 'blue.6' },
-          { name: 'forecast', label: 'Forecast', color: 'orange.7', strokeDasharray: '5 5' },
-        ]}
-        connectNulls={false}
-        curveType="linear"
-        withDots={false}
-        valueFormatter={money}
-        yAxisProps={{ domain: [lowest, budget], width: 90 }}
-        // Darker than Mantine's defaults: axis and line labels are text and need 4.5:1 contrast.
-        textColor="gray.7"
-        referenceLines={[{ y: budget, label: 'Budget', color: 'gray.7' }]}
-      />
+      {/* Until the chart's turn (the tab mounts its parts one task after another), its box keeps its place. */}
+      {withChart ? (
+        <AreaChart
+          h={CHART_HEIGHT}
+          data={points}
+          dataKey="day"
+          series={[
+            { name: 'remaining', label: `Remaining (${contract.currency})`, color: 'blue.6' },
+            { name: 'forecast', label: 'Forecast', color: 'orange.7', strokeDasharray: '5 5' },
+          ]}
+          connectNulls={false}
+          curveType="linear"
+          withDots={false}
+          valueFormatter={money}
+          yAxisProps={{ domain: [lowest, budget], width: 90 }}
+          // Darker than Mantine's defaults: axis and line labels are text and need 4.5:1 contrast.
+          textColor="gray.7"
+          referenceLines={[{ y: budget, label: 'Budget', color: 'gray.7' }]}
+        />
+      ) : (
+        <Box h={CHART_HEIGHT} />
+      )}
       <Text component="figcaption" size="sm" mt="xs" data-testid="fsa-balance-summary">
         {balanceSummary(contract, today)}
       </Text>
@@ -124,9 +133,12 @@ function SpendingChart({
 export function ContractInsights({
   customerNumber,
   contracts,
+  withChart,
 }: {
   customerNumber: string;
   contracts: FsaContract[];
+  /** False in the tab's first task: the chart's box is kept empty (see useStagedMount) */
+  withChart: boolean;
 }) {
   const active = contracts.filter((c) => c.active);
   const [chosen, setChosen] = useState<string | null>(null);
@@ -162,7 +174,7 @@ export function ContractInsights({
             allowDeselect={false}
             maw={320}
           />
-          <SpendingChart contract={contract} forecast={forecast} today={today} />
+          <SpendingChart contract={contract} forecast={forecast} today={today} withChart={withChart} />
           <Text data-testid="fsa-forecast">{forecastText(forecast, contract)}</Text>
         </Stack>
       </Paper>

@@ -2,6 +2,7 @@ import { messages } from '@lp/contract/common/errors';
 import type { FsaContract } from '@lp/contract/fsa/schemas';
 import { Accordion, Text } from '@mantine/core';
 import { useMemo } from 'react';
+import { useStagedMount } from '../../../lib/use-staged-mount.ts';
 import { contractColumnDefs, orderColumnDef } from './contract-columns.tsx';
 import { ContractInsights } from './contract-insights.tsx';
 import { FsaGrid } from './fsa-grid.tsx';
@@ -29,15 +30,17 @@ export function EntitlementsTab({
     () => ({ active: [...contractColumnDefs, orderColumnDef(onOrder)], inactive: contractColumnDefs }),
     [onOrder],
   );
+  // The Spending panel, its chart, the Active grid, then the Inactive grid, each in a task of its own.
+  const mounted = useStagedMount(2 + sections.length);
   const rows = {
     active: contracts.filter((c) => c.active),
     inactive: contracts.filter((c) => !c.active),
   };
   return (
     <>
-      <ContractInsights customerNumber={customerNumber} contracts={contracts} />
+      <ContractInsights customerNumber={customerNumber} contracts={contracts} withChart={mounted >= 2} />
       <Accordion multiple defaultValue={['active', 'inactive']} variant="separated" order={2}>
-        {sections.map((s) => (
+        {sections.slice(0, mounted - 2).map((s) => (
           <Accordion.Item key={s.key} value={s.key}>
             <Accordion.Control>{s.title}</Accordion.Control>
             <Accordion.Panel>
