@@ -172,6 +172,44 @@ test('an account picked while the automatic selection is still loading is the on
   await expect(accountBox).toHaveValue(/Acme Energy Systems Ltd\./);
 });
 
+test('the automatic selection finishing while the account box has the focus does not change what the user types', async ({
+  page,
+}) => {
+  // Hold the automatic selection's account info until the user is in the box, as a quick typist would be.
+  let release = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  let seen = () => {};
+  const sent = new Promise<void>((resolve) => {
+    seen = resolve;
+  });
+  let first = true;
+  await page.route('**/api/getaccountinfo/**', async (route) => {
+    if (!first) return route.continue();
+    first = false;
+    seen();
+    await held;
+    await route.continue();
+  });
+  await signIn(page, 'admin@acme.example');
+  await sent;
+  const accountBox = page.getByRole('textbox', { name: 'Account' });
+  await accountBox.click();
+  release();
+  // The selection has landed once the account is in the page's URL.
+  await expect(page).toHaveURL(/[?&]account=\d+/);
+  await page.keyboard.type('Aerospace');
+  await expect(accountBox).toHaveValue('Aerospace');
+  const option = page.getByRole('option', { name: /Acme Aerospace Inc\./ });
+  await option.click();
+  await expect(accountBox).toHaveValue('1000123 (Acme Aerospace Inc.)');
+  // Leaving the box without typing shows the selection again.
+  await accountBox.click();
+  await page.keyboard.press('Tab');
+  await expect(accountBox).toHaveValue('1000123 (Acme Aerospace Inc.)');
+});
+
 test('a shared link opens its account and page after sign-in, with no failed load; Back stays in the portal', async ({
   page,
   browser,

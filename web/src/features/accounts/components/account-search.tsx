@@ -46,11 +46,14 @@ export function AccountSearch() {
   const combobox = useCombobox({ onDropdownClose: () => combobox.resetSelectedOption() });
 
   // The box shows the selected customer whenever it changes (auto-selection, another tab of the app).
-  // Text the user is typing is kept: an automatic selection finishing meanwhile must not overwrite it.
+  // Text the user is typing is kept: an automatic selection finishing meanwhile must not overwrite it. Nor is
+  // the box rewritten while it has the focus: the first keystroke would land after the new text instead of
+  // replacing it; it shows the selection again when the user leaves it without typing.
   const typedRef = useRef(false);
   typedRef.current = typed;
+  const inputRef = useRef<HTMLInputElement>(null);
   useEffect(() => {
-    if (typedRef.current) return;
+    if (typedRef.current || document.activeElement === inputRef.current) return;
     setText(shown);
   }, [shown]);
 
@@ -87,6 +90,7 @@ export function AccountSearch() {
         <Combobox.Target>
           <TextInput
             w={{ base: 220, sm: 360 }}
+            ref={inputRef}
             aria-label="Account"
             placeholder="Search for Account ID or Name"
             value={text}
@@ -99,7 +103,10 @@ export function AccountSearch() {
             }}
             onFocus={(e) => e.currentTarget.select()}
             onClick={() => rows.length > 0 && combobox.openDropdown()}
-            onBlur={() => combobox.closeDropdown()}
+            onBlur={() => {
+              combobox.closeDropdown();
+              if (!typedRef.current) setText(shown);
+            }}
             styles={{ error: { position: 'absolute', background: 'var(--mantine-color-body)', padding: 2 } }}
           />
         </Combobox.Target>
