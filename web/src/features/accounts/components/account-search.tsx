@@ -3,7 +3,7 @@ import { customerDisplay } from '@lp/domain/customer-text';
 import { ActionIcon, Combobox, Group, Loader, TextInput, Tooltip, useCombobox } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useCustomer } from '../../../app/customer-context.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { useConfig } from '../../../lib/app-context.tsx';
@@ -46,16 +46,26 @@ export function AccountSearch() {
   const combobox = useCombobox({ onDropdownClose: () => combobox.resetSelectedOption() });
 
   // The box shows the selected customer whenever it changes (auto-selection, another tab of the app).
-  // Text the user is typing is kept: an automatic selection finishing meanwhile must not overwrite it. Nor is
-  // the box rewritten while it has the focus: the first keystroke would land after the new text instead of
-  // replacing it; it shows the selection again when the user leaves it without typing.
+  // Text the user is typing is kept: an automatic selection finishing meanwhile must not overwrite it.
+  // When it lands while the box has the focus, the new text is selected, as focusing selects it: the next
+  // keystroke replaces it instead of landing after it ('1000123 (Acme Aerospace Inc.)Aerospace').
   const typedRef = useRef(false);
   typedRef.current = typed;
+  const textRef = useRef(text);
+  textRef.current = text;
   const inputRef = useRef<HTMLInputElement>(null);
+  const reselect = useRef(false);
   useEffect(() => {
-    if (typedRef.current || document.activeElement === inputRef.current) return;
+    if (typedRef.current || textRef.current === shown) return;
+    reselect.current = document.activeElement === inputRef.current;
     setText(shown);
   }, [shown]);
+  // After every render, as the new text is in the box by then (a flag check, nothing more when not set).
+  useLayoutEffect(() => {
+    if (!reselect.current) return;
+    reselect.current = false;
+    if (document.activeElement === inputRef.current) inputRef.current?.select();
+  });
 
   const active = typed && debounced.trim() !== '' && debounced === text && debounced !== shown;
   const search = useQuery({
@@ -103,10 +113,7 @@ export function AccountSearch() {
             }}
             onFocus={(e) => e.currentTarget.select()}
             onClick={() => rows.length > 0 && combobox.openDropdown()}
-            onBlur={() => {
-              combobox.closeDropdown();
-              if (!typedRef.current) setText(shown);
-            }}
+            onBlur={() => combobox.closeDropdown()}
             styles={{ error: { position: 'absolute', background: 'var(--mantine-color-body)', padding: 2 } }}
           />
         </Combobox.Target>
