@@ -281,11 +281,27 @@ describe('pricing properties', () => {
         const length = BigInt(periodDays[b]);
         const basePrice = BigInt(s.prices[priceField[b]] as number);
         const exact = BigInt(remaining) * basePrice; // unit × length, before rounding
+        // Half-up: unit − exact ÷ length lies in (−½, ½], a tie rounds up (213 × 465,265.65 ÷ 90 = …870.5 → 871).
         const twiceError = 2n * (BigInt(r.unitCents) * length - exact);
-        expect(twiceError >= -length && twiceError < length).toBe(true);
+        expect(twiceError > -length && twiceError <= length).toBe(true);
         const wholePeriods = (BigInt(remaining) + length - 1n) / length;
         expect(BigInt(r.costCents) <= basePrice * BigInt(s.count) * wholePeriods).toBe(true);
       }),
+      // The tie a random run found: 213 days on a 90-day price of 465,265.65.
+      {
+        examples: [
+          [
+            {
+              prices: { ...noPrices, price90Days: 46_526_565 },
+              contract: { startDate: '2029-01-26', endDate: '2031-04-15' },
+              today: '2026-01-01',
+              startDate: '2030-09-15',
+              duration: '7' as const,
+              count: 1,
+            },
+          ],
+        ],
+      },
     );
   });
 
