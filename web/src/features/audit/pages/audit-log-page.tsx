@@ -76,7 +76,14 @@ function columnDefs(withAccount: boolean, open: (row: AuditRow) => void): ColDef
       : []),
     { colId: 'actor', field: 'actor', headerName: 'Actor', flex: 2, ...textFilter },
     { colId: 'action', field: 'action', headerName: 'Action', flex: 2, ...textFilter },
-    { colId: 'objectType', field: 'objectType', headerName: 'Object type', ...textFilter },
+    // Wide enough for the longest type ('feature-selection') at 1366 px with the Account column shown.
+    {
+      colId: 'objectType',
+      field: 'objectType',
+      headerName: 'Object type',
+      minWidth: 170,
+      ...textFilter,
+    },
     { colId: 'objectId', field: 'objectId', headerName: 'Object', flex: 2, ...textFilter },
     {
       colId: 'details',
