@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { csrfHeader } from '@lp/contract/auth/schemas';
 import lighthouse, { Audit, desktopConfig, type Result } from 'lighthouse';
 import puppeteer from 'puppeteer-core';
 import { loadAverage, startServer, stopServer } from './server-process.ts';
@@ -197,18 +198,25 @@ try {
   await Promise.all([tab.waitForNavigation(), tab.click('button[type="submit"]')]);
   await tab.waitForFunction(() => location.pathname.startsWith('/elastic'), { timeout: 60_000 });
   await tab.waitForNetworkIdle({ idleTime: 500, timeout: 60_000 });
-  // The notices job runs at the server's first poll: wait until the account shows its notices.
-  for (let i = 0; i < 30; i++) {
-    const count = await tab
-      .$eval('[data-testid="notices-count"]', (e) => Number(e.textContent))
-      .catch(() => 0);
-    if (count > 0) {
-      console.log(`  ${count} notices on the selected account`);
-      break;
-    }
-    await new Promise((r) => setTimeout(r, 2000));
-    await tab.reload({ waitUntil: 'networkidle0' });
-  }
+  // The notices job runs at the server's first poll: wait until the notices call answers some for the account
+  // in the page's URL (the server is the signal), then reload so the panel shows them.
+  const count = await tab.waitForFunction(
+    async (csrf: string) => {
+      const customerNumber = new URLSearchParams(location.search).get('account');
+      if (!customerNumber) return 0;
+      const res = await fetch('/api/notices', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', [csrf]: '1' },
+        body: JSON.stringify({ customerNumber }),
+      });
+      const body = res.ok ? await res.json() : null;
+      return body?.data?.notices?.length || 0;
+    },
+    { polling: 1000, timeout: 60_000 },
+    csrfHeader,
+  );
+  console.log(`  ${await count.jsonValue()} notices on the selected account`);
+  await tab.reload({ waitUntil: 'networkidle0' });
 
   for (const page of opt.pages.split(',')) {
     const runs: Measured[] = [];
