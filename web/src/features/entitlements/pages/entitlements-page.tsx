@@ -13,6 +13,7 @@ import { Spinner } from '../../../components/spinner.tsx';
 import { showViewOnlyNotice } from '../../../components/view-only-dialog.tsx';
 import { errorText } from '../../../lib/api-client.ts';
 import { useConfig } from '../../../lib/app-context.tsx';
+import { useStagedMount } from '../../../lib/use-staged-mount.ts';
 import {
   elasticDeviceQuery,
   entitlementsQuery,
@@ -45,6 +46,8 @@ function Entitlements({ customer }: { customer: SelectedCustomer }) {
     [entitlements.data],
   );
   const empty = !!lists && lists.active.length + lists.inactive.length === 0;
+  // Active, then Inactive Entitlements, each grid in a task of its own once the list is in (decision 053).
+  const mounted = useStagedMount(lists ? 2 : 1);
 
   // Spec 001 §2.1: an account without elastic entitlements has nothing to show here.
   useEffect(() => {
@@ -105,7 +108,7 @@ function Entitlements({ customer }: { customer: SelectedCustomer }) {
   ] as const;
   return (
     <Accordion multiple defaultValue={['active', 'inactive']} variant="separated" order={2}>
-      {tables.map((t) => (
+      {tables.slice(0, mounted).map((t) => (
         <Accordion.Item key={t.value} value={t.value}>
           <Accordion.Control>{t.title}</Accordion.Control>
           <Accordion.Panel>

@@ -5,6 +5,7 @@ import { Accordion, Stack, Text, Title } from '@mantine/core';
 import { Navigate } from 'react-router';
 import { noticeState, useCustomer, useCustomerOfType } from '../../../app/customer-context.tsx';
 import { useCurrentUser } from '../../../lib/app-context.tsx';
+import { useStagedMount } from '../../../lib/use-staged-mount.ts';
 import { LeasesTable } from '../components/leases-table.tsx';
 
 const tables = [
@@ -22,6 +23,8 @@ export default function LeasesPage() {
   const { version } = useCustomer();
   const { roles } = useCurrentUser();
   const customer = useCustomerOfType((info) => !!info && permissionsFor(roles, info).customerTypeAllowed);
+  // Active, then Inactive Entitlements, each grid in a task of its own (decision 053).
+  const mounted = useStagedMount(customer ? tables.length : 1);
   if (!customer) return null;
   // The menu's and the server's rule (issue 21): a customer whose self-serve licensing is off never sees the page.
   if (!mayViewLeases(permissionsFor(roles, customer.info as AccountInfo)))
@@ -33,7 +36,7 @@ export default function LeasesPage() {
       </Title>
       <Text data-testid="selected-customer">{customerDisplay(customer)}</Text>
       <Accordion multiple defaultValue={['active', 'inactive']} variant="separated" order={2}>
-        {tables.map((t) => (
+        {tables.slice(0, mounted).map((t) => (
           <Accordion.Item key={t.split} value={t.split}>
             <Accordion.Control>{t.title}</Accordion.Control>
             <Accordion.Panel>
