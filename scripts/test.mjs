@@ -20,18 +20,30 @@ function timed(layer, fn) {
   return result;
 }
 
-function ensureChromium() {
-  if (fs.existsSync('/usr/bin/chromium')) return;
-  console.log('Installing Debian chromium for the browser tests...');
+/** Installs a Debian package when `binary` is missing; `apt-get update` once per run. */
+let aptUpdated = false;
+function ensureDebianPackage(binary, pkg, purpose) {
+  if (fs.existsSync(binary)) return;
+  console.log(`Installing Debian ${pkg} for ${purpose}...`);
   const sudo = process.getuid?.() === 0 ? [] : ['sudo'];
   const apt = (args) =>
     spawnSync(sudo[0] ?? 'apt-get', [...(sudo.length ? ['apt-get'] : []), ...args], { stdio: 'inherit' });
-  apt(['update', '-qq']);
-  const r = apt(['install', '-y', '-qq', 'chromium']);
-  if (r.status !== 0 || !fs.existsSync('/usr/bin/chromium')) {
-    console.error('Could not install chromium (apt-get install -y chromium); browser tests cannot run.');
+  if (!aptUpdated) apt(['update', '-qq']);
+  aptUpdated = true;
+  const r = apt(['install', '-y', '-qq', pkg]);
+  if (r.status !== 0 || !fs.existsSync(binary)) {
+    console.error(`Could not install ${pkg} (apt-get install -y ${pkg}); ${purpose} cannot run.`);
     process.exit(1);
   }
+}
+
+function ensureChromium() {
+  ensureDebianPackage('/usr/bin/chromium', 'chromium', 'the browser tests');
+}
+
+/** The https test (e2e/tests/https-proxy.spec.ts) runs the server behind a real nginx of its own (own config and ports). */
+function ensureNginx() {
+  ensureDebianPackage('/usr/sbin/nginx', 'nginx-light', 'the https proxy test');
 }
 
 /** Uses TEST_DATABASE_URL, or the local PostgreSQL of this machine kind when it answers. */
@@ -91,6 +103,7 @@ vitestLayer('api-pglite');
 if (pgUrl) vitestLayer('api-postgres', { TEST_DATABASE_URL: pgUrl });
 
 ensureChromium();
+ensureNginx();
 timed('build', () => ensureWebBuilt());
 console.log('\n== browser tests (playwright, chromium) ==');
 const pwJson = path.join(tmp, 'playwright.json');
