@@ -1,4 +1,5 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { createHash, X509Certificate } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
@@ -24,6 +25,11 @@ import { DEMO_PASSWORD } from './helpers.ts';
  * nginx and the browser share this machine's loopback, so nginx talks to the server from an address of its own
  * (proxy_bind 127.0.0.2, the only line added to the shipped file): TRUST_PROXY=127.0.0.2 then trusts the proxy
  * and not the browser (127.0.0.1), as on a real network where the proxy and its clients have different addresses.
+ *
+ * The browser accepts the certificate because its chain carries the test CA, whose key this file's browser is
+ * told to trust (--ignore-certificate-errors-spki-list: Chromium reads trusted roots from its NSS store, not from a
+ * file); any other certificate error still fails the page. The test's own https requests verify the chain against
+ * the CA for the name localhost, as a client that trusts the CA does.
  *
  * Explicit signals only: the server's ready line and /readyz, nginx ready when a TLS handshake verified against
  * the test CA answers /readyz through it (with a deadline). Everything started is stopped in afterAll, also when
@@ -55,7 +61,41 @@ interface Stack {
 let stack: Stack | undefined;
 const cleanups: (() => Promise<void>)[] = [];
 
-const test = base.extend({
+interface Certificates {
+  /** The CA's certificate (PEM), which clients trust */
+  ca: string;
+  /** Base64 SHA-256 of the CA's public key (SPKI), as Chromium's trust switch takes it */
+  caKeyHash: string;
+  /** The server's certificate followed by the CA's (what nginx presents), and its key */
+  certificate: string;
+  key: string;
+}
+
+const test = base.extend<object, { certificates: Certificates }>({
+  certificates: [
+    // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern.
+    async ({}, use) => {
+      const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'lp-https-tls-'));
+      try {
+        await use(makeCertificates(folder));
+      } finally {
+        fs.rmSync(folder, { recursive: true, force: true });
+      }
+    },
+    { scope: 'worker' },
+  ],
+  // This file's browser trusts the test CA (and only it) on top of the configuration's options.
+  launchOptions: [
+    async ({ launchOptions, certificates }, use) =>
+      use({
+        ...launchOptions,
+        args: [
+          ...(launchOptions.args ?? []),
+          `--ignore-certificate-errors-spki-list=${certificates.caKeyHash}`,
+        ],
+      }),
+    { scope: 'worker' },
+  ],
   // The pages of this file go to the proxy, not to the single-node server of the other files.
   // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern.
   baseURL: async ({}, use) => use(stack?.url),
@@ -70,7 +110,7 @@ async function freePort(): Promise<number> {
 }
 
 /** A CA and a server certificate for localhost signed by it (what a real CA would hand an operator). */
-function makeCertificates(dir: string) {
+function makeCertificates(dir: string): Certificates {
   const openssl = (args: string) => execFileSync('openssl', args.split(' '), { cwd: dir, stdio: 'pipe' });
   const ec = '-newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes';
   openssl(
@@ -84,10 +124,17 @@ function makeCertificates(dir: string) {
       'keyUsage=critical,digitalSignature\nextendedKeyUsage=serverAuth\n',
   );
   openssl(
-    'x509 -req -in server.csr -CA ca.pem -CAkey ca.key -set_serial 1 -days 2 -extfile server.ext -out fullchain.pem',
+    'x509 -req -in server.csr -CA ca.pem -CAkey ca.key -set_serial 1 -days 2 -extfile server.ext -out server.pem',
   );
+  const ca = fs.readFileSync(path.join(dir, 'ca.pem'), 'utf8');
+  fs.writeFileSync(
+    path.join(dir, 'fullchain.pem'),
+    fs.readFileSync(path.join(dir, 'server.pem'), 'utf8') + ca,
+  );
+  const caKey = new X509Certificate(ca).publicKey.export({ type: 'spki', format: 'der' });
   return {
-    ca: fs.readFileSync(path.join(dir, 'ca.pem'), 'utf8'),
+    ca,
+    caKeyHash: createHash('sha256').update(caKey).digest('base64'),
     certificate: path.join(dir, 'fullchain.pem'),
     key: path.join(dir, 'privkey.pem'),
   };
@@ -194,7 +241,7 @@ function httpsGet(port: number, pathname: string, ca: string) {
   });
 }
 
-async function startStack(): Promise<Stack> {
+async function startStack(certs: Certificates): Promise<Stack> {
   if (!NGINX)
     throw new Error(
       'nginx is not installed (apt-get install -y nginx-light; npm test installs it when missing)',
@@ -203,7 +250,6 @@ async function startStack(): Promise<Stack> {
   cleanups.push(async () => fs.rmSync(dir, { recursive: true, force: true }));
   // nginx's workers drop root's rights when run as root: they must reach their temporary folders.
   fs.chmodSync(dir, 0o755);
-  const certs = makeCertificates(fs.mkdtempSync(path.join(dir, 'tls-')));
   const [tlsPort, httpPort, appPort] = [await freePort(), await freePort(), await freePort()];
   const url = `https://localhost:${tlsPort}`;
 
@@ -291,9 +337,9 @@ async function startStack(): Promise<Stack> {
   return { tlsPort, httpPort, url, ca: certs.ca, log, errors };
 }
 
-test.beforeAll(async () => {
+test.beforeAll(async ({ certificates }) => {
   test.setTimeout(300_000);
-  stack = await startStack();
+  stack = await startStack(certificates);
 });
 
 test.afterAll(async () => {
@@ -306,9 +352,9 @@ test.afterEach(() => {
   expect(stack?.errors.splice(0) ?? []).toEqual([]);
 });
 
-/** A browser context for the proxy: Chromium reads trusted CAs from its NSS store, not from a file, hence the flag. */
+/** A browser context whose pages and requests go to the proxy (the browser trusts the test CA: launchOptions). */
 async function proxyContext(browser: Browser): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ ignoreHTTPSErrors: true, baseURL: stack!.url });
+  const context = await browser.newContext({ baseURL: stack!.url });
   cleanups.push(() => context.close());
   return { context, page: await context.newPage() };
 }
@@ -408,14 +454,16 @@ test('signs in through the proxy: Secure cookies, HSTS, and the browser address 
     .map((e) => (e.req as { remoteAddress: string }).remoteAddress);
   expect(new Set(everything)).toEqual(new Set([BROWSER_ADDRESS]));
   // The audit log shows the same address for the sign-in (Settings › Audit Log, the API behind it).
-  const audit = await page.request.post('/api/audit', {
-    data: { limit: 100 },
-    headers: { 'x-lp-csrf': '1' },
+  const audit = await page.evaluate(async () => {
+    const answer = await fetch('/api/audit', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-lp-csrf': '1' },
+      body: JSON.stringify({ limit: 100 }),
+    });
+    return { status: answer.status, body: await answer.json() };
   });
-  expect(audit.status()).toBe(200);
-  const rows = (
-    (await audit.json()) as { data: { actor: string; action: string; clientIp: string | null }[] }
-  ).data;
+  expect(audit.status).toBe(200);
+  const rows = (audit.body as { data: { actor: string; action: string; clientIp: string | null }[] }).data;
   const signIns = rows.filter((r) => r.actor === 'busops@demo.example' && /sign/i.test(r.action));
   expect(signIns.length, JSON.stringify(rows.slice(0, 5))).toBeGreaterThan(0);
   expect(signIns.map((r) => r.clientIp)).toEqual(signIns.map(() => BROWSER_ADDRESS));
