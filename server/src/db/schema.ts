@@ -469,6 +469,8 @@ export const emails = pgTable(
     body: text('body').notNull(),
     /** [{filename, contentType, contentBase64}] sent with the message and kept with the record. */
     attachments: jsonb('attachments').notNull().default(sql`'[]'::jsonb`),
+    /** Header fields of this message beyond the ones every message gets (the digests' List-Unsubscribe, decision 060). */
+    headers: jsonb('headers').notNull().default(sql`'{}'::jsonb`),
     date: ts('date').notNull().default(sql`now()`),
     /** Outbox state: recorded (no SMTP configured), pending, sent, failed (gave up after retries). */
     deliveryStatus: text('delivery_status').notNull().default('recorded'),

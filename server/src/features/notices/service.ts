@@ -165,7 +165,7 @@ export async function runNotices(ctx: AppContext, today: string): Promise<Notice
       for (const { to, lines } of digests.values()) {
         await sendAccountEmail(
           ctx,
-          { customerNumber, to: [...to], ...noticeDigest(customerNumber, lines) },
+          { customerNumber, to: [...to], ...noticeDigest(customerNumber, lines, ctx.config.publicUrl) },
           tx,
         );
         run.emails += 1;

@@ -14,6 +14,14 @@ import {
   recordUsage,
 } from '../../test/elastic-factories.ts';
 import { addContact, buildAccount, buildEntitlement } from '../../test/factories.ts';
+import {
+  outline,
+  pdfCatalog,
+  pdfObject,
+  refOf,
+  type StructNode,
+  structTree,
+} from '../../test/pdf-structure.ts';
 import { signInAs } from '../../test/sign-in.ts';
 import { createTestApp } from '../../test/test-app.ts';
 import { createTestDatabase, type TestDatabase } from '../../test/test-db.ts';
@@ -137,6 +145,14 @@ const statementBody = (over: object = {}) => ({
   customerName: 'Acme Statements Ltd',
   ...over,
 });
+const pdfInfo = async (data: Buffer): Promise<Record<string, unknown>> => {
+  const parser = new PDFParse({ data: new Uint8Array(data) });
+  try {
+    return (await parser.getInfo()).info;
+  } finally {
+    await parser.destroy();
+  }
+};
 const pdfText = async (data: Buffer) => {
   const parser = new PDFParse({ data: new Uint8Array(data) });
   try {
@@ -306,6 +322,52 @@ describe('POST /api/getPdf', () => {
     }
     // The credit is relabelled, and dropped from the pie legend.
     expect(text).not.toContain('Service credit');
+  });
+
+  it('is tagged for screen readers: structure in reading order, column headers, language and title', async () => {
+    const pdf = (await post('/api/getPdf', 'admin', statementBody())).rawPayload;
+    const catalog = pdfCatalog(pdf);
+    expect(pdfObject(pdf, refOf(catalog, 'MarkInfo'))).toMatch(/\/Marked true/);
+    expect(catalog).toMatch(/\/Lang \(en-US\)/);
+    // The viewer shows the title, not the file name.
+    expect(pdfObject(pdf, refOf(catalog, 'ViewerPreferences'))).toMatch(/\/DisplayDocTitle true/);
+    const info = await pdfInfo(pdf);
+    expect(info.Title).toBe(`Elastic Licensing Summary Statement ${ACME}`);
+    expect(info.Language).toBe('en-US');
+
+    const [document, ...others] = structTree(pdf);
+    expect(others).toEqual([]);
+    expect(document?.role).toBe('Document');
+    const sections = document?.children ?? [];
+    expect(sections.map((n) => n.role)).toEqual([
+      'H1',
+      'P',
+      'P',
+      'P',
+      'H2',
+      'Table',
+      'H3',
+      'L',
+      'H2',
+      'Table',
+      'H3',
+      'L',
+    ]);
+    const [poTable, productTable] = sections.filter((n) => n.role === 'Table') as [StructNode, StructNode];
+    const header = poTable.children[0] as StructNode;
+    expect(outline([header])).toBe(`TR(${Array(8).fill('TH').join(',')})`);
+    for (const th of header.children) expect(th.attributes).toMatch(/\/O \/Table[\s\S]*\/Scope \/Column/);
+    // PO-BIG's row, then its three products as a table in one cell spanning the eight columns; then PO-SMALL's.
+    expect(outline(poTable.children.slice(1))).toBe(
+      `TR(${Array(8).fill('TD').join(',')}),TR(TD(Table(TR(TD,TD,TD),TR(TD,TD,TD),TR(TD,TD,TD)))),` +
+        `TR(${Array(8).fill('TD').join(',')}),TR(TD(Table(TR(TD,TD,TD))))`,
+    );
+    expect(poTable.children[2]?.children[0]?.attributes).toMatch(/\/ColSpan 8/);
+    expect(outline(productTable.children)).toBe('TR(TH,TH,TH),TR(TD,TD,TD),TR(TD,TD,TD),TR(TD,TD,TD)');
+    // Every leaf holds drawn content, so nothing the reader is told about is empty.
+    const leaves = (nodes: StructNode[]): StructNode[] =>
+      nodes.flatMap((n) => (n.children.length ? leaves(n.children) : [n]));
+    for (const leaf of leaves(sections)) expect(leaf.content.length, leaf.role).toBeGreaterThan(0);
   });
 
   it('refuses like the statement call', async () => {

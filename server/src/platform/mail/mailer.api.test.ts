@@ -2,57 +2,16 @@ import net, { type AddressInfo } from 'node:net';
 import os from 'node:os';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type Db, openPostgres, queryRows } from '../../db/database.ts';
 import { emails } from '../../db/schema.ts';
 import { buildAccount } from '../../test/factories.ts';
+import { header, parseMime } from '../../test/mime.ts';
+import { startSmtpSink } from '../../test/smtp-sink.ts';
 import { createTestApp } from '../../test/test-app.ts';
 import { createTestDatabase, type TestDatabase } from '../../test/test-db.ts';
 import { loadConfig } from '../config.ts';
 import { createSmtpTransport, deliverDueEmails, sendAccountEmail, startMailWorker } from './mailer.ts';
-
-interface Received {
-  from: string;
-  to: string[];
-  raw: string;
-}
-
-/** A real SMTP server in this process; `mode` decides whether it accepts the next messages. */
-async function startSmtp() {
-  const state = { mode: 'accept' as 'accept' | 'reject', delayMs: 0, received: [] as Received[] };
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => {
-        setTimeout(() => {
-          if (state.mode === 'reject') {
-            const error = Object.assign(new Error('Mailbox temporarily unavailable'), { responseCode: 451 });
-            callback(error);
-            return;
-          }
-          state.received.push({
-            from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-            to: session.envelope.rcptTo.map((r) => r.address),
-            raw: Buffer.concat(chunks).toString('utf8'),
-          });
-          callback();
-        }, state.delayMs);
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.server.address() as AddressInfo).port;
-  return {
-    state,
-    url: `smtp://127.0.0.1:${port}`,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
 
 /** A port nothing listens on. */
 async function closedPort(): Promise<number> {
@@ -80,14 +39,14 @@ const config = (env: Record<string, string> = {}) =>
 
 let database: TestDatabase;
 let db: Db;
-let smtp: Awaited<ReturnType<typeof startSmtp>>;
+let smtp: Awaited<ReturnType<typeof startSmtpSink>>;
 const customerNumber = '4100001';
 
 beforeAll(async () => {
   database = await createTestDatabase();
   db = database.db;
   await buildAccount(db, { customerNumber, name: 'Mail Test Co' });
-  smtp = await startSmtp();
+  smtp = await startSmtpSink();
 });
 
 afterAll(async () => {
@@ -321,6 +280,53 @@ describe('delivery through SMTP', () => {
     expect(new Set(subjects).size).toBe(24);
     const rows = await db.select().from(emails);
     expect(rows.every((r) => r.deliveryStatus === 'sent' && r.attempts === 1)).toBe(true);
+  });
+});
+
+describe('what every message carries (decision 060)', () => {
+  it('a plain-text part beside the HTML, links made absolute, a titled English document, Auto-Submitted', async () => {
+    const publicUrl = 'https://portal.example.com/lp';
+    const ctx = { db, log, config: config({ SMTP_URL: smtp.url, PUBLIC_URL: publicUrl }) };
+    const { id } = await sendAccountEmail(ctx, {
+      ...message('Links & tables'),
+      html:
+        '<p>See <a href="/emails?account=4100001&amp;x=1">your e-mails</a>, <a href="emails/7">one</a>, ' +
+        '<a href="https://vendor.example/help">help</a> or <a href="mailto:help@vendor.example">write</a>.</p>' +
+        '<table><tr><th>Product</th><th>Count</th></tr><tr><td>Solver &amp; Co</td><td>2</td></tr></table>',
+      headers: { 'List-Unsubscribe': `<${publicUrl}/emails>` },
+    });
+    // Stored with absolute links, so the account's e-mail page shows the links the recipient got.
+    expect((await stored(id)).body).toContain(`<a href="${publicUrl}/emails?account=4100001&amp;x=1">`);
+    const transport = createSmtpTransport(smtp.url);
+    expect(await deliverDueEmails(ctx, transport)).toMatchObject({ sent: 1 });
+    transport.close?.();
+
+    const mail = parseMime((await smtp.next((m) => m.raw.includes('Links & tables'))).raw);
+    expect(header(mail, 'Auto-Submitted')).toBe('auto-generated');
+    expect(header(mail, 'X-Auto-Response-Suppress')).toBe('OOF, AutoReply');
+    expect(header(mail, 'List-Unsubscribe')).toBe(`<${publicUrl}/emails>`);
+    expect(mail.type).toBe('multipart/mixed');
+    const [alternative, ...attached] = mail.parts;
+    expect(alternative?.type).toBe('multipart/alternative');
+    expect(alternative?.parts.map((p) => `${p.type}; ${p.params.charset}`)).toEqual([
+      'text/plain; utf-8',
+      'text/html; utf-8',
+    ]);
+    const [plain, html] = (alternative?.parts ?? []).map((p) => p.content.toString('utf8'));
+    expect(plain?.replace(/\s+/g, ' ')).toContain(
+      `See your e-mails [${publicUrl}/emails?account=4100001&x=1], one [${publicUrl}/emails/7], ` +
+        'help [https://vendor.example/help] or write [help@vendor.example].',
+    );
+    // The table as columns: a header line, then the row.
+    expect(plain).toMatch(/PRODUCT +COUNT\r?\n *Solver & Co +2/);
+    expect(html).toMatch(
+      /^<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Links &amp; tables<\/title>/,
+    );
+    expect(html).toContain(`<a href="${publicUrl}/emails/7">one</a>`);
+    // The attachments are as they were given.
+    expect(attached.map((a) => [a.type, a.params.name, a.content.toString('utf8')])).toEqual([
+      ['text/plain', 'license.lic', 'SERVER host1 0011223344 27000\n'],
+    ]);
   });
 });
 

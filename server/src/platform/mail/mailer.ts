@@ -3,6 +3,7 @@ import nodemailer, { type SendMailOptions } from 'nodemailer';
 import { type Db, queryRows } from '../../db/database.ts';
 import { emails } from '../../db/schema.ts';
 import type { AppContext } from '../context.ts';
+import { absoluteLinks, automaticHeaders, mailHtml, mailText } from './compose.ts';
 
 /*
  * The outbox of the portal's account e-mails (issue 3 §4). Every message is first a row of table emails,
@@ -31,9 +32,14 @@ export interface AccountEmail {
   to: string | string[];
   cc?: string | string[];
   subject: string;
-  /** HTML body, kept as written; the e-mail pages sanitise it when showing it. */
+  /**
+   * HTML body, kept as written with its links made absolute (PUBLIC_URL); the e-mail pages sanitise it when
+   * showing it, and the plain-text part is made from it when it is sent (decision 060).
+   */
   html: string;
   attachments?: MailAttachment[];
+  /** Header fields beyond the ones every message gets (`List-Unsubscribe` of the notice digests). */
+  headers?: Record<string, string>;
 }
 
 /** Stored form of an attachment (column emails.attachments). */
@@ -79,8 +85,9 @@ export async function sendAccountEmail(
       to,
       cc: addressList(message.cc),
       subject: message.subject,
-      body: message.html,
+      body: absoluteLinks(message.html, ctx.config.publicUrl),
       attachments,
+      headers: message.headers ?? {},
       deliveryStatus: deliver ? 'pending' : 'recorded',
       nextAttemptAt: deliver ? sql`now()` : null,
       requestedBy: message.requestedBy ?? null,
@@ -137,6 +144,7 @@ interface ClaimedRow {
   subject: string;
   body: string;
   attachments: StoredAttachment[] | string;
+  headers: Record<string, string> | string;
   attempts: number;
 }
 
@@ -154,19 +162,24 @@ async function claimDue(db: Db, batchSize: number, leaseMs: number): Promise<Cla
           order by next_attempt_at, id
           limit ${batchSize}
           for update skip locked)
-        returning id, to_address, cc_address, subject, body, attachments, attempts`,
+        returning id, to_address, cc_address, subject, body, attachments, headers, attempts`,
   );
 }
 
+const fromJson = <T>(value: T | string | null, empty: T): T =>
+  typeof value === 'string' ? (JSON.parse(value) as T) : (value ?? empty);
+
+/** The message as it is sent: the stored HTML as a document, its plain-text part and the header fields. */
 function toMail(from: string, row: ClaimedRow): SendMailOptions {
-  const attachments: StoredAttachment[] =
-    typeof row.attachments === 'string' ? JSON.parse(row.attachments) : (row.attachments ?? []);
+  const attachments = fromJson<StoredAttachment[]>(row.attachments, []);
   return {
     from,
     to: row.to_address,
     cc: row.cc_address || undefined,
     subject: row.subject,
-    html: row.body,
+    headers: { ...automaticHeaders, ...fromJson<Record<string, string>>(row.headers, {}) },
+    text: mailText(row.body),
+    html: mailHtml(row.subject, row.body),
     attachments: attachments.map((a) => ({
       filename: a.filename,
       contentType: a.contentType,

@@ -13,6 +13,8 @@ import {
 } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { useSearchParams } from 'react-router';
+import { ACCOUNT_PARAM } from '../../../app/customer-context.tsx';
 import { noticesQuery, saveNoticeChoices, saveNoticeTypes } from '../api/notices.ts';
 import { type ChoicesSave, NoticeChoicesDialog } from './notice-choices-dialog.tsx';
 import { NoticeList } from './notice-list.tsx';
@@ -96,11 +98,29 @@ export function NoticesPanel({ customerNumber }: { customerNumber: string }) {
   );
 }
 
+/** The link of the notice e-mails (List-Unsubscribe, decision 060) opens the choices: `?account=…&notices=choose`. */
+const CHOOSE_PARAM = 'notices';
+
 /** The top bar's count of the selected account's notices, opening the list and the choices. */
 export function NoticesButton({ customerNumber }: { customerNumber: string }) {
   const read = useQuery(noticesQuery(customerNumber));
+  const [search, setSearch] = useSearchParams();
   const [opened, setOpened] = useState(false);
-  const [choosing, setChoosing] = useState(false);
+  // Only for the account the link names: while another one is still selected, its choices are not the ones asked for.
+  const [choosing, setChoosing] = useState(
+    () => search.get(CHOOSE_PARAM) === 'choose' && search.get(ACCOUNT_PARAM) === customerNumber,
+  );
+  const closeChoices = () => {
+    setChoosing(false);
+    if (search.has(CHOOSE_PARAM))
+      setSearch(
+        (s) => {
+          s.delete(CHOOSE_PARAM);
+          return s;
+        },
+        { replace: true },
+      );
+  };
   const count = read.data?.notices.length ?? 0;
   return (
     <>
@@ -141,7 +161,7 @@ export function NoticesButton({ customerNumber }: { customerNumber: string }) {
           </Stack>
         </Popover.Dropdown>
       </Popover>
-      {choosing ? <ChoicesFor customerNumber={customerNumber} onClose={() => setChoosing(false)} /> : null}
+      {choosing ? <ChoicesFor customerNumber={customerNumber} onClose={closeChoices} /> : null}
     </>
   );
 }

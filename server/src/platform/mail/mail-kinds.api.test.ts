@@ -1,0 +1,280 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { desc, eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { accounts, emails, fsaPrices, products } from '../../db/schema.ts';
+import { auditCheckpointJob } from '../../features/audit/checkpoint-service.ts';
+import { noticesJob } from '../../features/notices/service.ts';
+import { buildAccountFixture } from '../../test/account-fixture.ts';
+import { buildElasticEntitlement, buildElasticServer, buildRateTable } from '../../test/elastic-factories.ts';
+import { buildEntitlement, buildLease, dayFromToday as day } from '../../test/factories.ts';
+import { header, type MimePart, parseMime } from '../../test/mime.ts';
+import { type Received, startSmtpSink } from '../../test/smtp-sink.ts';
+import { createTestApp } from '../../test/test-app.ts';
+import { createTestDatabase, type TestDatabase } from '../../test/test-db.ts';
+import { loadConfig } from '../config.ts';
+import type { AppContext } from '../context.ts';
+import { runDueJobs } from '../jobs.ts';
+import {
+  createSmtpTransport,
+  deliverDueEmails,
+  type MailTransport,
+  type StoredAttachment,
+} from './mailer.ts';
+
+/*
+ * Issue 22 §6 (decision 060): each kind of e-mail the product sends, caused the way it is in production (the API
+ * call, the job), delivered by the outbox to a real SMTP server and read as a mail client reads it: a plain-text
+ * part beside the HTML with the same words, every link absolute under PUBLIC_URL, Auto-Submitted on all, and the
+ * notice digest's List-Unsubscribe naming the page where notices are chosen. Attachments arrive as recorded.
+ */
+
+const PUBLIC_URL = 'https://portal.example.com/licensing';
+const CN = '6600001';
+const OTHER = '6600002';
+const SERVER_ID = 'AA0000000066';
+const FSA_PART = 'MAIL-FSA-SOLVER';
+type Headers = Record<string, string>;
+
+let database: TestDatabase;
+let app: FastifyInstance;
+let ctx: AppContext;
+let smtp: Awaited<ReturnType<typeof startSmtpSink>>;
+let transport: MailTransport;
+let boss: Headers;
+let root: string;
+let clsServer: string;
+
+beforeAll(async () => {
+  root = fs.mkdtempSync(path.join(os.tmpdir(), 'lp-mail-kinds-'));
+  smtp = await startSmtpSink();
+  transport = createSmtpTransport(smtp.url);
+  const env = {
+    PUBLIC_URL,
+    SMTP_URL: smtp.url,
+    MAIL_FROM: 'Licensing Portal <no-reply@portal.example.com>',
+    DATA_DIR: root,
+    AUDIT_CHECKPOINT_DIR: path.join(root, 'checkpoints'),
+    AUDIT_CHECKPOINT_EMAIL: 'audit@vendor.example',
+  };
+  database = await createTestDatabase();
+  app = await createTestApp(database, env);
+  ctx = {
+    config: loadConfig({ NODE_ENV: 'test', ...env }),
+    database,
+    db: database.db,
+    secret: Buffer.alloc(32),
+    log: app.log,
+  };
+  const db = database.db;
+  ({ boss } = await buildAccountFixture(db, CN, OTHER));
+  await db.update(accounts).set({ supportEmail: 'it@acme.example' }).where(eq(accounts.customerNumber, CN));
+  // A statement: an elastic server and entitlement.
+  await buildRateTable(db, '2025.1.0', { Solver: 2 });
+  clsServer = await buildElasticServer(db, CN, 'CLS-MAIL-1');
+  await buildElasticEntitlement(db, CN, {
+    activationId: 'ACT-MAIL',
+    quantity: 1000,
+    startDate: '2026-01-01',
+    endDate: '2099-12-31',
+  });
+  // A license file: a product with its feature, a lease and a host it is activated on.
+  await db.insert(products).values([
+    {
+      partNumber: 'MAIL-SOLVER',
+      name: 'Solver',
+      family: 'Fluids',
+      daemon: 'cfdlmd',
+      featureName: 'cfd_solver',
+    },
+    { partNumber: FSA_PART, name: 'Solver FSA', family: 'Platform', daemon: 'simlmd', featureName: 'solver' },
+  ]);
+  await buildLease(db, CN, 'LF-MAIL', { partNumber: 'MAIL-SOLVER' });
+  const activated = await post('/api/fulfillments/create', {
+    customerNumber: CN,
+    serverName: 'lic-mail',
+    serverId: SERVER_ID,
+    serverIdType: 'ETHERNET',
+    activations: [{ id: 'LF-MAIL', count: 1 }],
+  });
+  expect(activated.statusCode, activated.body).toBe(200);
+  // An FSA order: a contract with its busops list and a price.
+  const contract = await buildEntitlement(db, CN, {
+    activationId: 'FSA-MAIL',
+    kind: 'FSA',
+    licenseModel: 'FSA',
+    startDate: day(-30),
+    endDate: day(400),
+    currency: 'USD',
+    poNumber: 'PO-FSA-MAIL',
+    priceCents: 1_000_000,
+    busopsEmails: 'ops@acme.example',
+  });
+  await db.insert(fsaPrices).values({
+    contractId: contract.id,
+    partNumber: FSA_PART,
+    price7DaysCents: 1_000,
+    price30DaysCents: 3_500,
+    price90DaysCents: 9_000,
+    price1YearCents: 30_000,
+  });
+  // A notice: a lease ending within 30 days.
+  await buildEntitlement(db, CN, { activationId: 'L-MAIL', productName: 'Solver', endDate: day(25) });
+});
+
+afterAll(async () => {
+  await app?.close();
+  transport?.close?.();
+  await smtp?.close();
+  await database?.close();
+  if (root) fs.rmSync(root, { recursive: true, force: true });
+});
+
+function post(url: string, payload: object) {
+  return app.inject({ method: 'POST', url, headers: boss, payload });
+}
+
+/**
+ * The message the outbox delivers that `match` picks. The app's worker sends it within its poll; a round now sends
+ * it at once (whichever of the two claims it sends it, once).
+ */
+async function delivered(match: (mail: MimePart, envelope: Received) => boolean): Promise<MimePart> {
+  await deliverDueEmails(ctx, transport);
+  const received = await smtp.next((m) => match(parseMime(m.raw), m));
+  return parseMime(received.raw);
+}
+const subjectOf = (mail: MimePart) => header(mail, 'Subject') ?? '';
+
+/** The outbox row of the newest message with this subject: what the account's e-mail page shows. */
+async function storedAttachments(subject: string): Promise<StoredAttachment[]> {
+  const [row] = await database.db
+    .select()
+    .from(emails)
+    .where(eq(emails.subject, subject))
+    .orderBy(desc(emails.id))
+    .limit(1);
+  return row?.attachments as StoredAttachment[];
+}
+
+/**
+ * What every kind must be: text/plain and text/html as alternatives (in a multipart/mixed with the attachments
+ * when there are some), links absolute under PUBLIC_URL, Auto-Submitted. Answers the two texts and the attachments.
+ */
+function readable(mail: MimePart) {
+  expect(header(mail, 'Auto-Submitted')).toBe('auto-generated');
+  const alternative = mail.type === 'multipart/mixed' ? mail.parts[0] : mail;
+  expect(alternative?.type).toBe('multipart/alternative');
+  expect(alternative?.parts.map((p) => p.type)).toEqual(['text/plain', 'text/html']);
+  const [text = '', html = ''] = (alternative?.parts ?? []).map((p) => p.content.toString('utf8'));
+  for (const [, link] of html.matchAll(/\b(?:href|src)="([^"]*)"/g))
+    expect(link?.startsWith(`${PUBLIC_URL}/`) || link?.startsWith('mailto:'), link).toBe(true);
+  for (const [link] of text.matchAll(/\bhttps?:\/\/[^\s\]]+/g))
+    expect(link.startsWith(`${PUBLIC_URL}/`), link).toBe(true);
+  // The text part is text: no markup, no character references.
+  expect(text).not.toMatch(/<\/?[a-z][^>]*>|&(?:amp|lt|gt|quot|#\d+);/i);
+  const attachments = mail.type === 'multipart/mixed' ? mail.parts.slice(1) : [];
+  // One line per line of the text, whitespace between words collapsed: wrapping does not change what it says.
+  return { text, words: text.replace(/\s+/g, ' '), html, attachments };
+}
+
+const asStored = (attachments: MimePart[]) =>
+  attachments.map((a) => ({
+    filename: a.params.name,
+    contentType: a.type,
+    contentBase64: a.content.toString('base64'),
+  }));
+
+describe('each kind of e-mail, as a mail client receives it', () => {
+  it('the statement e-mail: its summary as text, the PDF attached as recorded', async () => {
+    const res = await post('/api/emailweek', {
+      customerid: CN,
+      customername: 'Acme',
+      server: clsServer,
+      activationid: 'ACT-MAIL',
+      date: '2026-03-31T10:00:00.000Z',
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const mail = await delivered((m) => subjectOf(m).startsWith('Weekly Statement ACT-MAIL'));
+    expect(header(mail, 'List-Unsubscribe')).toBeUndefined();
+    const { text, words, attachments } = readable(mail);
+    expect(words).toContain('Weekly Statement of your elastic licensing usage.');
+    expect(text).toMatch(/^ *Entitlement +ACT-MAIL *$/im);
+    expect(text).toMatch(/^ *Period +2026-03-\d\d to 2026-0[34]-\d\d *$/im);
+    expect(words).toContain('The summary statement is attached as a PDF.');
+    expect(attachments.map((a) => a.content.subarray(0, 5).toString())).toEqual(['%PDF-']);
+    expect(asStored(attachments)).toEqual(await storedAttachments(subjectOf(mail)));
+  });
+
+  it('the license file e-mail: the keys address absolute in both parts, the file attached as recorded', async () => {
+    const res = await post('/api/fulfillments/email', {
+      customerNumber: CN,
+      serverId: SERVER_ID,
+      serverIdType: 'ETHERNET',
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const mail = await delivered((m) => subjectOf(m).startsWith('License file license_'));
+    const { words, html, attachments } = readable(mail);
+    expect(words).toContain(`The license file of license server lic-mail (${SERVER_ID.toLowerCase()})`);
+    expect(words).toContain(`anyone can check it with the public keys at ${PUBLIC_URL}/api/license-keys.`);
+    expect(html).toContain(`<a href="${PUBLIC_URL}/api/license-keys">`);
+    expect(attachments.map((a) => [a.type, a.content.toString('utf8').startsWith('SERVER ')])).toEqual([
+      ['text/plain', true],
+    ]);
+    expect(asStored(attachments)).toEqual(await storedAttachments(subjectOf(mail)));
+  });
+
+  it('the FSA order confirmation: the order lines as a table in the text', async () => {
+    const res = await post('/api/entitlements', {
+      customerNumber: CN,
+      fsaID: 'FSA-MAIL',
+      products: [{ ansysbpn: FSA_PART, ansyscount: 2, startdate: day(0), duration: '7' }],
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const mail = await delivered((m) => subjectOf(m) === 'FSA order on FSA-MAIL: 1 line(s)');
+    expect(mail.type).toBe('multipart/alternative');
+    const { text, words } = readable(mail);
+    expect(words).toContain('An order was placed on FSA contract FSA-MAIL.');
+    // A header line, then the line's cells in the same columns.
+    expect(text).toMatch(
+      /^PRODUCT +COUNT +START +END +COST *\r?\nSolver FSA \(MAIL-FSA-SOLVER\) +2 +\d{4}-\d\d-\d\d +\d{4}-\d\d-\d\d +[\d,.]+ USD *$/m,
+    );
+    expect(text).toMatch(/\r?\n\r?\nTotal: [\d,.]+ USD\r?\n\r?\nRemaining balance: [\d,.]+ USD/);
+  });
+
+  it('the notice digest: the notices, the link to the notice choices, List-Unsubscribe to it', async () => {
+    const choices = `${PUBLIC_URL}/emails?account=${CN}&notices=choose`;
+    expect(await runDueJobs(ctx, [noticesJob])).toEqual([
+      expect.objectContaining({ name: 'notices', ok: true }),
+    ]);
+    const mail = await delivered(
+      (m, envelope) =>
+        subjectOf(m).startsWith(`Licensing notices for account ${CN}`) &&
+        envelope.to.includes('boss@acme.example'),
+    );
+    expect(header(mail, 'List-Unsubscribe')).toBe(`<${choices}>`);
+    // No one-click unsubscribe (RFC 8058): the choices are made signed in, so it is not offered.
+    expect(header(mail, 'List-Unsubscribe-Post')).toBeUndefined();
+    const { words, html } = readable(mail);
+    expect(words).toContain(`New licensing notices for account ${CN}:`);
+    expect(words).toMatch(/ - Lease Solver \(L-MAIL\) ends on \d{4}-\d\d-\d\d: \d+ days left\./);
+    expect(words).toContain(`choose your notices [${choices}]`);
+    expect(html).toContain(`<a href="${choices.replace('&', '&amp;')}">choose your notices</a>`);
+  });
+
+  it('the audit checkpoint copy: the command to check it, the checkpoint attached as written', async () => {
+    expect(await runDueJobs(ctx, [auditCheckpointJob(60)])).toEqual([
+      expect.objectContaining({ name: 'audit-checkpoint', ok: true }),
+    ]);
+    const mail = await delivered((m) => subjectOf(m).startsWith('Audit checkpoint '));
+    const { words, attachments } = readable(mail);
+    expect(words).toMatch(/Audit checkpoint of \S+: \d+ chains, \d+ entries\./);
+    expect(words).toContain('npm run cli -- audit verify --checkpoints FOLDER checks the log against it.');
+    const [file] = attachments;
+    expect(file?.type).toBe('application/json');
+    expect(file?.content.toString('utf8')).toBe(
+      fs.readFileSync(path.join(root, 'checkpoints', file?.params.name ?? ''), 'utf8'),
+    );
+  });
+});
