@@ -167,6 +167,20 @@ const envSchema = z.object({
   /** A copy of each checkpoint goes to this address through the outbox. */
   AUDIT_CHECKPOINT_EMAIL: z.string().email().optional(),
   AUDIT_CHECKPOINT_MINUTES: z.coerce.number().int().min(1).max(10_080).default(60),
+  /**
+   * Decision 055: `/metrics` (Prometheus) is served only when asked for: on the app's port to requests with
+   * `Authorization: Bearer <METRICS_TOKEN>`, or only on the separate address METRICS_LISTEN (host:port; with the
+   * token too when both are set). Neither set: not served (404).
+   */
+  METRICS_TOKEN: z.string().trim().min(16, 'at least 16 characters (a random secret)').optional(),
+  METRICS_LISTEN: z
+    .string()
+    .regex(
+      /^(\[[0-9a-fA-F:.]+\]|[^:\s]+):\d{1,5}$/,
+      'expected host:port, for example 127.0.0.1:9464 or [::1]:9464',
+    )
+    .refine((v) => Number(v.slice(v.lastIndexOf(':') + 1)) <= 65535, 'port above 65535')
+    .optional(),
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database, Db } from '../db/database.ts';
 import type { Config } from './config.ts';
+import type { AppMetrics } from './metrics.ts';
 
 /** What every feature's service needs, built once per process and passed down explicitly. */
 export interface AppContext {
@@ -10,4 +11,6 @@ export interface AppContext {
   /** HMAC key shared by every API node (stored in the database) for cursors and other signed values. */
   secret: Buffer;
   log: FastifyBaseLogger;
+  /** This app's Prometheus metrics (decision 055); absent where no app runs (the CLI). */
+  metrics?: AppMetrics;
 }

@@ -188,16 +188,26 @@ export function clientErrorHandler(error: Error & { code?: string }, socket: Soc
   );
 }
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set by the not-found handler when it answered with the web app's page (a client-side route). */
+    servedWebApp?: boolean;
+  }
+}
+
+/**
+ * Paths the web app never routes: the API, the OpenID provider, the license-server API and the metrics, each as a
+ * whole path segment (`/clscredentials` is a web page, `/cls/x` is not). Unknown ones answer the 404 envelope,
+ * never the web app's page with 200 (issue 22 §2).
+ */
+const serverPaths = /^\/+(api|oidc|cls|metrics)(\/|$)/;
+
 /** JSON 404 for unknown paths; when the SPA is served, client-side routes get its page instead. */
 export function installNotFoundHandler(app: FastifyInstance, spaPage?: Buffer): void {
   app.setNotFoundHandler((request, reply) => {
     const url = request.url.split('?')[0];
-    if (
-      spaPage &&
-      request.method === 'GET' &&
-      !/^\/(api|oidc|cls)(\/|$)/.test(url) &&
-      !/\.[a-z0-9]+$/i.test(url)
-    ) {
+    if (spaPage && request.method === 'GET' && !serverPaths.test(url) && !/\.[a-z0-9]+$/i.test(url)) {
+      request.servedWebApp = true;
       return reply.type('text/html').header('cache-control', 'no-cache').send(spaPage);
     }
     return reply.status(404).send({ status: 'FAILURE', err: messages.notFound, code: 'NOT_FOUND' });

@@ -82,11 +82,18 @@ export async function runDueJobs(ctx: AppContext, jobs: readonly Job[], options:
   for (const job of jobs) {
     const runKey = job.runKeyOf(now);
     if (!(await claimRun(ctx.db, job.name, runKey, node, now, o.leaseMs))) continue;
+    const started = performance.now();
+    const count = (outcome: 'succeeded' | 'failed') => {
+      ctx.metrics?.jobRuns.inc({ job: job.name, outcome });
+      ctx.metrics?.jobDuration.observe({ job: job.name }, (performance.now() - started) / 1000);
+    };
     try {
       await job.run(ctx, runKey, now);
+      count('succeeded');
       await settleRun(ctx.db, job.name, runKey, node, { finishedAt: o.now?.() ?? new Date(), error: null });
       ran.push({ name: job.name, runKey, ok: true });
     } catch (e) {
+      count('failed');
       ctx.log.error({ err: e, job: job.name, runKey }, 'job run failed');
       const retryAt = new Date((o.now?.() ?? new Date()).getTime() + o.retryDelayMs);
       await settleRun(ctx.db, job.name, runKey, node, {

@@ -9,7 +9,7 @@ import { route } from '../../platform/route.ts';
 import { authorizeAccount, authorizeAccountOf } from '../accounts/policy.ts';
 import { auditActor } from '../audit/service.ts';
 import { adjustBalance } from '../ledger/service.ts';
-import { type ElasticServer, ingestUsage } from './ingest.ts';
+import { type ElasticServer, type IngestResult, ingestUsage } from './ingest.ts';
 import {
   findServerCredentialOwner,
   issueServerCredential,
@@ -20,6 +20,20 @@ import { requireServer, serverPolicy } from './service.ts';
 
 /** Ingest batches of up to 5000 events are larger than the portal's default body limit. */
 const USAGE_BODY_LIMIT = 8 * 1024 * 1024;
+
+/** Decision 055: events accepted and refused, and how late each accepted one arrived (ingest time − its time). */
+function countUsage(ctx: AppContext, events: readonly unknown[], result: IngestResult, now: Date) {
+  const metrics = ctx.metrics;
+  if (!metrics) return;
+  metrics.usageEvents.inc({ outcome: 'accepted' }, result.accepted);
+  metrics.usageEvents.inc({ outcome: 'rejected' }, result.rejected.length);
+  const refused = new Set(result.rejected.map((r) => r.index));
+  events.forEach((event, index) => {
+    if (refused.has(index)) return;
+    const time = Date.parse((event as { time: string }).time);
+    metrics.usageLag.observe(Math.max(0, (now.getTime() - time) / 1000));
+  });
+}
 
 /** Business operations and support (where not view-only) issue and revoke license-server credentials. */
 const staffOnly = (principal: Principal) => {
@@ -62,10 +76,10 @@ export function registerClsRoutes(app: FastifyInstance, ctx: AppContext): void {
     usageOptions,
   )(async ({ request, body }) => {
     const server = usageServer.get(request) as ElasticServer;
-    return {
-      status: 'SUCCESS',
-      ...(await ingestUsage(ctx.db, server, body.events, new Date(), ctx.config.CLS_BACKFILL_DAYS)),
-    };
+    const now = new Date();
+    const result = await ingestUsage(ctx.db, server, body.events, now, ctx.config.CLS_BACKFILL_DAYS);
+    countUsage(ctx, body.events, result, now);
+    return { status: 'SUCCESS', ...result };
   });
 
   const staff = { guard: staffOnly };

@@ -151,7 +151,12 @@ function customerFiles(
     .map((l) => featureOf(ctx, l, borrow));
   if (features.length === 0) return null;
   try {
-    return generateLicenseFiles({ servers: serversOfHost(host), customerNumber, issued, features }, sign);
+    const files = generateLicenseFiles(
+      { servers: serversOfHost(host), customerNumber, issued, features },
+      sign,
+    );
+    ctx.metrics?.licenseFiles.inc();
+    return files;
   } catch (e) {
     // Stored data the FlexLM format cannot carry (a product without a feature name, a customer number with
     // spaces): the operator needs the cause, the user the spec's text, never a 500.

@@ -14,12 +14,11 @@ export function registerTransactionRoutes(app: FastifyInstance, ctx: AppContext)
     waitMs: ctx.config.LARGE_PAGE_WAIT_MS,
   });
   registerQueryEndpoints(app, ctx, transactionsApi, {
-    page: async (principal, body, reply) => {
+    page: async (principal, body) => {
       if ((body.limit ?? 0) <= LARGE_USAGE_PAGE) return listUsage(ctx, principal, body);
       // Large pages (the CSV export) wait their turn, then stream from a cursor (decision 021).
       const release = await largePages.enter(principal.userId);
-      const stream = await pageEnvelopeStream(streamUsage(ctx, principal, body), release);
-      return reply.type('application/json; charset=utf-8').send(stream);
+      return pageEnvelopeStream(streamUsage(ctx, principal, body), release);
     },
     count: (principal, body) => countUsage(ctx, principal, body),
     distinct: (principal, body) => distinctUsage(ctx, principal, body),

@@ -1,0 +1,89 @@
+import os from 'node:os';
+import { contactRoles } from '@lp/domain/policy';
+import { sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../app.ts';
+import { addContact, buildAccount } from '../test/factories.ts';
+import { signInAs } from '../test/sign-in.ts';
+import { createTestDatabase, type TestDatabase } from '../test/test-db.ts';
+import { loadConfig } from './config.ts';
+
+const BIG = '5400002';
+const ROWS = 3000;
+
+let database: TestDatabase;
+let app: FastifyInstance;
+let base: string;
+let headers: Record<string, string>;
+const lines: Record<string, unknown>[] = [];
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  const { db } = database;
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'info',
+    DATA_DIR: os.tmpdir(),
+    SEED_ON_EMPTY: 'false',
+    JOBS_ENABLED: 'false',
+    WEB_DIST: '/nonexistent',
+    SHUTDOWN_GRACE_MS: '0',
+  });
+  app = await buildApp(config, database, { logStream: { write: (line) => lines.push(JSON.parse(line)) } });
+  await buildAccount(db, { customerNumber: BIG, name: 'Big Usage Ltd' });
+  await addContact(db, BIG, 'anna@big.example', contactRoles.viewer);
+  headers = (await signInAs(db, 'anna@big.example')).headers;
+  await db.execute(sql`
+    insert into usage_sessions (customer_number, session_id, start_time, end_time, product, product_version,
+      product_count, hours, charge, currency, username, host, project, session_status, referer_ip, cloud_job_id,
+      server_id, rate_table_version, rate, charged_cents)
+    select ${BIG}, 'S' || g, st, st + interval '1 hour', 'Fluent', '2025 R1', 1, 1, 2, 'USD', 'user' || g % 40,
+      'host-' || g % 25, 'project-' || g % 12 || '-' || repeat('x', 500), 'Completed', '10.0.0.1', null, 'SRV1',
+      '2025.1.0', 2, 200
+    from generate_series(1, ${ROWS}) g,
+      lateral (select '2026-01-01T00:00:00Z'::timestamptz + make_interval(secs => g * 60) as st) t`);
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+}, 120_000);
+
+afterAll(async () => {
+  await app?.close();
+  await database?.close();
+});
+
+/*
+ * Issue 22 §2: a request that succeeded logs no warning or error (every large usage page used to log "Promise
+ * errored, but reply.sent = true was set" at error level), and request log lines name the contract operation.
+ */
+describe('request logs', () => {
+  it('a large (streamed) usage page that succeeds logs no warning or error', async () => {
+    lines.length = 0;
+    for (const encoding of ['identity', 'gzip', 'br']) {
+      const answer = await fetch(`${base}/api/fetchUsage`, {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json', 'accept-encoding': encoding },
+        body: JSON.stringify({ customerNumber: BIG, limit: 30_000 }),
+      });
+      expect(answer.status).toBe(200);
+      expect((await answer.json()).data).toHaveLength(ROWS);
+    }
+    expect(lines.filter((l) => (l.level as number) >= 40)).toEqual([]);
+    expect(lines.filter((l) => l.msg === 'request completed')).toHaveLength(3);
+  });
+
+  it("names the request's operation in its completed line and in what its handler logs", async () => {
+    lines.length = 0;
+    const small = await fetch(`${base}/api/fetchUsage`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ customerNumber: BIG, limit: 10 }),
+    });
+    expect(small.status).toBe(200);
+    await small.arrayBuffer();
+    const completed = lines.find((l) => l.msg === 'request completed');
+    expect(completed).toMatchObject({ operation: 'listUsage', res: { statusCode: 200 } });
+    expect(lines.filter((l) => (l.level as number) >= 40)).toEqual([]);
+  });
+});

@@ -1,0 +1,70 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signInAs } from '../test/sign-in.ts';
+import { createTestApp } from '../test/test-app.ts';
+import { createTestDatabase, type TestDatabase } from '../test/test-db.ts';
+
+/*
+ * Issue 22 §2: with the web app served, unknown paths of the server (/api, /cls, /metrics, each as a whole path
+ * segment) answer 404 in the envelope, never the web app's page with 200; client-side routes still get it.
+ * (/oidc/* belongs to the OpenID provider, which answers its own 404.)
+ */
+let database: TestDatabase;
+let app: FastifyInstance;
+let signedIn: Record<string, string>;
+const webDist = fs.mkdtempSync(path.join(os.tmpdir(), 'lp-web-dist-'));
+const indexHtml = '<!doctype html><html><body>web app</body></html>';
+
+beforeAll(async () => {
+  fs.writeFileSync(path.join(webDist, 'index.html'), indexHtml);
+  database = await createTestDatabase();
+  app = await createTestApp(database, { WEB_DIST: webDist });
+  signedIn = (await signInAs(database.db, 'someone@example.com')).headers;
+});
+
+afterAll(async () => {
+  await app?.close();
+  await database?.close();
+  fs.rmSync(webDist, { recursive: true, force: true });
+});
+
+const notFound = { status: 'FAILURE', err: 'Not found', code: 'NOT_FOUND' };
+
+describe('unknown paths', () => {
+  it('under /api, /cls and /metrics answer the 404 envelope for every method', async () => {
+    const paths = [
+      '/api',
+      '/api/',
+      '/api/nope?x=1',
+      '//api/nope',
+      '/cls',
+      '/cls/',
+      '/cls/x',
+      '/cls/v2/policy',
+      '/metrics',
+      '/metrics/',
+      '/metrics/x',
+    ];
+    for (const url of paths)
+      for (const method of ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'] as const) {
+        const res = await app.inject({ method, url, headers: signedIn });
+        expect(res.statusCode, `${method} ${url}`).toBe(404);
+        expect(res.headers['content-type'], `${method} ${url}`).toMatch(/^application\/json/);
+        if (method !== 'HEAD') expect(res.json(), `${method} ${url}`).toEqual(notFound);
+      }
+  });
+
+  it('elsewhere, a client-side route gets the web app (/clscredentials and /metricsx are not server paths)', async () => {
+    for (const url of ['/', '/elastic', '/clscredentials', '/metricsx', '/apis', '/cls-help?x=1']) {
+      const res = await app.inject({ url });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.body, url).toBe(indexHtml);
+    }
+    // Not a GET, or a file name: no page.
+    expect((await app.inject({ method: 'POST', url: '/elastic' })).json()).toEqual(notFound);
+    expect((await app.inject('/missing.js')).statusCode).toBe(404);
+  });
+});
