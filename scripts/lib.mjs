@@ -66,3 +66,27 @@ export function ensureWebBuilt() {
   console.log('Building the web app...');
   run('npm', ['run', 'build', '-w', '@lp/web']);
 }
+
+/** The compiled server's entry points (scripts/build-server.mjs writes them). */
+export const serverEntry = path.join(root, 'server', 'dist', 'main.js');
+export const cliEntry = path.join(root, 'server', 'dist', 'cli.js');
+
+/**
+ * Compiles the server and the CLI (scripts/build-server.mjs) when either is missing or older than any source it
+ * bundles, so `npm start` and `npm run cli` run the code in the tree, compiled as production runs it.
+ */
+export function ensureServerBuilt() {
+  const sources = ['server/src', 'tools/src', 'contract/src', 'domain/src', 'scripts/build-server.mjs'];
+  const latest = Math.max(...sources.map((s) => newest(path.join(root, s))));
+  if (Math.min(mtime(serverEntry), mtime(cliEntry)) >= latest) return;
+  if (!fs.existsSync(path.join(root, 'node_modules', 'esbuild'))) {
+    // A production install (npm ci --omit=dev) has no compiler: the build output must come with the release.
+    console.error(
+      'server/dist is missing or older than the sources, and esbuild is not installed: run `npm run build`',
+    );
+    process.exit(1);
+  }
+  // On stderr: `npm run cli -- token create` keeps stdout for the token alone.
+  console.error('Compiling the server...');
+  run(process.execPath, ['scripts/build-server.mjs'], { stdio: ['inherit', 2, 2] });
+}

@@ -1,0 +1,176 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import { builtinModules } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort, type ServerProcess, waitForLog, waitReady } from './test/server-process.ts';
+import { createTestDatabase, type TestDatabase } from './test/test-db.ts';
+
+/*
+ * Issue 22 §1 (decision 054): production runs `node server/dist/main.js`, plain JavaScript compiled by
+ * `npm run build`, with no TypeScript loader. The processes here are started as a supervisor would, from a folder
+ * outside the repository, with NODE_OPTIONS cleared, and each one lists every module it loaded (module-log.mjs, a
+ * resolve hook): no .ts file and nothing from tsx, TypeScript or esbuild may be among them.
+ */
+
+const root = path.resolve(import.meta.dirname, '../..');
+const dist = path.join(root, 'server', 'dist');
+const moduleLog = path.join(import.meta.dirname, 'test', 'module-log.mjs');
+const engine = process.env.TEST_ENGINE ?? 'pglite';
+const work = fs.mkdtempSync(path.join(os.tmpdir(), 'lp-compiled-'));
+let database: TestDatabase | undefined;
+
+beforeAll(async () => {
+  // The build under test: what `npm run build` runs for the server.
+  const build = spawn(process.execPath, ['scripts/build-server.mjs'], { cwd: root, stdio: 'inherit' });
+  expect(await new Promise((resolve) => build.on('exit', resolve))).toBe(0);
+  if (engine === 'postgres') database = await createTestDatabase();
+});
+
+afterAll(async () => {
+  await database?.close();
+  fs.rmSync(work, { recursive: true, force: true });
+});
+
+/** `node <script> <args>` from outside the repository, with a clean environment plus `env`. */
+function runCompiled(
+  script: string,
+  args: string[],
+  env: Record<string, string>,
+  logFile: string,
+): ServerProcess & { stdout: () => string } {
+  const clean: NodeJS.ProcessEnv = { ...process.env };
+  delete clean.NODE_OPTIONS;
+  delete clean.DATABASE_URL;
+  const child = spawn(process.execPath, ['--import', moduleLog, path.join(dist, script), ...args], {
+    cwd: work,
+    env: {
+      ...clean,
+      DATA_DIR: path.join(work, 'data'),
+      SEED_ON_EMPTY: 'false',
+      JOBS_ENABLED: 'false',
+      LOG_LEVEL: 'info',
+      HOST: '127.0.0.1',
+      LP_MODULE_LOG: logFile,
+      ...(database ? { DATABASE_URL: database.url! } : {}),
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  let stdout = '';
+  child.stdout.on('data', (d) => {
+    output += d;
+    stdout += d;
+  });
+  child.stderr.on('data', (d) => {
+    output += d;
+  });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, exited, output: () => output, stdout: () => stdout };
+}
+
+/** The modules a finished process loaded, and the ones of them that would need a TypeScript loader. */
+function loaded(logFile: string) {
+  const urls = fs.readFileSync(logFile, 'utf8').split('\n');
+  const typescript = urls.filter(
+    (url) => /\.[cm]?tsx?$/.test(url) || /\/node_modules\/(tsx|typescript|esbuild|@esbuild)\//.test(url),
+  );
+  return { urls, typescript };
+}
+
+describe('the compiled server', () => {
+  it('starts from server/dist without TypeScript, migrates a new database, serves, and shuts down on SIGTERM', async () => {
+    const port = await freePort();
+    const logFile = path.join(work, 'server-modules.txt');
+    const proc = runCompiled(
+      'main.js',
+      [],
+      { PORT: String(port), PUBLIC_URL: `http://localhost:${port}` },
+      logFile,
+    );
+    await waitReady(proc);
+
+    // Migrations (server/drizzle) were found: the new database answers.
+    const ready = await fetch(`http://127.0.0.1:${port}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toEqual({ status: 'ok', database: engine });
+    // The root package.json was found: the API document carries the product's version.
+    const { version } = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
+    const docs = await fetch(`http://127.0.0.1:${port}/api/docs`);
+    expect((await docs.json()).info.version).toBe(version);
+    const denied = await fetch(`http://127.0.0.1:${port}/api/getaccounts`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(denied.status).toBe(401);
+
+    proc.child.kill('SIGTERM');
+    await waitForLog(proc, (line) => line.msg === 'shutting down' && line.signal === 'SIGTERM');
+    expect(await proc.exited).toBe(0);
+
+    const { urls, typescript } = loaded(logFile);
+    expect(urls).toContain(`file://${path.join(dist, 'main.js')}`);
+    expect(urls.some((url) => url.includes('/node_modules/fastify/'))).toBe(true);
+    expect(typescript).toEqual([]);
+  }, 120_000);
+
+  it('runs the operator CLI compiled beside it, on the same database, without TypeScript', async () => {
+    const logFile = path.join(work, 'cli-modules.txt');
+    const proc = runCompiled('cli.js', ['users', 'list', '--json'], {}, logFile);
+    expect(await proc.exited).toBe(0);
+    expect(JSON.parse(proc.stdout())).toEqual([]);
+    const { urls, typescript } = loaded(logFile);
+    expect(urls).toContain(`file://${path.join(dist, 'cli.js')}`);
+    expect(typescript).toEqual([]);
+  }, 60_000);
+
+  it('reads files beside its sources from where the sources are (migrations, web app, package.json)', () => {
+    // scripts/build-server.mjs gives each source file's import.meta.url back its own location.
+    const code = fs.readFileSync(path.join(dist, 'main.js'), 'utf8');
+    const rewritten = [...code.matchAll(/new URL\("([^"]+)", import\.meta\.url\)/g)].map((m) => m[1]);
+    expect(rewritten).toEqual(
+      expect.arrayContaining([
+        '../src/db/database.ts',
+        '../src/app.ts',
+        '../src/features/platform/routes.ts',
+      ]),
+    );
+    for (const file of rewritten) expect(fs.existsSync(path.join(dist, file)), file).toBe(true);
+  });
+
+  it('imports only packages that a production install (npm ci --omit=dev) keeps', () => {
+    const meta = JSON.parse(fs.readFileSync(path.join(dist, 'meta.json'), 'utf8')) as {
+      outputs: Record<string, { imports: { path: string; external?: boolean }[] }>;
+    };
+    const lock = JSON.parse(fs.readFileSync(path.join(root, 'package-lock.json'), 'utf8')) as {
+      packages: Record<string, { dev?: boolean }>;
+    };
+    const builtins = new Set(builtinModules);
+    const packages = new Set<string>();
+    for (const [file, output] of Object.entries(meta.outputs)) {
+      if (!file.endsWith('.js')) continue;
+      for (const { path: specifier, external } of output.imports) {
+        if (!external || specifier.startsWith('node:') || builtins.has(specifier)) continue;
+        const parts = specifier.split('/');
+        packages.add(specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]);
+      }
+    }
+    expect(packages).toContain('fastify');
+    for (const name of packages) {
+      const entry = lock.packages[`server/node_modules/${name}`] ?? lock.packages[`node_modules/${name}`];
+      expect(entry, name).toBeDefined();
+      expect(entry.dev, `${name} is a development dependency`).not.toBe(true);
+    }
+    // And no workspace asks a production install for a TypeScript loader or compiler.
+    for (const workspace of ['contract', 'domain', 'server', 'tools', 'web', 'e2e', 'bench', '.']) {
+      const { dependencies = {} } = JSON.parse(
+        fs.readFileSync(path.join(root, workspace, 'package.json'), 'utf8'),
+      ) as { dependencies?: Record<string, string> };
+      for (const tool of ['tsx', 'typescript', 'esbuild'])
+        expect(dependencies[tool], `${workspace}/package.json dependencies`).toBeUndefined();
+    }
+  });
+});
