@@ -6,7 +6,7 @@ import { apiTokensApi } from './api-tokens/api.ts';
 import { auditApi } from './audit/api.ts';
 import { authApi } from './auth/api.ts';
 import { clsApi } from './cls/api.ts';
-import { failureSchema } from './common/envelope.ts';
+import { errorCatalogue } from './common/errors.ts';
 import type { Operation } from './common/operation.ts';
 import { credentialsApi } from './credentials/api.ts';
 import { emailsApi } from './emails/api.ts';
@@ -26,34 +26,96 @@ import { transactionsApi } from './transactions/api.ts';
 import { userApi } from './user/api.ts';
 
 /**
+ * The features of the API, each named as its contract folder (the OpenAPI tag of its calls), with the line the
+ * reference page shows above them.
+ */
+const features: { tag: string; description: string; operations: Record<string, Operation> }[] = [
+  {
+    tag: 'platform',
+    description: 'Health, readiness, client configuration and this document',
+    operations: platformApi,
+  },
+  {
+    tag: 'auth',
+    description: 'Sign-in through OpenID Connect, the session and sign-out',
+    operations: authApi,
+  },
+  {
+    tag: 'api-tokens',
+    description: 'Personal API tokens: Bearer credentials for the API',
+    operations: apiTokensApi,
+  },
+  { tag: 'user', description: 'The signed-in user', operations: userApi },
+  { tag: 'accounts', description: 'Accounts the user may select and their flags', operations: accountsApi },
+  { tag: 'prefs', description: 'Saved table views', operations: prefsApi },
+  {
+    tag: 'featureflags',
+    description: 'Feature flags and the features in force for the user',
+    operations: featureFlagsApi,
+  },
+  { tag: 'alerts', description: 'Service alerts and their administration', operations: alertsApi },
+  { tag: 'emails', description: 'E-mails the portal sent for an account', operations: emailsApi },
+  {
+    tag: 'portal-access',
+    description: "An account's portal contacts and their authorization",
+    operations: portalAccessApi,
+  },
+  { tag: 'ip-rules', description: 'IP allow-lists of elastic license servers', operations: ipRulesApi },
+  {
+    tag: 'entitlements',
+    description: 'Elastic entitlements with their ledger balances',
+    operations: entitlementsApi,
+  },
+  {
+    tag: 'leases',
+    description: 'Leases and perpetuals, and seats activated per activation id',
+    operations: leasesApi,
+  },
+  {
+    tag: 'license-servers',
+    description: 'License servers (hosts), their shared-server groups and settings',
+    operations: licenseServersApi,
+  },
+  {
+    tag: 'activations',
+    description: 'Activating and returning seats on hosts, and their history',
+    operations: activationsApi,
+  },
+  { tag: 'fsa', description: 'Flexible Spending Account contracts, products and orders', operations: fsaApi },
+  {
+    tag: 'license-files',
+    description: 'Signed license files: generate, download, e-mail, preview and verify',
+    operations: licenseFilesApi,
+  },
+  {
+    tag: 'statements',
+    description: 'Elastic usage statements: JSON, PDF and e-mail',
+    operations: statementsApi,
+  },
+  {
+    tag: 'transactions',
+    description: 'Usage transactions (sessions) of an account',
+    operations: transactionsApi,
+  },
+  {
+    tag: 'credentials',
+    description: 'PIN and allowed usernames of elastic license servers',
+    operations: credentialsApi,
+  },
+  { tag: 'cls', description: 'The license-server API (/cls/v1) and its credentials', operations: clsApi },
+  { tag: 'audit', description: 'The audit log and its signed checkpoints', operations: auditApi },
+  {
+    tag: 'notices',
+    description: 'Proactive notices and the choices of who receives them',
+    operations: noticesApi,
+  },
+];
+
+/**
  * Every call the server answers (besides the built-in OpenID provider under /oidc and the web app's files).
  * The server's routes are registered from these declarations and a test holds them equal.
  */
-export const apiCatalogue: Operation[] = [
-  platformApi,
-  authApi,
-  apiTokensApi,
-  userApi,
-  accountsApi,
-  prefsApi,
-  featureFlagsApi,
-  alertsApi,
-  emailsApi,
-  portalAccessApi,
-  ipRulesApi,
-  entitlementsApi,
-  leasesApi,
-  licenseServersApi,
-  activationsApi,
-  fsaApi,
-  licenseFilesApi,
-  statementsApi,
-  transactionsApi,
-  credentialsApi,
-  clsApi,
-  auditApi,
-  noticesApi,
-].flatMap((group) => Object.values(group));
+export const apiCatalogue: Operation[] = features.flatMap((feature) => Object.values(feature.operations));
 
 type JsonSchema = Record<string, unknown>;
 
@@ -92,22 +154,103 @@ function hoistDefinitions(schema: JsonSchema, prefix: string, components: Record
 
 const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
-/** The OpenAPI 3.1 document served at /api/docs, built from the catalogue (linted with Redocly's rules). */
-export function openApiDocument(version: string) {
-  const components: Record<string, JsonSchema> = {};
+const envelopeRef = { $ref: '#/components/schemas/Failure' };
+const failureJson = (description: string, schema: JsonSchema = envelopeRef) => ({
+  description,
+  content: { 'application/json': { schema } },
+});
+
+/** The failure answers every call of a kind gives (decision 058), shared as components and referred to. */
+const sharedFailures = {
+  BadRequest: failureJson(
+    'Bad input: `err` names the field and the problem. Any call: a malformed URL, query, cookie or credential header.',
+  ),
+  NotSignedIn: failureJson('No valid session cookie or personal API token (`err`: Unauthorised).'),
+  NoServerCredential: failureJson('No valid license-server credential.'),
+  Forbidden: failureJson(
+    "Not allowed: the account is not one the user may see or change (an unknown account answers alike), the user's role may not do this, or a cookie session's write lacks the header `x-lp-csrf: 1`.",
+  ),
+  TooLarge: failureJson('The request body is larger than the server takes.'),
+  NotJson: failureJson('The request body is not `application/json`.'),
+  Unavailable: failureJson(
+    'Unavailable, retry later: the database cannot be reached or did not answer in time, a change to the same data was saved at the same moment, this server is shutting down, or it cannot open its sealed keys (an operator must correct its key setting).',
+  ),
+  OtherFailure: failureJson(
+    'Any other failure, in the same envelope: 500 for a defect (`err` carries a reference to quote to support), 408 or 431 when the HTTP request itself was refused.',
+  ),
+};
+const shared = (name: keyof typeof sharedFailures) => ({ $ref: `#/components/responses/${name}` });
+
+/** When a call with an upload form answers 413 and 415. */
+const uploadFailures = (form: NonNullable<Operation['form']>) => ({
+  413: failureJson(`The file (part \`${form.file}\`) is larger than this upload takes.`),
+  415: failureJson('The request is not `multipart/form-data`.'),
+});
+
+/**
+ * The failure statuses of one call (decision 058): derived from its declaration where the server answers them
+ * for every call of the kind (400 any call; 401 signed calls; 403 a signed-in user's writes, which need the
+ * anti-CSRF header; 413 and 415 calls that take a body; 503 any call, as the database or shutdown can answer
+ * it), plus the ones the declaration names with when.
+ */
+function failureResponses(
+  op: Operation,
+  toSchema: (schema: z.ZodType) => JsonSchema,
+): Record<string, unknown> {
+  const declared = Object.fromEntries(
+    Object.entries(op.statuses ?? {})
+      .filter(([status]) => status !== '304')
+      .map(([status, when]) => [
+        status,
+        typeof when === 'string'
+          ? failureJson(when)
+          : failureJson(when.when, { anyOf: [envelopeRef, toSchema(when.body)] }),
+      ]),
+  );
+  return {
+    400: shared('BadRequest'),
+    ...(op.auth === 'session' && { 401: shared('NotSignedIn') }),
+    ...(op.auth === 'server-credential' && { 401: shared('NoServerCredential') }),
+    ...(op.auth === 'session' && op.method !== 'get' && { 403: shared('Forbidden') }),
+    ...(op.body && { 413: shared('TooLarge'), 415: shared('NotJson') }),
+    ...(op.form && uploadFailures(op.form)),
+    ...declared,
+    503: shared('Unavailable'),
+    default: shared('OtherFailure'),
+  };
+}
+
+/** The failure envelope as the server's error handler sends it. */
+const failureComponent = {
+  type: 'object',
+  description: 'Every failure: `{status: "FAILURE", err}`; `err` is meant for people, `code` for programs.',
+  properties: {
+    status: { const: 'FAILURE' },
+    err: { type: 'string', description: 'What went wrong, in words a user can be shown' },
+    code: {
+      type: 'string',
+      enum: Object.keys(errorCatalogue),
+      description: 'The error catalogue code of the status',
+    },
+  },
+  required: ['status', 'err'],
+};
+
+/** The OpenAPI 3.1 document served at /api/docs, built from the catalogue (decision 058). */
+export function openApiDocument(version: string, supportUrl?: string) {
+  const components: Record<string, JsonSchema> = { Failure: failureComponent };
   const paths: Record<string, Record<string, unknown>> = {};
   const json = (schema: JsonSchema) => ({ content: { 'application/json': { schema } } });
-  const failure = json(z.toJSONSchema(failureSchema) as JsonSchema);
-  for (const op of apiCatalogue) {
-    const prefix = capitalized(op.operationId);
-    const toSchema = (schema: z.ZodType, io: 'input' | 'output', part: string) =>
-      hoistDefinitions(
-        z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema,
-        `${prefix}${part}`,
-        components,
-      );
-    const parameters = [
-      ...(['params', 'query'] as const).flatMap((part) => {
+  for (const feature of features) {
+    for (const op of Object.values(feature.operations)) {
+      const prefix = capitalized(op.operationId);
+      const toSchema = (schema: z.ZodType, io: 'input' | 'output', part: string) =>
+        hoistDefinitions(
+          z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema,
+          `${prefix}${part}`,
+          components,
+        );
+      const parameters = (['params', 'query'] as const).flatMap((part) => {
         const schema = op[part];
         if (!schema) return [];
         const object = toSchema(schema, 'input', capitalized(part)) as {
@@ -118,70 +261,96 @@ export function openApiDocument(version: string) {
           name,
           in: part === 'params' ? 'path' : 'query',
           required: part === 'params' || (object.required ?? []).includes(name),
+          ...(typeof property.description === 'string' && { description: property.description }),
           schema: property,
         }));
-      }),
-    ];
-    const success =
-      op.produces === 'redirect'
-        ? { 302: { description: 'Redirect' } }
-        : {
-            200: op.response
-              ? { description: 'SUCCESS', ...json(toSchema(op.response, 'output', 'Response')) }
-              : {
-                  description: 'SUCCESS',
-                  content: {
-                    [op.produces ?? 'application/json']: {
-                      schema:
-                        op.produces === 'application/pdf'
-                          ? { type: 'string', format: 'binary' }
-                          : { type: 'string' },
+      });
+      const success =
+        op.produces === 'redirect'
+          ? {
+              302: {
+                description: 'Redirect',
+                headers: {
+                  Location: { description: 'Where the browser goes next', schema: { type: 'string' } },
+                },
+              },
+            }
+          : {
+              200: op.response
+                ? { description: 'SUCCESS', ...json(toSchema(op.response, 'output', 'Response')) }
+                : {
+                    description: 'SUCCESS',
+                    content: {
+                      [op.produces ?? 'application/json']: {
+                        schema:
+                          op.produces === 'application/pdf'
+                            ? { type: 'string', contentMediaType: 'application/pdf' }
+                            : { type: 'string' },
+                      },
                     },
                   },
+              ...(typeof op.statuses?.[304] === 'string' && { 304: { description: op.statuses[304] } }),
+            };
+      const requestBody = op.body
+        ? { required: true, ...json(toSchema(op.body, 'input', 'Body')) }
+        : op.form && {
+            required: true,
+            content: {
+              'multipart/form-data': {
+                schema: {
+                  type: 'object',
+                  properties: {
+                    [op.form.file]: { type: 'string', contentMediaType: 'application/octet-stream' },
+                    ...Object.fromEntries(op.form.fields.map((field) => [field, { type: 'string' }])),
+                  },
+                  required: [op.form.file, ...op.form.fields],
                 },
+              },
+            },
           };
-    paths[op.path] ??= {};
-    paths[op.path][op.method] = {
-      operationId: op.operationId,
-      summary: op.summary,
-      security:
-        op.auth === 'public'
-          ? []
-          : op.auth === 'session'
-            ? [{ session: [] }, { bearer: [] }]
-            : [{ server: [] }],
-      ...(parameters.length > 0 && { parameters }),
-      ...(op.body && {
-        requestBody: { required: true, ...json(toSchema(op.body, 'input', 'Body')) },
-      }),
-      responses: {
-        ...success,
-        400: { description: 'Bad input', ...failure },
-        ...(op.auth !== 'public' && {
-          401: { description: 'Not signed in (or no valid credential)', ...failure },
-          403: { description: 'Not allowed', ...failure },
-        }),
-      },
-    };
+      paths[op.path] ??= {};
+      paths[op.path][op.method] = {
+        operationId: op.operationId,
+        tags: [feature.tag],
+        summary: op.summary,
+        description: op.description,
+        security:
+          op.auth === 'public'
+            ? []
+            : op.auth === 'session'
+              ? [{ session: [] }, { bearer: [] }]
+              : [{ server: [] }],
+        ...(parameters.length > 0 && { parameters }),
+        ...(requestBody && { requestBody }),
+        responses: {
+          ...success,
+          ...failureResponses(op, (schema) => toSchema(schema, 'output', 'Failure')),
+        },
+      };
+    }
   }
   return {
     openapi: '3.1.0',
     info: {
       title: 'Licensing Portal API',
       version,
-      description: 'Every answer is JSON {status: "SUCCESS", …} or {status: "FAILURE", err} unless stated.',
+      description:
+        'Every JSON answer is `{status: "SUCCESS", …}` or, for a failure, `{status: "FAILURE", err}` (the `Failure` schema) unless a call states otherwise. Sign in with a personal API token (Settings › API Tokens) sent as `Authorization: Bearer …`.',
+      ...(supportUrl && { contact: { name: 'Support', url: supportUrl } }),
       license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
     },
     // Relative: the document is served by the portal it describes, wherever that is installed.
     servers: [{ url: '/', description: 'This portal' }],
+    tags: features.map(({ tag, description }) => ({ name: tag, description })),
     components: {
       schemas: components,
+      responses: sharedFailures,
       securitySchemes: {
         session: {
           type: 'apiKey',
           in: 'cookie',
           name: 'lp_session',
-          description: 'Signed-in browser session',
+          description: 'Signed-in browser session (writes also send the header `x-lp-csrf: 1`)',
         },
         bearer: { type: 'http', scheme: 'bearer', description: 'Personal API token' },
         server: { type: 'http', scheme: 'bearer', description: 'License-server credential (/cls/v1)' },

@@ -14,6 +14,8 @@ export const accountsQuery = queryOperations({
   name: 'Accounts',
   path: '/api/getaccounts',
   summary: 'Accounts the user may select',
+  description:
+    'The accounts the signed-in user may select: vendor staff see every account, customer users their own.',
   page: { body: getAccountsRequestSchema, response: getAccountsResponseSchema },
   count: { body: accountsCountRequestSchema },
   distinct: { body: accountsDistinctRequestSchema },
@@ -26,6 +28,8 @@ export const accountsApi = {
     method: 'post',
     path: '/api/getCustomerAccounts',
     summary: 'Accounts, optionally of one customer e-mail',
+    description:
+      'Accounts the user may see, optionally those of one customer e-mail (vendor staff looking a customer up); capped at the account list limit.',
     auth: 'session',
     body: getAccountsRequestSchema,
     response: getAccountsResponseSchema,
@@ -35,6 +39,8 @@ export const accountsApi = {
     method: 'post',
     path: '/api/accounts',
     summary: 'Single-account check (limit 2) of the activation screens',
+    description:
+      'Looks one account up by number or name for the activation screens: at most 2 rows are read, so a caller can tell one match from several.',
     auth: 'session',
     body: accountsCheckRequestSchema,
     response: getAccountsResponseSchema.omit({ token: true }),
@@ -44,7 +50,12 @@ export const accountsApi = {
     method: 'get',
     path: '/api/getaccountinfo/{customerNumber}',
     summary: 'Account info flags',
+    description:
+      'Flags of one account the page needs: export control, disabled, which entitlement kinds it has (elastic, leases, FSA) and what the user may do on it.',
     auth: 'session',
+    statuses: {
+      403: 'The user may not see the account (an unknown account answers alike).',
+    },
     params: customerNumberParamsSchema,
     response: accountInfoResponseSchema,
   }),

@@ -17,6 +17,8 @@ export const apiTokensApi = {
     method: 'get',
     path: '/api/tokens',
     summary: "The signed-in user's personal API tokens (never the tokens themselves)",
+    description:
+      "Name, creation, expiry and last use of each of the signed-in user's tokens. The secret itself is never stored (only its hash), so it is never answered again.",
     auth: 'session',
     response: myTokensResponseSchema,
   }),
@@ -25,7 +27,12 @@ export const apiTokensApi = {
     method: 'post',
     path: '/api/tokens',
     summary: 'Creates a personal API token; the answer is the only time the token is shown',
+    description:
+      'Creates a token with a name and a lifetime in days (every token expires). Only from a signed-in browser session, not with another token. The answer carries the secret once: send it as `Authorization: Bearer …`.',
     auth: 'session',
+    statuses: {
+      403: 'Called with an API token (tokens are created in a browser session), or a cookie session without the header `x-lp-csrf: 1`.',
+    },
     body: createTokenRequestSchema,
     response: createTokenResponseSchema,
   }),
@@ -34,6 +41,8 @@ export const apiTokensApi = {
     method: 'post',
     path: '/api/tokens/account',
     summary: "Tokens that can act on an account (its contacts' tokens): its administrators and vendor staff",
+    description:
+      "The tokens of the account's portal contacts, for its administrators and vendor staff to review and revoke. The account is named by `customerNumber`; a user who may not see it gets 403, as for an unknown account.",
     auth: 'session',
     body: accountTokensRequestSchema,
     response: accountTokensResponseSchema,
@@ -44,7 +53,12 @@ export const apiTokensApi = {
     path: '/api/tokens/{id}/revoke',
     summary:
       "Revokes a token: the owner's own, an account contact's (its administrators), any (vendor staff)",
+    description:
+      "Revokes a token at once: its next call answers 401. The owner revokes their own, an account's administrators the tokens of its contacts, vendor staff any.",
     auth: 'session',
+    statuses: {
+      404: 'No such token, or one the user may not revoke (answered alike).',
+    },
     params: tokenIdParamsSchema,
     body: revokeTokenRequestSchema,
     response: revokeTokenResponseSchema,

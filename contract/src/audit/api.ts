@@ -19,6 +19,8 @@ export const auditApi = {
     name: 'AuditEntries',
     path: '/api/audit',
     summary: 'Audit log entries of an account, or of every account for vendor staff',
+    description:
+      "Who changed what, when and from where, with the values before and after: an account's entries for its administrators, support coordinators and vendor staff (`customerNumber`), every account's for vendor staff (no `customerNumber`).",
     page: { body: auditPageRequestSchema, response: auditPageResponseSchema },
     count: { body: auditCountRequestSchema },
     distinct: { body: auditDistinctRequestSchema },
@@ -28,6 +30,8 @@ export const auditApi = {
     method: 'post',
     path: '/api/audit/checkpoint-status',
     summary: "The audit log's last signed checkpoint and whether the chains matched the checkpoint before it",
+    description:
+      "When the audit log was last checkpointed (each chain's head in a signed file) and whether the chains still matched the checkpoint before it. For an account's administrators, support coordinators and vendor staff.",
     auth: 'session',
     body: auditCheckpointStatusRequestSchema,
     response: successOf(auditCheckpointStatusSchema),

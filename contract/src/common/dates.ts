@@ -54,7 +54,11 @@ export function parseCalendarDay(text: string): Date | null {
 /** 'YYYY-MM-DD', a real calendar day. */
 export const calendarDaySchema = z
   .string()
-  .refine((s) => parseCalendarDay(s) !== null, 'expected a real calendar date YYYY-MM-DD (years 0001-9999)');
+  .refine((s) => parseCalendarDay(s) !== null, 'expected a real calendar date YYYY-MM-DD (years 0001-9999)')
+  .meta({ format: 'date' });
+
+/** A day as answered ('YYYY-MM-DD'): the OpenAPI document says `format: date`, and answers are checked in tests. */
+export const isoDateSchema = z.string().regex(/^\d{4}-\d{2}-\d{2}$/).meta({ format: 'date' });
 
 /** An instant as text, validated but kept as written (saved views store what the browser sent). */
 export const instantTextSchema = z
@@ -63,12 +67,16 @@ export const instantTextSchema = z
   .refine(
     (s) => parseInstant(s) !== undefined,
     'expected a real date YYYY-MM-DD or ISO 8601 date-time (years 0001-9999)',
-  );
+  )
+  .meta({
+    pattern: INSTANT.source,
+    description: 'A date YYYY-MM-DD, or a date-time YYYY-MM-DD HH:mm[:ss[.fff]] with an optional offset or Z',
+  });
 
 /** An instant, answered as its canonical ISO 8601 UTC text so later Date.parse calls cannot disagree. */
-export const instantSchema = instantTextSchema.transform((s) =>
-  new Date(parseInstant(s) as number).toISOString(),
-);
+export const instantSchema = instantTextSchema
+  .transform((s) => new Date(parseInstant(s) as number).toISOString())
+  .pipe(z.string().meta({ format: 'date-time' }));
 
 /** An ISO 8601 date-time with its time zone (what machines send), canonical ISO UTC text. */
 export const zonedInstantSchema = instantTextSchema
@@ -76,4 +84,5 @@ export const zonedInstantSchema = instantTextSchema
     (s) => /^[^Tt ]+[Tt ]\d{2}:\d{2}.*([Zz]|[+-]\d{2}:?\d{2})$/.test(s.trim()),
     'expected an ISO 8601 date-time with a time zone, e.g. 2026-01-31T08:00:00Z',
   )
-  .transform((s) => new Date(parseInstant(s) as number).toISOString());
+  .transform((s) => new Date(parseInstant(s) as number).toISOString())
+  .pipe(z.string().meta({ format: 'date-time' }));

@@ -7,6 +7,14 @@ import type { z } from 'zod';
 export type AuthKind = 'session' | 'server-credential' | 'public';
 
 /**
+ * Answers a call gives that the catalogue cannot derive from its declaration (decision 058), each with when. The
+ * catalogue derives the rest: 400 for every call, 401 for signed calls, 403 for a signed-in user's writes
+ * (the anti-CSRF header), 413 and 415 for calls with a body, 503 for every call, and the error envelope for any
+ * other failure.
+ */
+export type DeclaredStatus = 304 | 401 | 403 | 404 | 409 | 422 | 429 | 503;
+
+/**
  * One call of the API, declared once: the server registers its route from it (principal, validation of
  * params, query and body, response check in tests), the web calls it typed with `call(operation, body)`, and
  * the OpenAPI document at /api/docs is built from the list of them.
@@ -17,7 +25,10 @@ export interface Operation {
   method: 'get' | 'post' | 'put' | 'delete';
   /** OpenAPI form: path parameters in braces, e.g. `/api/emails/{id}`; each one is a key of `params`. */
   path: string;
+  /** One line (OpenAPI summary). */
   summary: string;
+  /** What a client developer needs beyond the summary (OpenAPI description; markdown). */
+  description: string;
   auth: AuthKind;
   params?: z.ZodObject;
   query?: z.ZodObject;
@@ -26,6 +37,13 @@ export interface Operation {
   response?: z.ZodType;
   /** What a 2xx carries when it is not JSON: a text, a file, or a redirect. */
   produces?: 'text/plain' | 'text/javascript' | 'application/pdf' | 'redirect';
+  /** A multipart/form-data upload (read by the server's multipart reader, not by `body`): the file part and text fields. */
+  form?: { file: string; fields: readonly string[] };
+  /**
+   * The statuses of `DeclaredStatus` this call answers, each with when; `body` when the answer is not the error
+   * envelope (or not only: the answer may be either).
+   */
+  statuses?: Partial<Record<DeclaredStatus, string | { when: string; body: z.ZodType }>>;
 }
 
 /** Keeps the literal types of a declaration (so the server and the web infer bodies and answers from it). */

@@ -19,7 +19,11 @@ export const credentialsApi = {
     operationId: 'getElasticDevice',
     method: 'post',
     path: '/api/devices/elastic',
+    description: "The account's elastic license server: its device id and alias.",
     auth: 'session',
+    statuses: {
+      404: 'The account has no elastic license server.',
+    },
     summary: 'The elastic license server of the account (deviceId, alias)',
     body: elasticDeviceRequestSchema,
     response: elasticDeviceResponseSchema,
@@ -28,7 +32,12 @@ export const credentialsApi = {
     operationId: 'getPin',
     method: 'post',
     path: '/api/getpin',
+    description:
+      'The PIN of one elastic license server of the account (stored sealed, opened for the answer); null when it has none.',
     auth: 'session',
+    statuses: {
+      404: 'The server is not an elastic server of the account.',
+    },
     summary: 'PIN of the elastic license server (pin null when it has none)',
     body: getPinRequestSchema,
     response: storedPinResponseSchema,
@@ -37,7 +46,12 @@ export const credentialsApi = {
     operationId: 'generatePin',
     method: 'post',
     path: '/api/generatepin',
+    description:
+      'Gives a server that has no PIN a random six-digit one and answers the PIN in force (an existing PIN is kept). Needs the right to edit the account.',
     auth: 'session',
+    statuses: {
+      404: 'The server is not an elastic server of the account.',
+    },
     summary: 'Gives a server without a PIN a random six-digit one; answers the PIN in force',
     body: generatePinRequestSchema,
     response: pinResponseSchema,
@@ -46,7 +60,11 @@ export const credentialsApi = {
     operationId: 'changePin',
     method: 'post',
     path: '/api/changepin',
+    description: "Sets the server's PIN to six digits the user chose; view-only users may not. Audited.",
     auth: 'session',
+    statuses: {
+      404: 'The server is not an elastic server of the account.',
+    },
     summary: 'Change the PIN (six digits; not for view-only users)',
     body: changePinRequestSchema,
     response: okResponseSchema,
@@ -55,7 +73,12 @@ export const credentialsApi = {
     operationId: 'getAllowedUsers',
     method: 'post',
     path: '/api/getUsers',
+    description:
+      'The usernames the elastic license server lets check out licenses; an empty list lets everyone with the PIN.',
     auth: 'session',
+    statuses: {
+      404: 'The server is not an elastic server of the account.',
+    },
     summary: 'Usernames allowed on the elastic license server (empty: everyone with the PIN)',
     body: getUsersRequestSchema,
     response: usersResponseSchema,
@@ -64,7 +87,12 @@ export const credentialsApi = {
     operationId: 'saveAllowedUsers',
     method: 'post',
     path: '/api/saveUsers',
+    description:
+      'Replaces the allowed usernames (kept as typed; compared ignoring case); view-only users may not. Audited.',
     auth: 'session',
+    statuses: {
+      404: 'The server is not an elastic server of the account.',
+    },
     summary: 'Replace the allowed usernames (not for view-only users)',
     body: saveUsersRequestSchema,
     response: okResponseSchema,

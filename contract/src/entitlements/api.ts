@@ -7,6 +7,8 @@ export const entitlementsApi = {
     method: 'post',
     path: '/api/getEntitlements',
     summary: "The account's elastic entitlements with what the ledger has drawn from each",
+    description:
+      "The account's elastic entitlements (products, periods, prices) with the amount the usage ledger has drawn from each and what is left. The account is named by `customerNumber`; a user who may not see it gets 403, as for an unknown account.",
     auth: 'session',
     body: getEntitlementsRequestSchema,
     response: getEntitlementsResponseSchema,

@@ -7,6 +7,8 @@ export const featureFlagsApi = {
     method: 'get',
     path: '/api/featureflag/features',
     summary: 'Feature flags and the set in force for the user',
+    description:
+      'Every feature flag and the set in force for the signed-in user; the web app hides routes whose feature is off.',
     auth: 'session',
     response: featuresResponseSchema,
   }),
@@ -15,7 +17,13 @@ export const featureFlagsApi = {
     method: 'post',
     path: '/api/featureflag/features',
     summary: 'Save the user feature set (non-production, vendor staff; 422 on conflict)',
+    description:
+      "Saves the signed-in user's own feature set (outside production, vendor staff only). Features that exclude each other are refused with 422 naming them.",
     auth: 'session',
+    statuses: {
+      403: 'In production, or the user is not vendor staff.',
+      422: 'The set holds features that cannot be on together (`err` names them).',
+    },
     body: saveFeaturesRequestSchema,
     response: saveFeaturesResponseSchema,
   }),

@@ -14,6 +14,8 @@ export const ipRulesApi = {
     method: 'post',
     path: '/api/activatedelasticservers',
     summary: 'Elastic license servers of the account',
+    description:
+      "The account's active elastic license servers (id, name), the servers whose IP allow-lists and credentials can be set. The account is named by `customerNumber`; a user who may not see it gets 403, as for an unknown account.",
     auth: 'session',
     body: activatedElasticServersRequestSchema,
     response: activatedElasticServersResponseSchema,
@@ -23,7 +25,12 @@ export const ipRulesApi = {
     method: 'post',
     path: '/api/getips',
     summary: 'IP allow-list of a server',
+    description:
+      'The IP allow-list of one elastic license server of the account: address ranges the server accepts sessions from (empty: any).',
     auth: 'session',
+    statuses: {
+      404: 'The server is not an active elastic server of the account.',
+    },
     body: getIpsRequestSchema,
     response: getIpsResponseSchema,
   }),
@@ -32,7 +39,12 @@ export const ipRulesApi = {
     method: 'post',
     path: '/api/setips',
     summary: 'Replace the IP allow-list',
+    description:
+      "Replaces the server's IP allow-list; each rule is checked (IPv4 or IPv6 address or range), the change is audited.",
     auth: 'session',
+    statuses: {
+      404: 'The server is not an active elastic server of the account.',
+    },
     body: setIpsRequestSchema,
     response: setIpsResponseSchema,
   }),

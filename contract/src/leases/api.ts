@@ -15,6 +15,8 @@ export const leasesQuery = queryOperations({
   name: 'Leases',
   path: '/api/fetchEntitlements',
   summary: 'Leases and perpetuals of an account',
+  description:
+    'Every lease and perpetual (state Deployed) of the account. The account is named by `customerNumber`; a user who may not see it gets 403, as for an unknown account.',
   page: { body: leasesPageRequestSchema, response: leasesPageResponseSchema },
   count: { body: leasesCountRequestSchema },
   distinct: { body: leasesDistinctRequestSchema },
@@ -31,6 +33,8 @@ export const leasesApi = {
     method: 'post',
     path: '/api/fetchEntitlements/active',
     summary: 'Active leases and perpetuals of an account (filter, sort, page)',
+    description:
+      'The Active table of /ssl: leases and perpetuals that have started and are permanent or end today or later (UTC). Paged and filtered like `/api/fetchEntitlements`.',
     auth: 'session',
     body: leasesPageRequestSchema,
     response: leasesPageResponseSchema,
@@ -40,6 +44,8 @@ export const leasesApi = {
     method: 'post',
     path: '/api/fetchEntitlements/inactive',
     summary: 'Inactive (not started or expired) leases of an account (filter, sort, page)',
+    description:
+      'The Inactive table of /ssl: leases not started yet or expired (UTC today). Paged and filtered like `/api/fetchEntitlements`.',
     auth: 'session',
     body: leasesPageRequestSchema,
     response: leasesPageResponseSchema,
@@ -49,6 +55,7 @@ export const leasesApi = {
     method: 'post',
     path: '/api/fetchEntitlementsActive/count',
     summary: 'Count of active leases and perpetuals matching a filter',
+    description: 'The number of active leases and perpetuals the filter selects.',
     auth: 'session',
     body: leasesCountRequestSchema,
     response: countResponseSchema,
@@ -58,6 +65,7 @@ export const leasesApi = {
     method: 'post',
     path: '/api/fetchEntitlementsInactive/count',
     summary: 'Count of inactive leases matching a filter',
+    description: 'The number of inactive leases the filter selects.',
     auth: 'session',
     body: leasesCountRequestSchema,
     response: countResponseSchema,
@@ -67,6 +75,8 @@ export const leasesApi = {
     method: 'post',
     path: '/api/fulfillments/count',
     summary: 'Seats activated on license servers per activation id',
+    description:
+      "For each activation id asked, the seats activated on the account's license servers, to show used against available.",
     auth: 'session',
     body: fulfillmentCountRequestSchema,
     response: fulfillmentCountResponseSchema,

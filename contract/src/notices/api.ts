@@ -15,6 +15,8 @@ export const noticesApi = {
     path: '/api/notices',
     summary:
       "The account's recent notices this user receives, with their choices and the account's switched-off types",
+    description:
+      "The account's recent notices (expiry, usage thresholds, run-out forecast) this user receives, with the user's threshold choices and the types the account has switched off. The account is named by `customerNumber`; a user who may not see it gets 403, as for an unknown account.",
     auth: 'session',
     body: noticesRequestSchema,
     response: noticesResponseSchema,
@@ -24,6 +26,7 @@ export const noticesApi = {
     method: 'post',
     path: '/api/notices/choices',
     summary: 'Saves which thresholds this user receives for the account',
+    description: 'Saves which thresholds of which notice types this user receives by e-mail for the account.',
     auth: 'session',
     body: setNoticeChoicesRequestSchema,
     response: okResponseSchema,
@@ -33,6 +36,8 @@ export const noticesApi = {
     method: 'post',
     path: '/api/notices/types',
     summary: "Switches notice types off for the account (the account's administrators and vendor staff)",
+    description:
+      "Switches notice types off (or back on) for the whole account. The account's administrators and vendor staff.",
     auth: 'session',
     body: setNoticeTypesRequestSchema,
     response: okResponseSchema,

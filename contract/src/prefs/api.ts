@@ -8,6 +8,8 @@ export const prefsApi = {
     method: 'get',
     path: '/api/featureflag/pref',
     summary: 'Saved table views of the user',
+    description:
+      "The user's saved views of each table (columns, order, widths, filters and date ranges), keyed by table.",
     auth: 'session',
     response: prefsResponseSchema,
   }),
@@ -16,6 +18,8 @@ export const prefsApi = {
     method: 'post',
     path: '/api/featureflag/pref',
     summary: 'Save or reset table views',
+    description:
+      "Saves one table's views, or resets them to the defaults; the date fields are stored as the browser sent them once checked.",
     auth: 'session',
     body: savePrefsRequestSchema,
     response: okResponseSchema,

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { defineOperation } from '../common/operation.ts';
+import { type DeclaredStatus, defineOperation } from '../common/operation.ts';
 import { countResponseSchema, distinctResponseSchema } from './schemas.ts';
 
 interface QueryResourceSpec<
@@ -13,10 +13,15 @@ interface QueryResourceSpec<
   /** The page call's path; count and distinct answer at `{path}/count` and `{path}/distinct`. */
   path: string;
   summary: string;
-  page: { body: P; response: R };
+  /** Who sees which rows of this table (a sentence or two; the paging rules are added for every table). */
+  description: string;
+  page: { body: P; response: R; statuses?: Partial<Record<DeclaredStatus, string>> };
   count: { body: C };
   distinct: { body: D };
 }
+
+const filterRule =
+  '`filter` is the generic filter rule (spec 000 §3): `condition` ANY or ALL over `criteria`, each a column `name`, one of the filter methods and a `value`, with `not`, `casefold` and `tostring`. An unknown column, a method the column does not take or a value of the wrong kind is a 400 naming it.';
 
 /** The three calls of a server-side table (spec 000 §7): a page, the count of a filter, distinct values. */
 export function queryOperations<
@@ -31,15 +36,18 @@ export function queryOperations<
       method: 'post',
       path: spec.path,
       summary: `${spec.summary} (filter, sort, page by offset or continuation token)`,
+      description: `${spec.description}\n\n${filterRule} \`sorting\` is one rule or a list of up to 10 (\`name\`, \`direction\`). A page holds \`limit\` rows (at most 1000 unless stated); the answer's \`token\` continues after its last row (send it back with the same filter and sorting instead of \`offset\`; null on the last page).`,
       auth: 'session',
       body: spec.page.body,
       response: spec.page.response,
+      ...(spec.page.statuses && { statuses: spec.page.statuses }),
     }),
     count: defineOperation({
       operationId: `count${spec.name}`,
       method: 'post',
       path: `${spec.path}/count`,
       summary: `Count of ${spec.summary.charAt(0).toLowerCase()}${spec.summary.slice(1)} matching a filter`,
+      description: `${spec.description}\n\nThe number of rows the filter selects. ${filterRule}`,
       auth: 'session',
       body: spec.count.body,
       response: countResponseSchema,
@@ -49,6 +57,7 @@ export function queryOperations<
       method: 'post',
       path: `${spec.path}/distinct`,
       summary: `Distinct values of one column of ${spec.summary.charAt(0).toLowerCase()}${spec.summary.slice(1)}`,
+      description: `${spec.description}\n\nThe distinct values of column \`key\` among the rows the filter selects, for a column filter's list of values; more than \`limit\` of them is a 400 (Too many distinct values). ${filterRule}`,
       auth: 'session',
       body: spec.distinct.body,
       response: distinctResponseSchema,

@@ -12,7 +12,12 @@ export const statementsApi = {
     method: 'post',
     path: '/api/statements',
     summary: 'Summary statement of the elastic usage of an account for a period (from the daily rollups)',
+    description:
+      "The summary statement of the account's elastic usage for a period (from the daily rollups): per entitlement, usage, overage and balance. The account is named by `customerNumber`; a user who may not see it gets 403, as for an unknown account.",
     auth: 'session',
+    statuses: {
+      404: 'The account has no active elastic entitlements.',
+    },
     body: statementRequestSchema,
     response: statementResponseSchema,
   }),
@@ -22,7 +27,11 @@ export const statementsApi = {
     path: '/api/getPdf',
     summary:
       'The summary statement as a PDF (application/pdf, file "ElasticLicensingSummaryStatement {customer} {from} {to}.pdf")',
+    description: 'The same statement as a PDF file (`application/pdf`), as the statement page exports it.',
     auth: 'session',
+    statuses: {
+      404: 'The account has no active elastic entitlements.',
+    },
     body: statementRequestSchema,
     produces: 'application/pdf',
   }),
@@ -32,7 +41,13 @@ export const statementsApi = {
     path: '/api/emailweek',
     summary:
       'E-mails the weekly statement (7 days through date) of one elastic entitlement to the requesting user',
+    description:
+      'E-mails the statement of one elastic entitlement for the 7 days through `date` to the requesting user, through the outbox. Limited per user and per account per hour.',
     auth: 'session',
+    statuses: {
+      404: 'The server or the elastic entitlement is not one of the account.',
+      429: 'The user or the account has sent as many e-mails as allowed in the last hour.',
+    },
     body: statementEmailRequestSchema,
     response: statementEmailResponseSchema,
   }),
@@ -42,7 +57,13 @@ export const statementsApi = {
     path: '/api/emailmonth',
     summary:
       'E-mails the monthly statement (one month through date) of one elastic entitlement to the requesting user',
+    description:
+      'E-mails the statement of one elastic entitlement for the month through `date` to the requesting user, through the outbox. Limited per user and per account per hour.',
     auth: 'session',
+    statuses: {
+      404: 'The server or the elastic entitlement is not one of the account.',
+      429: 'The user or the account has sent as many e-mails as allowed in the last hour.',
+    },
     body: statementEmailRequestSchema,
     response: statementEmailResponseSchema,
   }),

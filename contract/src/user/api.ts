@@ -7,6 +7,7 @@ export const userApi = {
     method: 'get',
     path: '/api/getUserDetails',
     summary: 'The signed-in user',
+    description: "Name, e-mail, vendor roles and the accounts' access of the signed-in user.",
     auth: 'session',
     response: userDetailsResponseSchema,
   }),

@@ -6,6 +6,7 @@ import type { ClientConfig } from '@lp/contract/platform/schemas';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../platform/context.ts';
 import { route } from '../../platform/route.ts';
+import { registerApiReference } from './api-reference.ts';
 
 const rootPackage = new URL('../../../../package.json', import.meta.url);
 
@@ -41,7 +42,10 @@ export function registerPlatformRoutes(app: FastifyInstance, ctx: AppContext): v
     accountListMax: config.ACCOUNT_LIST_MAX,
   };
   const info = buildInfo(config.BUILD_INFO);
-  const docs = openApiDocument(JSON.parse(readFileSync(rootPackage, 'utf8')).version);
+  const docs = openApiDocument(
+    JSON.parse(readFileSync(rootPackage, 'utf8')).version,
+    config.SUPPORT_REQUEST_URL,
+  );
 
   route(app, ctx, platformApi.health)(async () => ({ status: 'ok' }));
   route(
@@ -64,4 +68,5 @@ export function registerPlatformRoutes(app: FastifyInstance, ctx: AppContext): v
   )(async ({ reply }) => reply.type('text/plain').send(config.APP_ENVIRONMENT));
   route(app, ctx, platformApi.buildInfo)(async () => ({ status: 'SUCCESS', err: null, data: info }));
   route(app, ctx, platformApi.docs)(async () => docs);
+  registerApiReference(app);
 }
