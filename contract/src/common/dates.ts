@@ -57,9 +57,6 @@ export const calendarDaySchema = z
   .refine((s) => parseCalendarDay(s) !== null, 'expected a real calendar date YYYY-MM-DD (years 0001-9999)')
   .meta({ format: 'date' });
 
-/** A day as answered ('YYYY-MM-DD'): the OpenAPI document says `format: date`, and answers are checked in tests. */
-export const isoDateSchema = z.string().regex(/^\d{4}-\d{2}-\d{2}$/).meta({ format: 'date' });
-
 /** An instant as text, validated but kept as written (saved views store what the browser sent). */
 export const instantTextSchema = z
   .string()
