@@ -146,10 +146,23 @@ function hoistDefinitions(schema: JsonSchema, prefix: string, components: Record
     return out;
   };
   const body = rewrite(rest) as JsonSchema;
-  for (const [name, def] of Object.entries($defs ?? {}))
-    components[names.get(name)!] = rewrite(def) as JsonSchema;
+  for (const [name, def] of Object.entries($defs ?? {})) {
+    const own = `#/components/schemas/${names.get(name)}`;
+    components[names.get(name)!] = withoutSelfReference(rewrite(def), own) as JsonSchema;
+  }
   if (names.has('#')) components[`${prefix}Root`] = body;
   return body;
+}
+
+/**
+ * A definition nested in itself (a JSON value of a saved view) keeps its shape at the top, and any JSON value
+ * where it nests: generated TypeScript clients cannot name a type inside its own declaration (TS2502).
+ */
+function withoutSelfReference(node: unknown, own: string): unknown {
+  if (Array.isArray(node)) return node.map((n) => withoutSelfReference(n, own));
+  if (typeof node !== 'object' || node === null) return node;
+  if ((node as JsonSchema).$ref === own) return {};
+  return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, withoutSelfReference(v, own)]));
 }
 
 const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
