@@ -4,13 +4,12 @@
 // bundled in; every npm package stays an import that Node resolves from node_modules at run time.
 import fs from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { root } from './lib.mjs';
 
-export const outdir = path.join(root, 'server', 'dist');
+const outdir = path.join(root, 'server', 'dist');
 
 /** Entry points: output name → source. The CLI sits beside the server so both resolve the same node_modules. */
-export const entries = { main: 'server/src/main.ts', cli: 'tools/src/cli.ts' };
+const entries = { main: 'server/src/main.ts', cli: 'tools/src/cli.ts' };
 
 // Code may read files next to its source through import.meta.url (migrations in server/drizzle, web/dist, the
 // root package.json). In a bundle import.meta.url would name server/dist/<entry>.js, so each source file's
@@ -53,8 +52,8 @@ const npmExternal = {
   },
 };
 
-/** Builds server/dist/main.js and server/dist/cli.js (with source maps); returns esbuild's metafile. */
-export async function buildServer() {
+/** Builds server/dist/main.js and server/dist/cli.js with their source maps and esbuild's metafile (meta.json). */
+async function buildServer() {
   const esbuild = await import('esbuild');
   const result = await esbuild.build({
     absWorkingDir: root,
@@ -80,17 +79,14 @@ export async function buildServer() {
   const files = [...result.outputFiles].sort(
     (a, b) => Number(a.path.endsWith('.js')) - Number(b.path.endsWith('.js')),
   );
-  for (const file of files) {
+  const meta = { path: path.join(outdir, 'meta.json'), contents: JSON.stringify(result.metafile) };
+  for (const file of [meta, ...files]) {
     const temp = `${file.path}.${process.pid}.tmp`;
     fs.writeFileSync(temp, file.contents);
     fs.renameSync(temp, file.path);
   }
-  fs.writeFileSync(path.join(outdir, 'meta.json'), JSON.stringify(result.metafile));
-  return result.metafile;
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const started = performance.now();
-  await buildServer();
-  console.log(`Compiled the server to server/dist in ${Math.round(performance.now() - started)} ms`);
-}
+const started = performance.now();
+await buildServer();
+console.log(`Compiled the server to server/dist in ${Math.round(performance.now() - started)} ms`);
