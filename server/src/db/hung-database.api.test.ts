@@ -4,6 +4,7 @@ import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../platform/config.ts';
+import { METRICS_DATABASE_DEADLINE_MS } from '../platform/metrics.ts';
 import { signInAs } from '../test/sign-in.ts';
 import { createTestApp } from '../test/test-app.ts';
 import { createTestDatabase, type TestDatabase } from '../test/test-db.ts';
@@ -18,6 +19,7 @@ import { ANSWER_GRACE_MS, type Database, openPostgres, timeoutsOf } from './data
  */
 
 const postgres = process.env.TEST_ENGINE === 'postgres';
+const metricsToken = 'hung-database-metrics-token';
 const defaults = loadConfig({});
 
 interface Relay {
@@ -78,7 +80,7 @@ beforeAll(async () => {
     relayed = await openPostgres(url.toString(), defaults.DATABASE_POOL_MAX, timeoutsOf(defaults));
     served = relayed;
   }
-  app = await createTestApp(served);
+  app = await createTestApp(served, { METRICS_TOKEN: metricsToken });
   base = await app.listen({ port: 0, host: '127.0.0.1' });
 });
 
@@ -211,5 +213,23 @@ describe('a database that does not answer', () => {
       expect(waiting.ms).toBeLessThan(callWithin);
     });
     expect((await signedInCall()).status).toBe(200);
+  }, 60_000);
+
+  it('still answers a metrics scrape in time (decision 055), without the database-backed gauges', async () => {
+    const scrape = async () => {
+      const started = performance.now();
+      const res = await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${metricsToken}` } });
+      return { status: res.status, text: await res.text(), ms: performance.now() - started };
+    };
+    expect((await scrape()).text).toMatch(/^lp_metrics_database_read_ok 1$/m);
+    const resume = await stopAnswering();
+    const during = await scrape();
+    await resume();
+    expect(during.status).toBe(200);
+    expect(during.ms).toBeLessThan(METRICS_DATABASE_DEADLINE_MS + 1500);
+    expect(during.text).toMatch(/^lp_metrics_database_read_ok 0$/m);
+    expect(during.text).not.toMatch(/^lp_outbox_pending_messages /m);
+    expect(during.text).toMatch(/^lp_http_requests_total\{/m);
+    expect((await scrape()).text).toMatch(/^lp_outbox_pending_messages 0$/m);
   }, 60_000);
 });

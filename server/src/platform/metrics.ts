@@ -37,26 +37,28 @@ export type AppMetrics = ReturnType<typeof createMetrics>;
 export function createMetrics(database: Database) {
   const registry = new Registry();
   const registers = [registry];
+  // Gauges read from the database at each scrape, in a registry of their own: left out when the read fails.
+  const fromDatabase = new Registry();
   const outbox = {
     pending: new Gauge({
       name: 'lp_outbox_pending_messages',
       help: 'E-mails in the outbox waiting for delivery (the whole database: every node reports the same)',
-      registers,
+      registers: [fromDatabase],
     }),
     oldest: new Gauge({
       name: 'lp_outbox_oldest_pending_seconds',
       help: 'Age of the oldest e-mail still waiting for delivery (0 when none waits)',
-      registers,
+      registers: [fromDatabase],
     }),
     retrying: new Gauge({
       name: 'lp_outbox_retrying_messages',
       help: 'Waiting e-mails whose delivery failed at least once and will be tried again',
-      registers,
+      registers: [fromDatabase],
     }),
     failed: new Gauge({
       name: 'lp_outbox_failed_messages',
       help: 'E-mails whose delivery was given up after MAIL_MAX_ATTEMPTS (kept in the outbox)',
-      registers,
+      registers: [fromDatabase],
     }),
   };
   const databaseRead = new Gauge({
@@ -85,6 +87,33 @@ export function createMetrics(database: Database) {
       (s) => s.waiting,
     );
     poolGauge('lp_db_pool_max_connections', 'The pool size (DATABASE_POOL_MAX)', (s) => s.max);
+  }
+
+  /** Reads the database-backed gauges within the deadline; false when the database did not answer in time. */
+  async function readDatabaseGauges(): Promise<boolean> {
+    const read = queryRows<{ pending: number; retrying: number; failed: number; oldest: number | null }>(
+      database.db,
+      sql`select count(*) filter (where delivery_status = 'pending')::int as pending,
+              count(*) filter (where delivery_status = 'pending' and attempts > 0)::int as retrying,
+              count(*) filter (where delivery_status = 'failed')::int as failed,
+              extract(epoch from now() - min(date) filter (where delivery_status = 'pending'))::float8 as oldest
+            from emails where delivery_status in ('pending', 'failed')`,
+    );
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<undefined>((resolve) => {
+      timer = setTimeout(() => resolve(undefined), METRICS_DATABASE_DEADLINE_MS);
+    });
+    const row = await Promise.race([read.then((rows) => rows[0]), late])
+      .catch(() => undefined)
+      .finally(() => clearTimeout(timer));
+    read.catch(() => {});
+    databaseRead.set(row ? 1 : 0);
+    if (!row) return false;
+    outbox.pending.set(Number(row.pending));
+    outbox.retrying.set(Number(row.retrying));
+    outbox.failed.set(Number(row.failed));
+    outbox.oldest.set(Number(row.oldest ?? 0));
+    return true;
   }
 
   return {
@@ -132,34 +161,14 @@ export function createMetrics(database: Database) {
       help: 'Signed license files generated (one per account and host, each time one is shown, downloaded or e-mailed)',
       registers,
     }),
-    /** Reads the database-backed gauges within the deadline; a slow or hung database leaves them out. */
-    async readDatabaseGauges(): Promise<void> {
-      const read = queryRows<{ pending: number; retrying: number; failed: number; oldest: number | null }>(
-        database.db,
-        sql`select count(*) filter (where delivery_status = 'pending')::int as pending,
-              count(*) filter (where delivery_status = 'pending' and attempts > 0)::int as retrying,
-              count(*) filter (where delivery_status = 'failed')::int as failed,
-              extract(epoch from now() - min(date) filter (where delivery_status = 'pending'))::float8 as oldest
-            from emails where delivery_status in ('pending', 'failed')`,
+    /** The exposition: the process's metrics, this app's, and the database's when they could be read in time. */
+    async exposition(): Promise<string> {
+      const read = await readDatabaseGauges();
+      return (
+        (await processMetrics().metrics()) +
+        (await registry.metrics()) +
+        (read ? await fromDatabase.metrics() : '')
       );
-      let timer: NodeJS.Timeout | undefined;
-      const late = new Promise<undefined>((resolve) => {
-        timer = setTimeout(() => resolve(undefined), METRICS_DATABASE_DEADLINE_MS);
-      });
-      const row = await Promise.race([read.then((rows) => rows[0]), late])
-        .catch(() => undefined)
-        .finally(() => clearTimeout(timer));
-      read.catch(() => {});
-      if (!row) {
-        for (const gauge of Object.values(outbox)) gauge.reset();
-        databaseRead.set(0);
-        return;
-      }
-      outbox.pending.set(Number(row.pending));
-      outbox.retrying.set(Number(row.retrying));
-      outbox.failed.set(Number(row.failed));
-      outbox.oldest.set(Number(row.oldest ?? 0));
-      databaseRead.set(1);
     },
   };
 }
@@ -185,11 +194,6 @@ function tokenMatches(authorization: string | undefined, token: string): boolean
   return timingSafeEqual(digest(given), digest(token));
 }
 
-async function exposition(metrics: AppMetrics): Promise<string> {
-  await metrics.readDatabaseGauges();
-  return (await processMetrics().metrics()) + (await metrics.registry.metrics());
-}
-
 const envelope = (err: string, code: string) => JSON.stringify({ status: 'FAILURE', err, code });
 
 /** A request to the metrics listener: GET/HEAD /metrics (with the token when one is set), else 404. */
@@ -212,7 +216,7 @@ async function serveMetricsListener(
       'www-authenticate': 'Bearer',
     });
   try {
-    answer(200, metrics.registry.contentType, await exposition(metrics));
+    answer(200, metrics.registry.contentType, await metrics.exposition());
   } catch {
     answer(500, json, envelope(messages.internal, 'INTERNAL'));
   }
@@ -284,7 +288,7 @@ export function installMetrics(app: FastifyInstance, config: Config, metrics: Ap
         .status(401)
         .header('www-authenticate', 'Bearer')
         .send({ status: 'FAILURE', err: messages.notSignedIn, code: 'UNAUTHENTICATED' });
-    const text = await exposition(metrics);
+    const text = await metrics.exposition();
     return reply.type(metrics.registry.contentType).header('cache-control', 'no-store').send(text);
   });
 }

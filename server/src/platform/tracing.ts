@@ -1,0 +1,69 @@
+import FastifyOtelInstrumentation from '@fastify/otel';
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
+import { NodeSDK } from '@opentelemetry/sdk-node';
+
+/*
+ * Optional OpenTelemetry tracing (issue 22 §2, decision 055), off unless an OTLP endpoint is configured with the
+ * SDK's own variables: OTEL_EXPORTER_OTLP_ENDPOINT or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT (or OTEL_TRACES_EXPORTER=otlp,
+ * which sends to the default http://localhost:4318); OTEL_SDK_DISABLED=true or OTEL_TRACES_EXPORTER=none keep it
+ * off. main.ts imports this module first, so the SDK patches node:http and pg before the app's modules load them;
+ * each request is a span named by its route (@fastify/otel), with its database queries under it.
+ */
+
+const env = process.env;
+
+export const tracingEnabled =
+  env.OTEL_SDK_DISABLED !== 'true' &&
+  env.OTEL_TRACES_EXPORTER !== 'none' &&
+  Boolean(
+    env.OTEL_EXPORTER_OTLP_ENDPOINT ||
+      env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ||
+      env.OTEL_TRACES_EXPORTER === 'otlp',
+  );
+
+/**
+ * PostgreSQL query spans. instrumentation-pg needs @opentelemetry/api 1.10, and the installed tree hoists 1.9.1 (for
+ * lighthouse's Sentry) where it looks: then it cannot load, and requests are traced without their queries.
+ */
+async function pgInstrumentation() {
+  try {
+    const { PgInstrumentation } = await import('@opentelemetry/instrumentation-pg');
+    return [new PgInstrumentation()];
+  } catch (e) {
+    console.error(`tracing: no PostgreSQL query spans (${e instanceof Error ? e.message : e})`);
+    return [];
+  }
+}
+
+/** Prometheus scrapes come every few seconds and say nothing about users' requests. */
+const scrape = (path: string | undefined) => /^\/metrics(\?|$)/.test(path ?? '');
+
+if (tracingEnabled) {
+  // Traces only: the SDK would also push metrics and logs over OTLP by default, and /metrics already serves the
+  // metrics. An operator who wants them sets these variables.
+  env.OTEL_METRICS_EXPORTER ??= 'none';
+  env.OTEL_LOGS_EXPORTER ??= 'none';
+  const sdk = new NodeSDK({
+    serviceName: env.OTEL_SERVICE_NAME ?? 'licensing-portal',
+    traceExporter: new OTLPTraceExporter(),
+    instrumentations: [
+      new HttpInstrumentation({ ignoreIncomingRequestHook: (request) => scrape(request.url) }),
+      ...(await pgInstrumentation()),
+      new FastifyOtelInstrumentation({
+        registerOnInitialization: true,
+        // The request and its handler are spans; each hook of each plugin would be a dozen more per request.
+        instrumentHooks: false,
+        ignorePaths: (options) => scrape(options.url),
+        // The contract's operation id, as the metrics and the logs name it (decision 055).
+        requestHook: (span, request) => {
+          const operation = request.routeOptions.config?.operationId;
+          if (operation) span.setAttribute('lp.operation', operation);
+        },
+      }),
+    ],
+  });
+  sdk.start();
+  // main.ts ends the process after its graceful close; the spans still batched go out meanwhile (best effort).
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => void sdk.shutdown());
+}
