@@ -348,14 +348,18 @@ test.afterAll(async () => {
   if (failures.length) throw failures[0];
 });
 
-test.afterEach(() => {
+/** Browser contexts a test opened, closed when it ends (inside the test, while its trace is still recorded). */
+const contexts: BrowserContext[] = [];
+
+test.afterEach(async () => {
+  for (const context of contexts.splice(0)) await context.close();
   expect(stack?.errors.splice(0) ?? []).toEqual([]);
 });
 
 /** A browser context whose pages and requests go to the proxy (the browser trusts the test CA: launchOptions). */
 async function proxyContext(browser: Browser): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ baseURL: stack!.url });
-  cleanups.push(() => context.close());
+  contexts.push(context);
   return { context, page: await context.newPage() };
 }
 
