@@ -22,6 +22,20 @@ describe('loadConfig', () => {
     }
   });
 
+  it('serves no metrics unless asked, and checks the metrics settings (decision 055)', () => {
+    const none = loadConfig({ APP_ENVIRONMENT: 'prod', PUBLIC_URL: 'https://lp.example.com' });
+    expect([none.METRICS_TOKEN, none.METRICS_LISTEN]).toEqual([undefined, undefined]);
+    const set = loadConfig({ METRICS_TOKEN: 'a-long-random-token', METRICS_LISTEN: '[::1]:9464' });
+    expect([set.METRICS_TOKEN, set.METRICS_LISTEN]).toEqual(['a-long-random-token', '[::1]:9464']);
+    expect(loadConfig({ METRICS_LISTEN: '10.0.0.11:9464' }).METRICS_LISTEN).toBe('10.0.0.11:9464');
+    for (const [env, message] of [
+      [{ METRICS_TOKEN: 'short' }, 'METRICS_TOKEN: at least 16 characters'],
+      [{ METRICS_LISTEN: '9464' }, 'METRICS_LISTEN: expected host:port'],
+      [{ METRICS_LISTEN: 'localhost:99999' }, 'METRICS_LISTEN: port above 65535'],
+    ] as const)
+      expect(() => loadConfig(env)).toThrowError(message);
+  });
+
   it('requires the external IdP settings together', () => {
     expect(() => loadConfig({ OIDC_ISSUER: 'https://idp.example.com' })).toThrowError(/must be set together/);
     const c = loadConfig({
