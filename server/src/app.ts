@@ -48,15 +48,26 @@ import {
 import { installInputGuard } from './platform/input-guard.ts';
 import { startJobRunner } from './platform/jobs.ts';
 import { startMailWorker } from './platform/mail/mailer.ts';
+import { createMetrics, installMetrics } from './platform/metrics.ts';
 import { trackRoutes } from './platform/route.ts';
 import { loadOrCreateSecret } from './platform/secrets.ts';
 
 const defaultWebDist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
 
-export async function buildApp(config: Config, database: Database): Promise<FastifyInstance> {
+export interface BuildOptions {
+  /** Where the log lines go (default: stdout); tests read them from here. */
+  logStream?: { write(line: string): void };
+}
+
+export async function buildApp(
+  config: Config,
+  database: Database,
+  options: BuildOptions = {},
+): Promise<FastifyInstance> {
   const app = Fastify({
     logger: {
       level: config.LOG_LEVEL,
+      stream: options.logStream,
       // Cookies, tokens and passwords never reach the logs.
       redact: {
         paths: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]', '*.password'],
@@ -78,16 +89,20 @@ export async function buildApp(config: Config, database: Database): Promise<Fast
 
   trackRoutes(app);
 
+  const metrics = createMetrics(database);
   const ctx: AppContext = {
     config,
     database,
     db: database.db,
     secret: await loadOrCreateSecret(database.db, 'app-secret'),
     log: app.log,
+    metrics,
   };
 
   installErrorHandler(app);
   installNoStore(app);
+  // Before the routes: /metrics is one of them, and every answer after is counted (decision 055).
+  installMetrics(app, config, metrics);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
