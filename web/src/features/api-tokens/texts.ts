@@ -1,6 +1,8 @@
 /** The API Tokens page's texts (issue 20 §3; the spec has no such page). */
 export const apiTokenTexts = {
   title: 'API Tokens',
+  referenceIntro: 'Every call of the portal API, its answers and errors, and a way to try it:',
+  referenceLink: 'API reference',
   mineTitle: 'My API tokens',
   mineIntro:
     'A personal API token lets a script call the portal API as you ("Authorization: Bearer <token>"). It acts with your access, stops when it expires or is revoked, and uses vendor roles only while your identity provider confirmed them recently.',

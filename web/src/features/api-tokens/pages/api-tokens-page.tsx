@@ -1,5 +1,5 @@
 import { mayManageAccountTokens } from '@lp/domain/policy';
-import { Stack, Title } from '@mantine/core';
+import { Anchor, Stack, Text, Title } from '@mantine/core';
 import { useCustomer } from '../../../app/customer-context.tsx';
 import { useCurrentUser } from '../../../lib/app-context.tsx';
 import { AccountTokens } from '../components/account-tokens.tsx';
@@ -19,6 +19,9 @@ export default function ApiTokensPage() {
       <Title order={1} size="h2">
         {texts.title}
       </Title>
+      <Text>
+        {texts.referenceIntro} <Anchor href="/api/reference/">{texts.referenceLink}</Anchor>
+      </Text>
       <MyTokens />
       {customer && showAccount ? (
         <AccountTokens
