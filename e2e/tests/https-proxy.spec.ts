@@ -11,15 +11,14 @@ import tls from 'node:tls';
 import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
 import { test as base, expect } from './fixtures.ts';
-import { DEMO_PASSWORD } from './helpers.ts';
 
 /*
  * Issue 22 §3, decision 056: the portal as deployed, behind a real nginx from Debian's packages that ends TLS with
  * a certificate this file makes (its own CA and a server certificate for localhost). nginx runs the site file the
  * operations guide ships (docs/deploy/nginx.conf), with only the names, ports, certificate paths and node address
- * replaced; the server runs with PUBLIC_URL=https://… and TRUST_PROXY naming the proxy. The browser starts at the
- * plain-http address and signs in with the built-in provider (whose issuer is under PUBLIC_URL) while sending a
- * forged X-Forwarded-For. Checked as a user and an operator see it: the redirect to https, Secure/HttpOnly/Lax
+ * replaced; the server runs in production mode with PUBLIC_URL=https://… and TRUST_PROXY naming the proxy. The
+ * browser starts at the plain-http address and signs in with the built-in provider (whose issuer is under
+ * PUBLIC_URL) while sending a forged X-Forwarded-For. Checked as a user and an operator see it: the redirect to https, Secure/HttpOnly/Lax
  * cookies, HSTS, the client address in the server's log and the sign-in limit counted per browser address.
  *
  * nginx and the browser share this machine's loopback, so nginx talks to the server from an address of its own
@@ -43,6 +42,8 @@ const NGINX = ['/usr/sbin/nginx', '/usr/bin/nginx'].find((p) => fs.existsSync(p)
 const PROXY_ADDRESS = '127.0.0.2';
 const BROWSER_ADDRESS = '127.0.0.1';
 const FORGED = '203.0.113.9';
+/** The demo users' password: production refuses the published default (decision 046). */
+const PASSWORD = 'https-proxy-test-password';
 /** Posts a minute to the sign-in form per client address; low, so a few requests reach it. */
 const SIGN_IN_LIMIT = 4;
 
@@ -267,6 +268,11 @@ async function startStack(certs: Certificates): Promise<Stack> {
     TRUST_PROXY: PROXY_ADDRESS,
     DATA_DIR: path.join(dir, 'data'),
     SEED_SESSIONS: '2000',
+    // As deployed: production settings (https PUBLIC_URL required, no demo users listed on the sign-in page), with
+    // the demo world seeded on purpose so there is someone to sign in as.
+    APP_ENVIRONMENT: 'prod',
+    DEMO_DATA_IN_PROD: 'true',
+    DEMO_PASSWORD: PASSWORD,
     JOBS_ENABLED: 'false',
     LOGIN_RATE_LIMIT_PER_MINUTE: String(SIGN_IN_LIMIT),
     // Info: the request lines (with the client address) are what the test reads.
@@ -433,7 +439,7 @@ test('signs in through the proxy: Secure cookies, HSTS, and the browser address 
   await expect(page).toHaveURL(new RegExp(`^${stack!.url}/oidc/interaction/`));
 
   await page.getByLabel('Email').fill('busops@demo.example');
-  await page.getByLabel('Password').fill(DEMO_PASSWORD);
+  await page.getByLabel('Password').fill(PASSWORD);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page.getByPlaceholder('Search for Account ID or Name')).toBeVisible();
   expect(new URL(page.url()).origin).toBe(stack!.url);
