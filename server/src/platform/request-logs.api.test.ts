@@ -73,7 +73,7 @@ describe('request logs', () => {
     expect(lines.filter((l) => l.msg === 'request completed')).toHaveLength(3);
   });
 
-  it("names the request's operation in its completed line and in what its handler logs", async () => {
+  it("names the request's operation in its completed-request line", async () => {
     lines.length = 0;
     const small = await fetch(`${base}/api/fetchUsage`, {
       method: 'POST',
