@@ -8,6 +8,7 @@ import { createTestDatabase, type TestDatabase } from '../test/test-db.ts';
 import { loadConfig } from './config.ts';
 import type { AppContext } from './context.ts';
 import { type Job, runDueJobs, utcDay } from './jobs.ts';
+import { createMetrics } from './metrics.ts';
 
 /*
  * The database-backed job runner (decision 040): a run is done by one node however many poll, a finished run
@@ -27,6 +28,7 @@ beforeAll(async () => {
     db: database.db,
     secret: Buffer.alloc(32),
     log: app.log,
+    metrics: createMetrics(database),
   };
 });
 afterAll(async () => {
@@ -115,5 +117,11 @@ describe('runDueJobs', () => {
     ]);
     expect(runs).toEqual(['2026-11-25']);
     expect(await rowOf('retried', '2026-11-25')).toMatchObject({ error: null, attempts: 2 });
+    // Each run is counted by its outcome (decision 055).
+    const counted = (await ctx.metrics!.jobRuns.get()).values.filter((v) => v.labels.job === 'retried');
+    expect(counted.map((v) => [v.labels.outcome, v.value]).sort()).toEqual([
+      ['failed', 1],
+      ['succeeded', 1],
+    ]);
   });
 });
