@@ -9,7 +9,11 @@ import { root } from './lib.mjs';
 const outdir = path.join(root, 'server', 'dist');
 
 /** Entry points: output name → source. The CLI sits beside the server so both resolve the same node_modules. */
-const entries = { main: 'server/src/main.ts', cli: 'tools/src/cli.ts' };
+const entries = {
+  main: 'server/src/main.ts',
+  cli: 'tools/src/cli.ts',
+  tracing: 'server/src/platform/tracing.ts',
+};
 
 // Code may read files next to its source through import.meta.url (migrations in server/drizzle, web/dist, the
 // root package.json). In a bundle import.meta.url would name server/dist/<entry>.js, so each source file's
@@ -37,6 +41,18 @@ const sourceUrls = {
       );
       return { contents, loader: 'ts' };
     });
+  },
+};
+
+// A bundle's imports of npm packages all run before any of its own code, so tracing (imported first by main.ts to
+// start the OpenTelemetry SDK before node:http, pg and fastify load) would come too late to patch them. It stays a
+// module of its own that main.js imports first: ESM evaluates it, top-level await included, before the next import.
+const tracingFirst = {
+  name: 'tracing-first',
+  setup(build) {
+    build.onResolve({ filter: /\/platform\/tracing\.ts$/ }, (args) =>
+      args.kind === 'entry-point' ? undefined : { path: './tracing.js', external: true },
+    );
   },
 };
 
@@ -68,7 +84,7 @@ async function buildServer() {
     sourcesContent: false,
     // Class and function names appear in logs and error names; bundling must not rename them.
     keepNames: true,
-    plugins: [npmExternal, sourceUrls],
+    plugins: [tracingFirst, npmExternal, sourceUrls],
     metafile: true,
     write: false,
     logLevel: 'warning',

@@ -1,6 +1,8 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
 import { builtinModules } from 'node:module';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -81,13 +83,39 @@ function loaded(logFile: string) {
 }
 
 describe('the compiled server', () => {
-  it('starts from server/dist without TypeScript, migrates a new database, serves, and shuts down on SIGTERM', async () => {
+  it('starts from server/dist without TypeScript, migrates a new database, serves, traces, and shuts down on SIGTERM', async () => {
+    // An OTLP receiver: the bundle must start tracing before node:http and fastify load (decision 054).
+    const spans: string[] = [];
+    let received = () => {};
+    const receiver = http.createServer((request, response) => {
+      let body = '';
+      request.on('data', (chunk) => {
+        body += chunk;
+      });
+      request.on('end', () => {
+        const { resourceSpans = [] } = JSON.parse(body) as {
+          resourceSpans?: { scopeSpans: { scope: { name: string }; spans: { name: string }[] }[] }[];
+        };
+        for (const { scopeSpans } of resourceSpans)
+          for (const { scope, spans: batch } of scopeSpans)
+            for (const span of batch) spans.push(`${scope.name}: ${span.name}`);
+        response.end('{}');
+        received();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
     const port = await freePort();
     const logFile = path.join(work, 'server-modules.txt');
     const proc = runCompiled(
       'main.js',
       [],
-      { PORT: String(port), PUBLIC_URL: `http://localhost:${port}` },
+      {
+        PORT: String(port),
+        PUBLIC_URL: `http://localhost:${port}`,
+        OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`,
+        OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+        OTEL_BSP_SCHEDULE_DELAY: '100',
+      },
       logFile,
     );
     await waitReady(proc);
@@ -106,6 +134,11 @@ describe('the compiled server', () => {
       body: '{}',
     });
     expect(denied.status).toBe(401);
+    // The HTTP server's own span (instrumentation-http patches node:http) beside the framework's.
+    const httpSpan = '@opentelemetry/instrumentation-http: GET /api/docs';
+    while (!spans.includes(httpSpan)) await new Promise<void>((resolve) => (received = resolve));
+    expect(spans).toContain('@fastify/otel: request');
+    receiver.close();
 
     proc.child.kill('SIGTERM');
     await waitForLog(proc, (line) => line.msg === 'shutting down' && line.signal === 'SIGTERM');
@@ -153,7 +186,8 @@ describe('the compiled server', () => {
     for (const [file, output] of Object.entries(meta.outputs)) {
       if (!file.endsWith('.js')) continue;
       for (const { path: specifier, external } of output.imports) {
-        if (!external || specifier.startsWith('node:') || builtins.has(specifier)) continue;
+        // ./tracing.js: the bundle's own module (scripts/build-server.mjs keeps it first).
+        if (!external || /^(node:|\.)/.test(specifier) || builtins.has(specifier)) continue;
         const parts = specifier.split('/');
         packages.add(specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]);
       }
