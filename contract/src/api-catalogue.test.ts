@@ -103,6 +103,8 @@ describe('the OpenAPI document built from the operation declarations', () => {
       '401',
       '403',
       '404',
+      '413',
+      '415',
       '503',
       'default',
     ]);

@@ -203,8 +203,8 @@ const uploadFailures = (form: NonNullable<Operation['form']>) => ({
 /**
  * The failure statuses of one call (decision 058): derived from its declaration where the server answers them
  * for every call of the kind (400 any call; 401 signed calls; 403 a signed-in user's writes, which need the
- * anti-CSRF header; 413 and 415 calls that take a body; 503 any call, as the database or shutdown can answer
- * it), plus the ones the declaration names with when.
+ * anti-CSRF header; 413 and 415 any call but a GET, since the body parser reads what is sent; 503 any call, as the
+ * database or shutdown can answer it), plus the ones the declaration names with when.
  */
 function failureResponses(
   op: Operation,
@@ -225,7 +225,8 @@ function failureResponses(
     ...(op.auth === 'session' && { 401: shared('NotSignedIn') }),
     ...(op.auth === 'server-credential' && { 401: shared('NoServerCredential') }),
     ...(op.auth === 'session' && op.method !== 'get' && { 403: shared('Forbidden') }),
-    ...(op.body && { 413: shared('TooLarge'), 415: shared('NotJson') }),
+    // Fastify reads a body sent with any method but GET, whether the call takes one or not.
+    ...(op.method !== 'get' && { 413: shared('TooLarge'), 415: shared('NotJson') }),
     ...(op.form && uploadFailures(op.form)),
     ...declared,
     503: shared('Unavailable'),

@@ -9,8 +9,8 @@ export type AuthKind = 'session' | 'server-credential' | 'public';
 /**
  * Answers a call gives that the catalogue cannot derive from its declaration (decision 058), each with when. The
  * catalogue derives the rest: 400 for every call, 401 for signed calls, 403 for a signed-in user's writes
- * (the anti-CSRF header), 413 and 415 for calls with a body, 503 for every call, and the error envelope for any
- * other failure.
+ * (the anti-CSRF header), 413 and 415 for any call but a GET, 503 for every call, and the error envelope for
+ * any other failure.
  */
 export type DeclaredStatus = 304 | 401 | 403 | 404 | 409 | 422 | 429 | 503;
 

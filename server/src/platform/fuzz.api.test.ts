@@ -1,3 +1,4 @@
+import { apiCatalogue, openApiDocument } from '@lp/contract/api-catalogue';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildFuzzWorld, type FuzzWorld, runFuzz } from '../test/fuzz-requests.ts';
@@ -11,10 +12,16 @@ const COUNT = Number(process.env.FUZZ_REQUESTS ?? 10_000);
 let database: TestDatabase;
 let app: FastifyInstance;
 let world: FuzzWorld;
+/** `operationId status` of every answer of a declared call (decision 058: the document declares them all). */
+const answered = new Set<string>();
 
 beforeAll(async () => {
   database = await createTestDatabase();
   app = await createTestApp(database);
+  app.addHook('onResponse', async (request, reply) => {
+    const operationId = request.routeOptions.config?.operationId;
+    if (operationId) answered.add(`${operationId} ${reply.statusCode}`);
+  });
   world = await buildFuzzWorld(database.db);
 });
 
@@ -28,3 +35,16 @@ it(`answers ${COUNT} random and malformed requests without a 5xx, every error in
   expect(tally.failures.slice(0, 5)).toEqual([]);
   expect(tally.requests).toBeGreaterThan(COUNT * 0.9);
 }, 600_000);
+
+it('answers only statuses the OpenAPI document declares for each call', () => {
+  const doc = openApiDocument('1.0.0');
+  const undeclared = [...answered].filter((answer) => {
+    const [operationId, status] = answer.split(' ');
+    const op = apiCatalogue.find((o) => o.operationId === operationId);
+    const responses =
+      op && (doc.paths[op.path] as Record<string, { responses: object }>)[op.method].responses;
+    return !responses || !(status in responses);
+  });
+  expect(answered.size).toBeGreaterThan(100);
+  expect(undeclared).toEqual([]);
+});
