@@ -17,11 +17,12 @@ let app: FastifyInstance;
 let signedIn: Record<string, string>;
 const webDist = fs.mkdtempSync(path.join(os.tmpdir(), 'lp-web-dist-'));
 const indexHtml = '<!doctype html><html><body>web app</body></html>';
+const metricsToken = 'unknown-paths-metrics-token';
 
 beforeAll(async () => {
   fs.writeFileSync(path.join(webDist, 'index.html'), indexHtml);
   database = await createTestDatabase();
-  app = await createTestApp(database, { WEB_DIST: webDist });
+  app = await createTestApp(database, { WEB_DIST: webDist, METRICS_TOKEN: metricsToken });
   signedIn = (await signInAs(database.db, 'someone@example.com')).headers;
 });
 
@@ -44,7 +45,7 @@ describe('unknown paths', () => {
       '/cls/',
       '/cls/x',
       '/cls/v2/policy',
-      '/metrics',
+      // '/metrics' itself is served here (METRICS_TOKEN): metrics.api.test.ts has it unset.
       '/metrics/',
       '/metrics/x',
     ];
@@ -66,5 +67,18 @@ describe('unknown paths', () => {
     // Not a GET, or a file name: no page.
     expect((await app.inject({ method: 'POST', url: '/elastic' })).json()).toEqual(notFound);
     expect((await app.inject('/missing.js')).statusCode).toBe(404);
+  });
+
+  it('are counted under bounded names, never their paths (decision 055)', async () => {
+    expect((await app.inject('/index.html')).statusCode).toBe(200);
+    const scrape = await app.inject({
+      url: '/metrics',
+      headers: { authorization: `Bearer ${metricsToken}` },
+    });
+    const requests = scrape.body.split('\n').filter((l) => l.startsWith('lp_http_requests_total{'));
+    const operations = new Set(requests.map((l) => /operation="([^"]*)"/.exec(l)?.[1]));
+    expect([...operations].sort()).toEqual(['notFound', 'static', 'webApp']);
+    expect(requests).toContainEqual(expect.stringMatching(/operation="webApp",method="GET",status="200"/));
+    expect(requests).toContainEqual(expect.stringMatching(/operation="notFound",method="HEAD",status="404"/));
   });
 });
