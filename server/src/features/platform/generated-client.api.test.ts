@@ -167,6 +167,7 @@ describe('the API reference page', () => {
     const bundle = await fetch(`${baseUrl}${API_REFERENCE_PATH}/js/scalar.js`);
     expect(bundle.status).toBe(200);
     expect(bundle.headers.get('content-type')).toMatch(/javascript/);
+    expect(bundle.headers.get('cache-control')).toBe('public, max-age=86400');
     // Elsewhere the policy stays strict.
     expect((await fetch(`${baseUrl}/api/docs`)).headers.get('content-security-policy')).toMatch(
       /script-src 'self';/,
