@@ -52,6 +52,13 @@ Commands:
                                               signed one now (exit 1 when the check fails)
   fsa reconcile [--json]                      check the FSA ledger: every contract's budget = remaining + its
                                               order lines, and none overdrawn; exit code 1 when one is not
+  migrate                                     apply the release's pending migrations (as a node does at its
+                                              start, all or none) and name the last one applied
+  backup --to FILE                            copy the PGlite database of DATA_DIR to FILE (a gzip tarball);
+                                              the server must be stopped (PostgreSQL: pg_dump, see
+                                              docs/operations.md); prints the rows of every table
+  restore --from FILE                         put a backup into DATA_DIR's PGlite folder, which must be empty
+                                              (move the old one aside); the next start migrates it
   simulate --url URL --token TOKEN [--rate N] [--duration S] [--backfill DAYS] [--heartbeat S]
            [--leave-active] [--seed S]
                                               drive a running portal's license-server API like an elastic
@@ -93,6 +100,8 @@ const options = {
   'keys-url': { type: 'string' },
   checkpoints: { type: 'string' },
   'public-key': { type: 'string' },
+  to: { type: 'string' },
+  from: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -279,6 +288,18 @@ async function main(argv: string[]): Promise<number> {
     const license = await import('./license.ts');
     const keys = key ? await license.readPublicKeysFile(key) : await license.fetchPublicKeys(keysUrl!);
     return license.verifyLicenseFile(file, keys, stdout);
+  } else if (command === 'migrate' && sub === undefined) {
+    allowed();
+    run = async (database) => (await import('./migrate.ts')).migrated(database, stdout);
+  } else if ((command === 'backup' || command === 'restore') && sub === undefined) {
+    const option = command === 'backup' ? 'to' : 'from';
+    allowed(option);
+    const file = values[option];
+    if (!file) throw new UsageError(`${command} needs --${option} FILE`);
+    // The copy is of the database as it is: opened without migrating it, by the commands themselves.
+    const config = loadConfig(process.env);
+    const commands = await import('./backup.ts');
+    return commands[command](config, file, stdout);
   } else if (command === 'license' && sub === 'rotate-key') {
     allowed();
     run = async (database, config) => {
