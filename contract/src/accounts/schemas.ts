@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { customerNumberField } from '../common/fields.ts';
 import type { ColumnKinds } from '../query/schemas.ts';
-import { filterRuleSchema } from '../query/schemas.ts';
+import { filterRuleSchema, sortingSchema } from '../query/schemas.ts';
 
 export const orgTypes = ['Undefined', 'Direct', 'Channel', 'Indirect'] as const;
 export type OrgType = (typeof orgTypes)[number];
@@ -11,26 +11,33 @@ export const accountRowSchema = z.object({ AccountName: z.string(), AccountID: z
 export type AccountRow = z.infer<typeof accountRowSchema>;
 
 /** POST /api/getaccounts (+ /count, /distinct) and /api/getCustomerAccounts. */
-export const getAccountsRequestSchema = z.object({
+export const getAccountsRequestSchema = z.strictObject({
   filter: filterRuleSchema.optional(),
   offset: z.number().int().min(0).optional(),
   token: z.string().max(2000).nullable().optional(),
   limit: z.number().int().min(1).max(500).optional(),
   customerEmail: z.string().max(320).optional(),
+  /**
+   * Sent by the spec's generic data service, which posts filter, sorting, token and limit to every table (spec 000
+   * §7); not read: account lists are sorted in the browser (spec 000 §4.8).
+   */
+  sorting: sortingSchema.optional(),
 });
 export const getAccountsResponseSchema = z.object({
   status: z.literal('SUCCESS'),
   data: z.array(accountRowSchema),
   token: z.string().nullable(),
 });
-export const accountsCountRequestSchema = z.object({ filter: filterRuleSchema.optional() });
-export const accountsDistinctRequestSchema = z.object({
+export const accountsCountRequestSchema = z.strictObject({ filter: filterRuleSchema.optional() });
+export const accountsDistinctRequestSchema = z.strictObject({
   filter: filterRuleSchema.optional(),
   key: z.enum(['AccountName', 'AccountID']).default('AccountID'),
+  /** Sent by the spec's generic data service with every distinct call (spec 001 §7); not read. */
+  limit: z.number().int().min(1).max(10_000).optional(),
 });
 
 /** POST /api/accounts: the single-account check (limit 2) of spec 002. */
-export const accountsCheckRequestSchema = z.object({
+export const accountsCheckRequestSchema = z.strictObject({
   customerNumber: z.string().max(64).optional(),
   customerEmail: z.string().max(320).optional(),
   limit: z.number().int().min(1).max(500).optional(),
@@ -63,7 +70,7 @@ export const customerSchema = z.object({
 });
 export type Customer = z.infer<typeof customerSchema>;
 
-export const customerNumberParamsSchema = z.object({ customerNumber: customerNumberField });
+export const customerNumberParamsSchema = z.strictObject({ customerNumber: customerNumberField });
 
 export const accountInfoResponseSchema = z.object({
   status: z.literal('SUCCESS'),

@@ -40,7 +40,7 @@ export const activationRowSchema = z.object({
 export type ActivationRow = z.infer<typeof activationRowSchema>;
 
 /** POST /api/fulfillments/allentitlements and /api/fulfillments/entitlements. */
-export const hostEntitlementsRequestSchema = z.object({
+export const hostEntitlementsRequestSchema = z.strictObject({
   customerNumber: customerNumberField,
   customerEmail: z.string().max(320).optional(),
   /** The host's ids (comma-joined); absent for a host not saved yet (only available rows then) */
@@ -73,7 +73,7 @@ const batchFields = {
 };
 
 /** POST /api/fulfillments/return: activations are fulfillment ids with negative counts. */
-export const returnRequestSchema = z.object({
+export const returnRequestSchema = z.strictObject({
   ...batchFields,
   /** What the user does: return seats, deactivate the host, or move them away in a rehost */
   lifecycle: z.enum(['return', 'deactivate', 'rehost']).optional(),
@@ -82,16 +82,16 @@ export const returnRequestSchema = z.object({
    * before anything is returned (decision 047)
    */
   rehostTarget: z
-    .object({
+    .strictObject({
       serverName: hostNameField,
       serverId: hostIdsField,
       serverIdType: hostIdTypesField,
-      prevServer: z.object({ serverId: hostIdsField, serverIdType: hostIdTypesField }),
+      prevServer: z.strictObject({ serverId: hostIdsField, serverIdType: hostIdTypesField }),
     })
     .optional(),
   activations: z
     .array(
-      z.object({
+      z.strictObject({
         id: z.union([
           z.number().int().positive(),
           z
@@ -108,7 +108,7 @@ export const returnRequestSchema = z.object({
 });
 
 /** POST /api/fulfillments/create: activations are activation ids with positive counts on one host. */
-export const createRequestSchema = z.object({
+export const createRequestSchema = z.strictObject({
   ...batchFields,
   serverName: hostNameField,
   serverId: hostIdsField,
@@ -118,13 +118,19 @@ export const createRequestSchema = z.object({
   /** new (a host added on the screen), rehost (the target of a rehost), or empty */
   type: z.enum(['new', 'rehost', '']).optional(),
   /** The rehost source, whose fulfillments the new ones continue */
-  prevServer: z.object({ serverId: hostIdsField, serverIdType: hostIdTypesField }).optional(),
+  prevServer: z.strictObject({ serverId: hostIdsField, serverIdType: hostIdTypesField }).optional(),
   activations: z
     .array(
-      z.object({
+      z.strictObject({
         id: activationIdField,
         count: z.number().int().min(1),
         customer: customerNumberField.optional(),
+        // Sent by the spec's client ("new ones also carry product, dates and borrowable", spec 002 §3 Operation
+        // item, named as its entitlement row names them); not read: the server takes them from the entitlement.
+        ansysproduct: z.string().max(500).optional(),
+        startdate: z.string().max(64).nullable().optional(),
+        enddate: z.string().max(64).nullable().optional(),
+        ansysborrowable: z.boolean().optional(),
       }),
     )
     .min(1)
@@ -163,12 +169,12 @@ export const historyRowSchema = z.object({
 export type HistoryRow = z.infer<typeof historyRowSchema>;
 
 /** Spec 002 §7 (history page, path ours) and /api/fulfillments/servers/export: history of several hosts. */
-export const hostsHistoryRequestSchema = z.object({
+export const hostsHistoryRequestSchema = z.strictObject({
   customerNumber: customerNumberField,
   customerEmail: z.string().max(320).optional(),
   forceSync: z.boolean().optional(),
   hostIds: z
-    .array(z.object({ hostId: hostIdsField, hostIdType: hostIdTypesField }))
+    .array(z.strictObject({ hostId: hostIdsField, hostIdType: hostIdTypesField }))
     .min(1)
     .max(100),
 });

@@ -69,7 +69,7 @@ const httpUrl = z
  * date defaults to now on create; expires is optional and must be after date.
  */
 export const alertInputSchema = z
-  .object({
+  .strictObject({
     category: z.enum(alertCategoryValues),
     service: z.array(z.string().trim().min(1).max(100)).min(1).max(20),
     description: z.string().trim().min(1).max(2000),
@@ -86,7 +86,7 @@ export const alertInputSchema = z
   });
 export type AlertInput = z.input<typeof alertInputSchema>;
 
-export const alertIdParamsSchema = z.object({
+export const alertIdParamsSchema = z.strictObject({
   id: z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER),
 });
 

@@ -38,7 +38,7 @@ export const myTokensResponseSchema = successOf(
   }),
 );
 
-export const createTokenRequestSchema = z.object({
+export const createTokenRequestSchema = z.strictObject({
   name: tokenNameField,
   /** Days until it expires; the server's default when absent */
   expiresInDays: z.number().int().min(1).max(3650).optional(),
@@ -51,12 +51,12 @@ export const createTokenResponseSchema = successOf(
   }),
 );
 
-export const accountTokensRequestSchema = z.object({ customerNumber: customerNumberField });
+export const accountTokensRequestSchema = z.strictObject({ customerNumber: customerNumberField });
 export const accountTokensResponseSchema = successOf(z.object({ tokens: z.array(accountApiTokenSchema) }));
 
-export const tokenIdParamsSchema = z.object({ id: z.uuid() });
+export const tokenIdParamsSchema = z.strictObject({ id: z.uuid() });
 /** Revoking a token of someone else names the account it is revoked for (account administrators) */
 export const revokeTokenRequestSchema = z
-  .object({ customerNumber: customerNumberField.optional() })
+  .strictObject({ customerNumber: customerNumberField.optional() })
   .optional();
 export const revokeTokenResponseSchema = okResponseSchema;

@@ -73,7 +73,7 @@ export const auditPageResponseSchema = z.object({
 });
 
 /** POST /api/audit/checkpoint-status: the account's log (or, for vendor staff, every account's). */
-export const auditCheckpointStatusRequestSchema = z.object(scope);
+export const auditCheckpointStatusRequestSchema = z.strictObject(scope);
 
 /**
  * The audit checkpoints (decision 044) as the Audit Log page shows them: the last checkpoint written, the last

@@ -8,7 +8,7 @@ const instant = zonedInstantSchema;
  * One session event sent by an elastic license server. Every event carries the session's descriptor, so a
  * heartbeat or end that arrives before its start (or alone) still describes the session completely.
  */
-export const usageEventSchema = z.object({
+export const usageEventSchema = z.strictObject({
   type: z.enum(['start', 'heartbeat', 'end']),
   sessionId: z
     .string()
@@ -34,7 +34,7 @@ export type UsageEvent = z.infer<typeof usageEventSchema>;
 export type UsageEventInput = z.input<typeof usageEventSchema>;
 
 /** POST /cls/v1/usage: events are checked one by one, so a bad event does not sink the good ones. */
-export const usageBatchSchema = z.object({ events: z.array(z.unknown()).min(1).max(5000) });
+export const usageBatchSchema = z.strictObject({ events: z.array(z.unknown()).min(1).max(5000) });
 
 export const usageBatchResponseSchema = z.object({
   status: z.literal('SUCCESS'),
@@ -58,7 +58,7 @@ export const policyResponseSchema = z.object({
 export type PolicyResponse = z.infer<typeof policyResponseSchema>;
 
 /** Vendor staff: issue a credential for an elastic license server of an account. */
-export const issueCredentialRequestSchema = z.object({
+export const issueCredentialRequestSchema = z.strictObject({
   customerNumber: customerNumberField,
   clsId: serverIdField,
 });
@@ -80,7 +80,7 @@ export const credentialListResponseSchema = z.object({
 });
 
 /** Vendor busops: a credit (negative) or debit (positive) adjustment of an elastic entitlement, in units. */
-export const adjustmentRequestSchema = z.object({
+export const adjustmentRequestSchema = z.strictObject({
   customerNumber: customerNumberField,
   activationId: activationIdField,
   amount: z.number().finite().min(-1e9).max(1e9),
@@ -89,8 +89,8 @@ export const adjustmentRequestSchema = z.object({
   day: calendarDaySchema.optional(),
 });
 /** Credentials of an account (vendor staff): GET /api/cls/credentials?customerNumber= */
-export const credentialListQuerySchema = z.object({ customerNumber: customerNumberField });
-export const credentialIdParamsSchema = z.object({ id: z.uuid() });
+export const credentialListQuerySchema = z.strictObject({ customerNumber: customerNumberField });
+export const credentialIdParamsSchema = z.strictObject({ id: z.uuid() });
 export const adjustmentResponseSchema = z.object({
   status: z.literal('SUCCESS'),
   /** The entitlement's Used after the adjustment, in units. */

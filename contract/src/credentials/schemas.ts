@@ -7,7 +7,7 @@ const clsId = serverIdField;
 const customerName = z.string().max(500).optional();
 
 /** POST /api/devices/elastic: the account's elastic license server. */
-export const elasticDeviceRequestSchema = z.object({ customerNumber, customerName });
+export const elasticDeviceRequestSchema = z.strictObject({ customerNumber, customerName });
 export const elasticDeviceSchema = z.object({ deviceId: z.string(), alias: z.string() });
 export type ElasticDevice = z.infer<typeof elasticDeviceSchema>;
 export const elasticDeviceResponseSchema = z.object({
@@ -19,7 +19,7 @@ export const elasticDeviceResponseSchema = z.object({
  * POST /api/getpin: SUCCESS with pin null while the server has no PIN (decision 051: spec 001's "PIN not found" is
  * a state of the server, not an error, so it no longer answers 404).
  */
-export const getPinRequestSchema = z.object({ customerNumber, customerName, clsId });
+export const getPinRequestSchema = z.strictObject({ customerNumber, customerName, clsId });
 export const storedPinResponseSchema = z.object({
   status: z.literal('SUCCESS'),
   data: z.object({ pin: z.string().nullable() }),
@@ -30,20 +30,20 @@ export const pinResponseSchema = z.object({
 });
 
 /** POST /api/generatepin: gives a server without a PIN a random one; never replaces a stored PIN. */
-export const generatePinRequestSchema = z.object({ customerNumber, clsId });
+export const generatePinRequestSchema = z.strictObject({ customerNumber, clsId });
 
 /** POST /api/changepin: the six-digit rule (@lp/domain/credentials) answers with the spec's message. */
-export const changePinRequestSchema = z.object({ clsId, customerNumber, pin: z.string() });
+export const changePinRequestSchema = z.strictObject({ clsId, customerNumber, pin: z.string() });
 
 /** POST /api/getUsers */
-export const getUsersRequestSchema = z.object({ customerNumber, customerName, clsId });
+export const getUsersRequestSchema = z.strictObject({ customerNumber, customerName, clsId });
 export const usersResponseSchema = z.object({
   status: z.literal('SUCCESS'),
   data: z.object({ users: z.array(z.string()) }),
 });
 
 /** POST /api/saveUsers: replaces the list; the list rules (@lp/domain/credentials) answer with the spec's message. */
-export const saveUsersRequestSchema = z.object({
+export const saveUsersRequestSchema = z.strictObject({
   clsId,
   customerNumber,
   // Generous bounds: the domain rule answers with the spec's message well below them.

@@ -30,7 +30,7 @@ export const getEmailsResponseSchema = z.object({
 });
 
 /** POST /api/getemail. The id is accepted as a number or a numeric string (it comes from the URL). */
-export const getEmailRequestSchema = z.object({
+export const getEmailRequestSchema = z.strictObject({
   customerNumber,
   id: z.union([
     z.number().int().positive(),
@@ -66,7 +66,7 @@ export type EmailDetail = z.infer<typeof emailDetailSchema>;
 export const getEmailResponseSchema = z.object({ status: z.literal('SUCCESS'), data: emailDetailSchema });
 
 /** DELETE /api/emails/{id}. */
-export const emailIdParamsSchema = z.object({
+export const emailIdParamsSchema = z.strictObject({
   id: z
     .string()
     .regex(/^\d{1,15}$/)

@@ -5,7 +5,7 @@ import { customerNumberField } from '../common/fields.ts';
  * POST /api/getEntitlements (spec 001 §7). The spec spells the name key `customername`; it is accepted and
  * not needed (the server reads the name from the account).
  */
-export const getEntitlementsRequestSchema = z.object({
+export const getEntitlementsRequestSchema = z.strictObject({
   customerNumber: customerNumberField,
   customername: z.string().max(500).optional(),
 });

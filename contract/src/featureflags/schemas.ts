@@ -31,7 +31,7 @@ export type FeaturesData = z.infer<typeof featuresResponseSchema>['data'];
  * POST /api/featureflag/features {features:[names to enable]} -> {status:'SUCCESS', data:{enabled}}.
  * 400 unknown name or bad body, 403 in production or for non-staff, 422 conflicting selection.
  */
-export const saveFeaturesRequestSchema = z.object({
+export const saveFeaturesRequestSchema = z.strictObject({
   features: z.array(z.string().min(1).max(100)).max(500),
 });
 export type SaveFeaturesRequest = z.infer<typeof saveFeaturesRequestSchema>;

@@ -10,7 +10,7 @@ import { operationKeyField } from '../license-servers/schemas.ts';
 const cents = z.number().int();
 
 /** POST /api/fsa/contracts and /api/fsa/history. */
-export const fsaAccountRequestSchema = z.object({ customerNumber: customerNumberField });
+export const fsaAccountRequestSchema = z.strictObject({ customerNumber: customerNumberField });
 
 /** One FSA contract with its balance from the ledger (budget − sum of its order lines). */
 export const fsaContractSchema = z.object({
@@ -48,7 +48,7 @@ export const fsaContractsResponseSchema = z.object({
 });
 
 /** POST /api/fsa/products */
-export const fsaProductsRequestSchema = z.object({
+export const fsaProductsRequestSchema = z.strictObject({
   customerNumber: customerNumberField,
   entitlementId: activationIdField,
 });
@@ -97,7 +97,7 @@ const optionalText = z.string().max(500).optional();
  * `unitCents` or `costCents` (manual entries and busops' edited unit cost or cost). `ansysprice` is the client's line cost in cents:
  * checked against the server's price, never trusted.
  */
-export const fsaOrderLineSchema = z.object({
+export const fsaOrderLineSchema = z.strictObject({
   ansysbpn: z.string().trim().max(100).optional(),
   /** Empty = 1 (spec 002 §5) */
   ansyscount: z.number().int().min(-1_000_000).max(1_000_000).nullable().optional(),
@@ -125,7 +125,7 @@ export const fsaOrderLineSchema = z.object({
 export type FsaOrderLine = z.infer<typeof fsaOrderLineSchema>;
 
 /** POST /api/entitlements: spec 002 §3 order request, idempotent per `orderKey`. */
-export const fsaOrderRequestSchema = z.object({
+export const fsaOrderRequestSchema = z.strictObject({
   ansyshasfsa: z.boolean().optional(),
   accountid: optionalText,
   customerNumber: customerNumberField,

@@ -5,14 +5,14 @@ const customerNumber = customerNumberField;
 const clsId = serverIdField;
 
 /** Spec 000 §3: an allow-list rule. Name and address rules are checked by @lp/domain/ip-rules. */
-export const ipRuleSchema = z.object({
+export const ipRuleSchema = z.strictObject({
   rulename: z.string().max(1000),
   ipaddress: z.string().max(1000),
 });
 export type IpRuleDto = z.infer<typeof ipRuleSchema>;
 
 /** POST /api/activatedelasticservers: customername and server are sent by the client and not needed. */
-export const activatedElasticServersRequestSchema = z.object({
+export const activatedElasticServersRequestSchema = z.strictObject({
   customerNumber,
   customername: z.string().max(500).optional(),
   server: z.string().max(200).optional(),
@@ -25,14 +25,14 @@ export const activatedElasticServersResponseSchema = z.object({
 });
 
 /** POST /api/getips */
-export const getIpsRequestSchema = z.object({ clsId, customerNumber });
+export const getIpsRequestSchema = z.strictObject({ clsId, customerNumber });
 export const getIpsResponseSchema = z.object({
   status: z.literal('SUCCESS'),
   data: z.object({ whitelist: z.array(ipRuleSchema) }),
 });
 
 /** POST /api/setips: replaces the whole list; the answer carries the list as stored (normalised). */
-export const setIpsRequestSchema = z.object({
+export const setIpsRequestSchema = z.strictObject({
   customerNumber,
   clsId,
   // Generous bound: the domain rule (IP_RULES_MAX) answers with a clear message below it.

@@ -76,7 +76,7 @@ export const leaseColumnKinds = {
 export type LeaseColumn = keyof typeof leaseColumnKinds;
 
 /** POST /api/fulfillments/count: seats activated per activation id (ids the account does not own are left out). */
-export const fulfillmentCountRequestSchema = z.object({
+export const fulfillmentCountRequestSchema = z.strictObject({
   customerNumber: customerNumberField,
   activationId: z.array(activationIdField).max(1000),
 });

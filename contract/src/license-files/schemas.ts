@@ -10,7 +10,7 @@ export type LicenseFile = z.infer<typeof licenseFileSchema>;
  * POST /api/fulfillments/license (spec 002 §7): the account's license text for one host. `customerName`, `time`
  * and `serverName` are accepted as the spec sends them and not needed (the server knows the host and the account).
  */
-export const licenseRequestSchema = z.object({
+export const licenseRequestSchema = z.strictObject({
   customerNumber: customerNumberField,
   customerName: z.string().max(200).optional(),
   time: z.string().max(64).optional(),
@@ -36,12 +36,14 @@ export const licenseResponseSchema = z.object({
  * The history page's "license text for customers" (path ours: /api/fulfillments/licenses): one entry per customer,
  * merged into one file; a customer without anything activated is reported and tolerated unless none has any.
  */
-export const licensesRequestSchema = z.object({
+export const licensesRequestSchema = z.strictObject({
   hostId: hostIdsField,
   hostIdType: hostIdTypesField,
   borrowable: z.boolean().optional(),
   customers: z
-    .array(z.object({ customerNumber: customerNumberField, customerName: z.string().max(200).optional() }))
+    .array(
+      z.strictObject({ customerNumber: customerNumberField, customerName: z.string().max(200).optional() }),
+    )
     .min(1)
     .max(100),
 });
@@ -61,7 +63,7 @@ export const licensesResponseSchema = z.object({
 });
 
 /** POST /api/fulfillments/download: the merged file of the host for the accounts the user may see. */
-export const downloadRequestSchema = z.object({
+export const downloadRequestSchema = z.strictObject({
   customerNumber: customerNumberField,
   customerName: z.string().max(200).optional(),
   serverName: hostNameField.optional(),
@@ -74,7 +76,7 @@ export const downloadRequestSchema = z.object({
  * account's support list (copy to the user); `licenseText`, `supportEmailTo` and `supportEmailCc` are accepted as
  * the spec sends them but not trusted — nobody can mail arbitrary text or addresses through the portal.
  */
-export const emailRequestSchema = z.object({
+export const emailRequestSchema = z.strictObject({
   customerNumber: customerNumberField,
   customerName: z.string().max(200).optional(),
   serverName: hostNameField.optional(),
@@ -102,7 +104,7 @@ export const licenseKeysResponseSchema = z.object({
  * POST /api/fulfillments/license/preview (decision 032): what the customers' license files for the host would gain
  * and lose if these returns and creates were saved. Nothing is saved. `serverName` names a host not saved yet.
  */
-export const previewRequestSchema = z.object({
+export const previewRequestSchema = z.strictObject({
   customerNumber: customerNumberField,
   serverId: hostIdsField.optional(),
   serverIdType: hostIdTypesField.optional(),
@@ -114,14 +116,14 @@ export const previewRequestSchema = z.object({
   ansysborrowable: z.boolean().optional(),
   customers: z
     .array(
-      z.object({
+      z.strictObject({
         customerNumber: customerNumberField,
         /** Fulfillment ids of the customer on this host with negative counts */
         returns: z
-          .array(z.object({ id: z.number().int().positive(), count: z.number().int().max(-1) }))
+          .array(z.strictObject({ id: z.number().int().positive(), count: z.number().int().max(-1) }))
           .max(500),
         /** Activation ids of the customer with positive counts */
-        creates: z.array(z.object({ id: activationIdField, count: z.number().int().min(1) })).max(500),
+        creates: z.array(z.strictObject({ id: activationIdField, count: z.number().int().min(1) })).max(500),
       }),
     )
     .min(1)

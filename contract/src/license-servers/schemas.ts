@@ -42,7 +42,7 @@ export const licenseServerSchema = z.object({
 export type LicenseServer = z.infer<typeof licenseServerSchema>;
 
 /** POST /api/fulfillments/servers */
-export const serversRequestSchema = z.object({
+export const serversRequestSchema = z.strictObject({
   customerNumber: customerNumberField,
   customerEmail: z.string().max(320).optional(),
   forceSync: z.boolean().optional(),
@@ -53,7 +53,7 @@ export const serversResponseSchema = z.object({
 });
 
 /** Calls that name a host by its ids (spec 002 §7: customers, override, sharedserver...). */
-export const hostRequestSchema = z.object({
+export const hostRequestSchema = z.strictObject({
   customerNumber: customerNumberField,
   hostId: hostIdsField,
   hostIdType: hostIdTypesField,

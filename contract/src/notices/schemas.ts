@@ -14,7 +14,7 @@ export const noticeTypeSchema = z.enum([
 ]);
 export type NoticeTypeName = z.infer<typeof noticeTypeSchema>;
 
-export const noticeChoicesSchema = z.object({
+export const noticeChoicesSchema = z.strictObject({
   /** Days before an end: any of 90, 30, 7 */
   expiryDays: z.array(z.union([z.literal(90), z.literal(30), z.literal(7)])).max(3),
   /** Used percentages: any of 80, 95 */
@@ -23,7 +23,7 @@ export const noticeChoicesSchema = z.object({
 });
 export type NoticeChoicesBody = z.infer<typeof noticeChoicesSchema>;
 
-export const noticesRequestSchema = z.object({ customerNumber: customerNumberField });
+export const noticesRequestSchema = z.strictObject({ customerNumber: customerNumberField });
 
 export const noticeSchema = z.object({
   id: z.number().int(),
@@ -52,7 +52,7 @@ export const noticesResponseSchema = z.object({
 export const setNoticeChoicesRequestSchema = noticeChoicesSchema.extend({
   customerNumber: customerNumberField,
 });
-export const setNoticeTypesRequestSchema = z.object({
+export const setNoticeTypesRequestSchema = z.strictObject({
   customerNumber: customerNumberField,
   disabledTypes: z.array(noticeTypeSchema).max(7),
 });

@@ -28,7 +28,7 @@ export const buildInfoResponseSchema = z.object({
   data: z.string(),
 });
 
-export const lastUpdatedQuerySchema = z.object({ accountId: customerNumberField.optional() });
+export const lastUpdatedQuerySchema = z.strictObject({ accountId: customerNumberField.optional() });
 export const lastUpdatedResponseSchema = z.object({
   status: z.literal('SUCCESS'),
   lastUpdatedOn: z.string().nullable(),

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { customerNumberField } from '../common/fields.ts';
 
 /** Spec 000 §3: a portal-access contact. Rules (format, free mail, roles) are checked by @lp/domain/contacts. */
-export const contactSchema = z.object({
+export const contactSchema = z.strictObject({
   email: z.string().max(320),
   role: z.string().max(100),
 });
@@ -13,7 +13,7 @@ const customerNumber = customerNumberField;
 const contactList = z.array(contactSchema).max(1000);
 
 /** POST /api/getportalaccess */
-export const getPortalAccessRequestSchema = z.object({ customerNumber });
+export const getPortalAccessRequestSchema = z.strictObject({ customerNumber });
 export const getPortalAccessResponseSchema = z.object({
   status: z.literal('SUCCESS'),
   err: z.string().nullable(),
@@ -21,7 +21,7 @@ export const getPortalAccessResponseSchema = z.object({
 });
 
 /** POST /api/setportalaccess: oldContacts is the list the form started from (optimistic concurrency). */
-export const setPortalAccessRequestSchema = z.object({
+export const setPortalAccessRequestSchema = z.strictObject({
   customerNumber,
   newContacts: contactList,
   oldContacts: contactList,

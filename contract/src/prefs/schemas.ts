@@ -31,7 +31,7 @@ const sortDir = z.enum(['asc', 'desc']).nullable().optional();
 
 export const sortModelSchema = z
   .array(
-    z.object({
+    z.strictObject({
       colId,
       sort: z.enum(['asc', 'desc']),
       sortIndex: z.number().int().min(0).nullable().optional(),
@@ -39,8 +39,8 @@ export const sortModelSchema = z
   )
   .max(50);
 
-/** AG Grid column state; only the fields the view compares and restores. */
-export const columnStateSchema = z.object({
+/** AG Grid column state: the fields the view compares and restores, and the rest AG Grid's state carries. */
+export const columnStateSchema = z.strictObject({
   colId,
   sort: sortDir,
   sortIndex: z.number().int().min(0).nullable().optional(),
@@ -48,6 +48,13 @@ export const columnStateSchema = z.object({
   width: z.number().min(0).max(5000).optional(),
   pinned: z.enum(['left', 'right']).nullable().optional(),
   flex: z.number().nullable().optional(),
+  // Sent by the spec's client, which saves AG Grid's whole column state (spec 000 §3 "list of column states");
+  // not read: the portal's grids do not group, pivot or aggregate.
+  aggFunc: z.string().max(100).nullable().optional(),
+  rowGroup: z.boolean().nullable().optional(),
+  rowGroupIndex: z.number().int().min(0).nullable().optional(),
+  pivot: z.boolean().nullable().optional(),
+  pivotIndex: z.number().int().min(0).nullable().optional(),
 });
 export type ColumnState = z.infer<typeof columnStateSchema>;
 
@@ -74,7 +81,7 @@ const isoDate = instantTextSchema;
 export const MAX_PREF_BYTES = 65_536;
 
 export const tablePrefSchema = z
-  .object({
+  .strictObject({
     customerNumber: customerNumberField,
     tableName: z.enum(tableNames),
     filterModel: filterModelSchema.nullable().optional(),
@@ -91,5 +98,5 @@ export const tablePrefSchema = z
   });
 export type TablePref = z.infer<typeof tablePrefSchema>;
 
-export const savePrefsRequestSchema = z.object({ tables: z.array(tablePrefSchema).min(1).max(50) });
+export const savePrefsRequestSchema = z.strictObject({ tables: z.array(tablePrefSchema).min(1).max(50) });
 export const prefsResponseSchema = z.object({ status: z.literal('SUCCESS'), data: z.array(tablePrefSchema) });

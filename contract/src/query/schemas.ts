@@ -26,7 +26,7 @@ export type FilterMethod = (typeof filterMethods)[number];
 
 const scalar = z.union([z.string().max(1000), z.number(), z.boolean(), z.null()]);
 
-export const criterionSchema = z.object({
+export const criterionSchema = z.strictObject({
   name: z.string().min(1).max(100),
   method: z.enum(filterMethods),
   value: z.union([scalar, z.array(scalar).max(1000)]).optional(),
@@ -36,13 +36,13 @@ export const criterionSchema = z.object({
 });
 export type Criterion = z.infer<typeof criterionSchema>;
 
-export const filterRuleSchema = z.object({
+export const filterRuleSchema = z.strictObject({
   condition: z.enum(['ANY', 'ALL', 'any', 'all']).default('ALL'),
   criteria: z.array(criterionSchema).max(100).default([]),
 });
 export type FilterRule = z.infer<typeof filterRuleSchema>;
 
-export const sortRuleSchema = z.object({
+export const sortRuleSchema = z.strictObject({
   name: z.string().min(1).max(100),
   direction: z.enum(['asc', 'desc', 'ASC', 'DESC']).default('asc'),
 });
@@ -53,7 +53,7 @@ export const sortingSchema = z
   .union([sortRuleSchema, z.array(sortRuleSchema).max(10)])
   .transform((s) => (Array.isArray(s) ? s : [s]));
 
-export const pageRequestSchema = z.object({
+export const pageRequestSchema = z.strictObject({
   filter: filterRuleSchema.optional(),
   sorting: sortingSchema.optional(),
   offset: z.number().int().min(0).max(10_000_000).optional(),
@@ -64,9 +64,9 @@ export const pageRequestSchema = z.object({
 });
 export type PageRequest = z.input<typeof pageRequestSchema>;
 
-export const countRequestSchema = z.object({ filter: filterRuleSchema.optional() });
+export const countRequestSchema = z.strictObject({ filter: filterRuleSchema.optional() });
 
-export const distinctRequestSchema = z.object({
+export const distinctRequestSchema = z.strictObject({
   filter: filterRuleSchema.optional(),
   key: z.string().min(1).max(100),
   limit: z.number().int().min(1).max(10_000).optional(),

@@ -9,7 +9,7 @@ const day = calendarDaySchema;
  * POST /api/emailweek and /api/emailmonth (spec 001 §7): send the weekly / monthly statement of one
  * elastic entitlement. `date` is an ISO date or date-time; the period is the one that ends on its day.
  */
-export const statementEmailRequestSchema = z.object({
+export const statementEmailRequestSchema = z.strictObject({
   customerid: customerNumber,
   customername: z.string().max(500).optional(),
   /** The elastic license server id (clsId) of the account. */
@@ -22,7 +22,7 @@ export type StatementEmailRequest = z.infer<typeof statementEmailRequestSchema>;
 export const statementEmailResponseSchema = z.object({ status: z.literal('SUCCESS') });
 
 /** POST /api/statements and /api/getPdf: the period [from, to] as days (spec 001 §3 statement request). */
-export const statementRequestSchema = z.object({
+export const statementRequestSchema = z.strictObject({
   from: day,
   to: day,
   /** The client's "today" (report date); the server uses its own clock when absent. */
