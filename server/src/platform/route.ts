@@ -1,10 +1,11 @@
+import { Readable } from 'node:stream';
 import type { AuthKind, Operation } from '@lp/contract/common/operation';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
 import type { z } from 'zod';
 import type { AppContext } from './context.ts';
 import { describeZodError } from './errors.ts';
 import { type Principal, requirePrincipal } from './principal.ts';
-import { parseInput } from './validate.ts';
+import { parseInput, refuseUndeclared } from './validate.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -78,13 +79,25 @@ export function route<const O extends Operation>(
         const input = {
           principal,
           params: operation.params ? parseInput(operation.params, request.params) : undefined,
-          query: operation.query ? parseInput(operation.query, request.query) : undefined,
-          body: operation.body ? parseInput(operation.body, request.body) : undefined,
+          query: operation.query
+            ? parseInput(operation.query, request.query)
+            : operation.method === 'get'
+              ? undefined
+              : refuseUndeclared(request.query),
+          body: operation.body
+            ? parseInput(operation.body, request.body)
+            : // An upload reads its own form (and refuses any other body with 415 itself).
+              operation.form
+              ? undefined
+              : refuseUndeclared(request.body),
           request,
           reply,
         } as RouteInput<O>;
         const result = await handler(input);
-        if (result === reply) return reply;
+        // A handler that answered itself returns the reply, which is thenable: awaiting it waits until the answer
+        // went out and gives undefined. Checking that undefined against the contract would throw after a 200 and
+        // log a false error for every streamed page (issue 22 §2).
+        if (result === reply || (result === undefined && reply.raw.headersSent)) return reply;
         if (checkResponses && operation.response) {
           // Tests run with this on: every API test also proves its answers match the contract.
           const checked = operation.response.safeParse(result);
@@ -116,11 +129,11 @@ export function registerQueryEndpoints<const Q extends QueryOperations>(
   ctx: AppContext,
   operations: Q,
   read: {
+    /** The page's rows, or a stream of its whole JSON envelope (large pages, decision 021). */
     page: (
       principal: Principal,
       body: BodyOf<Q['page']>,
-      reply: FastifyReply,
-    ) => Promise<{ rows: unknown[]; token: string | null } | FastifyReply>;
+    ) => Promise<{ rows: unknown[]; token: string | null } | Readable>;
     count: (principal: Principal, body: BodyOf<Q['count']>) => Promise<number>;
     distinct: (principal: Principal, body: BodyOf<Q['distinct']>) => Promise<unknown[]>;
   },
@@ -130,9 +143,9 @@ export function registerQueryEndpoints<const Q extends QueryOperations>(
     ctx,
     operations.page as AnyJsonOperation,
   )(async ({ principal, body, reply }) => {
-    const page = await read.page(principal, body as BodyOf<Q['page']>, reply);
-    if ('rows' in page) return { status: 'SUCCESS', data: page.rows, token: page.token };
-    return page;
+    const page = await read.page(principal, body as BodyOf<Q['page']>);
+    if (page instanceof Readable) return reply.type('application/json; charset=utf-8').send(page);
+    return { status: 'SUCCESS', data: page.rows, token: page.token };
   });
   route(
     app,
