@@ -11,6 +11,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import Cursor from 'pg-cursor';
 import { lockDataDir } from './data-dir-lock.ts';
+import { checkMigratable, migrationFailure } from './migrations.ts';
 import * as schema from './schema.ts';
 
 export type Schema = typeof schema;
@@ -33,6 +34,8 @@ export interface Database {
    * long: the first seeding, which nodes starting together wait for (decision 043). PGlite has none to lift.
    */
   unbounded<T>(work: (database: Database) => Promise<T>): Promise<T>;
+  /** PostgreSQL's connection pool right now, for the metrics (PGlite has one in-process connection, no pool). */
+  poolStats?: () => { total: number; idle: number; waiting: number; max: number };
   close(): Promise<void>;
 }
 
@@ -253,6 +256,12 @@ export async function openPostgres(
         client.release(failed);
       }
     },
+    poolStats: () => ({
+      total: pool.totalCount,
+      idle: pool.idleCount,
+      waiting: pool.waitingCount,
+      max: poolMax,
+    }),
     async unbounded(work) {
       const own = await openPostgres(url, 2, { connectMs });
       try {
@@ -268,17 +277,32 @@ export async function openPostgres(
   return database;
 }
 
-/** Migrations may rightly run long (an index on a large table): only connecting has a deadline. */
-export async function migrateDatabase(database: Database, url?: string, connectMs?: number): Promise<void> {
+/**
+ * Migrations may rightly run long (an index on a large table): only connecting has a deadline. All pending
+ * migrations run in one transaction; a database this release cannot migrate, or a migration that fails, stops
+ * with a MigrationError naming it (decision 057). `folder` is for tests.
+ */
+export async function migrateDatabase(
+  database: Database,
+  url?: string,
+  connectMs?: number,
+  folder = migrationsFolder,
+): Promise<void> {
   if (database.engine === 'pglite') {
-    await migratePglite(database.db as never, { migrationsFolder });
+    await checkMigratable((text) => queryRows(database.db, sql.raw(text)), folder);
+    await migratePglite(database.db as never, { migrationsFolder: folder }).catch((e: unknown) => {
+      throw migrationFailure(e, folder);
+    });
     return;
   }
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: connectMs || undefined });
   await client.connect();
   try {
     await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
-    await migratePg(drizzlePg(client), { migrationsFolder });
+    await checkMigratable(async (text) => (await client.query(text)).rows, folder);
+    await migratePg(drizzlePg(client), { migrationsFolder: folder }).catch((e: unknown) => {
+      throw migrationFailure(e, folder);
+    });
   } finally {
     await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => {});
     await client.end();
