@@ -12,7 +12,7 @@ import { KEY_FILE } from '@lp/server/platform/secret-box';
 import { createTestDatabase, type TestDatabase } from '@lp/server/test/test-db';
 import { asc } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from './run-cli.ts';
+import { CLI_RUNS_TIMEOUT, runCli } from './run-cli.ts';
 
 /**
  * Decision 043: `license rotate-key` proves its sealing key against the database first. With another key or none
@@ -58,67 +58,71 @@ afterAll(async () => {
 });
 
 describe(`license rotate-key and the sealing key (${engine})`, () => {
-  it('changes nothing with a wrong or missing key and says which setting; rotates with the right one', async () => {
-    const first = await rotate({ PIN_ENCRYPTION_KEY: KEY_A });
-    expect(first.stderr).toBe('');
-    expect(first.code).toBe(0);
-    const before = await signingKeys();
-    expect(before).toHaveLength(1);
+  it(
+    'changes nothing with a wrong or missing key and says which setting; rotates with the right one',
+    async () => {
+      const first = await rotate({ PIN_ENCRYPTION_KEY: KEY_A });
+      expect(first.stderr).toBe('');
+      expect(first.code).toBe(0);
+      const before = await signingKeys();
+      expect(before).toHaveLength(1);
 
-    const wrong = await rotate({ PIN_ENCRYPTION_KEY: KEY_B });
-    expect(wrong.code).toBe(1);
-    expect(wrong.stdout).toBe('');
-    expect(wrong.stderr).toMatch(/^PIN_ENCRYPTION_KEY does not open the secrets sealed in this database/);
-    expect(wrong.stderr).toMatch(/Nothing was changed\.\n$/);
+      const wrong = await rotate({ PIN_ENCRYPTION_KEY: KEY_B });
+      expect(wrong.code).toBe(1);
+      expect(wrong.stdout).toBe('');
+      expect(wrong.stderr).toMatch(/^PIN_ENCRYPTION_KEY does not open the secrets sealed in this database/);
+      expect(wrong.stderr).toMatch(/Nothing was changed\.\n$/);
 
-    const keyFile = path.join(dataDir, KEY_FILE);
-    const missing = await rotate({});
-    expect(missing.code).toBe(1);
-    expect(missing.stderr).toContain(`PIN_ENCRYPTION_KEY is not set and ${keyFile} does not exist`);
-    expect(missing.stderr).toMatch(/Nothing was changed\.\n$/);
-    expect(fs.existsSync(keyFile)).toBe(false);
+      const keyFile = path.join(dataDir, KEY_FILE);
+      const missing = await rotate({});
+      expect(missing.code).toBe(1);
+      expect(missing.stderr).toContain(`PIN_ENCRYPTION_KEY is not set and ${keyFile} does not exist`);
+      expect(missing.stderr).toMatch(/Nothing was changed\.\n$/);
+      expect(fs.existsSync(keyFile)).toBe(false);
 
-    fs.writeFileSync(keyFile, `${KEY_B}\n`, { mode: 0o600 });
-    const wrongFile = await rotate({});
-    expect(wrongFile.code).toBe(1);
-    expect(wrongFile.stderr).toContain(`the key file ${keyFile} does not open the secrets`);
-    fs.rmSync(keyFile);
+      fs.writeFileSync(keyFile, `${KEY_B}\n`, { mode: 0o600 });
+      const wrongFile = await rotate({});
+      expect(wrongFile.code).toBe(1);
+      expect(wrongFile.stderr).toContain(`the key file ${keyFile} does not open the secrets`);
+      fs.rmSync(keyFile);
 
-    // The refused runs left the signing keys exactly as they were, and the current one still signs.
-    expect(await signingKeys()).toEqual(before);
-    const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, PIN_ENCRYPTION_KEY: KEY_A });
-    const published = Object.fromEntries(before.map((k) => [k.keyId, k.publicKeyPem] as [string, string]));
-    const files = await withDatabase(async (d) =>
-      generateLicenseFiles(
-        {
-          servers: [{ name: 'h1', type: 'ETHERNET', id: 'ab0000000001' }],
-          customerNumber: '1000001',
-          issued: '2026-01-01',
-          features: [
-            {
-              product: 'Solver',
-              activationId: 'A-1',
-              featureName: 'cfd',
-              daemon: 'cfdlmd',
-              count: 1,
-              startDate: '2026-01-01',
-              endDate: '2027-01-01',
-              versionDate: null,
-              borrowable: false,
-            },
-          ],
-        },
-        await currentSigner({ db: d.db, config }),
-      ),
-    );
-    expect(verifyLicenseText(files.text, published).map((v) => v.verdict)).toEqual(['valid']);
+      // The refused runs left the signing keys exactly as they were, and the current one still signs.
+      expect(await signingKeys()).toEqual(before);
+      const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, PIN_ENCRYPTION_KEY: KEY_A });
+      const published = Object.fromEntries(before.map((k) => [k.keyId, k.publicKeyPem] as [string, string]));
+      const files = await withDatabase(async (d) =>
+        generateLicenseFiles(
+          {
+            servers: [{ name: 'h1', type: 'ETHERNET', id: 'ab0000000001' }],
+            customerNumber: '1000001',
+            issued: '2026-01-01',
+            features: [
+              {
+                product: 'Solver',
+                activationId: 'A-1',
+                featureName: 'cfd',
+                daemon: 'cfdlmd',
+                count: 1,
+                startDate: '2026-01-01',
+                endDate: '2027-01-01',
+                versionDate: null,
+                borrowable: false,
+              },
+            ],
+          },
+          await currentSigner({ db: d.db, config }),
+        ),
+      );
+      expect(verifyLicenseText(files.text, published).map((v) => v.verdict)).toEqual(['valid']);
 
-    const right = await rotate({ PIN_ENCRYPTION_KEY: KEY_A });
-    expect(right.stderr).toBe('');
-    expect(right.code).toBe(0);
-    const after = await signingKeys();
-    expect(after).toHaveLength(2);
-    expect(after.find((k) => k.keyId === before[0].keyId)?.retiredAt).not.toBeNull();
-    expect(right.stdout).toBe(`${after.find((k) => k.retiredAt === null)?.keyId}\n`);
-  }, 120_000);
+      const right = await rotate({ PIN_ENCRYPTION_KEY: KEY_A });
+      expect(right.stderr).toBe('');
+      expect(right.code).toBe(0);
+      const after = await signingKeys();
+      expect(after).toHaveLength(2);
+      expect(after.find((k) => k.keyId === before[0].keyId)?.retiredAt).not.toBeNull();
+      expect(right.stdout).toBe(`${after.find((k) => k.retiredAt === null)?.keyId}\n`);
+    },
+    CLI_RUNS_TIMEOUT,
+  );
 });

@@ -4,6 +4,12 @@ import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
+/**
+ * A test that runs the CLI several times: each run is a process that opens (and for PGlite migrates) the database,
+ * about 2 s of CPU; on a 2-core machine shared with other work a run took 20 s of wall time, so the ceiling is wide.
+ */
+export const CLI_RUNS_TIMEOUT = 300_000;
+
 export interface CliRun {
   code: number | null;
   stdout: string;
