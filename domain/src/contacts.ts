@@ -40,18 +40,16 @@ export function isValidEmail(email: string): boolean {
 export type FreeMailCheck = (email: string) => boolean;
 
 /**
- * A free-mail check over a list of domains (one per line, as the freemail package ships them): an address is
- * free when its domain or any parent domain is listed, so "x@mail.gmail.com" counts like "x@gmail.com".
- * The server uses the freemail package itself (free + disposable lists); the browser builds this check from
- * the package's free list so the form can show the message before saving.
+ * A free-mail check over a list of domains: an address is free when its domain or any parent domain is listed,
+ * so "x@mail.gmail.com" counts like "x@gmail.com". The product's check (`isFreeMail` in free-mail.ts, used by
+ * the server and by the form) is this function over the maintained free and disposable list.
  */
-export function freeMailCheckFromList(listText: string): FreeMailCheck {
-  const domains = new Set(
-    listText
-      .split('\n')
-      .map((d) => d.trim().toLowerCase())
-      .filter(Boolean),
-  );
+export function freeMailCheckFromList(list: Iterable<string>): FreeMailCheck {
+  const domains = new Set<string>();
+  for (const d of list) {
+    const domain = d.trim().toLowerCase();
+    if (domain) domains.add(domain);
+  }
   return (email) => {
     const labels = normaliseEmail(email).split('@').pop()?.split('.') ?? [];
     for (let i = 0; i < labels.length - 1; i++) {

@@ -202,14 +202,14 @@ export async function buildApp(
       wildcard: false,
       index: false,
       // The build writes .br and .gz copies beside each text file (web/vite.config.ts); they are sent to
-      // browsers that accept them, the plain file to others.
+      // browsers that accept them, the plain file to others. The plugin (10+) adds `vary: accept-encoding` to
+      // every such answer itself.
       preCompressed: true,
       cacheControl: false,
-      setHeaders(res, filePath) {
-        res.setHeader('vary', 'accept-encoding');
+      setHeaders(reply, filePath) {
         // Vite names every file under assets/ by its content hash: a changed file is a new URL. Anything
         // else (index.html, favicon) keeps its name across releases and must be revalidated.
-        res.setHeader(
+        reply.header(
           'cache-control',
           filePath.startsWith(assets) ? 'public, max-age=31536000, immutable' : 'no-cache',
         );

@@ -23,8 +23,8 @@ export const tracingEnabled =
   );
 
 /**
- * PostgreSQL query spans. instrumentation-pg needs @opentelemetry/api 1.10, and the installed tree hoists 1.9.1 (for
- * lighthouse's Sentry) where it looks: then it cannot load, and requests are traced without their queries.
+ * PostgreSQL query spans. instrumentation-pg needs @opentelemetry/api 1.10 (the root package.json overrides the
+ * 1.9 that lighthouse's Sentry asked for); should an install still lack it, requests are traced without their queries.
  */
 async function pgInstrumentation() {
   try {

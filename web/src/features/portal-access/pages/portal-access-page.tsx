@@ -6,6 +6,7 @@ import {
   sameContactList,
   selectableContactRoles,
 } from '@lp/domain/contacts';
+import { isFreeMail } from '@lp/domain/free-mail';
 import { contactRoles } from '@lp/domain/policy';
 import {
   ActionIcon,
@@ -30,7 +31,6 @@ import { useRowEditor } from '../../../components/use-row-editor.ts';
 import { ApiError } from '../../../lib/api-client.ts';
 import { useConfig } from '../../../lib/app-context.tsx';
 import { getPortalAccess, setPortalAccess } from '../api/portal-access.ts';
-import { isFreeMailInBrowser } from '../free-mail.ts';
 
 export const SPINNER_TEXT = 'Manage Portal Access...';
 
@@ -87,7 +87,7 @@ function PortalAccessForm({ customerNumber, canEdit }: { customerNumber: string;
     };
   }, [load]);
 
-  const check = useMemo(() => checkContacts(rows, baseline ?? [], isFreeMailInBrowser), [rows, baseline]);
+  const check = useMemo(() => checkContacts(rows, baseline ?? [], isFreeMail), [rows, baseline]);
   const changed = baseline !== null && !sameContactList(rows, baseline);
 
   if (loadError) {
