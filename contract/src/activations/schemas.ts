@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { dayOrEmptyText, dayText, displayDateTimeText } from '../common/dates.ts';
 import { activationIdField, customerNumberField } from '../common/fields.ts';
 import {
   hostIdsField,
@@ -23,9 +24,9 @@ export const activationRowSchema = z.object({
   ansysavailable: z.number().int(),
   ansysborrowable: z.boolean(),
   /** 'YYYY-MM-DD' */
-  startdate: z.string(),
-  enddate: z.string().nullable(),
-  versiondate: z.string().nullable(),
+  startdate: dayText,
+  enddate: dayText.nullable(),
+  versiondate: dayText.nullable(),
   /** Days left (last day included), or PERMANENT, EXPIRED, NOT STARTED */
   remainingdays: z.union([z.number().int(), z.enum(['PERMANENT', 'EXPIRED', 'NOT STARTED'])]),
   usedDays: z.number().int(),
@@ -152,7 +153,7 @@ export const historyRowSchema = z.object({
   /** Groups are numbered from 1 (the host's oldest) in time order; rows of one group share it */
   groupId: z.number().int(),
   /** 'YYYY-MM-DD HH:mm:ss' UTC: the group's first (oldest) event */
-  time: z.string(),
+  time: displayDateTimeText,
   modifiedBy: z.string(),
   /** 'ACTIVATE (n)' or 'DEACTIVATE (n)' */
   action: z.string(),
@@ -161,10 +162,11 @@ export const historyRowSchema = z.object({
   product: z.string(),
   /** The summed counts: positive activated, negative returned */
   count: z.number().int(),
-  startDate: z.string(),
-  endDate: z.string().nullable(),
+  /** '' when the activation's entitlement no longer exists */
+  startDate: dayOrEmptyText,
+  endDate: dayText.nullable(),
   /** A perpetual's maintenance end (its end date is null): the history shows 'Maintenance ends on {date}' */
-  versionDate: z.string().nullable(),
+  versionDate: dayText.nullable(),
 });
 export type HistoryRow = z.infer<typeof historyRowSchema>;
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { instantSchema } from '../common/dates.ts';
+import { instantSchema, instantText } from '../common/dates.ts';
 import type { ColumnKinds } from '../query/schemas.ts';
 import { countRequestSchema, distinctRequestSchema, pageRequestSchema } from '../query/schemas.ts';
 
@@ -12,8 +12,8 @@ export const alertSchema = z.object({
   id: z.number().int(),
   category: z.enum(alertCategoryValues),
   status: z.enum(alertStatusValues),
-  date: z.string(),
-  expires: z.string().nullable(),
+  date: instantText,
+  expires: instantText.nullable(),
   service: z.array(z.string()),
   description: z.string(),
   /** Link name -> URL, shown as "See More" links. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { instantText } from '../common/dates.ts';
 import { okResponseSchema, successOf } from '../common/envelope.ts';
 import { customerNumberField } from '../common/fields.ts';
 
@@ -17,10 +18,10 @@ export const tokenStates = ['active', 'expired', 'revoked'] as const;
 export const apiTokenSchema = z.object({
   id: z.string(),
   name: z.string(),
-  createdAt: z.string(),
-  expiresAt: z.string().nullable(),
-  lastUsedAt: z.string().nullable(),
-  revokedAt: z.string().nullable(),
+  createdAt: instantText,
+  expiresAt: instantText.nullable(),
+  lastUsedAt: instantText.nullable(),
+  revokedAt: instantText.nullable(),
   state: z.enum(tokenStates),
 });
 export type ApiTokenRow = z.infer<typeof apiTokenSchema>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { displayDateTimeText } from '../common/dates.ts';
 import { customerNumberField } from '../common/fields.ts';
 import type { ColumnKinds } from '../query/schemas.ts';
 import { countRequestSchema, distinctRequestSchema, pageRequestSchema } from '../query/schemas.ts';
@@ -49,7 +50,7 @@ const changedFields = z.record(z.string(), z.unknown()).nullable();
 /** One entry: time as 'YYYY-MM-DD HH:mm:ss' (UTC), the changed fields before and after (secrets redacted). */
 export const auditRowSchema = z.object({
   id: z.number().int(),
-  time: z.string(),
+  time: displayDateTimeText,
   account: z.string().nullable(),
   actorKind: z.enum(['user', 'api-token', 'license-server', 'automated']),
   actor: z.string(),
@@ -81,8 +82,8 @@ export const auditCheckpointStatusRequestSchema = z.strictObject(scope);
  * account's chain; a problem with no chain is a checkpoint file). Times 'YYYY-MM-DD HH:mm:ss' UTC.
  */
 export const auditCheckpointStatusSchema = z.object({
-  lastCheckpoint: z.string().nullable(),
-  checkedAt: z.string().nullable(),
+  lastCheckpoint: displayDateTimeText.nullable(),
+  checkedAt: displayDateTimeText.nullable(),
   /** null before the first check */
   ok: z.boolean().nullable(),
   problems: z.array(

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { calendarDaySchema, zonedInstantSchema } from '../common/dates.ts';
+import { calendarDaySchema, instantText, zonedInstantSchema } from '../common/dates.ts';
 import { activationIdField, customerNumberField, serverIdField } from '../common/fields.ts';
 
 const instant = zonedInstantSchema;
@@ -72,9 +72,9 @@ export const credentialListResponseSchema = z.object({
     z.object({
       id: z.string(),
       clsId: z.string(),
-      createdAt: z.string(),
+      createdAt: instantText,
       createdBy: z.string(),
-      revokedAt: z.string().nullable(),
+      revokedAt: instantText.nullable(),
     }),
   ),
 });

@@ -83,3 +83,35 @@ export const zonedInstantSchema = instantTextSchema
   )
   .transform((s) => new Date(parseInstant(s) as number).toISOString())
   .pipe(z.string().meta({ format: 'date-time' }));
+
+/*
+ * Dates in answers, as the server formats them. Metadata only (the document says what they are): an answer is
+ * what the server produced, so these neither validate nor change it.
+ */
+const DAY = '\\d{4}-\\d{2}-\\d{2}';
+const DISPLAY_DATE_TIME = `${DAY} \\d{2}:\\d{2}:\\d{2}`;
+
+/** 'YYYY-MM-DD'. */
+export const dayText = z.string().meta({ format: 'date' });
+
+/** 'YYYY-MM-DD', or '' where the answer has no day to give (each use says when). */
+export const dayOrEmptyText = z.string().meta({
+  pattern: `^(${DAY})?$`,
+  description: "A date YYYY-MM-DD, or '' when there is none",
+});
+
+/** ISO 8601 UTC, as `Date.toISOString()` writes it (2026-05-01T13:00:02.123Z). */
+export const instantText = z.string().meta({ format: 'date-time' });
+
+/** The spec's display date-time, 'YYYY-MM-DD HH:mm:ss' in UTC (spec 000 §3): no 'T', no zone. */
+export const displayDateTimeText = z.string().meta({
+  pattern: `^${DISPLAY_DATE_TIME}$`,
+  description: 'A UTC date-time as the portal shows it, YYYY-MM-DD HH:mm:ss (no T, no zone)',
+});
+
+/** The display date-time, or '' where the answer has no instant to give. */
+export const displayDateTimeOrEmptyText = z.string().meta({
+  pattern: `^(${DISPLAY_DATE_TIME})?$`,
+  description:
+    "A UTC date-time as the portal shows it, YYYY-MM-DD HH:mm:ss (no T, no zone), or '' when there is none",
+});

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { displayDateTimeText } from '../common/dates.ts';
 import { customerNumberField } from '../common/fields.ts';
 import type { ColumnKinds } from '../query/schemas.ts';
 import { countRequestSchema, distinctRequestSchema, pageRequestSchema } from '../query/schemas.ts';
@@ -17,7 +18,7 @@ export const emailsDistinctRequestSchema = distinctRequestSchema.extend({ custom
 /** Email list row; date as 'YYYY-MM-DD HH:mm:ss'. */
 export const emailRowSchema = z.object({
   id: z.number().int(),
-  date: z.string(),
+  date: displayDateTimeText,
   subject: z.string(),
   to: z.string(),
 });
@@ -48,7 +49,7 @@ export const emailDetailSchema = z.object({
   to: z.string(),
   subject: z.string(),
   body: z.string(),
-  date: z.string(),
+  date: displayDateTimeText,
   id: z.number().int(),
   /** The files sent with it, as sent (a license file, a statement), for the reader to open or save */
   attachments: z.array(

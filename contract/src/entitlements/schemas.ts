@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { dayText } from '../common/dates.ts';
 import { customerNumberField } from '../common/fields.ts';
 
 /**
@@ -27,9 +28,9 @@ export const elasticEntitlementRecordSchema = z.object({
   LicenseModel: z.string(),
   EntitlementState: z.string(),
   /** 'YYYY-MM-DD' */
-  StartDate: z.string(),
+  StartDate: dayText,
   /** 'YYYY-MM-DD'; null for an entitlement without an end (never for Elastic-AEU). */
-  EndDate: z.string().nullable(),
+  EndDate: dayText.nullable(),
   Currency: z.string(),
   Used: z.number(),
   LineItemQuantity: z.number(),

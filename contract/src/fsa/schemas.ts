@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { dayText, displayDateTimeOrEmptyText, displayDateTimeText } from '../common/dates.ts';
 import { activationIdField, customerNumberField } from '../common/fields.ts';
 import { operationKeyField } from '../license-servers/schemas.ts';
 
@@ -17,8 +18,8 @@ export const fsaContractSchema = z.object({
   entitlementId: z.string(),
   orderId: z.string(),
   poNumber: z.string().nullable(),
-  startDate: z.string(),
-  endDate: z.string().nullable(),
+  startDate: dayText,
+  endDate: dayText.nullable(),
   currency: z.string(),
   budgetCents: cents,
   usedCents: cents,
@@ -36,10 +37,10 @@ export const fsaContractSchema = z.object({
   active: z.boolean(),
   busopsEmails: z.array(z.string()),
   /** Last order against the contract, 'YYYY-MM-DD HH:mm:ss' UTC (the order page's default contract) */
-  lastOrderedAt: z.string().nullable(),
+  lastOrderedAt: displayDateTimeText.nullable(),
   hasProducts: z.boolean(),
   /** Sum of the contract's order line costs per UTC order day, ascending; every line, manual ones included */
-  dailySpend: z.array(z.object({ day: z.string(), cents })),
+  dailySpend: z.array(z.object({ day: dayText, cents })),
 });
 export type FsaContract = z.infer<typeof fsaContractSchema>;
 export const fsaContractsResponseSchema = z.object({
@@ -75,11 +76,11 @@ export const fsaHistoryRowSchema = z.object({
   entitlementId: z.string(),
   ansysproduct: z.string(),
   fsaId: z.string(),
-  /** 'YYYY-MM-DD HH:mm:ss' UTC */
-  orderdate: z.string(),
+  /** 'YYYY-MM-DD HH:mm:ss' UTC; '' for a line without an order time */
+  orderdate: displayDateTimeOrEmptyText,
   count: z.number().int(),
-  startdate: z.string(),
-  enddate: z.string().nullable(),
+  startdate: dayText,
+  enddate: dayText.nullable(),
   cost: cents,
   currency: z.string(),
   requester: z.string(),
@@ -143,8 +144,13 @@ export type FsaOrderRequest = z.infer<typeof fsaOrderRequestSchema>;
 export const fsaOrderResultSchema = z.object({
   status: z.enum(['SUCCESS', 'FAILURE']),
   ansysbpn: z.string(),
-  startdate: z.string(),
-  enddate: z.string(),
+  // Not a format: a FAILURE line may echo any text the request sent (its error says why).
+  startdate: z
+    .string()
+    .meta({ description: 'YYYY-MM-DD on a SUCCESS line; a FAILURE line echoes the text sent' }),
+  enddate: z
+    .string()
+    .meta({ description: "YYYY-MM-DD on a SUCCESS line; a FAILURE line echoes the text sent, or ''" }),
   ansysquantity: z.number().int(),
   ansysprice: cents,
   err: z.string(),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { dayText } from '../common/dates.ts';
 import { activationIdField, customerNumberField } from '../common/fields.ts';
 import type { ColumnKinds } from '../query/schemas.ts';
 import { countRequestSchema, distinctRequestSchema, pageRequestSchema } from '../query/schemas.ts';
@@ -29,12 +30,12 @@ export const leaseRecordSchema = z.object({
   PartNumber: z.string(),
   LineItemQuantity: z.number().int(),
   /** 'YYYY-MM-DD' */
-  StartDate: z.string(),
+  StartDate: dayText,
   /** 'YYYY-MM-DD'; null for a perpetual (permanent) entitlement */
-  EndDate: z.string().nullable(),
+  EndDate: dayText.nullable(),
   LicenseModel: z.string(),
   /** 'YYYY-MM-DD': end of maintenance of a perpetual; null when not given */
-  VersionDate: z.string().nullable(),
+  VersionDate: dayText.nullable(),
   /** 'true' or 'false', as text (spec 002 §3) */
   IsActivationPermanent: z.enum(['true', 'false']),
   /** 'Evaluation' marks an evaluation; '' otherwise */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { instantText } from '../common/dates.ts';
 import { activationIdField, customerNumberField } from '../common/fields.ts';
 import { hostIdsField, hostIdTypesField, hostNameField } from '../license-servers/schemas.ts';
 
@@ -91,9 +92,9 @@ export const emailRequestSchema = z.strictObject({
 export const licenseKeySchema = z.object({
   keyId: z.string(),
   publicKeyPem: z.string(),
-  createdAt: z.string(),
+  createdAt: instantText,
   /** Files signed before this still verify; new files use the current key */
-  retiredAt: z.string().nullable(),
+  retiredAt: instantText.nullable(),
 });
 export const licenseKeysResponseSchema = z.object({
   status: z.literal('SUCCESS'),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { dayText } from '../common/dates.ts';
 import { customerNumberField } from '../common/fields.ts';
 
 /** Proactive notices (issue 13 §2, decision 041). */
@@ -32,7 +33,7 @@ export const noticeSchema = z.object({
   threshold: z.number().int(),
   text: z.string(),
   /** 'YYYY-MM-DD' (UTC): the day the job found it */
-  foundOn: z.string(),
+  foundOn: dayText,
 });
 export type Notice = z.infer<typeof noticeSchema>;
 

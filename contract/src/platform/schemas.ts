@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { displayDateTimeText } from '../common/dates.ts';
 import { customerNumberField } from '../common/fields.ts';
 
 /** GET /api/config: what the browser needs before it renders (spec 000 §3 "Configuration loaded at start"). */
@@ -31,5 +32,5 @@ export const buildInfoResponseSchema = z.object({
 export const lastUpdatedQuerySchema = z.strictObject({ accountId: customerNumberField.optional() });
 export const lastUpdatedResponseSchema = z.object({
   status: z.literal('SUCCESS'),
-  lastUpdatedOn: z.string().nullable(),
+  lastUpdatedOn: displayDateTimeText.nullable(),
 });

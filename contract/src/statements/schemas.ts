@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { calendarDaySchema, zonedInstantSchema } from '../common/dates.ts';
+import { calendarDaySchema, dayOrEmptyText, dayText, zonedInstantSchema } from '../common/dates.ts';
 import { customerNumberField } from '../common/fields.ts';
 
 const customerNumber = customerNumberField;
@@ -43,8 +43,9 @@ export type StatementProduct = z.infer<typeof statementProductSchema>;
 export const statementRecordSchema = z.object({
   PONumber: z.string(),
   ActivationId: z.string(),
-  StartDate: z.string(),
-  EndDate: z.string(),
+  StartDate: dayText,
+  /** '' for an entitlement without an end */
+  EndDate: dayOrEmptyText,
   BalanceBeforeStart: z.number(),
   BalanceAtEnd: z.number(),
   /** Period used (units drawn within [from, to]). */
@@ -59,11 +60,11 @@ export type StatementRecord = z.infer<typeof statementRecordSchema>;
 
 export const statementSchema = z.object({
   Customer: z.object({
-    ReportDate: z.string(),
+    ReportDate: dayText,
     AccountId: z.string(),
     AccountName: z.string(),
-    PeriodStart: z.string(),
-    PeriodEnd: z.string(),
+    PeriodStart: dayText,
+    PeriodEnd: dayText,
   }),
   Records: z.array(statementRecordSchema),
   Products: z.array(statementProductSchema),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { displayDateTimeText } from '../common/dates.ts';
 import { customerNumberField } from '../common/fields.ts';
 import type { ColumnKinds } from '../query/schemas.ts';
 import { countRequestSchema, distinctRequestSchema, pageRequestSchema } from '../query/schemas.ts';
@@ -66,8 +67,8 @@ export const usageDistinctRequestSchema = distinctRequestSchema.extend(scope);
 /** A session; instants as 'YYYY-MM-DD HH:mm:ss' (UTC) and epoch ms; EndTime is null while it is active. */
 export const usageRowSchema = z
   .object({
-    StartTime: z.string(),
-    EndTime: z.string().nullable(),
+    StartTime: displayDateTimeText,
+    EndTime: displayDateTimeText.nullable(),
     StartTime_ts: z.number(),
     EndTime_ts: z.number().nullable(),
     Product: z.string(),

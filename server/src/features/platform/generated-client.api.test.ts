@@ -10,6 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildAccountFixture } from '../../test/account-fixture.ts';
+import { buildLease } from '../../test/factories.ts';
 import { createTestApp } from '../../test/test-app.ts';
 import { createTestDatabase, type TestDatabase } from '../../test/test-db.ts';
 import { API_REFERENCE_PATH } from './api-reference.ts';
@@ -34,6 +35,9 @@ beforeAll(async () => {
   database = await createTestDatabase();
   app = await createTestApp(database);
   const { boss } = await buildAccountFixture(database.db, CN, '7200002');
+  // Dated answers for the format check: a lease, and a perpetual (no end, a maintenance end).
+  await buildLease(database.db, CN, 'GEN-LEASE');
+  await buildLease(database.db, CN, 'GEN-PERPETUAL', { endDate: null, versionDate: '2027-06-30' });
   const created = await app.inject({
     method: 'POST',
     url: apiTokensApi.create.path,
@@ -54,7 +58,7 @@ afterAll(async () => {
   if (dir) await fs.rm(dir, { recursive: true, force: true });
 });
 
-/** What a client developer writes against the generated types: three calls, and one the types refuse. */
+/** What a client developer writes against the generated types: four calls, and one the types refuse. */
 const usage = `import createClient from 'openapi-fetch';
 import type { paths } from './schema';
 
@@ -72,6 +76,7 @@ export async function calls(baseUrl: string, token: string, customerNumber: stri
     params: { path: { id: '00000000-0000-4000-8000-000000000000' } },
     body: {},
   });
+  const leases = await client.POST('/api/fetchEntitlements', { body: { customerNumber } });
   return {
     names,
     err,
@@ -84,6 +89,7 @@ export async function calls(baseUrl: string, token: string, customerNumber: stri
         status: unknownToken.response.status,
         body: unknownToken.data ?? unknownToken.error,
       },
+      { path: '/api/fetchEntitlements', method: 'post', status: leases.response.status, body: leases.data ?? leases.error },
     ],
   };
 }
@@ -134,7 +140,19 @@ describe('a client generated from /api/docs', () => {
     const result = await calls(baseUrl, token, CN);
     expect(result.names).toEqual(['generated client']);
     expect(result.err).toMatch(/^Invalid request: from: /);
-    expect(result.answers.map((a) => a.status)).toEqual([200, 400, 404]);
+    expect(result.answers.map((a) => a.status)).toEqual([200, 400, 404, 200]);
+    // The answers' dates are declared, so Ajv (ajv-formats) checks them below: a token's instants, a lease's days.
+    const schemaOf = (path: string, method: string) =>
+      JSON.stringify(doc.paths[path][method].responses['200'].content['application/json'].schema);
+    expect(schemaOf('/api/tokens', 'get')).toMatch(/"createdAt":\{"type":"string","format":"date-time"\}/);
+    expect(schemaOf('/api/fetchEntitlements', 'post')).toMatch(
+      /"StartDate":\{"type":"string","format":"date"\}/,
+    );
+    expect(result.answers[3].body).toMatchObject({
+      data: expect.arrayContaining([
+        expect.objectContaining({ ActivationId: 'GEN-PERPETUAL', EndDate: null, VersionDate: '2027-06-30' }),
+      ]),
+    });
 
     const ajv = new Ajv2020({ strict: false, allErrors: true });
     addFormats(ajv);
