@@ -206,7 +206,9 @@ const serverPaths = /^\/+(api|oidc|cls|metrics)(\/|$)/;
 export function installNotFoundHandler(app: FastifyInstance, spaPage?: Buffer): void {
   app.setNotFoundHandler((request, reply) => {
     const url = request.url.split('?')[0];
-    if (spaPage && request.method === 'GET' && !serverPaths.test(url) && !/\.[a-z0-9]+$/i.test(url)) {
+    // HEAD too: a load balancer's health check or `curl -I` of a page must see the 200 a GET gets.
+    const read = request.method === 'GET' || request.method === 'HEAD';
+    if (spaPage && read && !serverPaths.test(url) && !/\.[a-z0-9]+$/i.test(url)) {
       request.servedWebApp = true;
       return reply.type('text/html').header('cache-control', 'no-cache').send(spaPage);
     }

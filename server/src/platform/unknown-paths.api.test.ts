@@ -64,7 +64,14 @@ describe('unknown paths', () => {
       expect(res.statusCode, url).toBe(200);
       expect(res.body, url).toBe(indexHtml);
     }
-    // Not a GET, or a file name: no page.
+    // HEAD answers as GET does (a load balancer's health check, `curl -I`), without the body.
+    for (const url of ['/', '/elastic']) {
+      const head = await app.inject({ method: 'HEAD', url });
+      expect(head.statusCode, `HEAD ${url}`).toBe(200);
+      expect(head.headers['content-type'], `HEAD ${url}`).toMatch(/^text\/html/);
+      expect(head.body, `HEAD ${url}`).toBe('');
+    }
+    // Not a GET or HEAD, or a file name: no page.
     expect((await app.inject({ method: 'POST', url: '/elastic' })).json()).toEqual(notFound);
     expect((await app.inject('/missing.js')).statusCode).toBe(404);
   });
