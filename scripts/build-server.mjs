@@ -13,6 +13,7 @@ const entries = {
   main: 'server/src/main.ts',
   cli: 'tools/src/cli.ts',
   tracing: 'server/src/platform/tracing.ts',
+  'node-version': 'server/src/platform/node-version.ts',
 };
 
 // Code may read files next to its source through import.meta.url (migrations in server/drizzle, web/dist, the
@@ -50,8 +51,11 @@ const sourceUrls = {
 const tracingFirst = {
   name: 'tracing-first',
   setup(build) {
-    build.onResolve({ filter: /\/platform\/tracing\.ts$/ }, (args) =>
-      args.kind === 'entry-point' ? undefined : { path: './tracing.js', external: true },
+    // The Node.js version check likewise: it must refuse an old Node before any package loads.
+    build.onResolve({ filter: /\/platform\/(tracing|node-version)(\.ts)?$/ }, (args) =>
+      args.kind === 'entry-point'
+        ? undefined
+        : { path: `./${/(tracing|node-version)(\.ts)?$/.exec(args.path)?.[1]}.js`, external: true },
     );
   },
 };

@@ -2,6 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort, logLines, startServer, waitReady } from './test/server-process.ts';
 import { createTestDatabase, type TestDatabase } from './test/test-db.ts';
@@ -46,6 +47,32 @@ describe('the server process', () => {
     expect(logLines(proc).some((l) => l.reqId === 'req-test-1')).toBe(false);
     expect(proc.output()).not.toContain('secret-cookie-value');
   }, 360_000);
+
+  // A login without the right to create (the app login of docs/operations.md §5 on a database nobody migrated): the
+  // driver's "Failed query: …" alone hid why; the database's own reason is in the message.
+  if (process.env.TEST_ENGINE === 'postgres')
+    it('names the reason the database gives when it cannot migrate', async () => {
+      const base = new URL(process.env.TEST_DATABASE_URL ?? '');
+      const name = `lp_main_nocreate_${process.pid}_${Date.now()}`;
+      const admin = new pg.Client({ connectionString: base.href });
+      await admin.connect();
+      try {
+        await admin.query(`create database ${name}`);
+        await admin.query(`create role ${name} login`);
+        const url = new URL(base.href);
+        url.username = name;
+        url.pathname = `/${name}`;
+        const proc = start({ PORT: String(await freePort()), DATABASE_URL: url.href });
+        expect(await proc.exited).toBe(1);
+        expect(proc.output()).toMatch(
+          /Cannot open the database: Failed query: .*: permission denied for database/s,
+        );
+      } finally {
+        await admin.query(`drop database if exists ${name} with (force)`);
+        await admin.query(`drop role if exists ${name}`);
+        await admin.end();
+      }
+    }, 120_000);
 
   it('refuses to start with a bad variable and names it', async () => {
     const proc = start({ PORT: 'not-a-port' });

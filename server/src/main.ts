@@ -1,3 +1,4 @@
+import './platform/node-version.ts';
 import './platform/tracing.ts';
 import { buildApp } from './app.ts';
 import { openDatabase } from './db/database.ts';
@@ -6,6 +7,14 @@ import { ensureRouteFeatures } from './features/featureflags/service.ts';
 import { ConfigError, loadConfig } from './platform/config.ts';
 import { sealingKey } from './platform/sealing-key.ts';
 import { SealingKeyError } from './platform/secret-box.ts';
+
+/** The error with its causes: a driver's wrapped error ("Failed query: …") hides the database's reason. */
+function withCauses(e: Error): string {
+  const parts = [e.message];
+  for (let c: unknown = e.cause; c instanceof Error && parts.length < 5; c = c.cause)
+    if (!parts.includes(c.message)) parts.push(c.message);
+  return parts.join(': ');
+}
 
 async function main() {
   let config: ReturnType<typeof loadConfig>;
@@ -19,7 +28,7 @@ async function main() {
     throw e;
   }
   const database = await openDatabase(config).catch((e: Error) => {
-    console.error(`Cannot open the database: ${e.message}`);
+    console.error(`Cannot open the database: ${withCauses(e)}`);
     process.exit(1);
   });
   const app = await buildApp(config, database);

@@ -3,6 +3,7 @@
  * Only the requested output goes to stdout (so `token create` can be captured by scripts); everything else,
  * including library chatter, goes to stderr.
  */
+import '@lp/server/platform/node-version';
 import { parseArgs } from 'node:util';
 import type { Database } from '@lp/server/db/database';
 import { type Config, ConfigError, loadConfig } from '@lp/server/platform/config';
