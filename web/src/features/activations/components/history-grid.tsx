@@ -3,6 +3,7 @@ import { formatCount } from '@lp/domain/amounts';
 import { endText } from '@lp/domain/lease-entitlements';
 import { ActionIcon, Badge, Group, Loader, Stack, Text, Tooltip } from '@mantine/core';
 import {
+  ClientSideRowModelApiModule,
   ClientSideRowModelModule,
   type ColDef,
   type ColSpanParams,
@@ -14,7 +15,7 @@ import {
   type ValueGetterParams,
 } from 'ag-grid-community';
 import { AgGridReact } from 'ag-grid-react';
-import { useMemo } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import { gridTheme } from '../../../components/saved-view-grid/ag-grid-setup.ts';
 import type { SavedViewGridEvents } from '../../../components/saved-view-grid/use-saved-view.ts';
 import {
@@ -29,7 +30,7 @@ import {
 } from '../history-tree.ts';
 
 /** The whole tree is in the browser: the grid filters, sorts and pages it there. */
-const gridModules = [ClientSideRowModelModule, PaginationModule, RowStyleModule];
+const gridModules = [ClientSideRowModelModule, ClientSideRowModelApiModule, PaginationModule, RowStyleModule];
 
 /** Spec 002 §9: history grid page size 10; page-size options 25, 50, 100, 500. */
 export const HISTORY_PAGE_SIZE = 10;
@@ -325,9 +326,18 @@ export function HistoryGrid({ title, rows, actions, gridEvents }: HistoryGridPro
     [],
   );
 
+  // New rows (a host deactivated into this section, its history arriving) are merged by id into the grid's sorted
+  // order, where a new host could land at the end under a column sort (seen once in a full browser run, issue 21);
+  // sorting again after each change puts every row back through postSortRows' tree order.
+  const gridRef = useRef<AgGridReact<TreeRow>>(null);
+  useEffect(() => {
+    if (rows.length > 0) gridRef.current?.api?.refreshClientSideRowModel('sort');
+  }, [rows]);
+
   return (
     <section aria-label={`${title} table`}>
       <AgGridReact<TreeRow>
+        ref={gridRef}
         modules={gridModules}
         theme={gridTheme}
         rowData={rows}
