@@ -32,7 +32,7 @@ export default defineConfig({
           name: `api-${engine}`,
           include: apiFiles,
           env: { TEST_ENGINE: engine },
-          globalSetup: ['server/src/test/global-setup.ts'],
+          globalSetup: ['server/test/global-setup.ts'],
           // Each file builds its own database and app, so the server modules are imported once per worker
           // rather than once per file (about 2.5 s each); the layer took 125 s isolated, 75 s shared.
           isolate: false,

@@ -16,11 +16,11 @@ import {
 } from '@lp/server/db/schema';
 import { hostsHistory } from '@lp/server/features/activations/service';
 import { parseHost } from '@lp/server/features/license-servers/service';
+import { addContact, buildAccount, dayFromToday } from '@lp/server/harness/factories';
+import { signInAs } from '@lp/server/harness/sign-in';
 import { loadConfig } from '@lp/server/platform/config';
 import type { AppContext } from '@lp/server/platform/context';
 import type { Principal } from '@lp/server/platform/principal';
-import { addContact, buildAccount, dayFromToday } from '@lp/server/test/factories';
-import { signInAs } from '@lp/server/test/sign-in';
 import { sql } from 'drizzle-orm';
 import Fastify from 'fastify';
 import { fmt, inTurns, int, pair, ratios, row, spread, table } from './measure.ts';

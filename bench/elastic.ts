@@ -39,20 +39,20 @@ import { Rng } from '@lp/server/features/demo/prng';
 import { getStatement } from '@lp/server/features/statements/service';
 import { accountScope, usageSessionsResource } from '@lp/server/features/transactions/resource';
 import { listUsage, usageSorting } from '@lp/server/features/transactions/service';
-import { loadConfig } from '@lp/server/platform/config';
-import type { AppContext } from '@lp/server/platform/context';
-import type { Principal } from '@lp/server/platform/principal';
-import { compilePageQuery, queryPage } from '@lp/server/platform/query/engine';
 import {
   buildElasticEntitlement,
   buildElasticServer,
   buildRateTable,
   type UsageSpec,
   usageEvents,
-} from '@lp/server/test/elastic-factories';
-import { addContact, buildAccount } from '@lp/server/test/factories';
-import { signInAs } from '@lp/server/test/sign-in';
-import { createTestApp } from '@lp/server/test/test-app';
+} from '@lp/server/harness/elastic-factories';
+import { addContact, buildAccount } from '@lp/server/harness/factories';
+import { signInAs } from '@lp/server/harness/sign-in';
+import { createTestApp } from '@lp/server/harness/test-app';
+import { loadConfig } from '@lp/server/platform/config';
+import type { AppContext } from '@lp/server/platform/context';
+import type { Principal } from '@lp/server/platform/principal';
+import { compilePageQuery, queryPage } from '@lp/server/platform/query/engine';
 import { type SQL, sql } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type { FastifyInstance } from 'fastify';

@@ -9,8 +9,8 @@ import { type FsaDuration, priceLine } from '@lp/domain/fsa-pricing';
 import { contactRoles } from '@lp/domain/policy';
 import type { Db } from '@lp/server/db/database';
 import { fsaPrices, products } from '@lp/server/db/schema';
-import { addContact, buildAccount, buildEntitlement, dayFromToday } from '@lp/server/test/factories';
-import { signInAs } from '@lp/server/test/sign-in';
+import { addContact, buildAccount, buildEntitlement, dayFromToday } from '@lp/server/harness/factories';
+import { signInAs } from '@lp/server/harness/sign-in';
 import { fmt, inTurns, pair, ratios, row, spread, table } from './measure.ts';
 import { caller, loadAverage, withSeededServer } from './server-process.ts';
 

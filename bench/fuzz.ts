@@ -3,8 +3,8 @@
  * the real app on PGlite; prints the tally by status and fails when any answer is a 5xx or outside the envelope.
  * Run: npm run fuzz
  */
-import { buildFuzzWorld, runFuzz } from '@lp/server/test/fuzz-requests';
-import { createTestApp } from '@lp/server/test/test-app';
+import { buildFuzzWorld, runFuzz } from '@lp/server/harness/fuzz-requests';
+import { createTestApp } from '@lp/server/harness/test-app';
 import { openBenchDatabase } from './bench-database.ts';
 
 const count = Number(process.env.FUZZ_REQUESTS ?? 20_000);

@@ -17,8 +17,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { contactRoles } from '@lp/domain/policy';
-import { addContact, buildAccount } from '@lp/server/test/factories';
-import { signInAs } from '@lp/server/test/sign-in';
+import { addContact, buildAccount } from '@lp/server/harness/factories';
+import { signInAs } from '@lp/server/harness/sign-in';
 import { sql } from 'drizzle-orm';
 import { openBenchDatabase } from './bench-database.ts';
 

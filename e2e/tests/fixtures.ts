@@ -83,7 +83,7 @@ export const test = base.extend<
   }
 >({
   // A file that signs in through an outside provider asks for `test.use({ externalIdp: { accounts } })`: its worker
-  // starts the test OpenID provider (server/src/test/external-idp.ts) with those accounts, and the server uses it.
+  // starts the test OpenID provider (server/test/external-idp.ts) with those accounts, and the server uses it.
   externalIdp: [null, { option: true, scope: 'worker' }],
   // A file that needs the daily jobs (notices) asks for `test.use({ jobs: true })`: its worker's server runs them
   // at start (other files keep them off, so no e-mails appear at moments no test chose).

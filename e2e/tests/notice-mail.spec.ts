@@ -1,4 +1,4 @@
-import { header, parseMime } from '../../server/src/test/mime.ts';
+import { header, parseMime } from '@lp/server/test/mime';
 import { expect, test } from './fixtures.ts';
 import { expectNoSeriousViolations, signIn } from './helpers.ts';
 

@@ -6,8 +6,8 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, type ServerProcess, waitForLog, waitReady } from './test/server-process.ts';
-import { createTestDatabase, type TestDatabase } from './test/test-db.ts';
+import { freePort, type ServerProcess, waitForLog, waitReady } from '../test/server-process.ts';
+import { createTestDatabase, type TestDatabase } from '../test/test-db.ts';
 
 /*
  * Issue 22 §1 (decision 054): production runs `node server/dist/main.js`, plain JavaScript compiled by
@@ -18,7 +18,7 @@ import { createTestDatabase, type TestDatabase } from './test/test-db.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const dist = path.join(root, 'server', 'dist');
-const moduleLog = path.join(import.meta.dirname, 'test', 'module-log.mjs');
+const moduleLog = path.join(import.meta.dirname, '..', 'test', 'module-log.mjs');
 const engine = process.env.TEST_ENGINE ?? 'pglite';
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'lp-compiled-'));
 let database: TestDatabase | undefined;
@@ -176,8 +176,13 @@ describe('the compiled server', () => {
 
   it('imports only packages that a production install (npm ci --omit=dev) keeps', () => {
     const meta = JSON.parse(fs.readFileSync(path.join(dist, 'meta.json'), 'utf8')) as {
+      inputs: Record<string, unknown>;
       outputs: Record<string, { imports: { path: string; external?: boolean }[] }>;
     };
+    // Test helpers and the harness (data builders, sign-in without the IdP) stay out of the product.
+    const sources = Object.keys(meta.inputs);
+    expect(sources).toContain('server/src/app.ts');
+    expect(sources.filter((file) => /^(server|tools)\/(test|harness)\//.test(file))).toEqual([]);
     const lock = JSON.parse(fs.readFileSync(path.join(root, 'package-lock.json'), 'utf8')) as {
       packages: Record<string, { dev?: boolean }>;
     };

@@ -4,8 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { freePort, logLines, startServer, waitReady } from './test/server-process.ts';
-import { createTestDatabase, type TestDatabase } from './test/test-db.ts';
+import { freePort, logLines, startServer, waitReady } from '../test/server-process.ts';
+import { createTestDatabase, type TestDatabase } from '../test/test-db.ts';
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lp-main-'));
 let database: TestDatabase | undefined;

@@ -3,11 +3,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { count } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
+import { freePort, startServer, waitReady } from '../test/server-process.ts';
+import { TestBrowser } from '../test/test-browser.ts';
+import { createTestDatabase, type TestDatabase } from '../test/test-db.ts';
 import { openPglite } from './db/database.ts';
 import { accounts, idpAccounts, users } from './db/schema.ts';
-import { TestBrowser } from './features/auth/test-browser.ts';
-import { freePort, startServer, waitReady } from './test/server-process.ts';
-import { createTestDatabase, type TestDatabase } from './test/test-db.ts';
 
 /*
  * Issue 20 §2 (decision 046): APP_ENVIRONMENT=prod is safe by default. The real server process refuses unsafe

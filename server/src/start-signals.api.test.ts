@@ -4,8 +4,8 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { freePort, type ServerProcess, waitForLog, waitReady } from './test/server-process.ts';
-import { createTestDatabase, type TestDatabase } from './test/test-db.ts';
+import { freePort, type ServerProcess, waitForLog, waitReady } from '../test/server-process.ts';
+import { createTestDatabase, type TestDatabase } from '../test/test-db.ts';
 
 /*
  * Issue 22 §1 (decision 054): a supervisor (systemd, docker stop, a terminal's Ctrl-C) signals the process it

@@ -4,8 +4,8 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp } from './test/test-app.ts';
-import { createTestDatabase, type TestDatabase } from './test/test-db.ts';
+import { createTestApp } from '../harness/test-app.ts';
+import { createTestDatabase, type TestDatabase } from '../test/test-db.ts';
 
 let database: TestDatabase;
 let app: FastifyInstance;

@@ -3,10 +3,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { type Db, migrateDatabase, openPglite } from '@lp/server/db/database';
 import { automatedActor, recordAudit } from '@lp/server/features/audit/service';
+import { buildElasticServer } from '@lp/server/harness/elastic-factories';
+import { buildAccount } from '@lp/server/harness/factories';
+import { signInAs } from '@lp/server/harness/sign-in';
 import { auditEntriesOf } from '@lp/server/test/audit-entries';
-import { buildElasticServer } from '@lp/server/test/elastic-factories';
-import { buildAccount } from '@lp/server/test/factories';
-import { signInAs } from '@lp/server/test/sign-in';
 import { createTestDatabase, type TestDatabase } from '@lp/server/test/test-db';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -138,12 +138,14 @@ describe('npm run cli -- audit checkpoint / audit verify', () => {
       await withDb(async (db) => {
         for (let n = 1; n <= 3; n++)
           await db.transaction((tx) =>
-            recordAudit(tx as unknown as Db, automatedActor, {
-              customerNumber: account,
-              action: 'ip-rules.changed',
-              object: { type: 'ip-rules', id: account },
-              after: { n },
-            }),
+            recordAudit(tx as unknown as Db, automatedActor, [
+              {
+                customerNumber: account,
+                action: 'ip-rules.changed',
+                object: { type: 'ip-rules', id: account },
+                after: { n },
+              },
+            ]),
           );
       });
       const made = await runCli(env, ['audit', 'checkpoint']);

@@ -4,22 +4,22 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import type { Database } from '@lp/server/db/database';
 import { fsaPrices, products } from '@lp/server/db/schema';
-import { loadConfig } from '@lp/server/platform/config';
-import { buildAccountFixture } from '@lp/server/test/account-fixture';
 import {
   buildEntitlement,
   buildLease,
   buildLicenseServer,
   dayFromToday as day,
-} from '@lp/server/test/factories';
+} from '@lp/server/harness/factories';
+import { createTestApp } from '@lp/server/harness/test-app';
+import { loadConfig } from '@lp/server/platform/config';
+import { buildAccountFixture } from '@lp/server/test/account-fixture';
 import { freePort, startServer, waitReady } from '@lp/server/test/server-process';
 import { tableSnapshot } from '@lp/server/test/table-snapshot';
-import { createTestApp } from '@lp/server/test/test-app';
 import { afterAll, describe, expect, it, vi } from 'vitest';
+import { cliEnv, engine, type ScratchDatabase, scratchDatabase } from '../test/scratch-db.ts';
 import { audit } from './audit.ts';
 import { backup, restore } from './backup.ts';
 import { type CliRun, runCli } from './run-cli.ts';
-import { cliEnv, engine, type ScratchDatabase, scratchDatabase } from './scratch-db.ts';
 import { seed } from './seed.ts';
 
 /*

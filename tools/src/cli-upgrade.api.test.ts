@@ -4,17 +4,17 @@ import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { migrateDatabase, migrationsFolder, queryRows } from '@lp/server/db/database';
 import { MigrationError } from '@lp/server/db/migrations';
+import { signInAs } from '@lp/server/harness/sign-in';
+import { createTestApp } from '@lp/server/harness/test-app';
 import { freePort, startServer, waitReady } from '@lp/server/test/server-process';
-import { signInAs } from '@lp/server/test/sign-in';
 import { missingRows, tableRows, tableSnapshot } from '@lp/server/test/table-snapshot';
-import { createTestApp } from '@lp/server/test/test-app';
 import { createTestDatabase } from '@lp/server/test/test-db';
 import { sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
+import { cliEnv, type ScratchDatabase, scratchDatabase } from '../test/scratch-db.ts';
 import { FIXTURE_COMMIT, fixtureFile } from './make-upgrade-fixture.ts';
 import { migrated } from './migrate.ts';
 import { type CliRun, runCli } from './run-cli.ts';
-import { cliEnv, type ScratchDatabase, scratchDatabase } from './scratch-db.ts';
 
 /*
  * Issue 22 §4 (decision 057): a database made and used by an earlier release (commit 1a6694b, migrations

@@ -6,9 +6,9 @@ import {
   buildElasticEntitlement,
   buildElasticServer,
   buildRateTable,
-} from '@lp/server/test/elastic-factories';
-import { buildAccount } from '@lp/server/test/factories';
-import { createTestApp } from '@lp/server/test/test-app';
+} from '@lp/server/harness/elastic-factories';
+import { buildAccount } from '@lp/server/harness/factories';
+import { createTestApp } from '@lp/server/harness/test-app';
 import { createTestDatabase, type TestDatabase } from '@lp/server/test/test-db';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';

@@ -3,11 +3,11 @@ import { messages } from '@lp/contract/common/errors';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signInAs } from '../../harness/sign-in.ts';
+import { createTestApp } from '../../harness/test-app.ts';
+import { createTestDatabase, type TestDatabase } from '../../test/test-db.ts';
 import { loadConfig } from '../platform/config.ts';
 import { METRICS_DATABASE_DEADLINE_MS } from '../platform/metrics.ts';
-import { signInAs } from '../test/sign-in.ts';
-import { createTestApp } from '../test/test-app.ts';
-import { createTestDatabase, type TestDatabase } from '../test/test-db.ts';
 import { ANSWER_GRACE_MS, type Database, openPostgres, timeoutsOf } from './database.ts';
 
 /**

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
-import { withDatabase } from '../test/global-setup.ts';
-import { createTestDatabase } from '../test/test-db.ts';
+import { withDatabase } from '../../test/global-setup.ts';
+import { createTestDatabase } from '../../test/test-db.ts';
 import { type Database, migrateDatabase, openPostgres, queryRows } from './database.ts';
 
 const opened: Database[] = [];

@@ -4,12 +4,12 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildElasticServer } from '../../harness/elastic-factories.ts';
+import { buildAccount } from '../../harness/factories.ts';
+import { signInAs } from '../../harness/sign-in.ts';
+import { createTestApp } from '../../harness/test-app.ts';
+import { createTestDatabase, type TestDatabase } from '../../test/test-db.ts';
 import { issueServerCredential } from '../features/cls-api/server-credentials.ts';
-import { buildElasticServer } from '../test/elastic-factories.ts';
-import { buildAccount } from '../test/factories.ts';
-import { signInAs } from '../test/sign-in.ts';
-import { createTestApp } from '../test/test-app.ts';
-import { createTestDatabase, type TestDatabase } from '../test/test-db.ts';
 
 /* Issue 20 §7: JSON answers carry Cache-Control: no-store (error envelopes too); hashed assets stay cached. */
 

@@ -1,9 +1,9 @@
 import { apiCatalogue, openApiDocument } from '@lp/contract/api-catalogue';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { buildFuzzWorld, type FuzzWorld, runFuzz } from '../test/fuzz-requests.ts';
-import { createTestApp } from '../test/test-app.ts';
-import { createTestDatabase, type TestDatabase } from '../test/test-db.ts';
+import { buildFuzzWorld, type FuzzWorld, runFuzz } from '../../harness/fuzz-requests.ts';
+import { createTestApp } from '../../harness/test-app.ts';
+import { createTestDatabase, type TestDatabase } from '../../test/test-db.ts';
 
 /* Decision 020's acceptance: no request of any shape, from anyone, answers 5xx or outside the envelope. */
 

@@ -2,12 +2,16 @@ import { messages } from '@lp/contract/common/errors';
 import { contactRoles } from '@lp/domain/policy';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  buildElasticEntitlement,
+  buildElasticServer,
+  buildRateTable,
+} from '../../harness/elastic-factories.ts';
+import { addContact, buildAccount } from '../../harness/factories.ts';
+import { signInAs } from '../../harness/sign-in.ts';
+import { createTestApp } from '../../harness/test-app.ts';
+import { createTestDatabase, type TestDatabase } from '../../test/test-db.ts';
 import { issueServerCredential } from '../features/cls-api/server-credentials.ts';
-import { buildElasticEntitlement, buildElasticServer, buildRateTable } from '../test/elastic-factories.ts';
-import { addContact, buildAccount } from '../test/factories.ts';
-import { signInAs } from '../test/sign-in.ts';
-import { createTestApp } from '../test/test-app.ts';
-import { createTestDatabase, type TestDatabase } from '../test/test-db.ts';
 
 /* Decision 020: input limits, the one date parser, framework errors and database outages in the envelope. */
 

@@ -3,18 +3,18 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { emails, products } from '../db/schema.ts';
-import { issueServerCredential } from '../features/cls-api/server-credentials.ts';
-import { buildAccountFixture } from '../test/account-fixture.ts';
 import {
   buildElasticEntitlement,
   buildElasticServer,
   buildRateTable,
   usageEvents,
-} from '../test/elastic-factories.ts';
-import { buildLease } from '../test/factories.ts';
-import { createTestApp } from '../test/test-app.ts';
-import { createTestDatabase, type TestDatabase } from '../test/test-db.ts';
+} from '../../harness/elastic-factories.ts';
+import { buildLease } from '../../harness/factories.ts';
+import { createTestApp } from '../../harness/test-app.ts';
+import { buildAccountFixture } from '../../test/account-fixture.ts';
+import { createTestDatabase, type TestDatabase } from '../../test/test-db.ts';
+import { emails, products } from '../db/schema.ts';
+import { issueServerCredential } from '../features/cls-api/server-credentials.ts';
 import { metricsListenerAddress } from './metrics.ts';
 
 /* /metrics (decision 055): what an operator's Prometheus scrapes, on both engines. */

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildAccountFixture } from '../test/account-fixture.ts';
-import { buildLease } from '../test/factories.ts';
-import { createTestApp } from '../test/test-app.ts';
-import { createTestDatabase, type TestDatabase } from '../test/test-db.ts';
+import { buildLease } from '../../harness/factories.ts';
+import { createTestApp } from '../../harness/test-app.ts';
+import { buildAccountFixture } from '../../test/account-fixture.ts';
+import { createTestDatabase, type TestDatabase } from '../../test/test-db.ts';
 
 /*
  * Issue 20 §7: malformed multipart uploads answered 500 (no boundary, truncated body, NUL in a field). Both

@@ -3,10 +3,10 @@ import { contactRoles } from '@lp/domain/policy';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addContact, buildAccount } from '../../harness/factories.ts';
+import { signInAs } from '../../harness/sign-in.ts';
+import { createTestDatabase, type TestDatabase } from '../../test/test-db.ts';
 import { buildApp } from '../app.ts';
-import { addContact, buildAccount } from '../test/factories.ts';
-import { signInAs } from '../test/sign-in.ts';
-import { createTestDatabase, type TestDatabase } from '../test/test-db.ts';
 import { loadConfig } from './config.ts';
 
 const BIG = '5400002';

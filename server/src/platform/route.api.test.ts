@@ -4,10 +4,10 @@ import type { FastifyInstance } from 'fastify';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { signInAs } from '../../harness/sign-in.ts';
+import { createTestApp } from '../../harness/test-app.ts';
+import { createTestDatabase, type TestDatabase } from '../../test/test-db.ts';
 import { API_REFERENCE_PATH } from '../features/platform/api-reference.ts';
-import { signInAs } from '../test/sign-in.ts';
-import { createTestApp } from '../test/test-app.ts';
-import { createTestDatabase, type TestDatabase } from '../test/test-db.ts';
 import type { AppContext } from './context.ts';
 import { installErrorHandler } from './errors.ts';
 import { fastifyPath, registeredRoutes, route } from './route.ts';
@@ -68,6 +68,7 @@ describe('routes are registered from the operation declarations', () => {
       summary: 'probe',
       description: 'A call made up for this test',
       auth: 'public',
+      effect: 'read',
       params: z.object({ n: z.coerce.number() }),
       response: z.object({ status: z.literal('SUCCESS'), data: z.number() }),
     });

@@ -7,6 +7,10 @@ import { verifyLicenseText } from '@lp/domain/license-signature';
 import { asc, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildLease, buildLicenseServer } from '../../harness/factories.ts';
+import { createTestApp } from '../../harness/test-app.ts';
+import { buildAccountFixture } from '../../test/account-fixture.ts';
+import { createTestDatabase, type TestDatabase } from '../../test/test-db.ts';
 import {
   accounts,
   appSettings,
@@ -15,10 +19,6 @@ import {
   licenseSigningKeys,
   products,
 } from '../db/schema.ts';
-import { buildAccountFixture } from '../test/account-fixture.ts';
-import { buildLease, buildLicenseServer } from '../test/factories.ts';
-import { createTestApp } from '../test/test-app.ts';
-import { createTestDatabase, type TestDatabase } from '../test/test-db.ts';
 import { loadConfig } from './config.ts';
 import { sealingKey } from './sealing-key.ts';
 import { KEY_FILE, SealingKeyError } from './secret-box.ts';

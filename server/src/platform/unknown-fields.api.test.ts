@@ -7,19 +7,19 @@ import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { queryRows } from '../db/database.ts';
-import { issueServerCredential } from '../features/cls-api/server-credentials.ts';
 import {
   buildElasticEntitlement,
   buildElasticServer,
   buildRateTable,
   recordUsage,
   usageEvents,
-} from '../test/elastic-factories.ts';
-import { addContact, buildAccount } from '../test/factories.ts';
-import { signInAs } from '../test/sign-in.ts';
-import { createTestApp } from '../test/test-app.ts';
-import { createTestDatabase, type TestDatabase } from '../test/test-db.ts';
+} from '../../harness/elastic-factories.ts';
+import { addContact, buildAccount } from '../../harness/factories.ts';
+import { signInAs } from '../../harness/sign-in.ts';
+import { createTestApp } from '../../harness/test-app.ts';
+import { createTestDatabase, type TestDatabase } from '../../test/test-db.ts';
+import { queryRows } from '../db/database.ts';
+import { issueServerCredential } from '../features/cls-api/server-credentials.ts';
 
 /* Decision 059: a field a call does not declare is refused with 400 naming it, before the call does anything. */
 

@@ -3,9 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signInAs } from '../test/sign-in.ts';
-import { createTestApp } from '../test/test-app.ts';
-import { createTestDatabase, type TestDatabase } from '../test/test-db.ts';
+import { signInAs } from '../../harness/sign-in.ts';
+import { createTestApp } from '../../harness/test-app.ts';
+import { createTestDatabase, type TestDatabase } from '../../test/test-db.ts';
 
 /*
  * Issue 22 §2: with the web app served, unknown paths of the server (/api, /cls, /metrics, each as a whole path

@@ -4,11 +4,11 @@ import { contactRoles } from '@lp/domain/policy';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addContact, buildAccount, buildLicenseServer } from '../../../harness/factories.ts';
+import { signInAs } from '../../../harness/sign-in.ts';
+import { createTestApp } from '../../../harness/test-app.ts';
+import { createTestDatabase, type TestDatabase } from '../../../test/test-db.ts';
 import { clsCredentials, emails } from '../../db/schema.ts';
-import { addContact, buildAccount, buildLicenseServer } from '../../test/factories.ts';
-import { signInAs } from '../../test/sign-in.ts';
-import { createTestApp } from '../../test/test-app.ts';
-import { createTestDatabase, type TestDatabase } from '../../test/test-db.ts';
 
 let database: TestDatabase;
 let app: FastifyInstance;

@@ -1,10 +1,10 @@
 import { messages } from '@lp/contract/common/errors';
 import { contactRoles } from '@lp/domain/policy';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addContact, buildAccount, buildEntitlement } from '../../../harness/factories.ts';
+import { createTestDatabase, type TestDatabase } from '../../../test/test-db.ts';
 import type { AppContext } from '../../platform/context.ts';
 import type { Principal } from '../../platform/principal.ts';
-import { addContact, buildAccount, buildEntitlement } from '../../test/factories.ts';
-import { createTestDatabase, type TestDatabase } from '../../test/test-db.ts';
 import { authorizeAccount } from './policy.ts';
 
 let database: TestDatabase;

@@ -4,12 +4,12 @@ import { contactRoles } from '@lp/domain/policy';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addContact, buildAccount, buildLease, dayFromToday as day } from '../../../harness/factories.ts';
+import { signInAs } from '../../../harness/sign-in.ts';
+import { createTestApp } from '../../../harness/test-app.ts';
+import { buildAccountFixture } from '../../../test/account-fixture.ts';
+import { createTestDatabase, type TestDatabase } from '../../../test/test-db.ts';
 import { entitlements, products } from '../../db/schema.ts';
-import { buildAccountFixture } from '../../test/account-fixture.ts';
-import { addContact, buildAccount, buildLease, dayFromToday as day } from '../../test/factories.ts';
-import { signInAs } from '../../test/sign-in.ts';
-import { createTestApp } from '../../test/test-app.ts';
-import { createTestDatabase, type TestDatabase } from '../../test/test-db.ts';
 
 const CN = '4300001';
 const OTHER = '4300002';

@@ -3,12 +3,12 @@ import { messages } from '@lp/contract/common/errors';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signInAs } from '../../../harness/sign-in.ts';
+import { createTestApp } from '../../../harness/test-app.ts';
+import { buildAccountFixture, signInStaff } from '../../../test/account-fixture.ts';
+import { auditEntriesOf } from '../../../test/audit-entries.ts';
+import { createTestDatabase, type TestDatabase } from '../../../test/test-db.ts';
 import { apiTokens, portalContacts, users } from '../../db/schema.ts';
-import { buildAccountFixture, signInStaff } from '../../test/account-fixture.ts';
-import { auditEntriesOf } from '../../test/audit-entries.ts';
-import { signInAs } from '../../test/sign-in.ts';
-import { createTestApp } from '../../test/test-app.ts';
-import { createTestDatabase, type TestDatabase } from '../../test/test-db.ts';
 import { automatedActor } from '../audit/service.ts';
 import { disableUser, enableUser, removeUser } from '../auth/service.ts';
 

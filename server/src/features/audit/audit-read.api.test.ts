@@ -1,15 +1,16 @@
+import type { AuditAction } from '@lp/contract/audit/actions';
 import { auditPageResponseSchema } from '@lp/contract/audit/schemas';
 import { messages } from '@lp/contract/common/errors';
 import type { FilterRule, SortRule } from '@lp/contract/query/schemas';
 import { contactRoles } from '@lp/domain/policy';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addContact, buildAccount } from '../../../harness/factories.ts';
+import { signInAs } from '../../../harness/sign-in.ts';
+import { createTestApp } from '../../../harness/test-app.ts';
+import { createTestDatabase, type TestDatabase } from '../../../test/test-db.ts';
 import type { Db } from '../../db/database.ts';
 import type { Principal } from '../../platform/principal.ts';
-import { addContact, buildAccount } from '../../test/factories.ts';
-import { signInAs } from '../../test/sign-in.ts';
-import { createTestApp } from '../../test/test-app.ts';
-import { createTestDatabase, type TestDatabase } from '../../test/test-db.ts';
 import { type AuditActor, auditActor, automatedActor, recordAudit } from './service.ts';
 
 /*
@@ -34,31 +35,39 @@ const pat: Principal = {
 };
 const patsToken = auditActor({ ...pat, via: 'token', tokenId: 'tok-1' });
 
-const write = (actor: AuditActor, customerNumber: string | null, action: string, id: string, n: number) =>
+const write = (
+  actor: AuditActor,
+  customerNumber: string | null,
+  action: AuditAction,
+  id: string,
+  n: number,
+) =>
   database.db.transaction((tx) =>
-    recordAudit(tx as unknown as Db, actor, {
-      customerNumber,
-      action,
-      object: { type: action.split('.')[0] as string, id },
-      before: { n: n - 1 },
-      after: { n },
-    }),
+    recordAudit(tx as unknown as Db, actor, [
+      {
+        customerNumber,
+        action,
+        object: { type: action.split('.')[0] as string, id },
+        before: { n: n - 1 },
+        after: { n },
+      },
+    ]),
   );
 
 /** Acme: 12 entries (6 IP rules by Pat, 4 contacts by Pat's token, 2 automated); Other: 3; no account: 2. */
 async function seed() {
   for (let i = 1; i <= 12; i++) {
-    const [actor, action] =
+    const [actor, action]: [AuditActor, AuditAction] =
       i % 6 === 0
-        ? [automatedActor, 'elastic.balance.adjusted']
+        ? [automatedActor, 'ledger.adjustment.posted']
         : i % 2 === 0
           ? [patsToken, 'portal-access.contact.changed']
-          : [auditActor(pat), 'ip-rules.replaced'];
+          : [auditActor(pat), 'ip-rules.changed'];
     await write(actor, ACME, action, `obj-${i}`, i);
   }
-  for (let i = 1; i <= 3; i++) await write(automatedActor, OTHER, 'ip-rules.replaced', `other-${i}`, i);
-  await write(automatedActor, BLOCKED, 'ip-rules.replaced', 'blocked-1', 1);
-  for (let i = 1; i <= 2; i++) await write(auditActor(pat), null, 'auth.signed-in', pat.email, i);
+  for (let i = 1; i <= 3; i++) await write(automatedActor, OTHER, 'ip-rules.changed', `other-${i}`, i);
+  await write(automatedActor, BLOCKED, 'ip-rules.changed', 'blocked-1', 1);
+  for (let i = 1; i <= 2; i++) await write(auditActor(pat), null, 'auth.sign-in.succeeded', pat.email, i);
 }
 
 beforeAll(async () => {
@@ -184,7 +193,7 @@ describe('rows, filters, sort and paging', () => {
       account: ACME,
       actorKind: 'user',
       actor: 'pat@acme.example',
-      action: 'ip-rules.replaced',
+      action: 'ip-rules.changed',
       objectType: 'ip-rules',
       before: { n: 2 },
       after: { n: 3 },
@@ -203,7 +212,7 @@ describe('rows, filters, sort and paging', () => {
 
   it('filters on action, actor, object and time range, and counts the same rows', async () => {
     const cases: [FilterRule, number][] = [
-      [all({ name: 'action', method: 'EQUALS', value: 'ip-rules.replaced' }), 6],
+      [all({ name: 'action', method: 'EQUALS', value: 'ip-rules.changed' }), 6],
       [all({ name: 'actorKind', method: 'EQUALS', value: 'api-token' }), 4],
       [all({ name: 'actor', method: 'CONTAINS', value: 'AUTOMATED', casefold: true }), 2],
       [all({ name: 'objectId', method: 'EQUALS', value: 'obj-7' }), 1],
@@ -215,7 +224,7 @@ describe('rows, filters, sort and paging', () => {
       [all({ name: 'time', method: 'AFTER', value: '2999-01-01T00:00:00Z' }), 0],
       [
         all(
-          { name: 'action', method: 'EQUALS', value: 'ip-rules.replaced' },
+          { name: 'action', method: 'EQUALS', value: 'ip-rules.changed' },
           { name: 'clientIp', method: 'EQUALS', value: '198.51.100.4' },
         ),
         6,
@@ -236,7 +245,7 @@ describe('rows, filters, sort and paging', () => {
       limit: 100,
     });
     expect(data.map((r) => r.action)).toEqual([...data.map((r) => r.action)].sort());
-    expect(data.slice(0, 2).map((r) => r.objectId)).toEqual(['obj-6', 'obj-12']);
+    expect(data.slice(0, 2).map((r) => r.objectId)).toEqual(['obj-1', 'obj-3']);
   });
 
   it('pages by offset and by continuation token without gaps or repeats', async () => {
@@ -261,7 +270,7 @@ describe('rows, filters, sort and paging', () => {
     const res = await post('admin', '/api/audit/distinct', { customerNumber: ACME, key: 'action' });
     expect(res.json()).toEqual({
       status: 'SUCCESS',
-      data: ['elastic.balance.adjusted', 'ip-rules.replaced', 'portal-access.contact.changed'],
+      data: ['ip-rules.changed', 'ledger.adjustment.posted', 'portal-access.contact.changed'],
     });
   });
 

@@ -1,11 +1,11 @@
 import { asc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../../../test/test-db.ts';
 import type { Db } from '../../db/database.ts';
 import { auditEntries } from '../../db/schema.ts';
 import type { Principal } from '../../platform/principal.ts';
-import { createTestDatabase, type TestDatabase } from '../../test/test-db.ts';
 import { GENESIS_HASH } from './chain.ts';
-import { type AuditActor, auditActor, automatedActor, recordAudit } from './service.ts';
+import { type AuditActor, type AuditChange, auditActor, automatedActor, recordAudit } from './service.ts';
 import { verifyAudit } from './verify-service.ts';
 
 /*
@@ -24,16 +24,16 @@ const alex: Principal = {
   origin: { requestId: 'req-1', clientRequestId: null, clientIp: '203.0.113.7' },
 };
 
-const change = (customerNumber: string | null, n: number) => ({
+const change = (customerNumber: string | null, n: number): AuditChange => ({
   customerNumber,
-  action: 'ip-rules.replaced',
+  action: 'ip-rules.changed',
   object: { type: 'ip-rules', id: customerNumber ?? 'global' },
   before: { ranges: [`10.0.0.${n}`] },
   after: { ranges: [`10.0.0.${n + 1}`] },
 });
 
-const write = (actor: AuditActor, c: ReturnType<typeof change>) =>
-  database.db.transaction((tx) => recordAudit(tx as unknown as Db, actor, c));
+const write = (actor: AuditActor, c: AuditChange) =>
+  database.db.transaction((tx) => recordAudit(tx as unknown as Db, actor, [c]));
 
 const entriesOf = (chain: string) =>
   database.db.select().from(auditEntries).where(eq(auditEntries.chain, chain)).orderBy(asc(auditEntries.seq));
@@ -56,7 +56,7 @@ afterAll(async () => {
 
 describe('recording', () => {
   it('chains entries per account with who, what, the changed fields, the request and the address', async () => {
-    const first = await write(auditActor(alex), change('5000001', 1));
+    const [first] = await write(auditActor(alex), change('5000001', 1));
     await write(auditActor({ ...alex, via: 'token', tokenId: 'tok-9' }), change('5000001', 2));
     await write(automatedActor, change('5000002', 1));
     const rows = await entriesOf('5000001');
@@ -66,7 +66,7 @@ describe('recording', () => {
       actorKind: 'user',
       actorId: alex.userId,
       actorName: 'alex@acme.example',
-      action: 'ip-rules.replaced',
+      action: 'ip-rules.changed',
       objectType: 'ip-rules',
       objectId: '5000001',
       before: { ranges: ['10.0.0.1'] },
@@ -86,36 +86,40 @@ describe('recording', () => {
   });
 
   it('keeps only the fields that changed, and records nothing for a change that changes nothing', async () => {
-    const row = await database.db.transaction((tx) =>
-      recordAudit(tx as unknown as Db, automatedActor, {
-        customerNumber: '5000003',
-        action: 'portal-access.contact.changed',
-        object: { type: 'contact', id: 'pat@acme.example' },
-        before: { role: 'Licensing Portal Viewer', name: 'Pat' },
-        after: { role: 'Licensing Portal Administrator', name: 'Pat' },
-      }),
+    const [row] = await database.db.transaction((tx) =>
+      recordAudit(tx as unknown as Db, automatedActor, [
+        {
+          customerNumber: '5000003',
+          action: 'portal-access.contact.changed',
+          object: { type: 'contact', id: 'pat@acme.example' },
+          before: { role: 'Licensing Portal Viewer', name: 'Pat' },
+          after: { role: 'Licensing Portal Administrator', name: 'Pat' },
+        },
+      ]),
     );
     expect(row).toMatchObject({
       before: { role: 'Licensing Portal Viewer' },
       after: { role: 'Licensing Portal Administrator' },
     });
     const none = await database.db.transaction((tx) =>
-      recordAudit(tx as unknown as Db, automatedActor, {
-        customerNumber: '5000003',
-        action: 'portal-access.contact.changed',
-        object: { type: 'contact', id: 'pat@acme.example' },
-        before: { name: 'Pat' },
-        after: { name: 'Pat' },
-      }),
+      recordAudit(tx as unknown as Db, automatedActor, [
+        {
+          customerNumber: '5000003',
+          action: 'portal-access.contact.changed',
+          object: { type: 'contact', id: 'pat@acme.example' },
+          before: { name: 'Pat' },
+          after: { name: 'Pat' },
+        },
+      ]),
     );
-    expect(none).toBeNull();
+    expect(none).toEqual([]);
     expect(await entriesOf('5000003')).toHaveLength(1);
   });
 
   it('a change rolled back leaves no entry', async () => {
     await expect(
       database.db.transaction(async (tx) => {
-        await recordAudit(tx as unknown as Db, automatedActor, change('5000004', 1));
+        await recordAudit(tx as unknown as Db, automatedActor, [change('5000004', 1)]);
         throw new Error('the change failed');
       }),
     ).rejects.toThrow('the change failed');

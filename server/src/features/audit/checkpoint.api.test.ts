@@ -7,15 +7,15 @@ import { contactRoles } from '@lp/domain/policy';
 import { and, asc, eq, gte, type SQL, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addContact, buildAccount } from '../../../harness/factories.ts';
+import { signInAs } from '../../../harness/sign-in.ts';
+import { createTestApp } from '../../../harness/test-app.ts';
+import { createTestDatabase, type TestDatabase } from '../../../test/test-db.ts';
 import type { Db } from '../../db/database.ts';
 import { auditChainHeads, auditCheckpoints, auditEntries, emails, jobRuns } from '../../db/schema.ts';
 import { loadConfig } from '../../platform/config.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { runDueJobs } from '../../platform/jobs.ts';
-import { addContact, buildAccount } from '../../test/factories.ts';
-import { signInAs } from '../../test/sign-in.ts';
-import { createTestApp } from '../../test/test-app.ts';
-import { createTestDatabase, type TestDatabase } from '../../test/test-db.ts';
 import { entryHash } from './chain.ts';
 import { checkpointFiles, checkpointKey, readCheckpoints, signCheckpoint } from './checkpoint-file.ts';
 import { auditCheckpointJob, checkpointPeriod, makeCheckpoint } from './checkpoint-service.ts';
@@ -57,13 +57,15 @@ const tick = () => {
 
 const write = (db: Db, chain: string, n: number) =>
   db.transaction((tx) =>
-    recordAudit(tx as unknown as Db, automatedActor, {
-      customerNumber: chain,
-      action: 'ip-rules.changed',
-      object: { type: 'ip-rules', id: `rule-${n}` },
-      before: { n: n - 1 },
-      after: { n },
-    }),
+    recordAudit(tx as unknown as Db, automatedActor, [
+      {
+        customerNumber: chain,
+        action: 'ip-rules.changed',
+        object: { type: 'ip-rules', id: `rule-${n}` },
+        before: { n: n - 1 },
+        after: { n },
+      },
+    ]),
   );
 const writeMany = async (db: Db, chain: string, count: number) => {
   for (let i = 1; i <= count; i++) await write(db, chain, i);

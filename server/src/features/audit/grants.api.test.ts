@@ -6,11 +6,11 @@ import { fileURLToPath } from 'node:url';
 import { type SQL, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signInAs } from '../../../harness/sign-in.ts';
+import { createTestApp } from '../../../harness/test-app.ts';
+import { createTestDatabase, type TestDatabase } from '../../../test/test-db.ts';
 import { type Database, type Db, migrateDatabase, openPostgres } from '../../db/database.ts';
 import { loadConfig } from '../../platform/config.ts';
-import { signInAs } from '../../test/sign-in.ts';
-import { createTestApp } from '../../test/test-app.ts';
-import { createTestDatabase, type TestDatabase } from '../../test/test-db.ts';
 import { makeCheckpoint } from './checkpoint-service.ts';
 import { automatedActor, recordAudit } from './service.ts';
 import { verifyAudit } from './verify-service.ts';
@@ -85,12 +85,14 @@ describe('docs/database-grants.sql', () => {
     app = await createTestApp(asApp, { DATA_DIR: dataDir });
     for (let n = 1; n <= 3; n++)
       await asApp.db.transaction((tx) =>
-        recordAudit(tx as unknown as Db, automatedActor, {
-          customerNumber: '5890001',
-          action: 'ip-rules.changed',
-          object: { type: 'ip-rules', id: '5890001' },
-          after: { n },
-        }),
+        recordAudit(tx as unknown as Db, automatedActor, [
+          {
+            customerNumber: '5890001',
+            action: 'ip-rules.changed',
+            object: { type: 'ip-rules', id: '5890001' },
+            after: { n },
+          },
+        ]),
       );
     const config = loadConfig({ DATA_DIR: dataDir });
     const outcome = await makeCheckpoint(

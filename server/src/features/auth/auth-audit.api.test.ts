@@ -1,13 +1,13 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp } from '../../../harness/test-app.ts';
+import { auditEntriesOf } from '../../../test/audit-entries.ts';
+import { formAction, freePort, TestBrowser } from '../../../test/test-browser.ts';
+import { createTestDatabase, type TestDatabase } from '../../../test/test-db.ts';
 import { idpAccounts, users } from '../../db/schema.ts';
-import { auditEntriesOf } from '../../test/audit-entries.ts';
-import { createTestApp } from '../../test/test-app.ts';
-import { createTestDatabase, type TestDatabase } from '../../test/test-db.ts';
 import { hashPassword } from './password.ts';
 import { UNKNOWN_EMAIL } from './sign-in-audit.ts';
-import { formAction, freePort, TestBrowser } from './test-browser.ts';
 
 /*
  * Issue 13 §1: sign-ins and sign-in failures are vendor-wide audit entries. There is no principal yet: the actor

@@ -1,17 +1,17 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sessions, users } from '../../db/schema.ts';
-import { auditEntriesOf } from '../../test/audit-entries.ts';
+import { createTestApp } from '../../../harness/test-app.ts';
+import { auditEntriesOf } from '../../../test/audit-entries.ts';
 import {
   type ExternalIdp,
   type ExternalIdpAccount,
   startExternalIdp,
-} from '../../test/external-idp-process.ts';
-import { createTestApp } from '../../test/test-app.ts';
-import { createTestDatabase, type TestDatabase } from '../../test/test-db.ts';
+} from '../../../test/external-idp-process.ts';
+import { formAction, freePort, TestBrowser } from '../../../test/test-browser.ts';
+import { createTestDatabase, type TestDatabase } from '../../../test/test-db.ts';
+import { sessions, users } from '../../db/schema.ts';
 import { automatedActor } from '../audit/service.ts';
-import { formAction, freePort, TestBrowser } from './test-browser.ts';
 import { disableUser, relinkUsers } from './user-admin.ts';
 import { upsertUser } from './users.ts';
 

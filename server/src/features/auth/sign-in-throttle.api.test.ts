@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp } from '../../../harness/test-app.ts';
+import { auditEntriesOf } from '../../../test/audit-entries.ts';
+import { formAction, freePort, TestBrowser } from '../../../test/test-browser.ts';
+import { createTestDatabase, type TestDatabase } from '../../../test/test-db.ts';
 import { idpAccounts, signInAddressFailures } from '../../db/schema.ts';
-import { auditEntriesOf } from '../../test/audit-entries.ts';
-import { createTestApp } from '../../test/test-app.ts';
-import { createTestDatabase, type TestDatabase } from '../../test/test-db.ts';
 import { hashPassword } from './password.ts';
-import { formAction, freePort, TestBrowser } from './test-browser.ts';
 
 let database: TestDatabase;
 const apps: FastifyInstance[] = [];

@@ -1,14 +1,14 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signInAs } from '../../../harness/sign-in.ts';
+import { createTestApp } from '../../../harness/test-app.ts';
+import { formAction, freePort, TestBrowser } from '../../../test/test-browser.ts';
+import { createTestDatabase, type TestDatabase } from '../../../test/test-db.ts';
 import { apiTokens, appSettings, idpAccounts, loginStates, sessions, users } from '../../db/schema.ts';
-import { signInAs } from '../../test/sign-in.ts';
-import { createTestApp } from '../../test/test-app.ts';
-import { createTestDatabase, type TestDatabase } from '../../test/test-db.ts';
 import { createApiToken, revokeApiTokens } from '../api-tokens/service.ts';
 import { hashPassword } from './password.ts';
 import { hashSessionId } from './sessions.ts';
-import { formAction, freePort, TestBrowser } from './test-browser.ts';
 
 let database: TestDatabase;
 let app: FastifyInstance;

@@ -1,12 +1,12 @@
 import { contactRoles } from '@lp/domain/policy';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditEntriesOf } from '../../test/audit-entries.ts';
-import { buildElasticServer } from '../../test/elastic-factories.ts';
-import { addContact, buildAccount } from '../../test/factories.ts';
-import { signInAs } from '../../test/sign-in.ts';
-import { createTestApp } from '../../test/test-app.ts';
-import { createTestDatabase, type TestDatabase } from '../../test/test-db.ts';
+import { buildElasticServer } from '../../../harness/elastic-factories.ts';
+import { addContact, buildAccount } from '../../../harness/factories.ts';
+import { signInAs } from '../../../harness/sign-in.ts';
+import { createTestApp } from '../../../harness/test-app.ts';
+import { auditEntriesOf } from '../../../test/audit-entries.ts';
+import { createTestDatabase, type TestDatabase } from '../../../test/test-db.ts';
 
 /* Issue 13 §1: a license-server credential issued or revoked by staff is one audit entry of the account. */
 

@@ -3,18 +3,18 @@ import { contactRoles } from '@lp/domain/policy';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { queryRows } from '../../db/database.ts';
-import { accounts, ipRules } from '../../db/schema.ts';
 import {
   buildElasticEntitlement,
   buildElasticServer,
   buildRateTable,
   usageEvents,
-} from '../../test/elastic-factories.ts';
-import { addContact, buildAccount } from '../../test/factories.ts';
-import { signInAs } from '../../test/sign-in.ts';
-import { createTestApp } from '../../test/test-app.ts';
-import { createTestDatabase, type TestDatabase } from '../../test/test-db.ts';
+} from '../../../harness/elastic-factories.ts';
+import { addContact, buildAccount } from '../../../harness/factories.ts';
+import { signInAs } from '../../../harness/sign-in.ts';
+import { createTestApp } from '../../../harness/test-app.ts';
+import { createTestDatabase, type TestDatabase } from '../../../test/test-db.ts';
+import { queryRows } from '../../db/database.ts';
+import { accounts, ipRules } from '../../db/schema.ts';
 import { reconcile } from '../ledger/service.ts';
 
 const CN = '5200001';

@@ -1,16 +1,16 @@
 import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { queryRows } from '../../db/database.ts';
 import {
   buildElasticEntitlement,
   buildElasticServer,
   buildRateTable,
   recordUsage,
   usageEvents,
-} from '../../test/elastic-factories.ts';
-import { buildAccount } from '../../test/factories.ts';
-import { createTestDatabase, type TestDatabase } from '../../test/test-db.ts';
+} from '../../../harness/elastic-factories.ts';
+import { buildAccount } from '../../../harness/factories.ts';
+import { createTestDatabase, type TestDatabase } from '../../../test/test-db.ts';
+import { queryRows } from '../../db/database.ts';
 import { reconcile } from '../ledger/service.ts';
 import { ingestUsage } from './ingest.ts';
 

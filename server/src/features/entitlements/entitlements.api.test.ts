@@ -5,18 +5,18 @@ import { contactRoles } from '@lp/domain/policy';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { queryRows } from '../../db/database.ts';
-import { entitlements, products } from '../../db/schema.ts';
-import { buildAccountFixture, signInStaff } from '../../test/account-fixture.ts';
 import {
   buildElasticEntitlement,
   buildElasticServer,
   buildRateTable,
   recordUsage,
-} from '../../test/elastic-factories.ts';
-import { addContact, buildAccount, buildEntitlement } from '../../test/factories.ts';
-import { createTestApp } from '../../test/test-app.ts';
-import { createTestDatabase, type TestDatabase } from '../../test/test-db.ts';
+} from '../../../harness/elastic-factories.ts';
+import { addContact, buildAccount, buildEntitlement } from '../../../harness/factories.ts';
+import { createTestApp } from '../../../harness/test-app.ts';
+import { buildAccountFixture, signInStaff } from '../../../test/account-fixture.ts';
+import { createTestDatabase, type TestDatabase } from '../../../test/test-db.ts';
+import { queryRows } from '../../db/database.ts';
+import { entitlements, products } from '../../db/schema.ts';
 
 const CN = '4100001';
 const OTHER = '4100002';

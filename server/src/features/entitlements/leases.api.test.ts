@@ -3,11 +3,11 @@ import { leasesPageResponseSchema } from '@lp/contract/leases/schemas';
 import { contactRoles } from '@lp/domain/policy';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addContact, buildAccount, buildLease, dayFromToday as day } from '../../../harness/factories.ts';
+import { createTestApp } from '../../../harness/test-app.ts';
+import { buildAccountFixture } from '../../../test/account-fixture.ts';
+import { createTestDatabase, type TestDatabase } from '../../../test/test-db.ts';
 import { type entitlements, products } from '../../db/schema.ts';
-import { buildAccountFixture } from '../../test/account-fixture.ts';
-import { addContact, buildAccount, buildLease, dayFromToday as day } from '../../test/factories.ts';
-import { createTestApp } from '../../test/test-app.ts';
-import { createTestDatabase, type TestDatabase } from '../../test/test-db.ts';
 
 const CN = '4400001';
 const OTHER = '4400002';

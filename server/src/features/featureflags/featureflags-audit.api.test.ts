@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signInAs } from '../../../harness/sign-in.ts';
+import { createTestApp } from '../../../harness/test-app.ts';
+import { auditEntriesOf } from '../../../test/audit-entries.ts';
+import { createTestDatabase, type TestDatabase } from '../../../test/test-db.ts';
 import { features } from '../../db/schema.ts';
-import { auditEntriesOf } from '../../test/audit-entries.ts';
-import { signInAs } from '../../test/sign-in.ts';
-import { createTestApp } from '../../test/test-app.ts';
-import { createTestDatabase, type TestDatabase } from '../../test/test-db.ts';
 
 /* Issue 13 §1: a staff member's saved feature selection is one vendor-wide audit entry with the list before and after. */
 

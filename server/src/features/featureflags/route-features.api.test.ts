@@ -5,11 +5,11 @@ import path from 'node:path';
 import { routeFeatureDescription, routeFeatures } from '@lp/domain/feature-flags';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signInAs } from '../../../harness/sign-in.ts';
+import { createTestApp } from '../../../harness/test-app.ts';
+import { createTestDatabase, type TestDatabase } from '../../../test/test-db.ts';
 import { type Database, openPglite } from '../../db/database.ts';
 import { accounts, features } from '../../db/schema.ts';
-import { signInAs } from '../../test/sign-in.ts';
-import { createTestApp } from '../../test/test-app.ts';
-import { createTestDatabase, type TestDatabase } from '../../test/test-db.ts';
 import { ensureRouteFeatures } from './service.ts';
 
 /**

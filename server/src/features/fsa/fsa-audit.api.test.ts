@@ -1,13 +1,13 @@
 import { asc, gt, max } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildEntitlement, dayFromToday as day } from '../../../harness/factories.ts';
+import { signInAs } from '../../../harness/sign-in.ts';
+import { createTestApp } from '../../../harness/test-app.ts';
+import { buildAccountFixture } from '../../../test/account-fixture.ts';
+import { createTestDatabase, type TestDatabase } from '../../../test/test-db.ts';
 import type { Db } from '../../db/database.ts';
 import { auditEntries, fsaPrices, products } from '../../db/schema.ts';
-import { buildAccountFixture } from '../../test/account-fixture.ts';
-import { buildEntitlement, dayFromToday as day } from '../../test/factories.ts';
-import { signInAs } from '../../test/sign-in.ts';
-import { createTestApp } from '../../test/test-app.ts';
-import { createTestDatabase, type TestDatabase } from '../../test/test-db.ts';
 import { verifyAudit } from '../audit/service.ts';
 
 /*

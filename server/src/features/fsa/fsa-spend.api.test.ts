@@ -2,11 +2,11 @@ import type { FsaContract } from '@lp/contract/fsa/schemas';
 import { eq, inArray } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildEntitlement, dayFromToday as day } from '../../../harness/factories.ts';
+import { createTestApp } from '../../../harness/test-app.ts';
+import { buildAccountFixture, signInStaff } from '../../../test/account-fixture.ts';
+import { createTestDatabase, type TestDatabase } from '../../../test/test-db.ts';
 import { entitlements, fsaPrices, products } from '../../db/schema.ts';
-import { buildAccountFixture, signInStaff } from '../../test/account-fixture.ts';
-import { buildEntitlement, dayFromToday as day } from '../../test/factories.ts';
-import { createTestApp } from '../../test/test-app.ts';
-import { createTestDatabase, type TestDatabase } from '../../test/test-db.ts';
 
 /** Issue 12 §4, decision 037: each contract of /api/fsa/contracts carries its spend per UTC order day. */
 

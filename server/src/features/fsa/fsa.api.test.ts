@@ -9,12 +9,12 @@ import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../../../tools/src/run-cli.ts';
+import { buildAccount, buildEntitlement, dayFromToday as day } from '../../../harness/factories.ts';
+import { createTestApp } from '../../../harness/test-app.ts';
+import { buildAccountFixture, signInStaff } from '../../../test/account-fixture.ts';
+import { createTestDatabase, type TestDatabase } from '../../../test/test-db.ts';
 import { type Db, migrateDatabase, openPglite } from '../../db/database.ts';
 import { emails, entitlements, fsaPrices, products } from '../../db/schema.ts';
-import { buildAccountFixture, signInStaff } from '../../test/account-fixture.ts';
-import { buildAccount, buildEntitlement, dayFromToday as day } from '../../test/factories.ts';
-import { createTestApp } from '../../test/test-app.ts';
-import { createTestDatabase, type TestDatabase } from '../../test/test-db.ts';
 import { reconcileFsa } from './service.ts';
 
 const CN = '4400001';

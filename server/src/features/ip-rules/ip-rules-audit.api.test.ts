@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildAccountFixture } from '../../test/account-fixture.ts';
-import { auditEntriesOf } from '../../test/audit-entries.ts';
-import { buildLicenseServer } from '../../test/factories.ts';
-import { createTestApp } from '../../test/test-app.ts';
-import { createTestDatabase, type TestDatabase } from '../../test/test-db.ts';
+import { buildLicenseServer } from '../../../harness/factories.ts';
+import { createTestApp } from '../../../harness/test-app.ts';
+import { buildAccountFixture } from '../../../test/account-fixture.ts';
+import { auditEntriesOf } from '../../../test/audit-entries.ts';
+import { createTestDatabase, type TestDatabase } from '../../../test/test-db.ts';
 
 /* Issue 13 §1: a saved allow-list is one audit entry of the account with the rules before and after. */
 

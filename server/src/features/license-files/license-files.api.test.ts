@@ -5,12 +5,12 @@ import { contactRoles } from '@lp/domain/policy';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addContact, buildAccount, buildLease, dayFromToday as day } from '../../../harness/factories.ts';
+import { createTestApp } from '../../../harness/test-app.ts';
+import { buildAccountFixture } from '../../../test/account-fixture.ts';
+import { createTestDatabase, type TestDatabase } from '../../../test/test-db.ts';
 import { accounts, emails, type entitlements, products } from '../../db/schema.ts';
 import { loadConfig } from '../../platform/config.ts';
-import { buildAccountFixture } from '../../test/account-fixture.ts';
-import { addContact, buildAccount, buildLease, dayFromToday as day } from '../../test/factories.ts';
-import { createTestApp } from '../../test/test-app.ts';
-import { createTestDatabase, type TestDatabase } from '../../test/test-db.ts';
 import { rotateSigningKey } from './service.ts';
 
 const CN = '4400001';

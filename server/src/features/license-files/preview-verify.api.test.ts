@@ -3,11 +3,11 @@ import { parseLicenseText, tokenText } from '@lp/domain/license-file-parse';
 import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildLease } from '../../../harness/factories.ts';
+import { createTestApp } from '../../../harness/test-app.ts';
+import { buildAccountFixture } from '../../../test/account-fixture.ts';
+import { createTestDatabase, type TestDatabase } from '../../../test/test-db.ts';
 import { products } from '../../db/schema.ts';
-import { buildAccountFixture } from '../../test/account-fixture.ts';
-import { buildLease } from '../../test/factories.ts';
-import { createTestApp } from '../../test/test-app.ts';
-import { createTestDatabase, type TestDatabase } from '../../test/test-db.ts';
 import { unknownHost } from '../license-servers/service.ts';
 import { VERIFY_MAX_BYTES } from './routes.ts';
 

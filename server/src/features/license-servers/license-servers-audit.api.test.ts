@@ -2,12 +2,12 @@ import { contactRoles } from '@lp/domain/policy';
 import { asc, gt, max } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addContact, buildAccount, buildLease } from '../../../harness/factories.ts';
+import { signInAs } from '../../../harness/sign-in.ts';
+import { createTestApp } from '../../../harness/test-app.ts';
+import { buildAccountFixture } from '../../../test/account-fixture.ts';
+import { createTestDatabase, type TestDatabase } from '../../../test/test-db.ts';
 import { auditEntries, products } from '../../db/schema.ts';
-import { buildAccountFixture } from '../../test/account-fixture.ts';
-import { addContact, buildAccount, buildLease } from '../../test/factories.ts';
-import { signInAs } from '../../test/sign-in.ts';
-import { createTestApp } from '../../test/test-app.ts';
-import { createTestDatabase, type TestDatabase } from '../../test/test-db.ts';
 
 /*
  * Issue 13 §1: hosts added, changed, activated and deactivated, removed or deleted, and shared-server group

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildAccountFixture } from '../../test/account-fixture.ts';
-import { auditEntriesOf } from '../../test/audit-entries.ts';
-import { createTestApp } from '../../test/test-app.ts';
-import { createTestDatabase, type TestDatabase } from '../../test/test-db.ts';
+import { createTestApp } from '../../../harness/test-app.ts';
+import { buildAccountFixture } from '../../../test/account-fixture.ts';
+import { auditEntriesOf } from '../../../test/audit-entries.ts';
+import { createTestDatabase, type TestDatabase } from '../../../test/test-db.ts';
 
 /*
  * Issue 21: a user's notice thresholds are audited like the account's notice types (decision 039): one

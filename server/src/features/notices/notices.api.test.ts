@@ -4,14 +4,14 @@ import { shiftDay } from '@lp/domain/spend-forecast';
 import { and, asc, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addContact, buildEntitlement } from '../../../harness/factories.ts';
+import { createTestApp } from '../../../harness/test-app.ts';
+import { buildAccountFixture } from '../../../test/account-fixture.ts';
+import { createTestDatabase, type TestDatabase } from '../../../test/test-db.ts';
 import { auditEntries, emails, noticeChoices, noticeSettings, notices } from '../../db/schema.ts';
 import { loadConfig } from '../../platform/config.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { runDueJobs } from '../../platform/jobs.ts';
-import { buildAccountFixture } from '../../test/account-fixture.ts';
-import { addContact, buildEntitlement } from '../../test/factories.ts';
-import { createTestApp } from '../../test/test-app.ts';
-import { createTestDatabase, type TestDatabase } from '../../test/test-db.ts';
 import { noticesJob, runNotices } from './service.ts';
 
 /*

@@ -9,10 +9,10 @@ import addFormats from 'ajv-formats';
 import type { FastifyInstance } from 'fastify';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildAccountFixture } from '../../test/account-fixture.ts';
-import { buildLease } from '../../test/factories.ts';
-import { createTestApp } from '../../test/test-app.ts';
-import { createTestDatabase, type TestDatabase } from '../../test/test-db.ts';
+import { buildLease } from '../../../harness/factories.ts';
+import { createTestApp } from '../../../harness/test-app.ts';
+import { buildAccountFixture } from '../../../test/account-fixture.ts';
+import { createTestDatabase, type TestDatabase } from '../../../test/test-db.ts';
 import { API_REFERENCE_PATH } from './api-reference.ts';
 
 /*

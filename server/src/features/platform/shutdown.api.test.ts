@@ -1,8 +1,8 @@
 import net from 'node:net';
 import { messages } from '@lp/contract/common/errors';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createTestApp } from '../../test/test-app.ts';
-import { createTestDatabase, type TestDatabase } from '../../test/test-db.ts';
+import { createTestApp } from '../../../harness/test-app.ts';
+import { createTestDatabase, type TestDatabase } from '../../../test/test-db.ts';
 
 let database: TestDatabase;
 

@@ -1,11 +1,11 @@
 import { contactRoles } from '@lp/domain/policy';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildAccountFixture } from '../../test/account-fixture.ts';
-import { auditEntriesOf } from '../../test/audit-entries.ts';
-import { addContact } from '../../test/factories.ts';
-import { createTestApp } from '../../test/test-app.ts';
-import { createTestDatabase, type TestDatabase } from '../../test/test-db.ts';
+import { addContact } from '../../../harness/factories.ts';
+import { createTestApp } from '../../../harness/test-app.ts';
+import { buildAccountFixture } from '../../../test/account-fixture.ts';
+import { auditEntriesOf } from '../../../test/audit-entries.ts';
+import { createTestDatabase, type TestDatabase } from '../../../test/test-db.ts';
 
 /* Issue 13 §1: every contact added, changed or removed is one audit entry of the account. */
 

@@ -1,10 +1,10 @@
 import { contactRoles } from '@lp/domain/policy';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addContact, buildAccount } from '../../test/factories.ts';
-import { signInAs } from '../../test/sign-in.ts';
-import { createTestApp } from '../../test/test-app.ts';
-import { createTestDatabase, type TestDatabase } from '../../test/test-db.ts';
+import { addContact, buildAccount } from '../../../harness/factories.ts';
+import { signInAs } from '../../../harness/sign-in.ts';
+import { createTestApp } from '../../../harness/test-app.ts';
+import { createTestDatabase, type TestDatabase } from '../../../test/test-db.ts';
 
 let database: TestDatabase;
 let app: FastifyInstance;

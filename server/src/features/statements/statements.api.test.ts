@@ -5,15 +5,15 @@ import { desc, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { PDFParse } from 'pdf-parse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { emails } from '../../db/schema.ts';
-import type { StoredAttachment } from '../../platform/mail/mailer.ts';
 import {
   buildElasticEntitlement,
   buildElasticServer,
   buildRateTable,
   recordUsage,
-} from '../../test/elastic-factories.ts';
-import { addContact, buildAccount, buildEntitlement } from '../../test/factories.ts';
+} from '../../../harness/elastic-factories.ts';
+import { addContact, buildAccount, buildEntitlement } from '../../../harness/factories.ts';
+import { signInAs } from '../../../harness/sign-in.ts';
+import { createTestApp } from '../../../harness/test-app.ts';
 import {
   outline,
   pdfCatalog,
@@ -21,10 +21,10 @@ import {
   refOf,
   type StructNode,
   structTree,
-} from '../../test/pdf-structure.ts';
-import { signInAs } from '../../test/sign-in.ts';
-import { createTestApp } from '../../test/test-app.ts';
-import { createTestDatabase, type TestDatabase } from '../../test/test-db.ts';
+} from '../../../test/pdf-structure.ts';
+import { createTestDatabase, type TestDatabase } from '../../../test/test-db.ts';
+import { emails } from '../../db/schema.ts';
+import type { StoredAttachment } from '../../platform/mail/mailer.ts';
 import { postAdjustment } from '../ledger/service.ts';
 
 let database: TestDatabase;

@@ -5,15 +5,15 @@ import { contactRoles } from '@lp/domain/policy';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addContact, buildAccount } from '../../../harness/factories.ts';
+import { signInAs } from '../../../harness/sign-in.ts';
+import { createTestApp } from '../../../harness/test-app.ts';
+import { createTestDatabase, type TestDatabase } from '../../../test/test-db.ts';
 import { loadConfig } from '../../platform/config.ts';
 import type { AppContext } from '../../platform/context.ts';
 import type { Principal } from '../../platform/principal.ts';
 import { loadOrCreateSecret } from '../../platform/secrets.ts';
 import { parseInput } from '../../platform/validate.ts';
-import { addContact, buildAccount } from '../../test/factories.ts';
-import { signInAs } from '../../test/sign-in.ts';
-import { createTestApp } from '../../test/test-app.ts';
-import { createTestDatabase, type TestDatabase } from '../../test/test-db.ts';
 import { listUsage } from './service.ts';
 
 /*

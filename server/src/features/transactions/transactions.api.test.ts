@@ -11,11 +11,11 @@ import {
   buildRateTable,
   recordUsage,
   type UsageSpec,
-} from '../../test/elastic-factories.ts';
-import { addContact, buildAccount } from '../../test/factories.ts';
-import { signInAs } from '../../test/sign-in.ts';
-import { createTestApp } from '../../test/test-app.ts';
-import { createTestDatabase, type TestDatabase } from '../../test/test-db.ts';
+} from '../../../harness/elastic-factories.ts';
+import { addContact, buildAccount } from '../../../harness/factories.ts';
+import { signInAs } from '../../../harness/sign-in.ts';
+import { createTestApp } from '../../../harness/test-app.ts';
+import { createTestDatabase, type TestDatabase } from '../../../test/test-db.ts';
 
 /*
  * POST /api/fetchUsage (+ /count, /distinct), spec 001 §2.3, §7: usage recorded through the real ingest

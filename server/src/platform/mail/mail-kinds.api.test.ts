@@ -4,16 +4,20 @@ import path from 'node:path';
 import { desc, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  buildElasticEntitlement,
+  buildElasticServer,
+  buildRateTable,
+} from '../../../harness/elastic-factories.ts';
+import { buildEntitlement, buildLease, dayFromToday as day } from '../../../harness/factories.ts';
+import { createTestApp } from '../../../harness/test-app.ts';
+import { buildAccountFixture } from '../../../test/account-fixture.ts';
+import { header, type MimePart, parseMime } from '../../../test/mime.ts';
+import { type Received, startSmtpSink } from '../../../test/smtp-sink.ts';
+import { createTestDatabase, type TestDatabase } from '../../../test/test-db.ts';
 import { accounts, emails, fsaPrices, products } from '../../db/schema.ts';
 import { auditCheckpointJob } from '../../features/audit/checkpoint-service.ts';
 import { noticesJob } from '../../features/notices/service.ts';
-import { buildAccountFixture } from '../../test/account-fixture.ts';
-import { buildElasticEntitlement, buildElasticServer, buildRateTable } from '../../test/elastic-factories.ts';
-import { buildEntitlement, buildLease, dayFromToday as day } from '../../test/factories.ts';
-import { header, type MimePart, parseMime } from '../../test/mime.ts';
-import { type Received, startSmtpSink } from '../../test/smtp-sink.ts';
-import { createTestApp } from '../../test/test-app.ts';
-import { createTestDatabase, type TestDatabase } from '../../test/test-db.ts';
 import { loadConfig } from '../config.ts';
 import type { AppContext } from '../context.ts';
 import { runDueJobs } from '../jobs.ts';

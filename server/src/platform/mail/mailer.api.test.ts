@@ -3,13 +3,13 @@ import os from 'node:os';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { buildAccount } from '../../../harness/factories.ts';
+import { createTestApp } from '../../../harness/test-app.ts';
+import { header, parseMime } from '../../../test/mime.ts';
+import { startSmtpSink } from '../../../test/smtp-sink.ts';
+import { createTestDatabase, type TestDatabase } from '../../../test/test-db.ts';
 import { type Db, openPostgres, queryRows } from '../../db/database.ts';
 import { emails } from '../../db/schema.ts';
-import { buildAccount } from '../../test/factories.ts';
-import { header, parseMime } from '../../test/mime.ts';
-import { startSmtpSink } from '../../test/smtp-sink.ts';
-import { createTestApp } from '../../test/test-app.ts';
-import { createTestDatabase, type TestDatabase } from '../../test/test-db.ts';
 import { loadConfig } from '../config.ts';
 import { createSmtpTransport, deliverDueEmails, sendAccountEmail, startMailWorker } from './mailer.ts';
 

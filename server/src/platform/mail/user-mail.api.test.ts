@@ -3,12 +3,16 @@ import { contactRoles } from '@lp/domain/policy';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  buildElasticEntitlement,
+  buildElasticServer,
+  buildRateTable,
+} from '../../../harness/elastic-factories.ts';
+import { addContact, buildAccount } from '../../../harness/factories.ts';
+import { signInAs } from '../../../harness/sign-in.ts';
+import { createTestApp } from '../../../harness/test-app.ts';
+import { createTestDatabase, type TestDatabase } from '../../../test/test-db.ts';
 import { emails } from '../../db/schema.ts';
-import { buildElasticEntitlement, buildElasticServer, buildRateTable } from '../../test/elastic-factories.ts';
-import { addContact, buildAccount } from '../../test/factories.ts';
-import { signInAs } from '../../test/sign-in.ts';
-import { createTestApp } from '../../test/test-app.ts';
-import { createTestDatabase, type TestDatabase } from '../../test/test-db.ts';
 
 /*
  * Issue 20 §7 (decision 045): e-mails users ask for are limited per user and per account per hour, counted in

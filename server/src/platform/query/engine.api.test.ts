@@ -8,8 +8,8 @@ import {
 import { type SQL, sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../../../test/test-db.ts';
 import { usageSessionsResource } from '../../features/transactions/resource.ts';
-import { createTestDatabase, type TestDatabase } from '../../test/test-db.ts';
 import { AppError } from '../errors.ts';
 import { queryCount, queryDistinct, queryPage } from './engine.ts';
 import type { ColumnType, Resource } from './resource.ts';

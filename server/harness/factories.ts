@@ -1,12 +1,12 @@
 import { randomInt } from 'node:crypto';
-import type { Db } from '../db/database.ts';
+import type { Db } from '../src/db/database.ts';
 import {
   accounts,
   entitlements,
   licenseServerAccounts,
   licenseServers,
   portalContacts,
-} from '../db/schema.ts';
+} from '../src/db/schema.ts';
 
 type AccountInsert = typeof accounts.$inferInsert;
 type EntitlementInsert = typeof entitlements.$inferInsert;

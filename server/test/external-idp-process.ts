@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const fixture = path.join(here, 'external-idp.ts');
-const root = path.resolve(here, '../../..');
+const root = path.resolve(here, '../..');
 
 /** One account of the external test provider (see external-idp.ts for the meaning of each field). */
 export interface ExternalIdpAccount {

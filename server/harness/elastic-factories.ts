@@ -1,8 +1,8 @@
 import { randomInt } from 'node:crypto';
 import type { UsageEventInput } from '@lp/contract/cls/schemas';
-import type { Db } from '../db/database.ts';
-import { type entitlements, rateTables } from '../db/schema.ts';
-import { ingestUsage } from '../features/cls-api/ingest.ts';
+import type { Db } from '../src/db/database.ts';
+import { type entitlements, rateTables } from '../src/db/schema.ts';
+import { ingestUsage } from '../src/features/cls-api/ingest.ts';
 import { buildEntitlement, buildLicenseServer } from './factories.ts';
 
 /** Prices products in a rate table version (units per count per hour). */

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import type { TestProject } from 'vitest/node';
-import { migrateDatabase, openPglite, openPostgres } from '../db/database.ts';
+import { migrateDatabase, openPglite, openPostgres } from '../src/db/database.ts';
 
 /**
  * Builds one migrated template per run (initdb and migrations cost seconds) that every test file

@@ -1,7 +1,7 @@
 import { contactRoles } from '@lp/domain/policy';
-import type { Db } from '../db/database.ts';
-import { addContact, buildAccount } from './factories.ts';
-import { signInAs } from './sign-in.ts';
+import { addContact, buildAccount } from '../harness/factories.ts';
+import { signInAs } from '../harness/sign-in.ts';
+import type { Db } from '../src/db/database.ts';
 
 type Headers = Record<string, string>;
 

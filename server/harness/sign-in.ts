@@ -1,7 +1,7 @@
 import { csrfHeader } from '@lp/contract/auth/schemas';
-import type { Db } from '../db/database.ts';
-import { createSession, sessionCookieName, toVendorRoles } from '../features/auth/sessions.ts';
-import { upsertUser } from '../features/auth/users.ts';
+import type { Db } from '../src/db/database.ts';
+import { createSession, sessionCookieName, toVendorRoles } from '../src/features/auth/sessions.ts';
+import { upsertUser } from '../src/features/auth/users.ts';
 
 /**
  * Signs a user in without the IdP round trip: upserts the user and opens a real server-side session.

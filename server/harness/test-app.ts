@@ -1,8 +1,8 @@
 import os from 'node:os';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../app.ts';
-import type { Database } from '../db/database.ts';
-import { loadConfig } from '../platform/config.ts';
+import { buildApp } from '../src/app.ts';
+import type { Database } from '../src/db/database.ts';
+import { loadConfig } from '../src/platform/config.ts';
 
 /** The real app on a test database, for `app.inject` (no socket) or `app.listen` when a test needs HTTP. */
 export async function createTestApp(

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import { sql } from 'drizzle-orm';
 import { inject } from 'vitest';
-import { type Database, openPglite, openPostgres } from '../db/database.ts';
+import { type Database, openPglite, openPostgres } from '../src/db/database.ts';
 import { withDatabase } from './global-setup.ts';
 
 export interface TestDatabase extends Database {

@@ -15,7 +15,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Provider, { type JWK } from 'oidc-provider';
-import { escapeHtml } from '../platform/escape-html.ts';
+import { escapeHtml } from '../src/platform/escape-html.ts';
 import type { ExternalIdpAccount } from './external-idp-process.ts';
 
 const env = (name: string) => {
