@@ -200,6 +200,18 @@ const uploadFailures = (form: NonNullable<Operation['form']>) => ({
   415: failureJson('The request is not `multipart/form-data`.'),
 });
 
+/** A keyed write whose key travels in the Idempotency-Key header (decision 064); route() claims it. */
+const keyedByHeader = (op: Operation) => op.effect === 'keyed' && !op.keyField;
+const keyReused = 'The `Idempotency-Key` was already used for another request.';
+const idempotencyKeyParameter = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description:
+    'One key per logical call, sent again unchanged with every retry of it: the call is applied once, and a retry answers what the first call answered. Without it every call is applied.',
+  schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{8,100}$' },
+};
+
 /**
  * The failure statuses of one call (decision 058): derived from its declaration where the server answers them
  * for every call of the kind (400 any call; 401 signed calls; 403 a signed-in user's writes, which need the
@@ -210,8 +222,18 @@ function failureResponses(
   op: Operation,
   toSchema: (schema: z.ZodType) => JsonSchema,
 ): Record<string, unknown> {
+  const conflict = op.statuses?.[409];
+  const statuses = keyedByHeader(op)
+    ? {
+        ...op.statuses,
+        409:
+          typeof conflict === 'string'
+            ? `${conflict.replace(/\.$/, '')}; or the ${keyReused.charAt(0).toLowerCase()}${keyReused.slice(1)}`
+            : (conflict ?? keyReused),
+      }
+    : op.statuses;
   const declared = Object.fromEntries(
-    Object.entries(op.statuses ?? {})
+    Object.entries(statuses ?? {})
       .filter(([status]) => status !== '304')
       .map(([status, when]) => [
         status,
@@ -264,21 +286,24 @@ export function openApiDocument(version: string, supportUrl?: string) {
           `${prefix}${part}`,
           components,
         );
-      const parameters = (['params', 'query'] as const).flatMap((part) => {
-        const schema = op[part];
-        if (!schema) return [];
-        const object = toSchema(schema, 'input', capitalized(part)) as {
-          properties?: Record<string, JsonSchema>;
-          required?: string[];
-        };
-        return Object.entries(object.properties ?? {}).map(([name, property]) => ({
-          name,
-          in: part === 'params' ? 'path' : 'query',
-          required: part === 'params' || (object.required ?? []).includes(name),
-          ...(typeof property.description === 'string' && { description: property.description }),
-          schema: property,
-        }));
-      });
+      const parameters = [
+        ...(['params', 'query'] as const).flatMap((part) => {
+          const schema = op[part];
+          if (!schema) return [];
+          const object = toSchema(schema, 'input', capitalized(part)) as {
+            properties?: Record<string, JsonSchema>;
+            required?: string[];
+          };
+          return Object.entries(object.properties ?? {}).map(([name, property]) => ({
+            name,
+            in: part === 'params' ? 'path' : 'query',
+            required: part === 'params' || (object.required ?? []).includes(name),
+            ...(typeof property.description === 'string' && { description: property.description }),
+            schema: property,
+          }));
+        }),
+        ...(keyedByHeader(op) ? [idempotencyKeyParameter] : []),
+      ];
       const success =
         op.produces === 'redirect'
           ? {

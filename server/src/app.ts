@@ -45,6 +45,7 @@ import {
   installErrorHandler,
   installNotFoundHandler,
 } from './platform/errors.ts';
+import { requestScopedDb } from './platform/idempotency.ts';
 import { installInputGuard } from './platform/input-guard.ts';
 import { startJobRunner } from './platform/jobs.ts';
 import { startMailWorker } from './platform/mail/mailer.ts';
@@ -93,7 +94,8 @@ export async function buildApp(
   const ctx: AppContext = {
     config,
     database,
-    db: database.db,
+    // A keyed write's request transaction while its handler runs (decision 064).
+    db: requestScopedDb(database.db),
     secret: await loadOrCreateSecret(database.db, 'app-secret'),
     log: app.log,
     metrics,

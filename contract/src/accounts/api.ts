@@ -31,6 +31,7 @@ export const accountsApi = {
     description:
       'Accounts the user may see, optionally those of one customer e-mail (vendor staff looking a customer up); capped at the account list limit.',
     auth: 'session',
+    effect: 'read',
     body: getAccountsRequestSchema,
     response: getAccountsResponseSchema,
   }),
@@ -42,6 +43,7 @@ export const accountsApi = {
     description:
       'Looks one account up by number or name for the activation screens: at most 2 rows are read, so a caller can tell one match from several.',
     auth: 'session',
+    effect: 'read',
     body: accountsCheckRequestSchema,
     response: getAccountsResponseSchema.omit({ token: true }),
   }),
@@ -53,6 +55,7 @@ export const accountsApi = {
     description:
       'Flags of one account the page needs: export control, disabled, which entitlement kinds it has (elastic, leases, FSA) and what the user may do on it.',
     auth: 'session',
+    effect: 'read',
     statuses: {
       403: 'The user may not see the account (an unknown account answers alike).',
     },

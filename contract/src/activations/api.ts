@@ -21,6 +21,7 @@ export const activationsApi = {
     description:
       "For one host: the account's entitlements activated on it and the account's entitlements still available to activate, with counts. `forceSync` is accepted and changes nothing.",
     auth: 'session',
+    effect: 'read',
     statuses: {
       404: 'The host is not one of the account.',
     },
@@ -34,6 +35,7 @@ export const activationsApi = {
     summary: "The account's entitlements activated on a host",
     description: "The account's entitlements activated on one host, with their seat counts.",
     auth: 'session',
+    effect: 'read',
     statuses: {
       404: 'The host is not one of the account.',
     },
@@ -49,6 +51,8 @@ export const activationsApi = {
     description:
       'Returns seats of fulfillments from a host (counts as negative numbers), all in one transaction, optionally moving them to a rehost target. Idempotent with `operationKey`: a retry answers the first result.',
     auth: 'session',
+    effect: 'keyed',
+    keyField: 'operationKey',
     statuses: {
       404: 'A fulfillment or the host is not one of the account.',
       409: 'More seats returned than are activated, the rehost target is taken, or the `operationKey` was used for another operation.',
@@ -65,6 +69,8 @@ export const activationsApi = {
     description:
       "Activates seats of the account's entitlements on a host, adding the host when it is new, in one transaction; each seat count is checked against what is available. Idempotent with `operationKey`.",
     auth: 'session',
+    effect: 'keyed',
+    keyField: 'operationKey',
     statuses: {
       404: 'An activation id is not one of the account.',
       409: 'More seats than are available, the host id is taken by another host, or the `operationKey` was used for another operation.',
@@ -80,6 +86,7 @@ export const activationsApi = {
     description:
       "The activation history of the account's fulfillments on the given hosts, grouped into 30-second rows.",
     auth: 'session',
+    effect: 'read',
     body: hostsHistoryRequestSchema,
     response: hostsHistoryResponseSchema,
   }),
@@ -91,6 +98,7 @@ export const activationsApi = {
     description:
       "The same history as `/api/fulfillments/history`, in the shape the history page's CSV export writes.",
     auth: 'session',
+    effect: 'read',
     body: hostsHistoryRequestSchema,
     response: hostsHistoryResponseSchema,
   }),

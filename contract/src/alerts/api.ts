@@ -30,6 +30,7 @@ export const alertsApi = {
     description:
       'The service alerts in force now (started, not expired, not resolved), most severe first: what the banner shows.',
     auth: 'session',
+    effect: 'read',
     response: activeAlertsResponseSchema,
   }),
   ...alertsQuery,
@@ -41,6 +42,7 @@ export const alertsApi = {
     description:
       'Creates a service alert: category, severity, text, service and the period it shows (`date` defaults to now; `expires` after it). Vendor staff.',
     auth: 'session',
+    effect: 'keyed',
     body: alertInputSchema,
     response: alertResponseSchema,
   }),
@@ -51,6 +53,7 @@ export const alertsApi = {
     summary: 'Edit an alert (vendor staff)',
     description: "Replaces an alert's fields. Vendor staff.",
     auth: 'session',
+    effect: 'idempotent',
     statuses: {
       404: 'No alert with this id.',
     },
@@ -65,6 +68,7 @@ export const alertsApi = {
     summary: 'Resolve an alert (vendor staff)',
     description: 'Marks an alert resolved: it stops showing at once and stays in the list. Vendor staff.',
     auth: 'session',
+    effect: 'idempotent',
     statuses: {
       404: 'No alert with this id.',
     },

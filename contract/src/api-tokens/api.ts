@@ -20,6 +20,7 @@ export const apiTokensApi = {
     description:
       "Name, creation, expiry and last use of each of the signed-in user's tokens. The secret itself is never stored (only its hash), so it is never answered again.",
     auth: 'session',
+    effect: 'read',
     response: myTokensResponseSchema,
   }),
   create: defineOperation({
@@ -30,6 +31,7 @@ export const apiTokensApi = {
     description:
       'Creates a token with a name and a lifetime in days (every token expires). Only from a signed-in browser session, not with another token. The answer carries the secret once: send it as `Authorization: Bearer …`.',
     auth: 'session',
+    effect: 'once',
     statuses: {
       403: 'Called with an API token (tokens are created in a browser session), or a cookie session without the header `x-lp-csrf: 1`.',
     },
@@ -44,6 +46,7 @@ export const apiTokensApi = {
     description:
       "The tokens of the account's portal contacts, for its administrators and vendor staff to review and revoke. The account is named by `customerNumber`; a user who may not see it gets 403, as for an unknown account.",
     auth: 'session',
+    effect: 'read',
     body: accountTokensRequestSchema,
     response: accountTokensResponseSchema,
   }),
@@ -56,6 +59,7 @@ export const apiTokensApi = {
     description:
       "Revokes a token at once: its next call answers 401. The owner revokes their own, an account's administrators the tokens of its contacts, vendor staff any.",
     auth: 'session',
+    effect: 'idempotent',
     statuses: {
       404: 'No such token, or one the user may not revoke (answered alike).',
     },

@@ -33,6 +33,7 @@ export const auditApi = {
     description:
       "When the audit log was last checkpointed (each chain's head in a signed file) and whether the chains still matched the checkpoint before it. For an account's administrators, support coordinators and vendor staff.",
     auth: 'session',
+    effect: 'read',
     body: auditCheckpointStatusRequestSchema,
     response: successOf(auditCheckpointStatusSchema),
   }),

@@ -23,6 +23,7 @@ export const clsApi = {
     description:
       'For an elastic license server (its bearer credential): the PIN, allowed usernames, IP allow-list and the priced products it may serve. Send the last `ETag` as `If-None-Match` to get 304 when nothing changed.',
     auth: 'server-credential',
+    effect: 'read',
     statuses: {
       304: 'Nothing changed since the `ETag` sent as `If-None-Match`.',
       403: "The server's account is disabled or export-blocked.",
@@ -37,6 +38,7 @@ export const clsApi = {
     description:
       "For an elastic license server: a batch of session events (start, heartbeat, end) to rate and draw from the ledger. Idempotent per event id, so a batch can be resent after a timeout; each event's outcome is answered, bad events are reported one by one without refusing the batch.",
     auth: 'server-credential',
+    effect: 'idempotent',
     statuses: {
       403: "The server's account is disabled or export-blocked.",
     },
@@ -51,6 +53,7 @@ export const clsApi = {
     description:
       "The license-server credentials issued for the account's elastic servers (never the secret): for vendor staff who manage them.",
     auth: 'session',
+    effect: 'read',
     statuses: {
       403: 'The user is not vendor staff who manage server credentials, or may not see the account.',
     },
@@ -65,6 +68,7 @@ export const clsApi = {
     description:
       'Issues a bearer credential for one elastic license server of the account; the answer carries the secret once. Vendor staff.',
     auth: 'session',
+    effect: 'once',
     statuses: {
       404: 'The server is not an elastic server of the account.',
     },
@@ -78,6 +82,7 @@ export const clsApi = {
     summary: 'Vendor staff: revoke a credential',
     description: 'Revokes a license-server credential at once. Vendor staff.',
     auth: 'session',
+    effect: 'idempotent',
     statuses: {
       404: 'No such credential, or one of an account the user may not see (answered alike).',
     },
@@ -92,6 +97,7 @@ export const clsApi = {
     description:
       'A manual ledger entry on an elastic entitlement by business operations: a debit (positive) or a credit (negative) with a reason; audited.',
     auth: 'session',
+    effect: 'keyed',
     statuses: {
       404: 'No such elastic entitlement of the account.',
     },

@@ -15,6 +15,19 @@ export type AuthKind = 'session' | 'server-credential' | 'public';
 export type DeclaredStatus = 304 | 401 | 403 | 404 | 409 | 422 | 429 | 503;
 
 /**
+ * What calling an operation twice does (decision 064), so the web client knows what it may retry after a
+ * timeout or a 5xx: a `read` changes nothing; an `idempotent` write has the same effect however often it is
+ * applied (a whole value replaced, a thing deleted, an event recorded once by its own id); a `keyed` write is
+ * applied once per idempotency key, the client sending one key per logical call and reusing it on every
+ * attempt; a write that is `once` is never retried (its answer carries a secret shown only once, which no
+ * replay may store).
+ */
+export type Effect = 'read' | 'idempotent' | 'keyed' | 'once';
+
+/** The header a `keyed` write's key travels in (IETF draft "The Idempotency-Key HTTP Header Field"). */
+export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
+
+/**
  * One call of the API, declared once: the server registers its route from it (principal, validation of
  * params, query and body, response check in tests), the web calls it typed with `call(operation, body)`, and
  * the OpenAPI document at /api/docs is built from the list of them.
@@ -30,6 +43,14 @@ export interface Operation {
   /** What a client developer needs beyond the summary (OpenAPI description; markdown). */
   description: string;
   auth: AuthKind;
+  /** Required, so every operation chooses: what a retry of it does (decision 064). */
+  effect: Effect;
+  /**
+   * A `keyed` write whose spec carries its key in the body names that field; its feature claims the key in its
+   * own transaction (onceForKey). Every other keyed write takes the key from the Idempotency-Key header and
+   * route() claims it.
+   */
+  keyField?: 'operationKey' | 'orderKey';
   params?: z.ZodObject;
   query?: z.ZodObject;
   body?: z.ZodType;

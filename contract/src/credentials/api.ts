@@ -21,6 +21,7 @@ export const credentialsApi = {
     path: '/api/devices/elastic',
     description: "The account's elastic license server: its device id and alias.",
     auth: 'session',
+    effect: 'read',
     statuses: {
       404: 'The account has no elastic license server.',
     },
@@ -35,6 +36,7 @@ export const credentialsApi = {
     description:
       'The PIN of one elastic license server of the account (stored sealed, opened for the answer); null when it has none.',
     auth: 'session',
+    effect: 'read',
     statuses: {
       404: 'The server is not an elastic server of the account.',
     },
@@ -49,6 +51,7 @@ export const credentialsApi = {
     description:
       'Gives a server that has no PIN a random six-digit one and answers the PIN in force (an existing PIN is kept). Needs the right to edit the account.',
     auth: 'session',
+    effect: 'idempotent',
     statuses: {
       404: 'The server is not an elastic server of the account.',
     },
@@ -62,6 +65,7 @@ export const credentialsApi = {
     path: '/api/changepin',
     description: "Sets the server's PIN to six digits the user chose; view-only users may not. Audited.",
     auth: 'session',
+    effect: 'idempotent',
     statuses: {
       404: 'The server is not an elastic server of the account.',
     },
@@ -76,6 +80,7 @@ export const credentialsApi = {
     description:
       'The usernames the elastic license server lets check out licenses; an empty list lets everyone with the PIN.',
     auth: 'session',
+    effect: 'read',
     statuses: {
       404: 'The server is not an elastic server of the account.',
     },
@@ -90,6 +95,7 @@ export const credentialsApi = {
     description:
       'Replaces the allowed usernames (kept as typed; compared ignoring case); view-only users may not. Audited.',
     auth: 'session',
+    effect: 'idempotent',
     statuses: {
       404: 'The server is not an elastic server of the account.',
     },

@@ -32,6 +32,7 @@ export const emailsApi = {
     description:
       'One sent e-mail with its body and the names and sizes of its attachments. The account is named by `customerNumber`; a user who may not see it gets 403, as for an unknown account.',
     auth: 'session',
+    effect: 'read',
     statuses: {
       404: 'No e-mail with this id for this account.',
     },
@@ -45,6 +46,7 @@ export const emailsApi = {
     summary: 'Delete an e-mail record (vendor staff)',
     description: 'Deletes the record of a sent e-mail (not the message already delivered). Vendor staff.',
     auth: 'session',
+    effect: 'idempotent',
     statuses: {
       404: 'No such e-mail, or one of an account the user may not see (answered alike).',
     },

@@ -10,6 +10,7 @@ export const entitlementsApi = {
     description:
       "The account's elastic entitlements (products, periods, prices) with the amount the usage ledger has drawn from each and what is left. The account is named by `customerNumber`; a user who may not see it gets 403, as for an unknown account.",
     auth: 'session',
+    effect: 'read',
     body: getEntitlementsRequestSchema,
     response: getEntitlementsResponseSchema,
   }),

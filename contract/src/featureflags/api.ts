@@ -10,6 +10,7 @@ export const featureFlagsApi = {
     description:
       'Every feature flag and the set in force for the signed-in user; the web app hides routes whose feature is off.',
     auth: 'session',
+    effect: 'read',
     response: featuresResponseSchema,
   }),
   save: defineOperation({
@@ -20,6 +21,7 @@ export const featureFlagsApi = {
     description:
       "Saves the signed-in user's own feature set (outside production, vendor staff only). Features that exclude each other are refused with 422 naming them.",
     auth: 'session',
+    effect: 'idempotent',
     statuses: {
       403: 'In production, or the user is not vendor staff.',
       422: 'The set holds features that cannot be on together (`err` names them).',

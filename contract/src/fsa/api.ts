@@ -19,6 +19,7 @@ export const fsaApi = {
     description:
       "The account's Flexible Spending Account contracts with budget, amount used and remaining balance, from the FSA order ledger. The account is named by `customerNumber`; a user who may not see it gets 403, as for an unknown account.",
     auth: 'session',
+    effect: 'read',
     body: fsaAccountRequestSchema,
     response: fsaContractsResponseSchema,
   }),
@@ -30,6 +31,7 @@ export const fsaApi = {
     description:
       'The products one FSA contract can order and their prices in cents per period; null where a product is not offered for a period.',
     auth: 'session',
+    effect: 'read',
     statuses: {
       404: 'No such FSA contract of the account.',
     },
@@ -44,6 +46,7 @@ export const fsaApi = {
     description:
       "The account's FSA order lines, newest first; manual lines only for business operations staff.",
     auth: 'session',
+    effect: 'read',
     body: fsaAccountRequestSchema,
     response: fsaHistoryResponseSchema,
   }),
@@ -56,6 +59,8 @@ export const fsaApi = {
     description:
       "Orders lease entitlements against an FSA contract. Each line is priced on the server and drawn from the contract's balance under its row lock, never below zero; lines that do not fit are answered with their error while the others are created. Idempotent with `orderKey`; a drawn order e-mails the contract's business operations list.",
     auth: 'session',
+    effect: 'keyed',
+    keyField: 'orderKey',
     statuses: {
       404: 'No such FSA contract of the account.',
       409: 'The `orderKey` was already used for another order.',

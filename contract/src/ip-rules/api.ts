@@ -17,6 +17,7 @@ export const ipRulesApi = {
     description:
       "The account's active elastic license servers (id, name), the servers whose IP allow-lists and credentials can be set. The account is named by `customerNumber`; a user who may not see it gets 403, as for an unknown account.",
     auth: 'session',
+    effect: 'read',
     body: activatedElasticServersRequestSchema,
     response: activatedElasticServersResponseSchema,
   }),
@@ -28,6 +29,7 @@ export const ipRulesApi = {
     description:
       'The IP allow-list of one elastic license server of the account: address ranges the server accepts sessions from (empty: any).',
     auth: 'session',
+    effect: 'read',
     statuses: {
       404: 'The server is not an active elastic server of the account.',
     },
@@ -42,6 +44,7 @@ export const ipRulesApi = {
     description:
       "Replaces the server's IP allow-list; each rule is checked (IPv4 or IPv6 address or range), the change is audited.",
     auth: 'session',
+    effect: 'idempotent',
     statuses: {
       404: 'The server is not an active elastic server of the account.',
     },

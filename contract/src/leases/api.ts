@@ -36,6 +36,7 @@ export const leasesApi = {
     description:
       'The Active table of /ssl: leases and perpetuals that have started and are permanent or end today or later (UTC). Paged and filtered like `/api/fetchEntitlements`.',
     auth: 'session',
+    effect: 'read',
     body: leasesPageRequestSchema,
     response: leasesPageResponseSchema,
   }),
@@ -47,6 +48,7 @@ export const leasesApi = {
     description:
       'The Inactive table of /ssl: leases not started yet or expired (UTC today). Paged and filtered like `/api/fetchEntitlements`.',
     auth: 'session',
+    effect: 'read',
     body: leasesPageRequestSchema,
     response: leasesPageResponseSchema,
   }),
@@ -57,6 +59,7 @@ export const leasesApi = {
     summary: 'Count of active leases and perpetuals matching a filter',
     description: 'The number of active leases and perpetuals the filter selects.',
     auth: 'session',
+    effect: 'read',
     body: leasesCountRequestSchema,
     response: countResponseSchema,
   }),
@@ -67,6 +70,7 @@ export const leasesApi = {
     summary: 'Count of inactive leases matching a filter',
     description: 'The number of inactive leases the filter selects.',
     auth: 'session',
+    effect: 'read',
     body: leasesCountRequestSchema,
     response: countResponseSchema,
   }),
@@ -78,6 +82,7 @@ export const leasesApi = {
     description:
       "For each activation id asked, the seats activated on the account's license servers, to show used against available.",
     auth: 'session',
+    effect: 'read',
     body: fulfillmentCountRequestSchema,
     response: fulfillmentCountResponseSchema,
   }),

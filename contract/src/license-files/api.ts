@@ -24,6 +24,7 @@ export const licenseFilesApi = {
     description:
       "The account's signed license text for a host, one file per vendor daemon (FlexLM, Ed25519-signed feature lines), plus the shared files when the host is shared. The generation is audited.",
     auth: 'session',
+    effect: 'idempotent',
     statuses: {
       404: 'The host is not one of the account.',
       409: 'No vendor daemon has activations on the host.',
@@ -40,6 +41,7 @@ export const licenseFilesApi = {
     description:
       'License texts of several customers of one host (those the user may see) and the merged file.',
     auth: 'session',
+    effect: 'idempotent',
     statuses: {
       404: 'The host is not one of these accounts.',
       409: 'No vendor daemon has activations on the host.',
@@ -57,6 +59,7 @@ export const licenseFilesApi = {
     description:
       'The merged license file of a host as a `text/plain` attachment named `license_{customerNumber}_{serverId}.lic`.',
     auth: 'session',
+    effect: 'idempotent',
     statuses: {
       404: 'The host is not one of the account.',
       409: 'No vendor daemon has activations on the host.',
@@ -74,6 +77,7 @@ export const licenseFilesApi = {
     description:
       "Sends the host's license file, attached, to the account's support list through the outbox. Limited per user and per account per hour.",
     auth: 'session',
+    effect: 'keyed',
     statuses: {
       404: 'The host is not one of the account.',
       409: 'No vendor daemon has activations on the host, or the account has no support e-mail address.',
@@ -92,6 +96,7 @@ export const licenseFilesApi = {
     description:
       "What a save on the activation page would change in each customer's license file for the host: the INCREMENT lines added and removed by these returns and creates. Nothing is saved.",
     auth: 'session',
+    effect: 'read',
     statuses: {
       404: 'The host or an activation id is not one of the account.',
       422: 'The license file could not be made from the activations.',
@@ -108,6 +113,7 @@ export const licenseFilesApi = {
     description:
       'Checks each feature line of an uploaded license file against the published signing keys: signed by this portal, altered, or not signed by it. Multipart: one part `file`, at most 1 MB.',
     auth: 'session',
+    effect: 'read',
     form: { file: 'file', fields: [] },
     response: verifyResponseSchema,
   }),
@@ -119,6 +125,7 @@ export const licenseFilesApi = {
     description:
       'The Ed25519 public keys (PEM) license files are signed with, current and retired, so anyone can verify a license file offline. Public.',
     auth: 'public',
+    effect: 'read',
     response: licenseKeysResponseSchema,
   }),
 } as const;

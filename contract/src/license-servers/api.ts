@@ -24,6 +24,7 @@ export const licenseServersApi = {
     description:
       "The account's hosts (FlexLM single or triad, elastic servers) with their state, type and shared-server group. `forceSync` is accepted for older clients and changes nothing. The account is named by `customerNumber`; a user who may not see it gets 403, as for an unknown account.",
     auth: 'session',
+    effect: 'read',
     body: serversRequestSchema,
     response: serversResponseSchema,
   }),
@@ -34,6 +35,7 @@ export const licenseServersApi = {
     summary: 'The accounts a host serves that the user may see',
     description: 'The other accounts a host serves, limited to those the user may see.',
     auth: 'session',
+    effect: 'read',
     statuses: {
       404: 'The host is not one of the account.',
     },
@@ -48,6 +50,7 @@ export const licenseServersApi = {
     description:
       "Whether customer numbers other than the account's share the host, and how many the user cannot see (never which): asked before a change that affects them.",
     auth: 'session',
+    effect: 'read',
     statuses: {
       404: 'The host is not one of the account.',
     },
@@ -63,6 +66,8 @@ export const licenseServersApi = {
     description:
       "Saves the host's Borrowable setting. The user must be able to edit every account on the host. Idempotent: a retry with the same `operationKey` answers as the first call did.",
     auth: 'session',
+    effect: 'keyed',
+    keyField: 'operationKey',
     statuses: {
       404: 'The host is not one of the account.',
       409: 'The `operationKey` was already used for another operation.',
@@ -79,6 +84,8 @@ export const licenseServersApi = {
     description:
       "Sets the host's shared-server group to the given accounts (those the user may approve). Idempotent with `operationKey`.",
     auth: 'session',
+    effect: 'keyed',
+    keyField: 'operationKey',
     statuses: {
       404: 'The host is not one of the account.',
       409: 'The `operationKey` was already used for another operation.',
@@ -93,6 +100,8 @@ export const licenseServersApi = {
     summary: "Empties the host's shared-server group (of the accounts the user may edit)",
     description: "Removes the accounts the user may edit from the host's shared-server group.",
     auth: 'session',
+    effect: 'keyed',
+    keyField: 'operationKey',
     statuses: {
       404: 'The host is not one of the account.',
     },
@@ -107,6 +116,8 @@ export const licenseServersApi = {
     description:
       'Removes an inactive host from the account; the host itself is deleted when no account uses it any more. A host with activations is refused.',
     auth: 'session',
+    effect: 'keyed',
+    keyField: 'operationKey',
     statuses: {
       404: 'The host is not one of the account.',
       409: 'The host still has activations.',
@@ -123,6 +134,7 @@ export const licenseServersApi = {
     description:
       "Reads a host's name, id and type from an uploaded text file (a license file, `lmhostid` output, or `name id type` lines) for the activation form; nothing is saved. Multipart fields: `file` and `customerNumber`.",
     auth: 'session',
+    effect: 'read',
     form: { file: 'file', fields: ['customerNumber'] },
     response: uploadServerIdResponseSchema,
   }),

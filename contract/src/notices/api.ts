@@ -18,6 +18,7 @@ export const noticesApi = {
     description:
       "The account's recent notices (expiry, usage thresholds, run-out forecast) this user receives, with the user's threshold choices and the types the account has switched off. The account is named by `customerNumber`; a user who may not see it gets 403, as for an unknown account.",
     auth: 'session',
+    effect: 'read',
     body: noticesRequestSchema,
     response: noticesResponseSchema,
   }),
@@ -28,6 +29,7 @@ export const noticesApi = {
     summary: 'Saves which thresholds this user receives for the account',
     description: 'Saves which thresholds of which notice types this user receives by e-mail for the account.',
     auth: 'session',
+    effect: 'idempotent',
     body: setNoticeChoicesRequestSchema,
     response: okResponseSchema,
   }),
@@ -39,6 +41,7 @@ export const noticesApi = {
     description:
       "Switches notice types off (or back on) for the whole account. The account's administrators and vendor staff.",
     auth: 'session',
+    effect: 'idempotent',
     body: setNoticeTypesRequestSchema,
     response: okResponseSchema,
   }),

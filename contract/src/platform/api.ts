@@ -22,6 +22,7 @@ export const platformApi = {
     description:
       'Answers `{status: "ok"}` while the process runs, without touching the database: for a supervisor\'s liveness check.',
     auth: 'public',
+    effect: 'read',
     response: z.object({ status: z.literal('ok') }),
   }),
   ready: defineOperation({
@@ -32,6 +33,7 @@ export const platformApi = {
     description:
       'Pings the database with a 1.5 s deadline: `{status: "ok", database}` when it answers, 503 when it does not, so a load balancer sends no traffic to a node that cannot serve.',
     auth: 'public',
+    effect: 'read',
     statuses: {
       503: {
         when: 'The database did not answer the ping (`{status: "unavailable", database}`), or this server is shutting down (the error envelope).',
@@ -48,6 +50,7 @@ export const platformApi = {
     description:
       'What the web app reads at start: product and provider names, sign-in and sign-out URLs, links (support, documentation, privacy, elastic terms) and the account list limit. Public.',
     auth: 'public',
+    effect: 'read',
     response: clientConfigSchema,
   }),
   environment: defineOperation({
@@ -57,6 +60,7 @@ export const platformApi = {
     summary: 'Environment: dev, uat or prod (text)',
     description: 'The environment name as plain text: `dev`, `uat` or `prod`.',
     auth: 'public',
+    effect: 'read',
     produces: 'text/plain',
   }),
   docs: defineOperation({
@@ -67,6 +71,7 @@ export const platformApi = {
     description:
       'The OpenAPI 3.1 document of every call, built from the same declarations the server registers its routes from. Public; the interactive reference at `/api/reference` renders it.',
     auth: 'public',
+    effect: 'read',
     response: z.record(z.string(), z.unknown()),
   }),
   buildInfo: defineOperation({
@@ -77,6 +82,7 @@ export const platformApi = {
     description:
       "The version and commit of the running server (or the operator's BUILD_INFO text) shown in the menu footer.",
     auth: 'session',
+    effect: 'read',
     response: buildInfoResponseSchema,
   }),
   lastUpdatedOn: defineOperation({
@@ -87,6 +93,7 @@ export const platformApi = {
     description:
       'When the newest usage transaction was received: of every account the user may see, or of the account `accountId`. Null when there is none.',
     auth: 'session',
+    effect: 'read',
     statuses: {
       403: 'The user may not see the account `accountId` (an unknown account answers alike).',
     },

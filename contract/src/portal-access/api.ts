@@ -15,6 +15,7 @@ export const portalAccessApi = {
     description:
       "The account's portal contacts with their roles (administrator, view-only …) and notice choices. The account is named by `customerNumber`; a user who may not see it gets 403, as for an unknown account.",
     auth: 'session',
+    effect: 'read',
     body: getPortalAccessRequestSchema,
     response: getPortalAccessResponseSchema,
   }),
@@ -26,6 +27,7 @@ export const portalAccessApi = {
     description:
       "Replaces the account's contacts with `contacts`. `oldContacts` is the list the client read: if the stored list changed since, nothing is saved and the answer is 409, so two administrators never overwrite each other.",
     auth: 'session',
+    effect: 'idempotent',
     statuses: {
       409: 'The contacts changed since `oldContacts` was read; read them again.',
     },

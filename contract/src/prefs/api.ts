@@ -11,6 +11,7 @@ export const prefsApi = {
     description:
       "The user's saved views of each table (columns, order, widths, filters and date ranges), keyed by table.",
     auth: 'session',
+    effect: 'read',
     response: prefsResponseSchema,
   }),
   save: defineOperation({
@@ -21,6 +22,7 @@ export const prefsApi = {
     description:
       "Saves one table's views, or resets them to the defaults; the date fields are stored as the browser sent them once checked.",
     auth: 'session',
+    effect: 'idempotent',
     body: savePrefsRequestSchema,
     response: okResponseSchema,
   }),

@@ -15,6 +15,7 @@ export const statementsApi = {
     description:
       "The summary statement of the account's elastic usage for a period (from the daily rollups): per entitlement, usage, overage and balance. The account is named by `customerNumber`; a user who may not see it gets 403, as for an unknown account.",
     auth: 'session',
+    effect: 'read',
     statuses: {
       404: 'The account has no active elastic entitlements.',
     },
@@ -29,6 +30,7 @@ export const statementsApi = {
       'The summary statement as a PDF (application/pdf, file "ElasticLicensingSummaryStatement {customer} {from} {to}.pdf")',
     description: 'The same statement as a PDF file (`application/pdf`), as the statement page exports it.',
     auth: 'session',
+    effect: 'read',
     statuses: {
       404: 'The account has no active elastic entitlements.',
     },
@@ -44,6 +46,7 @@ export const statementsApi = {
     description:
       'E-mails the statement of one elastic entitlement for the 7 days through `date` to the requesting user, through the outbox. Limited per user and per account per hour.',
     auth: 'session',
+    effect: 'keyed',
     statuses: {
       404: 'The server or the elastic entitlement is not one of the account.',
       429: 'The user or the account has sent as many e-mails as allowed in the last hour.',
@@ -60,6 +63,7 @@ export const statementsApi = {
     description:
       'E-mails the statement of one elastic entitlement for the month through `date` to the requesting user, through the outbox. Limited per user and per account per hour.',
     auth: 'session',
+    effect: 'keyed',
     statuses: {
       404: 'The server or the elastic entitlement is not one of the account.',
       429: 'The user or the account has sent as many e-mails as allowed in the last hour.',

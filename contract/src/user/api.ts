@@ -9,6 +9,7 @@ export const userApi = {
     summary: 'The signed-in user',
     description: "Name, e-mail, vendor roles and the accounts' access of the signed-in user.",
     auth: 'session',
+    effect: 'read',
     response: userDetailsResponseSchema,
   }),
 } as const;

@@ -16,6 +16,27 @@ export async function onceForKey<T>(
   claim: { key: string | undefined; operation: string; userEmail: string; request: object },
   run: () => Promise<T>,
 ): Promise<{ result: T; replayed: boolean }> {
+  return claimOnce(tx, claim, run, 'This operationKey was already used for another operation.');
+}
+
+/**
+ * `onceForKey` for a key sent in the Idempotency-Key header (decision 064): the same claim, stored outcome and
+ * refusal, the refusal naming the header.
+ */
+export function onceForHeaderKey<T>(
+  tx: Db,
+  claim: { key: string; operation: string; userEmail: string; request: object },
+  run: () => Promise<T>,
+): Promise<{ result: T; replayed: boolean }> {
+  return claimOnce(tx, claim, run, 'This Idempotency-Key was already used for another request.');
+}
+
+async function claimOnce<T>(
+  tx: Db,
+  claim: { key: string | undefined; operation: string; userEmail: string; request: object },
+  run: () => Promise<T>,
+  reused: string,
+): Promise<{ result: T; replayed: boolean }> {
   if (!claim.key) return { result: await run(), replayed: false };
   const { operationKey: _key, ...rest } = claim.request as { operationKey?: string };
   const requestHash = createHash('sha256').update(JSON.stringify(rest)).digest('hex');
@@ -33,7 +54,7 @@ export async function onceForKey<T>(
       stored.userEmail !== claim.userEmail ||
       saved?.requestHash !== requestHash
     )
-      throw new AppError('CONFLICT', 'This operationKey was already used for another operation.');
+      throw new AppError('CONFLICT', reused);
     return { result: saved.value as T, replayed: true };
   }
   const result = await run();

@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptio
 import type { z } from 'zod';
 import type { AppContext } from './context.ts';
 import { describeZodError } from './errors.ts';
+import { answerOnce, idempotencyKeyOf } from './idempotency.ts';
 import { type Principal, requirePrincipal } from './principal.ts';
 import { parseInput, refuseUndeclared } from './validate.ts';
 
@@ -52,8 +53,8 @@ export const fastifyPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
 type Handler<O extends Operation> = (input: RouteInput<O>) => Promise<RouteResult<O>>;
 
 /**
- * Registers one declared operation: principal, validation and (in tests) the answer's shape in one place, so
- * routes.ts files only call a service and present its result. Curried, `route(app, ctx, op)(handler)`: the
+ * Registers one declared operation: principal, validation, the idempotency key of a keyed write (decision 064)
+ * and (in tests) the answer's shape in one place, so routes.ts files only call a service and present its result. Curried, `route(app, ctx, op)(handler)`: the
  * operation fixes the handler's types before TypeScript reads the handler (literal answers stay literal).
  */
 export function route<const O extends Operation>(
@@ -93,7 +94,20 @@ export function route<const O extends Operation>(
           request,
           reply,
         } as RouteInput<O>;
-        const result = await handler(input);
+        const key =
+          operation.effect === 'keyed' && !operation.keyField ? idempotencyKeyOf(request) : undefined;
+        const result = key
+          ? await answerOnce(
+              ctx.db,
+              {
+                key,
+                operation: operation.operationId,
+                userEmail: principal?.email ?? '',
+                request: { params: input.params, query: input.query, body: input.body },
+              },
+              () => handler(input),
+            )
+          : await handler(input);
         // A handler that answered itself returns the reply, which is thenable: awaiting it waits until the answer
         // went out and gives undefined. Checking that undefined against the contract would throw after a 200 and
         // log a false error for every streamed page (issue 22 §2).

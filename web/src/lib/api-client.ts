@@ -31,6 +31,13 @@ export interface RequestOptions {
   /** 'text' for the plain-text endpoints (GET /api/environment). */
   as?: 'json' | 'text';
   signal?: AbortSignal;
+  /**
+   * False for a write that must not be sent twice (decision 064): a failure is reported at once. Retrying is safe
+   * for reads, idempotent writes and writes carrying one key on every attempt; `call()` decides from the contract.
+   */
+  retry?: boolean;
+  /** Sent with every attempt alike (the Idempotency-Key of a keyed write). */
+  headers?: Record<string, string>;
 }
 
 /** Spec 000 §7/§9: up to 5 attempts, waiting 100 ms x attempt number between them, no retry on 4xx. */
@@ -88,6 +95,7 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
   return async function request<T>(path: string, req: RequestOptions = {}): Promise<T> {
     const method = req.method ?? (req.body === undefined ? 'GET' : 'POST');
     const headers: Record<string, string> = {
+      ...req.headers,
       'x-lp-csrf': '1',
       accept: req.as === 'text' ? 'text/plain' : 'application/json',
     };
@@ -96,7 +104,8 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
       req.body === undefined ? undefined : req.body instanceof FormData ? req.body : JSON.stringify(req.body);
     if (typeof payload === 'string') headers['content-type'] = 'application/json';
     let lastError: ApiError | null = null;
-    for (let attempt = 1; attempt <= attempts; attempt++) {
+    const tries = req.retry === false ? 1 : attempts;
+    for (let attempt = 1; attempt <= tries; attempt++) {
       if (attempt > 1) await sleep(backoffMs * (attempt - 1));
       if (req.signal?.aborted) throw req.signal.reason ?? new ApiError(0, messages.dataTimeout);
       let res: Response;
@@ -140,6 +149,8 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
       if (res.status < 500) throw error;
       lastError = error;
     }
+    // A call sent once reports its own failure: "failed after 1 attempt" would read as a retry that gave up.
+    if (tries === 1 && lastError) throw lastError;
     throw new ApiError(lastError?.status ?? 0, messages.fetchFailed(attempts), lastError?.code);
   };
 }

@@ -1,5 +1,6 @@
 import {
   type BodyInput,
+  IDEMPOTENCY_KEY_HEADER,
   type Operation,
   operationUrl,
   type ParamsInput,
@@ -7,6 +8,7 @@ import {
   type ResponseOf,
 } from '@lp/contract/common/operation';
 import { type ApiClient, api } from './api-client.ts';
+import { newOperationKey } from './operation-key.ts';
 
 type IsNone<T> = [T] extends [undefined] ? true : false;
 
@@ -26,8 +28,30 @@ type CallArgs<O extends Operation> =
     : [body: BodyInput<O>, options: CallOptions<O>];
 
 /**
+ * How one logical call goes on the wire, from what the contract says a second delivery does (decision 064): a
+ * `once` write is never retried; a `keyed` write gets one key, made here, that every attempt carries (in the body
+ * field its spec names, unless the caller chose one there, or else in the Idempotency-Key header); reads and
+ * idempotent writes are retried as they are.
+ */
+function delivery(
+  operation: Operation,
+  body: unknown,
+): { body: unknown; retry: boolean; headers?: Record<string, string> } {
+  if (operation.effect === 'once') return { body, retry: false };
+  if (operation.effect !== 'keyed') return { body, retry: true };
+  if (!operation.keyField)
+    return { body, retry: true, headers: { [IDEMPOTENCY_KEY_HEADER]: newOperationKey() } };
+  const fields = body as Record<string, unknown>;
+  return {
+    body: fields[operation.keyField] ? body : { ...fields, [operation.keyField]: newOperationKey() },
+    retry: true,
+  };
+}
+
+/**
  * Calls a declared operation through the one API client (retries, 401, the FAILURE envelope): the path,
- * method and answer type come from the contract, so no call site restates them.
+ * method and answer type come from the contract, so no call site restates them. Only what is safe to send twice
+ * is retried (`delivery`).
  */
 export function call<const O extends Operation>(
   operation: O,
@@ -35,6 +59,7 @@ export function call<const O extends Operation>(
 ): Promise<ResponseOf<O>> {
   const client = options?.client ?? api;
   const text = operation.produces === 'text/plain' || operation.produces === 'text/javascript';
+  const wire = delivery(operation, body);
   return client<ResponseOf<O>>(
     operationUrl(
       operation,
@@ -43,9 +68,11 @@ export function call<const O extends Operation>(
     ),
     {
       method: operation.method.toUpperCase() as 'GET' | 'POST' | 'PUT' | 'DELETE',
-      body,
+      body: wire.body,
       as: text ? 'text' : 'json',
       signal: options?.signal,
+      retry: wire.retry,
+      headers: wire.headers,
     },
   );
 }
