@@ -151,8 +151,7 @@ const fulfillmentObject = (id: number) => ({ type: 'fulfillment', id: String(id)
  * account holding them and waiting for the head.
  */
 async function recordAll(tx: Db, principal: Principal, changes: AuditChange[]) {
-  const actor = auditActor(principal);
-  for (const change of changes) await recordAudit(tx, actor, change);
+  await recordAudit(tx, auditActor(principal), changes);
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { Alert, AlertInput, AlertRow } from '@lp/contract/alerts/schemas';
+import type { AuditActionOf } from '@lp/contract/audit/actions';
 import type { Criterion, FilterRule, SortRule } from '@lp/contract/query/schemas';
 import { alertCategories, canManageAlerts, parseAlertDay, severityOf } from '@lp/domain/alerts';
 import type { Db } from '../../db/database.ts';
@@ -174,24 +175,26 @@ const audited = (a: AlertRecord) => ({
 const auditAlert = (
   tx: Db,
   actor: AuditActor,
-  what: string,
+  action: AuditActionOf<'alerts.alert.'>,
   before: AlertRecord | null,
   after: AlertRecord,
 ) =>
-  recordAudit(tx, actor, {
-    customerNumber: null,
-    action: `alerts.alert.${what}`,
-    object: { type: 'alert', id: String(after.id) },
-    before: before && audited(before),
-    after: audited(after),
-  });
+  recordAudit(tx, actor, [
+    {
+      customerNumber: null,
+      action,
+      object: { type: 'alert', id: String(after.id) },
+      before: before && audited(before),
+      after: audited(after),
+    },
+  ]);
 
 export async function createAlert(ctx: AppContext, principal: Principal, input: AlertInput) {
   requireStaff(principal);
   const values = toValues(input, new Date());
   return ctx.db.transaction(async (tx) => {
     const created = await insertAlert(tx, values);
-    await auditAlert(tx, auditActor(principal), 'created', null, created);
+    await auditAlert(tx, auditActor(principal), 'alerts.alert.created', null, created);
     return fromRecord(created);
   });
 }
@@ -203,7 +206,7 @@ export async function editAlert(ctx: AppContext, principal: Principal, id: numbe
     if (!existing) throw notFound('Alert not found');
     const updated = await updateAlert(tx, id, toValues(input, existing.date));
     if (!updated) throw notFound('Alert not found');
-    await auditAlert(tx, auditActor(principal), 'edited', existing, updated);
+    await auditAlert(tx, auditActor(principal), 'alerts.alert.edited', existing, updated);
     return fromRecord(updated);
   });
 }
@@ -214,7 +217,7 @@ export async function resolveAlertById(ctx: AppContext, principal: Principal, id
     const existing = await findAlert(tx, id);
     const resolved = existing && (await resolveAlert(tx, id));
     if (!existing || !resolved) throw notFound('Alert not found');
-    await auditAlert(tx, auditActor(principal), 'resolved', existing, resolved);
+    await auditAlert(tx, auditActor(principal), 'alerts.alert.resolved', existing, resolved);
     return fromRecord(resolved);
   });
 }

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { AccountApiTokenRow, ApiTokenRow } from '@lp/contract/api-tokens/schemas';
+import type { AuditActionOf } from '@lp/contract/audit/actions';
 import { messages } from '@lp/contract/common/errors';
 import type { VendorRole } from '@lp/contract/user/schemas';
 import { mayManageAccountTokens, mayManageAllTokens } from '@lp/domain/policy';
@@ -37,17 +38,11 @@ export const hashToken = (token: string) => createHash('sha256').update(token).d
 const auditToken = (
   tx: Db,
   actor: AuditActor,
-  what: string,
+  action: AuditActionOf<'auth.api-token.'>,
   id: string,
   change: Record<string, unknown>,
   customerNumber: string | null = null,
-) =>
-  recordAudit(tx, actor, {
-    customerNumber,
-    action: `auth.api-token.${what}`,
-    object: { type: 'api-token', id },
-    ...change,
-  });
+) => recordAudit(tx, actor, [{ customerNumber, action, object: { type: 'api-token', id }, ...change }]);
 
 /**
  * Creates a personal API token; the token itself is returned once (never stored or recorded). `actor` is who
@@ -64,7 +59,7 @@ export async function createApiToken(
   const name = options.name ?? '';
   return db.transaction(async (tx) => {
     const row = await insertToken(tx, { userId, name, tokenHash: hashToken(token), expiresAt });
-    await auditToken(tx, actor, 'created', row.id, {
+    await auditToken(tx, actor, 'auth.api-token.created', row.id, {
       after: { userId, name, expiresAt: expiresAt.toISOString() },
     });
     return { row, token };
@@ -84,7 +79,7 @@ export async function revokeApiTokens(
       await auditToken(
         tx,
         actor,
-        'revoked',
+        'auth.api-token.revoked',
         row.id,
         { before: { revokedAt: null }, after: { revokedAt: row.revokedAt?.toISOString() ?? null } },
         customerNumber,

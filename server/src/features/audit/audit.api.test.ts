@@ -134,6 +134,50 @@ describe('recording', () => {
     expect(await verifyAudit(database.db, '5000005')).toEqual([{ chain: '5000005', entries: 25, ok: true }]);
   });
 
+  it('a batch over several chains: one entry per change, each chain numbered on from its head, all verifying', async () => {
+    await write(automatedActor, change('5000020', 1));
+    const batch = [
+      change('5000021', 1),
+      change('5000020', 2),
+      change(null, 1),
+      change('5000021', 2),
+      change('5000020', 3),
+    ];
+    const recorded = await database.db.transaction((tx) =>
+      recordAudit(tx as unknown as Db, auditActor(alex), batch),
+    );
+    // Chain by chain in the lock order (byte order of the chain key), each chain's changes in the caller's order.
+    expect(recorded.map((e) => [e.chain, e.seq, e.after])).toEqual([
+      ['*', expect.any(Number), { ranges: ['10.0.0.2'] }],
+      ['5000020', 2, { ranges: ['10.0.0.3'] }],
+      ['5000020', 3, { ranges: ['10.0.0.4'] }],
+      ['5000021', 1, { ranges: ['10.0.0.2'] }],
+      ['5000021', 2, { ranges: ['10.0.0.3'] }],
+    ]);
+    const twenty = await entriesOf('5000020');
+    expect(twenty.map((r) => r.seq)).toEqual([1, 2, 3]);
+    expect(twenty[2]?.prevHash).toBe(twenty[1]?.hash);
+    const checks = await verifyAudit(database.db);
+    expect(checks.filter((c) => ['5000020', '5000021', '*'].includes(c.chain)).every((c) => c.ok)).toBe(true);
+    expect(checks.find((c) => c.chain === '5000021')).toEqual({ chain: '5000021', entries: 2, ok: true });
+  });
+
+  it('parallel batches over the same chains in opposite orders neither deadlock nor leave gaps', async () => {
+    const forward = ['5000030', '5000031', '5000032'];
+    const batches = Array.from({ length: 12 }, (_, i) =>
+      (i % 2 ? [...forward].reverse() : forward).map((cn) => change(cn, i)),
+    );
+    await Promise.all(
+      batches.map((b) =>
+        database.db.transaction((tx) => recordAudit(tx as unknown as Db, automatedActor, b)),
+      ),
+    );
+    for (const cn of forward) {
+      expect((await entriesOf(cn)).map((r) => r.seq)).toEqual(Array.from({ length: 12 }, (_, i) => i + 1));
+      expect(await verifyAudit(database.db, cn)).toEqual([{ chain: cn, entries: 12, ok: true }]);
+    }
+  });
+
   it('the table refuses updates and deletes', async () => {
     await write(automatedActor, change('5000006', 1));
     await expect(

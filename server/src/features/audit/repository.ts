@@ -1,36 +1,65 @@
-import { and, asc, desc, eq, gt, isNotNull, lte, max, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, isNotNull, lte, max, sql } from 'drizzle-orm';
 import { type Db, queryRows } from '../../db/database.ts';
 import { auditChainHeads, auditCheckpoints, auditEntries } from '../../db/schema.ts';
 import { type ChainedFields, entryHash, GENESIS_HASH } from './chain.ts';
 
 export type AuditRow = typeof auditEntries.$inferSelect;
 
+/** An entry as appended: its chained fields and the hashes that link it (the row's id is not read back). */
+export type AppendedEntry = ChainedFields & { prevHash: string; hash: string };
+
+/** Rows per insert statement: 17 parameters a row stays far below PostgreSQL's 65 535. */
+const INSERT_ROWS = 1_000;
+
+/** Chain keys in the order every writer locks them: byte order, the same in JS and under `collate "C"`. */
+const byteOrder = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
 /**
- * Appends one entry to its chain inside the caller's transaction: the chain's head row is locked (created on the
- * first entry), so parallel appends to one chain take turns and the sequence has no gaps.
+ * Appends entries to their chains inside the caller's transaction, in four statements however many entries and
+ * chains (decision 062): the missing heads are created, every chain's head row is locked in one fixed order (chain
+ * key, byte order), the entries go in with one multi-row insert, and each head moves once to its chain's last entry.
+ * Parallel appends to one chain take turns on its head, so the sequence has no gaps; within the batch each entry's
+ * hash chains to the one before it, as if appended one by one.
  */
-export async function appendEntry(tx: Db, fields: Omit<ChainedFields, 'seq'>): Promise<AuditRow> {
+export async function appendEntries(
+  tx: Db,
+  entries: readonly Omit<ChainedFields, 'seq'>[],
+): Promise<AppendedEntry[]> {
+  if (entries.length === 0) return [];
+  const chains = [...new Set(entries.map((e) => e.chain))].sort(byteOrder);
   await tx
     .insert(auditChainHeads)
-    .values({ chain: fields.chain, seq: 0, hash: GENESIS_HASH })
+    .values(chains.map((chain) => ({ chain, seq: 0, hash: GENESIS_HASH })))
     .onConflictDoNothing();
-  const [head] = await tx
+  const heads = await tx
     .select()
     .from(auditChainHeads)
-    .where(eq(auditChainHeads.chain, fields.chain))
+    .where(inArray(auditChainHeads.chain, chains))
+    .orderBy(sql`${auditChainHeads.chain} collate "C"`)
     .for('update');
-  if (!head) throw new Error(`audit chain ${fields.chain} has no head`);
-  const entry = { ...fields, seq: head.seq + 1 };
-  const hash = entryHash(head.hash, entry);
-  const [row] = await tx
-    .insert(auditEntries)
-    .values({ ...entry, prevHash: head.hash, hash })
-    .returning();
-  await tx
-    .update(auditChainHeads)
-    .set({ seq: entry.seq, hash })
-    .where(eq(auditChainHeads.chain, fields.chain));
-  return row as AuditRow;
+  const last = new Map(heads.map((h) => [h.chain, { seq: h.seq, hash: h.hash }]));
+  // Chain by chain in the lock order, each chain's entries in the caller's order.
+  const appended = [...entries]
+    .sort((x, y) => byteOrder(x.chain, y.chain))
+    .map((fields) => {
+      const head = last.get(fields.chain);
+      if (!head) throw new Error(`audit chain ${fields.chain} has no head`);
+      const entry = { ...fields, seq: head.seq + 1 };
+      const hash = entryHash(head.hash, entry);
+      last.set(fields.chain, { seq: entry.seq, hash });
+      return { ...entry, prevHash: head.hash, hash };
+    });
+  for (let i = 0; i < appended.length; i += INSERT_ROWS)
+    await tx.insert(auditEntries).values(appended.slice(i, i + INSERT_ROWS));
+  const moved = chains.map((chain) => {
+    const head = last.get(chain)!;
+    return sql`(${chain}::text, ${head.seq}::bigint, ${head.hash}::text)`;
+  });
+  await tx.execute(
+    sql`update audit_chain_heads h set seq = v.seq, hash = v.hash
+        from (values ${sql.join(moved, sql`, `)}) as v(chain, seq, hash) where h.chain = v.chain`,
+  );
+  return appended;
 }
 
 export const listHeads = (db: Db, chain?: string) =>

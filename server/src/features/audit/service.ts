@@ -1,12 +1,14 @@
+import type { AuditAction } from '@lp/contract/audit/actions';
 import { AUTOMATED_ACTION } from '@lp/domain/entitlements';
 import type { Db } from '../../db/database.ts';
 import type { Principal } from '../../platform/principal.ts';
 import { type AuditActorKind, GLOBAL_CHAIN } from './chain.ts';
-import { type AuditRow, appendEntry } from './repository.ts';
+import { type AppendedEntry, appendEntries } from './repository.ts';
 
 /**
  * The audit log's write side (issue 13 §1, decision 039). Every feature records its changes with `recordAudit`
- * inside the transaction that makes the change, so a change and its entry commit or roll back together.
+ * inside the transaction that makes the change, so a change and its entries commit or roll back together; one
+ * call per transaction, with all of its changes, is the cheap way (decision 062).
  */
 
 /** Who made a change, and from where when it came through a request. */
@@ -51,8 +53,8 @@ export const REDACTED = '[redacted]';
 export interface AuditChange {
   /** The account the change belongs to; null for vendor-wide changes (feature flags, alerts, sign-ins) */
   customerNumber: string | null;
-  /** 'ip-rules.replaced', 'fsa.order', … (dot-separated: feature, then what happened) */
-  action: string;
+  /** From the catalogue (`@lp/contract/audit/actions`): 'ip-rules.changed', 'fsa.ordered', … */
+  action: AuditAction;
   object: { type: string; id: string };
   /** The changed fields before and after; with both, only the fields that differ are kept */
   before?: Record<string, unknown> | null;
@@ -76,34 +78,45 @@ export function changedFields(
 }
 
 /**
- * Records one change in the caller's transaction. With both before and after, only the differing fields are kept,
- * and a change that changes nothing is not recorded (null).
+ * Records a transaction's changes, in order, after the change's own row locks (the chains' heads are locked last,
+ * in one fixed order: decision 062). With both before and after, only the differing fields are kept, and a change
+ * that changes nothing is not recorded. Answers the entries recorded.
  */
-export async function recordAudit(tx: Db, actor: AuditActor, change: AuditChange): Promise<AuditRow | null> {
-  let before = change.before ?? null;
-  let after = change.after ?? null;
-  if (before && after) {
-    const diff = changedFields(before, after);
-    if (!diff) return null;
-    ({ before, after } = diff);
-  }
-  return appendEntry(tx, {
-    chain: change.customerNumber ?? GLOBAL_CHAIN,
-    // Whole milliseconds, so the stored instant hashes the same when read back.
-    at: new Date(Date.now()),
-    customerNumber: change.customerNumber,
-    actorKind: actor.kind,
-    actorId: actor.id,
-    actorName: actor.name,
-    action: change.action,
-    objectType: change.object.type,
-    objectId: change.object.id,
-    before,
-    after,
-    requestId: actor.requestId,
-    clientRequestId: actor.clientRequestId ?? null,
-    clientIp: actor.clientIp,
+export async function recordAudit(
+  tx: Db,
+  actor: AuditActor,
+  changes: readonly AuditChange[],
+): Promise<AppendedEntry[]> {
+  // Whole milliseconds, so the stored instant hashes the same when read back; one instant for the batch.
+  const at = new Date(Date.now());
+  const entries = changes.flatMap((change) => {
+    let before = change.before ?? null;
+    let after = change.after ?? null;
+    if (before && after) {
+      const diff = changedFields(before, after);
+      if (!diff) return [];
+      ({ before, after } = diff);
+    }
+    return [
+      {
+        chain: change.customerNumber ?? GLOBAL_CHAIN,
+        at,
+        customerNumber: change.customerNumber,
+        actorKind: actor.kind,
+        actorId: actor.id,
+        actorName: actor.name,
+        action: change.action,
+        objectType: change.object.type,
+        objectId: change.object.id,
+        before,
+        after,
+        requestId: actor.requestId,
+        clientRequestId: actor.clientRequestId ?? null,
+        clientIp: actor.clientIp,
+      },
+    ];
   });
+  return appendEntries(tx, entries);
 }
 
 /** What other features' tests check their entries with: the chains verify (decision 039). */

@@ -12,11 +12,13 @@ function signInActor(request: FastifyRequest, email: string, userId: string | nu
 
 /** A user signed in (a session was opened): vendor-wide, in the transaction that opened the session. */
 export async function auditSignIn(tx: Db, request: FastifyRequest, user: { id: string; email: string }) {
-  await recordAudit(tx, signInActor(request, user.email, user.id), {
-    customerNumber: null,
-    action: 'auth.sign-in.succeeded',
-    object: { type: 'user', id: user.email },
-  });
+  await recordAudit(tx, signInActor(request, user.email, user.id), [
+    {
+      customerNumber: null,
+      action: 'auth.sign-in.succeeded',
+      object: { type: 'user', id: user.email },
+    },
+  ]);
 }
 
 /**
@@ -30,10 +32,12 @@ export async function auditSignInFailure(
   why: Record<string, unknown>,
 ) {
   const name = email ?? UNKNOWN_EMAIL;
-  await recordAudit(tx, signInActor(request, name, null), {
-    customerNumber: null,
-    action: 'auth.sign-in.failed',
-    object: { type: 'user', id: name },
-    after: why,
-  });
+  await recordAudit(tx, signInActor(request, name, null), [
+    {
+      customerNumber: null,
+      action: 'auth.sign-in.failed',
+      object: { type: 'user', id: name },
+      after: why,
+    },
+  ]);
 }

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import type { AuditActionOf } from '@lp/contract/audit/actions';
 import { type VendorRole, vendorRoles } from '@lp/contract/user/schemas';
 import { isValidEmail, normaliseEmail } from '@lp/domain/contacts';
 import { and, eq, gt, isNotNull } from 'drizzle-orm';
@@ -26,16 +27,11 @@ const hashLinkSecret = (secret: string) => createHash('sha256').update(secret).d
 const userAudit = (
   tx: Db,
   actor: AuditActor,
-  what: string,
+  action: AuditActionOf<'auth.user.'>,
   email: string,
   change: { before?: Record<string, unknown>; after?: Record<string, unknown> } = {},
 ) =>
-  recordAudit(tx, actor, {
-    customerNumber: null,
-    action: `auth.user.${what}`,
-    object: { type: 'user', id: email },
-    ...change,
-  });
+  recordAudit(tx, actor, [{ customerNumber: null, action, object: { type: 'user', id: email }, ...change }]);
 
 /** Roles as the operator typed them; unknown ones are refused (a typo must not grant nothing silently). */
 export function checkVendorRoles(roles: readonly string[]): VendorRole[] {
@@ -80,7 +76,9 @@ export async function addBuiltInUser(
         passwordHash: await hashPassword(randomBytes(32).toString('base64url')),
       })
       .returning();
-    await userAudit(tx, actor, 'added', email, { after: { name: account.name, vendorRoles: input.roles } });
+    await userAudit(tx, actor, 'auth.user.added', email, {
+      after: { name: account.name, vendorRoles: input.roles },
+    });
     return newPasswordLink(tx, account.id, input.publicUrl);
   });
 }
@@ -92,7 +90,7 @@ export async function passwordLinkFor(db: Db, actor: AuditActor, email: string, 
     const [account] = await tx.select().from(idpAccounts).where(eq(idpAccounts.email, wanted));
     if (!account)
       throw new UserAdminError(`No built-in sign-in for ${wanted}. See: npm run cli -- users list`);
-    await userAudit(tx, actor, 'password-link-issued', wanted);
+    await userAudit(tx, actor, 'auth.user.password-link-issued', wanted);
     return newPasswordLink(tx, account.id, publicUrl);
   });
 }
@@ -123,11 +121,9 @@ export async function setPasswordWithLink(db: Db, secret: string, password: stri
       .set({ passwordHash })
       .where(eq(idpAccounts.id, link.idpAccountId))
       .returning({ email: idpAccounts.email });
-    await recordAudit(
-      tx,
-      { kind: 'user', id: null, name: account.email, requestId: null, clientIp: null },
+    await recordAudit(tx, { kind: 'user', id: null, name: account.email, requestId: null, clientIp: null }, [
       { customerNumber: null, action: 'auth.user.password-set', object: { type: 'user', id: account.email } },
-    );
+    ]);
     return true;
   });
 }
@@ -175,7 +171,7 @@ export async function disableUser(db: Db, actor: AuditActor, email: string) {
     await tx.update(users).set({ disabledAt: new Date() }).where(eq(users.id, user.id));
     const sessionsEnded = await deleteUserSessions(tx, user.id);
     const tokens = await revokeApiTokens(tx, { userId: user.id }, actor);
-    await userAudit(tx, actor, 'disabled', user.email, {
+    await userAudit(tx, actor, 'auth.user.disabled', user.email, {
       before: { disabled: false },
       after: { disabled: true, sessionsEnded, tokensRevoked: tokens },
     });
@@ -192,7 +188,7 @@ export async function enableUser(db: Db, actor: AuditActor, email: string): Prom
       );
     if (!user.disabledAt) return false;
     await tx.update(users).set({ disabledAt: null }).where(eq(users.id, user.id));
-    await userAudit(tx, actor, 'enabled', user.email, {
+    await userAudit(tx, actor, 'auth.user.enabled', user.email, {
       before: { disabled: true },
       after: { disabled: false },
     });
@@ -217,7 +213,7 @@ export async function removeUser(db: Db, actor: AuditActor, email: string) {
       tokens = await revokeApiTokens(tx, { userId: user.id }, actor);
       await tx.delete(users).where(eq(users.id, user.id));
     }
-    await userAudit(tx, actor, 'removed', wanted, {
+    await userAudit(tx, actor, 'auth.user.removed', wanted, {
       before: {
         name: user?.name ?? account?.name ?? null,
         vendorRoles: user?.vendorRoles ?? account?.roles ?? [],
@@ -250,7 +246,7 @@ export async function relinkUsers(db: Db, actor: AuditActor, who: { email?: stri
       .set({ idpIssuer: null, idpSubject: null })
       .where(and(where, isNotNull(users.idpSubject)));
     for (const r of bound)
-      await userAudit(tx, actor, 'relinked', r.email, {
+      await userAudit(tx, actor, 'auth.user.relinked', r.email, {
         before: { issuer: r.issuer, subject: r.subject },
         after: { issuer: null, subject: null },
       });

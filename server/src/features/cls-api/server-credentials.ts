@@ -25,12 +25,14 @@ export async function issueServerCredential(
       .insert(clsCredentials)
       .values({ ...input, tokenHash: hash(token) })
       .returning({ id: clsCredentials.id });
-    await recordAudit(tx, actor, {
-      customerNumber: input.customerNumber,
-      action: 'cls-api.credential.issued',
-      object: { type: 'cls-credential', id: row.id },
-      after: { clsId: input.clsId, createdBy: input.createdBy },
-    });
+    await recordAudit(tx, actor, [
+      {
+        customerNumber: input.customerNumber,
+        action: 'cls-api.credential.issued',
+        object: { type: 'cls-credential', id: row.id },
+        after: { clsId: input.clsId, createdBy: input.createdBy },
+      },
+    ]);
     return { id: row.id, token };
   });
 }
@@ -57,13 +59,15 @@ export async function revokeServerCredential(
       .where(and(eq(clsCredentials.id, id), isNull(clsCredentials.revokedAt)))
       .returning({ customerNumber: clsCredentials.customerNumber, revokedAt: clsCredentials.revokedAt });
     if (!row) return false;
-    await recordAudit(tx, actor, {
-      customerNumber: row.customerNumber,
-      action: 'cls-api.credential.revoked',
-      object: { type: 'cls-credential', id },
-      before: { revokedAt: null },
-      after: { revokedAt: row.revokedAt?.toISOString() ?? null },
-    });
+    await recordAudit(tx, actor, [
+      {
+        customerNumber: row.customerNumber,
+        action: 'cls-api.credential.revoked',
+        object: { type: 'cls-credential', id },
+        before: { revokedAt: null },
+        after: { revokedAt: row.revokedAt?.toISOString() ?? null },
+      },
+    ]);
     return true;
   });
 }

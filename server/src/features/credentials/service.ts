@@ -1,4 +1,5 @@
 import { randomInt } from 'node:crypto';
+import type { AuditActionOf } from '@lp/contract/audit/actions';
 import { messages } from '@lp/contract/common/errors';
 import type { ElasticDevice } from '@lp/contract/credentials/schemas';
 import { isValidPin, isValidUsernameList, PIN_LENGTH } from '@lp/domain/credentials';
@@ -105,20 +106,23 @@ export async function generatePin(
     await requireElasticServer(tx, customerNumber, clsId);
     const pin = seal(key, randomPin(), sealedAs.pin(customerNumber, clsId));
     if (await savePinCipherIfMissing(tx, customerNumber, clsId, pin))
-      await auditPin(tx, auditActor(principal), customerNumber, clsId, 'generated');
+      await auditPin(tx, auditActor(principal), customerNumber, clsId, 'credentials.pin.generated');
     return findSettings(tx, customerNumber, clsId);
   });
   return unseal(key, stored!.pinCipher!, sealedAs.pin(customerNumber, clsId), `PIN of ${clsId}`);
 }
 
 /** The PIN's value is never recorded, only that it was set. */
-const auditPin = (tx: Db, actor: AuditActor, customerNumber: string, clsId: string, what: string) =>
-  recordAudit(tx, actor, {
-    customerNumber,
-    action: `credentials.pin.${what}`,
-    object: { type: 'license-server', id: clsId },
-    after: { pin: REDACTED },
-  });
+const auditPin = (
+  tx: Db,
+  actor: AuditActor,
+  customerNumber: string,
+  clsId: string,
+  action: AuditActionOf<'credentials.pin.'>,
+) =>
+  recordAudit(tx, actor, [
+    { customerNumber, action, object: { type: 'license-server', id: clsId }, after: { pin: REDACTED } },
+  ]);
 
 /**
  * Writes a server's settings for a caller who may edit the account: refuses the input's problem (if any) with
@@ -155,7 +159,7 @@ export async function changePin(
       // Proven in the transaction, after the caller's rights: a wrong key answers 503 and seals nothing.
       const key = await sealingKey({ db: tx, config: ctx.config });
       await savePinCipher(tx, customerNumber, clsId, seal(key, pin, sealedAs.pin(customerNumber, clsId)));
-      await auditPin(tx, auditActor(principal), customerNumber, clsId, 'changed');
+      await auditPin(tx, auditActor(principal), customerNumber, clsId, 'credentials.pin.changed');
     },
   );
 }
@@ -185,13 +189,15 @@ export async function saveUsers(
     async (tx) => {
       const before = (await findSettings(tx, customerNumber, clsId))?.users ?? [];
       await replaceUsers(tx, customerNumber, clsId, users);
-      await recordAudit(tx, auditActor(principal), {
-        customerNumber,
-        action: 'credentials.users.changed',
-        object: { type: 'license-server', id: clsId },
-        before: { users: before },
-        after: { users },
-      });
+      await recordAudit(tx, auditActor(principal), [
+        {
+          customerNumber,
+          action: 'credentials.users.changed',
+          object: { type: 'license-server', id: clsId },
+          before: { users: before },
+          after: { users },
+        },
+      ]);
     },
   );
 }

@@ -50,13 +50,15 @@ export async function saveFeatures(
     const before = await findUserSelection(tx, principal.userId);
     await saveUserSelection(tx, principal.userId, chosen);
     // A staff member's own overrides: vendor-wide, the object is their selection.
-    await recordAudit(tx, auditActor(principal), {
-      customerNumber: null,
-      action: 'featureflags.selection.saved',
-      object: { type: 'feature-selection', id: principal.email },
-      before: { enabled: before },
-      after: { enabled: chosen },
-    });
+    await recordAudit(tx, auditActor(principal), [
+      {
+        customerNumber: null,
+        action: 'featureflags.selection.saved',
+        object: { type: 'feature-selection', id: principal.email },
+        before: { enabled: before },
+        after: { enabled: chosen },
+      },
+    ]);
   });
   return chosen;
 }

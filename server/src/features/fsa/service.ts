@@ -357,8 +357,7 @@ export async function orderLines(ctx: AppContext, principal: Principal, request:
         }
         // With the contract's row lock held (taken first above): every order locks the contract, then the account's
         // audit chain, in that order.
-        const actor = auditActor(principal);
-        for (const change of changes) await recordAudit(tx, actor, change);
+        await recordAudit(tx, auditActor(principal), changes);
         // In the order's transaction: a rolled-back order sends nothing, a replayed one never gets here.
         const to = busopsList(contract);
         if (drawn.length > 0 && to.length > 0)

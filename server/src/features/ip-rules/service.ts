@@ -63,13 +63,15 @@ export async function setIpRules(
   await ctx.db.transaction(async (tx) => {
     const before = await listIpRules(tx, customerNumber, clsId);
     await replaceIpRules(tx, customerNumber, clsId, check.normalised);
-    await recordAudit(tx, auditActor(principal), {
-      customerNumber,
-      action: 'ip-rules.changed',
-      object: { type: 'ip-rules', id: clsId },
-      before: { rules: before },
-      after: { rules: check.normalised },
-    });
+    await recordAudit(tx, auditActor(principal), [
+      {
+        customerNumber,
+        action: 'ip-rules.changed',
+        object: { type: 'ip-rules', id: clsId },
+        before: { rules: before },
+        after: { rules: check.normalised },
+      },
+    ]);
   });
   return check.normalised;
 }

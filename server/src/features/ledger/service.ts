@@ -184,19 +184,21 @@ export async function postAdjustment(tx: Db, input: AdjustmentInput) {
 export async function adjustBalance(db: Db, actor: AuditActor, input: AdjustmentInput) {
   return db.transaction(async (tx) => {
     const result = await postAdjustment(tx, input);
-    await recordAudit(tx, actor, {
-      customerNumber: input.customerNumber,
-      action: 'ledger.adjustment.posted',
-      object: { type: 'entitlement', id: input.activationId },
-      before: { used: centsToUnits(unitsToCents(result.used) - unitsToCents(input.amount)) },
-      after: {
-        used: result.used,
-        amount: input.amount,
-        product: input.product,
-        note: input.note,
-        day: input.day,
+    await recordAudit(tx, actor, [
+      {
+        customerNumber: input.customerNumber,
+        action: 'ledger.adjustment.posted',
+        object: { type: 'entitlement', id: input.activationId },
+        before: { used: centsToUnits(unitsToCents(result.used) - unitsToCents(input.amount)) },
+        after: {
+          used: result.used,
+          amount: input.amount,
+          product: input.product,
+          note: input.note,
+          day: input.day,
+        },
       },
-    });
+    ]);
     return result;
   });
 }

@@ -1,3 +1,4 @@
+import type { AuditActionOf } from '@lp/contract/audit/actions';
 import { messages } from '@lp/contract/common/errors';
 import { licenseFilesApi } from '@lp/contract/license-files/api';
 import type { LicenseFile, PreviewRequest, VerifyResult } from '@lp/contract/license-files/schemas';
@@ -202,28 +203,23 @@ const noDaemons = () => new AppError('CONFLICT', messages.noDaemonsWithActivatio
 
 /** A file handed out, as its audit entry names it: the account's file of the host. */
 const fileChange = (
-  action: 'generated' | 'downloaded' | 'emailed',
+  action: AuditActionOf<'license-files.'>,
   customerNumber: string,
   fileName: string,
   after: Record<string, unknown>,
 ): AuditChange => ({
   customerNumber,
-  action: `license-files.${action}`,
+  action,
   object: { type: 'license-file', id: fileName },
   after,
 });
 
 /**
  * Records files handed out. Generating and downloading change no row, so the entries are their transaction's only
- * writes; several accounts' entries are appended in customer-number order (one lock order for their chains).
+ * writes (one batch: several accounts' chains are locked in recordAudit's one order).
  */
-async function recordFiles(ctx: AppContext, principal: Principal, changes: AuditChange[]) {
-  const actor = auditActor(principal);
-  const ordered = [...changes].sort((a, b) => (a.customerNumber ?? '').localeCompare(b.customerNumber ?? ''));
-  await ctx.db.transaction(async (tx) => {
-    for (const change of ordered) await recordAudit(tx, actor, change);
-  });
-}
+const recordFiles = (ctx: AppContext, principal: Principal, changes: AuditChange[]) =>
+  ctx.db.transaction((tx) => recordAudit(tx, auditActor(principal), changes));
 
 /** Spec 002 §7 /api/fulfillments/license: one account's text per daemon, plus the shared files of a shared host. */
 export async function accountLicense(
@@ -242,7 +238,7 @@ export async function accountLicense(
   if (!own) throw noDaemons();
   const withLines = results.flatMap((r) => (r.files ? [r.files] : []));
   await recordFiles(ctx, principal, [
-    fileChange('generated', request.customerNumber, own.fileName, {
+    fileChange('license-files.generated', request.customerNumber, own.fileName, {
       host: host.hostIdentity,
       daemons: Object.keys(own.licenseText),
     }),
@@ -291,7 +287,7 @@ export async function customersLicenses(
     results.flatMap((r) =>
       r.files
         ? [
-            fileChange('generated', r.customerNumber, r.files.fileName, {
+            fileChange('license-files.generated', r.customerNumber, r.files.fileName, {
               host: host.hostIdentity,
               daemons: Object.keys(r.files.licenseText),
             }),
@@ -353,7 +349,7 @@ export async function downloadLicense(
 ): Promise<LicenseFile> {
   const { host, fileName, text } = await mergedFile(ctx, principal, request);
   await recordFiles(ctx, principal, [
-    fileChange('downloaded', request.customerNumber, fileName, { host: host.hostIdentity }),
+    fileChange('license-files.downloaded', request.customerNumber, fileName, { host: host.hostIdentity }),
   ]);
   return { fileName, text };
 }
@@ -397,15 +393,13 @@ export async function emailLicense(
       },
       tx,
     );
-    await recordAudit(
-      tx,
-      auditActor(principal),
-      fileChange('emailed', customer.customerNumber, fileName, {
+    await recordAudit(tx, auditActor(principal), [
+      fileChange('license-files.emailed', customer.customerNumber, fileName, {
         host: host.hostIdentity,
         to: support,
         cc: principal.email,
       }),
-    );
+    ]);
   });
 }
 

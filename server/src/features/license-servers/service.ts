@@ -552,9 +552,11 @@ async function writeHost(
         );
         const after = await listHostAccounts(tx, host.id);
         const hostGone = after.length === 0;
-        const actor = auditActor(principal);
-        for (const change of membershipChanges(host, membershipOf(members), membershipOf(after), hostGone))
-          await recordAudit(tx, actor, change);
+        await recordAudit(
+          tx,
+          auditActor(principal),
+          membershipChanges(host, membershipOf(members), membershipOf(after), hostGone),
+        );
         return null;
       },
     ),
@@ -622,13 +624,15 @@ export async function setHostSettings(
     const changed = { ...host, borrowable: request.ansysborrowable };
     const actor = auditActor(principal);
     for (const customerNumber of members)
-      await recordAudit(tx, actor, {
-        customerNumber,
-        action: 'license-servers.changed',
-        object: hostObject(changed),
-        before: hostSettings(host),
-        after: hostSettings(changed),
-      });
+      await recordAudit(tx, actor, [
+        {
+          customerNumber,
+          action: 'license-servers.changed',
+          object: hostObject(changed),
+          before: hostSettings(host),
+          after: hostSettings(changed),
+        },
+      ]);
   });
 }
 

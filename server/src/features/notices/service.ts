@@ -241,13 +241,15 @@ export async function setNoticeChoices(
     const tx = t as unknown as Db;
     const before = choicesOf(await findChoices(tx, principal.email, body.customerNumber));
     await saveChoices(tx, { userEmail: principal.email, customerNumber: body.customerNumber, ...after });
-    await recordAudit(tx, auditActor(principal), {
-      customerNumber: body.customerNumber,
-      action: 'notices.choices.changed',
-      object: { type: 'notice-choices', id: principal.email.toLowerCase() },
-      before: { ...before },
-      after,
-    });
+    await recordAudit(tx, auditActor(principal), [
+      {
+        customerNumber: body.customerNumber,
+        action: 'notices.choices.changed',
+        object: { type: 'notice-choices', id: principal.email.toLowerCase() },
+        before: { ...before },
+        after,
+      },
+    ]);
   });
 }
 
@@ -263,12 +265,14 @@ export async function setNoticeTypes(
     const tx = t as unknown as Db;
     const before = await findDisabledTypes(tx, body.customerNumber);
     await saveDisabledTypes(tx, body.customerNumber, disabledTypes);
-    await recordAudit(tx, auditActor(principal), {
-      customerNumber: body.customerNumber,
-      action: 'notices.types.changed',
-      object: { type: 'notice-settings', id: body.customerNumber },
-      before: { disabledTypes: before },
-      after: { disabledTypes },
-    });
+    await recordAudit(tx, auditActor(principal), [
+      {
+        customerNumber: body.customerNumber,
+        action: 'notices.types.changed',
+        object: { type: 'notice-settings', id: body.customerNumber },
+        before: { disabledTypes: before },
+        after: { disabledTypes },
+      },
+    ]);
   });
 }

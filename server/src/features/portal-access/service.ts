@@ -1,3 +1,4 @@
+import type { AuditActionOf } from '@lp/contract/audit/actions';
 import type { ContactDto } from '@lp/contract/portal-access/schemas';
 import {
   checkContacts,
@@ -13,7 +14,7 @@ import type { AppContext } from '../../platform/context.ts';
 import { AppError, badRequest } from '../../platform/errors.ts';
 import type { Principal } from '../../platform/principal.ts';
 import { authorizeAccount } from '../accounts/policy.ts';
-import { type AuditActor, auditActor, recordAudit } from '../audit/service.ts';
+import { type AuditActor, type AuditChange, auditActor, recordAudit } from '../audit/service.ts';
 import { deleteContactEverywhere, listContacts, lockAccount, replaceContacts } from './repository.ts';
 
 const roleOrder: string[] = [contactRoles.coordinator, contactRoles.admin, contactRoles.viewer];
@@ -70,25 +71,22 @@ async function auditContacts(
 ) {
   const roleBefore = new Map(before.map((c) => [normaliseEmail(c.email), c.role]));
   const roleAfter = new Map(after.map((c) => [c.email, c.role]));
+  const changes: AuditChange[] = [];
   const record = (
     email: string,
-    what: string,
+    action: AuditActionOf<'portal-access.contact.'>,
     change: { before?: Record<string, string>; after?: Record<string, string> },
-  ) =>
-    recordAudit(tx, actor, {
-      customerNumber,
-      action: `portal-access.contact.${what}`,
-      object: { type: 'contact', id: email },
-      ...change,
-    });
+  ) => changes.push({ customerNumber, action, object: { type: 'contact', id: email }, ...change });
   for (const [email, role] of roleBefore) {
-    if (!roleAfter.has(email)) await record(email, 'removed', { before: { role } });
+    if (!roleAfter.has(email)) record(email, 'portal-access.contact.removed', { before: { role } });
   }
   for (const [email, role] of roleAfter) {
     const old = roleBefore.get(email);
-    if (old === undefined) await record(email, 'added', { after: { role } });
-    else if (old !== role) await record(email, 'changed', { before: { role: old }, after: { role } });
+    if (old === undefined) record(email, 'portal-access.contact.added', { after: { role } });
+    else if (old !== role)
+      record(email, 'portal-access.contact.changed', { before: { role: old }, after: { role } });
   }
+  await recordAudit(tx, actor, changes);
 }
 
 /**
@@ -97,12 +95,15 @@ async function auditContacts(
  */
 export async function removeContactEverywhere(tx: Db, actor: AuditActor, email: string): Promise<string[]> {
   const removed = await deleteContactEverywhere(tx, normaliseEmail(email));
-  for (const { customerNumber, role } of removed)
-    await recordAudit(tx, actor, {
+  await recordAudit(
+    tx,
+    actor,
+    removed.map(({ customerNumber, role }) => ({
       customerNumber,
-      action: 'portal-access.contact.removed',
+      action: 'portal-access.contact.removed' as const,
       object: { type: 'contact', id: normaliseEmail(email) },
       before: { role },
-    });
+    })),
+  );
   return removed.map((r) => r.customerNumber);
 }
