@@ -1,3 +1,4 @@
+import { type NoticeTypeName, noticeTypeSchema } from '@lp/contract/notices/schemas';
 import { daysRemaining, parseDay } from './dates.ts';
 import { usedPercentage } from './entitlements.ts';
 import { formatMoney } from './fsa-pricing.ts';
@@ -15,16 +16,9 @@ import {
  * per threshold and sends the digests.
  */
 
-export const NOTICE_TYPES = [
-  'lease-ending',
-  'maintenance-ending',
-  'evaluation-ending',
-  'elastic-usage',
-  'fsa-usage',
-  'elastic-run-out',
-  'fsa-run-out',
-] as const;
-export type NoticeType = (typeof NOTICE_TYPES)[number];
+/** The notice types are the contract's (one list, in its order: the choices dialog and the digests follow it). */
+export const NOTICE_TYPES = noticeTypeSchema.options;
+export type NoticeType = NoticeTypeName;
 
 /** Days before an end date that notify, widest first */
 export const EXPIRY_THRESHOLDS = [90, 30, 7] as const;
