@@ -4,27 +4,44 @@ import { clsApi } from '@lp/contract/cls/api';
 import { IDEMPOTENCY_KEY_HEADER, type Operation, operationUrl } from '@lp/contract/common/operation';
 import { licenseFilesApi } from '@lp/contract/license-files/api';
 import { statementsApi } from '@lp/contract/statements/api';
-import { eq } from 'drizzle-orm';
+import { contactRoles } from '@lp/domain/policy';
+import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { buildElasticEntitlement, buildElasticServer } from '../../harness/elastic-factories.ts';
-import { buildLease } from '../../harness/factories.ts';
+import {
+  buildElasticEntitlement,
+  buildElasticServer,
+  buildRateTable,
+  usageEvents,
+} from '../../harness/elastic-factories.ts';
+import {
+  addContact,
+  buildAccount,
+  buildEntitlement,
+  buildLease,
+  dayFromToday,
+} from '../../harness/factories.ts';
+import { signInAs } from '../../harness/sign-in.ts';
 import { createTestApp } from '../../harness/test-app.ts';
 import { buildAccountFixture, signInStaff } from '../../test/account-fixture.ts';
+import { tableSnapshot } from '../../test/table-snapshot.ts';
 import { createTestDatabase, type TestDatabase } from '../../test/test-db.ts';
-import { accounts, alerts, elasticLedger, emails, operationKeys, products } from '../db/schema.ts';
+import { queryRows } from '../db/database.ts';
+import { accounts, alerts, elasticLedger, emails, fsaPrices, operationKeys, products } from '../db/schema.ts';
+import { issueServerCredential } from '../features/cls-api/server-credentials.ts';
 
 /*
  * Decision 064: every write the web client retries is safe to retry. The catalogue says what each call does when
- * sent twice; here every keyed write whose key travels in the Idempotency-Key header is sent, its answer "lost"
- * and sent again with the same key, and must have been applied once. Keyed writes with their spec's own body key
- * (operationKey, orderKey) are proven by their features' tests; writes that are `once` by the client's unit test
- * (web/src/lib/call.test.ts), which holds that they are never retried.
+ * sent twice, and every write of it is tried here: a keyed write with the Idempotency-Key header is sent, its answer
+ * "lost" (also over HTTP, the socket cut after the commit) and sent again with the same key, and must be applied
+ * once; an idempotent or body-keyed write is sent twice and must leave the tables as the first call did. Writes
+ * that are `once` are held by the client's unit test (web/src/lib/call-retries.test.ts) never to be retried.
  */
 
 const CN = '5300001';
 const OTHER = '5300002';
+const SISTER = '5300003';
 const CLS = 'CLS-IDEM-1';
 const HOST = 'ab0000000064';
 type Headers = Record<string, string>;
@@ -34,6 +51,8 @@ let app: FastifyInstance;
 let boss: Headers;
 let busops: Headers;
 let support: Headers;
+let staff: Headers;
+let server: Headers;
 let activationId: string;
 
 /** What one keyed write needs: who sends it, a body, and how many times its effect is in the database. */
@@ -110,6 +129,9 @@ beforeAll(async () => {
   ({ boss } = await buildAccountFixture(db, CN, OTHER));
   busops = await signInStaff(db, 'busops');
   support = await signInStaff(db, 'support');
+  // Passes every staff guard (alerts, e-mails, credentials, features).
+  staff = (await signInAs(db, 'all@vendor.example', { vendorRoles: ['busops', 'admin', 'support'] })).headers;
+  await buildRateTable(db, '2025.1.0', { Solver: 2 });
   await db.update(accounts).set({ supportEmail: 'it@acme.example' }).where(eq(accounts.customerNumber, CN));
   await buildElasticServer(db, CN, CLS);
   activationId = (
@@ -141,7 +163,56 @@ beforeAll(async () => {
     },
   });
   expect(created.statusCode, created.body).toBe(200);
+  // A sister account on the same host, for its shared-server group.
+  await buildAccount(db, { customerNumber: SISTER, name: 'Acme Sister' });
+  await addContact(db, SISTER, 'boss@acme.example', contactRoles.admin);
+  await buildLease(db, SISTER, 'IDEM-SISTER', { partNumber: 'IDEM-SOLVER' });
+  await activate(SISTER, HOST, 'IDEM-SISTER', 1);
+  const fsa = await buildEntitlement(db, CN, {
+    activationId: 'FSA-IDEM',
+    kind: 'FSA',
+    licenseModel: 'FSA',
+    startDate: dayFromToday(-30),
+    endDate: dayFromToday(400),
+    currency: 'USD',
+    priceCents: 1_000_000,
+    busopsEmails: 'ops@acme.example',
+  });
+  await db.insert(fsaPrices).values({
+    contractId: fsa.id,
+    partNumber: 'IDEM-SOLVER',
+    price7DaysCents: 1_000,
+    price30DaysCents: 3_500,
+    price90DaysCents: 9_000,
+    price1YearCents: 30_000,
+  });
+  const { token } = await issueServerCredential(db, { customerNumber: CN, clsId: CLS, createdBy: 'test' });
+  server = { authorization: `Bearer ${token}` };
 });
+
+/** Activates `count` seats of `lease` on a host of `customerNumber`; answers the fulfillment's id. */
+async function activate(customerNumber: string, host: string, lease: string, count: number) {
+  const post = (url: string, payload: object) => app.inject({ method: 'POST', url, headers: boss, payload });
+  const created = await post('/api/fulfillments/create', {
+    customerNumber,
+    serverName: `h-${host}`,
+    serverId: host,
+    serverIdType: 'ETHERNET',
+    activations: [{ id: lease, count }],
+  });
+  expect(created.statusCode, created.body).toBe(200);
+  const view = await post('/api/fulfillments/entitlements', {
+    customerNumber,
+    serverId: host,
+    serverIdType: 'ETHERNET',
+  });
+  const rows = view.json().data as { activationId?: string; fulfillments: { FulfillmentID: number }[] }[];
+  return rows.flatMap((r) => r.fulfillments).at(-1)!.FulfillmentID;
+}
+
+let hosts = 0;
+/** A host id no test used yet. */
+const newHost = () => `ac${String(++hosts).padStart(10, '0')}`;
 
 afterAll(async () => {
   await app?.close();
@@ -279,4 +350,271 @@ describe('over HTTP, the connection lost after the commit', () => {
       await server.close();
     }
   });
+});
+
+/*
+ * The other writes the client retries: idempotent by nature, or keyed by their spec's body field. Each is sent, its
+ * answer "lost", and sent again unchanged (the same body key included): every table must hold what the first call
+ * left. The audit trail and the sessions' last use are left out: a hand-out (a generated file) is recorded each
+ * time it happens, and every request touches its session.
+ */
+
+interface RetriedCase {
+  /** Makes what the write acts on; answers who sends it, its body and its path parameters. */
+  prepare: () => Promise<{ who?: Headers; body?: object; params?: Record<string, string | number> }>;
+  /** What the same call answers when it comes again: the first answer unless the first took away its object. */
+  again?: number;
+  /** Tables a second call may rightly add to (what they hold is per call by design). */
+  ignore?: string[];
+}
+
+const key = () => newKey();
+const lease = { customerNumber: CN, serverId: HOST, serverIdType: 'ETHERNET' };
+const alertBody = { category: 'INFO', service: ['Portal'], description: 'Maintenance' };
+const post = (url: string, who: Headers, payload: object) =>
+  app.inject({ method: 'POST', url, headers: who, payload });
+
+const retried: Record<string, RetriedCase> = {
+  signIn: { prepare: async () => ({}), ignore: ['login_states'] },
+  signOut: {
+    prepare: async () => ({ who: (await signInAs(database.db, 'leaving@acme.example')).headers }),
+  },
+  revokeApiToken: {
+    prepare: async () => {
+      const created = await post('/api/tokens', boss, { name: `retry ${newKey()}` });
+      return { who: boss, params: { id: created.json().data.id }, body: {} };
+    },
+  },
+  saveTablePrefs: {
+    prepare: async () => ({
+      who: boss,
+      body: { tables: [{ customerNumber: CN, tableName: 'emailList', dateRange: 'Last 7 days' }] },
+    }),
+  },
+  saveFeatures: { prepare: async () => ({ who: staff, body: { features: [] } }) },
+  editAlert: {
+    prepare: async () => {
+      const created = await post('/api/notifications/admin', staff, alertBody);
+      return {
+        who: staff,
+        params: { id: created.json().data.id },
+        body: { ...alertBody, description: 'Edited' },
+      };
+    },
+  },
+  resolveAlert: {
+    prepare: async () => {
+      const created = await post('/api/notifications/admin', staff, alertBody);
+      return { who: staff, params: { id: created.json().data.id } };
+    },
+  },
+  deleteEmail: {
+    prepare: async () => {
+      await post('/api/emailweek', boss, statementBody('2026-03-17T10:00:00.000Z'));
+      const [{ id }] = await queryRows<{ id: number }>(
+        database.db,
+        sql`select max(id)::int as id from emails where customer_number = ${CN}`,
+      );
+      return { who: staff, params: { id } };
+    },
+    again: 404,
+  },
+  setPortalAccess: {
+    prepare: async () => {
+      const current = (await post('/api/getportalaccess', busops, { customerNumber: CN })).json()
+        .data as object[];
+      const added = { email: `new-${newKey()}@acme.example`, role: contactRoles.viewer };
+      return {
+        who: busops,
+        body: { customerNumber: CN, oldContacts: current, newContacts: [...current, added] },
+      };
+    },
+    // The contacts it was sent against are no longer the stored ones: refused, nothing changed.
+    again: 409,
+  },
+  setIpRules: {
+    prepare: async () => ({
+      who: boss,
+      body: { customerNumber: CN, clsId: CLS, whitelist: [{ rulename: 'HQ', ipaddress: '203.0.113.0/24' }] },
+    }),
+  },
+  generateLicense: { prepare: async () => ({ who: boss, body: lease }) },
+  generateLicenses: {
+    prepare: async () => ({
+      who: boss,
+      body: { hostId: HOST, hostIdType: 'ETHERNET', customers: [{ customerNumber: CN }] },
+    }),
+  },
+  downloadLicense: { prepare: async () => ({ who: boss, body: lease }) },
+  generatePin: { prepare: async () => ({ who: boss, body: { customerNumber: CN, clsId: CLS } }) },
+  changePin: {
+    prepare: async () => ({ who: boss, body: { customerNumber: CN, clsId: CLS, pin: '246813' } }),
+  },
+  saveAllowedUsers: {
+    prepare: async () => ({ who: boss, body: { customerNumber: CN, clsId: CLS, users: ['alice', 'bob'] } }),
+  },
+  postServerUsage: {
+    prepare: async () => ({
+      who: server,
+      body: {
+        events: usageEvents([
+          { product: 'Solver', start: '2026-03-02T08:00:00Z', end: '2026-03-02T09:00:00Z', user: 'retry' },
+        ]),
+      },
+    }),
+  },
+  revokeServerCredential: {
+    prepare: async () => {
+      const { id } = await issueServerCredential(database.db, {
+        customerNumber: CN,
+        clsId: CLS,
+        createdBy: 'test',
+      });
+      return { who: staff, params: { id } };
+    },
+    again: 404,
+  },
+  setNoticeChoices: {
+    prepare: async () => ({
+      who: boss,
+      body: { customerNumber: CN, expiryDays: [30], usagePercents: [80], runOut: true },
+    }),
+  },
+  setNoticeTypes: {
+    prepare: async () => ({ who: boss, body: { customerNumber: CN, disabledTypes: ['lease-ending'] } }),
+  },
+  setLicenseServerSettings: {
+    prepare: async () => ({
+      who: boss,
+      body: {
+        customerNumber: CN,
+        hostId: HOST,
+        hostIdType: 'ETHERNET',
+        ansysborrowable: true,
+        operationKey: key(),
+      },
+    }),
+  },
+  setSharedServerGroup: {
+    prepare: async () => ({
+      who: boss,
+      body: {
+        customerNumber: CN,
+        hostId: HOST,
+        hostIdType: 'ETHERNET',
+        group: [CN, SISTER],
+        operationKey: key(),
+      },
+    }),
+  },
+  deactivateSharedServerGroup: {
+    prepare: async () => {
+      const host = { customerNumber: CN, hostId: HOST, hostIdType: 'ETHERNET' };
+      expect((await post('/api/sharedserver', boss, { ...host, group: [CN, SISTER] })).statusCode).toBe(200);
+      return { who: boss, body: { ...host, operationKey: key() } };
+    },
+  },
+  removeLicenseServer: {
+    prepare: async () => {
+      const host = newHost();
+      const id = await activate(CN, host, 'IDEM-LEASE', 1);
+      const returned = await post('/api/fulfillments/return', boss, {
+        customerNumber: CN,
+        activations: [{ id, count: -1 }],
+      });
+      expect(returned.statusCode, returned.body).toBe(200);
+      return {
+        who: boss,
+        body: { customerNumber: CN, hostId: host, hostIdType: 'ETHERNET', operationKey: key() },
+      };
+    },
+  },
+  returnFulfillments: {
+    prepare: async () => {
+      const id = await activate(CN, newHost(), 'IDEM-LEASE', 2);
+      return {
+        who: boss,
+        body: { customerNumber: CN, activations: [{ id, count: -1 }], operationKey: key() },
+      };
+    },
+  },
+  createFulfillments: {
+    prepare: async () => ({
+      who: boss,
+      body: {
+        customerNumber: CN,
+        serverName: 'fresh',
+        serverId: newHost(),
+        serverIdType: 'ETHERNET',
+        activations: [{ id: 'IDEM-LEASE', count: 1 }],
+        operationKey: key(),
+      },
+    }),
+  },
+  orderFsaEntitlements: {
+    prepare: async () => ({
+      who: boss,
+      body: {
+        customerNumber: CN,
+        fsaID: 'FSA-IDEM',
+        products: [{ ansysbpn: 'IDEM-SOLVER', ansyscount: 1, startdate: dayFromToday(0), duration: '7' }],
+        orderKey: key(),
+      },
+    }),
+  },
+};
+
+const retriedWrites = apiCatalogue.filter(
+  (op) => op.effect === 'idempotent' || (op.effect === 'keyed' && op.keyField),
+);
+
+/**
+ * Every table but the audit trail and the sessions, each as a count and a hash of its rows. A whole value written
+ * again gets new surrogate ids, a new time of writing and a fresh seal of the same PIN (a new nonce): those
+ * columns say when and how it was stored, not what.
+ */
+async function tables(ignore: string[] = []) {
+  const run = (text: string) => queryRows<Record<string, unknown>>(database.db, sql.raw(text));
+  const all = await tableSnapshot(run);
+  for (const name of ['audit_entries', 'audit_chain_heads', 'sessions', ...ignore])
+    delete all[`public.${name}`];
+  const bookkeeping = /^(id|updated_at)$|_cipher$/;
+  return tableSnapshot(
+    run,
+    Object.fromEntries(
+      Object.entries(all).map(([name, t]) => [
+        name,
+        { ...t, columns: t.columns.filter((c) => !bookkeeping.test(c)) },
+      ]),
+    ),
+  );
+}
+
+describe('the writes retried without a header key', () => {
+  it('every idempotent or body-keyed write of the catalogue has a case here', () => {
+    expect(retriedWrites.map((op) => op.operationId).sort()).toEqual(Object.keys(retried).sort());
+  });
+
+  it.each(retriedWrites.map((op) => [op.operationId, op] as const))(
+    '%s sent again after its answer was lost changes nothing more',
+    async (id, op) => {
+      const c = retried[id];
+      const { who = {}, body, params } = await c.prepare();
+      const again = () =>
+        app.inject({
+          method: op.method.toUpperCase() as 'POST',
+          url: operationUrl(op, params),
+          headers: who,
+          ...(op.body && { payload: body ?? {} }),
+        });
+      const first = await again();
+      expect(first.statusCode, first.body).toBeLessThan(400);
+      const after = await tables(c.ignore);
+      const second = await again();
+      expect(second.statusCode, second.body).toBe(c.again ?? first.statusCode);
+      const now = await tables(c.ignore);
+      const changed = Object.keys(now).filter((name) => now[name].hash !== after[name]?.hash);
+      expect(changed).toEqual([]);
+    },
+  );
 });
