@@ -27,6 +27,19 @@ export default defineConfig({
           testTimeout: 60_000,
         },
       },
+      {
+        test: {
+          name: 'web-components',
+          // A screen's variants (states, view-only, refusals, messages) rendered in jsdom against a stubbed
+          // API, instead of one browser test each (issue 23 §5, decision 066).
+          include: ['web/src/**/*.test.tsx'],
+          environment: './web/test/jsdom-environment.mjs',
+          setupFiles: ['web/test/setup.ts'],
+          // Times as the browser tests see them (their browser runs in UTC).
+          env: { TZ: 'UTC' },
+          testTimeout: 30_000,
+        },
+      },
       ...engines.map((engine) => ({
         test: {
           name: `api-${engine}`,

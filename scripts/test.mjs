@@ -1,4 +1,5 @@
-// `npm test`: every layer — lint, typecheck, unit, API integration on PGlite and PostgreSQL, browser tests.
+// `npm test`: every layer — lint, typecheck, unit, web components, API integration on PGlite and PostgreSQL,
+// browser tests.
 // Installs what is missing first (npm packages, Debian chromium). Ends with one "N passed, N failed" line.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -99,6 +100,8 @@ function vitestLayer(project, env = {}) {
   } else if (status !== 0) totals.failed += 1;
 }
 vitestLayer('unit');
+// A screen's variants as React components in jsdom (web/src/**/*.test.tsx), instead of one browser test each.
+vitestLayer('web-components');
 vitestLayer('api-pglite');
 if (pgUrl) vitestLayer('api-postgres', { TEST_DATABASE_URL: pgUrl });
 

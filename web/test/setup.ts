@@ -1,0 +1,33 @@
+import '@testing-library/jest-dom/vitest';
+import { cleanup } from '@testing-library/react';
+import { afterEach, vi } from 'vitest';
+
+/*
+ * The web component tests (vitest project 'web-components', jsdom): Mantine asks the browser for media queries
+ * and element sizes, which jsdom does not have; they answer "no match" and "no size".
+ */
+Object.defineProperty(window, 'matchMedia', {
+  writable: true,
+  value: (query: string) => ({
+    matches: false,
+    media: query,
+    onchange: null,
+    addListener: () => {},
+    removeListener: () => {},
+    addEventListener: () => {},
+    removeEventListener: () => {},
+    dispatchEvent: () => false,
+  }),
+});
+globalThis.ResizeObserver = class {
+  observe() {}
+  unobserve() {}
+  disconnect() {}
+};
+// Mantine scrolls a focused option or a modal's content into view.
+Element.prototype.scrollIntoView = () => {};
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
