@@ -2,6 +2,8 @@ import { defineConfig, devices } from '@playwright/test';
 
 export default defineConfig({
   testDir: './tests',
+  // Migrates and seeds one database that every server of the run copies (start-server.mjs).
+  globalSetup: './global-setup.mjs',
   // Generous: on a loaded 2-core machine a sign-in alone can take over a minute. Tests wait on explicit signals,
   // so a longer limit only slows a real failure down.
   timeout: 180_000,

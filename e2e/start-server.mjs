@@ -8,7 +8,16 @@ import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const port = process.env.PORT ?? '18777';
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lp-e2e-'));
+// E2E_SAVE_DATA_DIR: the folder to keep the database in (global-setup.mjs makes the seeded template so);
+// otherwise a fresh folder, removed on exit.
+const keep = process.env.E2E_SAVE_DATA_DIR;
+const dataDir = keep ?? fs.mkdtempSync(path.join(os.tmpdir(), 'lp-e2e-'));
+// Migrating and seeding an empty database takes seconds per server: a server of the browser tests starts from a
+// copy of the run's seeded template (E2E_DATA_TEMPLATE, global-setup.mjs) when there is one. The copy is the
+// database a fresh server would seed (the seed is fixed), key file included.
+const template = process.env.E2E_DATA_TEMPLATE;
+if (template && !keep)
+  fs.cpSync(template, dataDir, { recursive: true, filter: (from) => !from.endsWith('.lock') });
 
 if (!fs.existsSync(path.join(process.env.WEB_DIST ?? path.join(root, 'web/dist'), 'index.html'))) {
   console.error('web/dist is missing: run `npm run build -w @lp/web` first');
@@ -37,7 +46,7 @@ const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'],
   },
 });
 
-const cleanup = () => fs.rmSync(dataDir, { recursive: true, force: true });
+const cleanup = () => keep || fs.rmSync(dataDir, { recursive: true, force: true });
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.on(signal, () => child.kill(signal));
 }

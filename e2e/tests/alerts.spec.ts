@@ -56,7 +56,9 @@ async function openFresh(page: Page, path: string) {
 
 const banner = (page: Page) => page.getByTestId('alerts-banner');
 
-test('the banner shows nothing, one alert, or a summary of several, and closes', async ({
+// The banner's states (nothing, one alert of each kind, several, closed) are component tests
+// (web/src/features/alerts/components/alerts-banner.test.tsx); here the journey from alerts staff create.
+test('alerts staff create reach the banner on the next start, whose See All opens the active alerts', async ({
   page,
   browser,
 }) => {
@@ -66,12 +68,10 @@ test('the banner shows nothing, one alert, or a summary of several, and closes',
   await openFresh(page, '/elastic');
   await expect(page.getByPlaceholder('Search for Account ID or Name')).toBeVisible();
   await expect(banner(page)).toHaveCount(0);
-
   await openFresh(page, '/notifications');
   await expect(page.getByText('No issues', { exact: true })).toBeVisible();
-  await expectNoSeriousViolations(page);
 
-  const first = await staff.create({
+  await staff.create({
     category: 'CRITICAL',
     service: ['E2E Portal'],
     description: 'Sign-in outage',
@@ -79,36 +79,16 @@ test('the banner shows nothing, one alert, or a summary of several, and closes',
     expires: '2099-01-01T18:00:00Z',
   });
   await openFresh(page, '/elastic');
-  await expect(banner(page)).toBeVisible();
   await expect(banner(page)).toHaveAttribute('data-category', 'CRITICAL');
-  await expect(banner(page)).toContainText('Outage');
   await expect(banner(page)).toContainText(
     'E2E Portal: Sign-in outage from 2026-01-01 8:05 to 2099-01-01 18:00.',
   );
   await expectNoSeriousViolations(page);
-  await page.getByRole('button', { name: 'Close alerts banner' }).click();
-  await expect(banner(page)).toHaveCount(0);
-
-  await staff.resolve(first);
-  await staff.create({
-    category: 'WARNING',
-    service: ['E2E Downloads'],
-    description: 'Slow downloads',
-    date: '2026-01-02T09:00:00Z',
-  });
-  await openFresh(page, '/elastic');
-  await expect(banner(page)).toContainText('Service degradation');
-  await expect(banner(page)).toContainText('E2E Downloads: Slow downloads from 2026-01-02 9:00.');
 
   await staff.create({ category: 'INFO', service: ['E2E Licensing', 'E2E Portal'], description: 'Upgrade' });
   await openFresh(page, '/elastic');
   await expect(banner(page)).toHaveAttribute('data-category', 'MULTIPLE');
-  await expect(banner(page)).toContainText('Multiple alerts');
-  await expect(banner(page)).toContainText(
-    // Services in the order of the active list: most severe alert first.
-    'Multiple items affecting E2E Downloads, E2E Licensing and E2E Portal.',
-  );
-  await expectNoSeriousViolations(page);
+  await expect(banner(page)).toContainText('Multiple items affecting E2E Portal and E2E Licensing.');
   await banner(page).getByRole('link', { name: 'See All' }).click();
   await expect(page).toHaveURL(/\/notifications$/);
   await expect(page.getByRole('tab', { name: 'Active' })).toHaveAttribute('aria-selected', 'true');

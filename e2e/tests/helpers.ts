@@ -95,6 +95,8 @@ export async function openUserMenu(page: Page) {
  * Axe over the whole page (shell included): no serious or critical violations. `scope` narrows it to one
  * element where the page itself cannot be analysed as a whole (e.g. content inside a script-less frame).
  * Label in name (WCAG 2.5.3) is an experimental axe rule, off by default: it is switched on (issue 21).
+ * One sweep per page and dialog, in the test that reaches it first; another state of the same screen (a view-only
+ * variant, a message, a refusal) is not swept again: a sweep costs seconds (issue 23 §5, decision 066).
  */
 export async function expectNoSeriousViolations(page: Page, scope?: string) {
   const builder = new AxeBuilder({ page }).options({

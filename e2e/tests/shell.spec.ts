@@ -117,6 +117,8 @@ test('a user without accounts lands on /nocustomer, also when opening an account
   await page.goto('/elastic/fromLeftMenu');
   await expect(page).toHaveURL(/\/nocustomer$/);
   await expect(page.getByText(/not linked to any customer account/)).toBeVisible();
+  // The one sweep of the notice pages (/nocustomer, /noaccess, /noselectedcustomer, /notypecustomer: one layout).
+  await expectNoSeriousViolations(page);
 });
 
 test('a viewer sees the viewer role label and the selection survives a reload', async ({ page }) => {
