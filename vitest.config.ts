@@ -35,6 +35,9 @@ export default defineConfig({
           include: ['web/src/**/*.test.tsx'],
           environment: './web/test/jsdom-environment.mjs',
           setupFiles: ['web/test/setup.ts'],
+          // Files share a worker's module cache (React, Mantine and the app imported once per worker, not per
+          // file); each test renders its own providers and the setup file unstubs the API after each test.
+          isolate: false,
           // Times as the browser tests see them (their browser runs in UTC).
           env: { TZ: 'UTC' },
           testTimeout: 30_000,
