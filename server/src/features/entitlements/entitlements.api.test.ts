@@ -1,10 +1,9 @@
+import { entitlementsApi } from '@lp/contract/entitlements/api';
 import type { ElasticEntitlementRecord } from '@lp/contract/entitlements/schemas';
-import { getEntitlementsResponseSchema } from '@lp/contract/entitlements/schemas';
 import { classifyEntitlements } from '@lp/domain/elastic-entitlements';
 import { contactRoles } from '@lp/domain/policy';
 import { eq, sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import {
   buildElasticEntitlement,
   buildElasticServer,
@@ -12,43 +11,36 @@ import {
   recordUsage,
 } from '../../../harness/elastic-factories.ts';
 import { addContact, buildAccount, buildEntitlement } from '../../../harness/factories.ts';
-import { createTestApp } from '../../../harness/test-app.ts';
-import { buildAccountFixture, signInStaff } from '../../../test/account-fixture.ts';
-import { createTestDatabase, type TestDatabase } from '../../../test/test-db.ts';
+import { acme, anonymous, apiTest, type Caller, other } from '../../../test/api-fixture.ts';
 import { queryRows } from '../../db/database.ts';
 import { entitlements, products } from '../../db/schema.ts';
 
-const CN = '4100001';
-const OTHER = '4100002';
+const CN = acme.customerNumber;
+const OTHER = other.customerNumber;
 const BLOCKED = '4100003';
 const PART = 'ELA-TEST-1';
-type Headers = Record<string, string>;
 
-let database: TestDatabase;
-let app: FastifyInstance;
-let boss: Headers;
-let reader: Headers;
-let outsider: Headers;
-let support: Headers;
+/** The account's elastic records as `who` reads them. */
+const test = apiTest.extend('records', { scope: 'file' }, async ({ api }) => {
+  return async (who: Caller, customerNumber: string = CN) =>
+    (await api.ok(who, entitlementsApi.elastic, { customerNumber, customername: 'Acme' })).data;
+});
 
-const elastic = (customerNumber: string, over: Partial<typeof entitlements.$inferInsert> = {}) =>
-  buildEntitlement(database.db, customerNumber, {
-    kind: 'ELASTIC',
-    licenseModel: 'Elastic-AEU',
-    state: 'Deployed',
-    partNumber: PART,
-    quantity: 5000,
-    startDate: '2026-01-01',
-    endDate: '2099-12-31',
-    poNumber: 'PO-2026-11111',
-    rateTableVersion: '2025.2.1',
-    currency: 'USD',
-    ...over,
-  });
-
-beforeAll(async () => {
-  database = await createTestDatabase();
-  app = await createTestApp(database);
+test.beforeAll(async ({ database, cast }) => {
+  const elastic = (customerNumber: string, over: Partial<typeof entitlements.$inferInsert> = {}) =>
+    buildEntitlement(database.db, customerNumber, {
+      kind: 'ELASTIC',
+      licenseModel: 'Elastic-AEU',
+      state: 'Deployed',
+      partNumber: PART,
+      quantity: 5000,
+      startDate: '2026-01-01',
+      endDate: '2099-12-31',
+      poNumber: 'PO-2026-11111',
+      rateTableVersion: '2025.2.1',
+      currency: 'USD',
+      ...over,
+    });
   await database.db.insert(products).values({
     partNumber: PART,
     name: 'Elastic Units (AEU)',
@@ -56,14 +48,12 @@ beforeAll(async () => {
     daemon: 'elastic_units',
     featureName: 'elastic_units',
   });
-  ({ boss, reader, outsider } = await buildAccountFixture(database.db, CN, OTHER));
-  support = await signInStaff(database.db, 'support');
   await buildAccount(database.db, {
     customerNumber: BLOCKED,
     name: 'Blocked',
     exportControlStatus: 'Denied',
   });
-  await addContact(database.db, BLOCKED, 'boss@acme.example', contactRoles.admin);
+  await addContact(database.db, BLOCKED, cast.boss.email, contactRoles.admin);
 
   await elastic(CN, { activationId: 'EL-CUR', usedCents: 123_456 });
   await elastic(CN, {
@@ -81,22 +71,13 @@ beforeAll(async () => {
   await elastic(BLOCKED, { activationId: 'EL-BLOCKED' });
 });
 
-afterAll(async () => {
-  await app?.close();
-  await database?.close();
-});
-
-const getEntitlements = (headers: Headers | undefined, payload: unknown) =>
-  app.inject({ method: 'POST', url: '/api/getEntitlements', headers, payload: payload as object });
-const records = async (headers: Headers, customerNumber = CN) => {
-  const res = await getEntitlements(headers, { customerNumber, customername: 'Acme' });
-  expect(res.statusCode).toBe(200);
-  return getEntitlementsResponseSchema.parse(res.json()).data;
-};
 const byId = (list: ElasticEntitlementRecord[], id: string) => list.find((r) => r.ActivationId === id);
 
-describe('POST /api/getEntitlements', () => {
-  it("answers the account's elastic records with the spec's fields; Used is the ledger's draw in units", async () => {
+describe('listElasticEntitlements', () => {
+  test("answers the account's elastic records with the spec's fields; Used is the ledger's draw in units", async ({
+    records,
+    cast: { boss },
+  }) => {
     const list = await records(boss);
     expect(list.map((r) => r.ActivationId).sort()).toEqual(['EL-CUR', 'EL-DRAFT', 'EL-OLD']);
     expect(byId(list, 'EL-CUR')).toEqual({
@@ -114,7 +95,11 @@ describe('POST /api/getEntitlements', () => {
     expect(byId(list, 'EL-OLD')?.Used).toBe(1000);
   });
 
-  it('follows the ledger: a new draw shows up in Used on the next call', async () => {
+  test('follows the ledger: a new draw shows up in Used on the next call', async ({
+    database,
+    records,
+    cast: { boss },
+  }) => {
     await database.db
       .update(entitlements)
       .set({ usedCents: 234_567 })
@@ -122,7 +107,10 @@ describe('POST /api/getEntitlements', () => {
     expect(byId(await records(boss), 'EL-CUR')?.Used).toBe(2345.67);
   });
 
-  it('classifies into active and inactive the way the page shows them', async () => {
+  test('classifies into active and inactive the way the page shows them', async ({
+    records,
+    cast: { boss },
+  }) => {
     const { active, inactive } = classifyEntitlements(await records(boss));
     expect(active.map((r) => r.activationId)).toEqual(['EL-CUR']);
     expect(inactive.map((r) => [r.activationId, r.remainingDaysLabel, r.usedPercentage])).toEqual([
@@ -131,26 +119,34 @@ describe('POST /api/getEntitlements', () => {
     expect(active[0]).toMatchObject({ remaining: 2654.3, usedPercentage: 47, rateTableLabel: '2025' });
   });
 
-  it('lets view-only contacts and vendor staff read', async () => {
+  test('lets view-only contacts and vendor staff read', async ({ records, cast: { reader, support } }) => {
     expect((await records(reader)).length).toBe(3);
     expect((await records(support)).length).toBe(3);
   });
 
-  it("keeps each account's records to itself", async () => {
+  test("keeps each account's records to itself", async ({ api, records, cast: { boss, outsider } }) => {
     expect((await records(outsider, OTHER)).map((r) => r.ActivationId)).toEqual(['EL-OTHER']);
-    expect((await getEntitlements(boss, { customerNumber: OTHER })).statusCode).toBe(403);
+    await api.refused(boss, entitlementsApi.elastic, { customerNumber: OTHER }, 403);
   });
 
-  it('answers an empty list for an account without elastic entitlements', async () => {
+  test('answers an empty list for an account without elastic entitlements', async ({
+    database,
+    records,
+    cast: { boss },
+  }) => {
     const empty = await buildAccount(database.db, { name: 'No elastic' });
-    await addContact(database.db, empty.customerNumber, 'boss@acme.example', contactRoles.admin);
+    await addContact(database.db, empty.customerNumber, boss.email, contactRoles.admin);
     expect(await records(boss, empty.customerNumber)).toEqual([]);
   });
 
-  it('reports Used exactly as the ledger drew it, earliest expiry first', async () => {
+  test('reports Used exactly as the ledger drew it, earliest expiry first', async ({
+    database,
+    records,
+    cast: { boss },
+  }) => {
     const account = await buildAccount(database.db, { name: 'Metered' });
     const cn = account.customerNumber;
-    await addContact(database.db, cn, 'boss@acme.example', contactRoles.admin);
+    await addContact(database.db, cn, boss.email, contactRoles.admin);
     const clsId = await buildElasticServer(database.db, cn);
     await buildRateTable(database.db, '2025.1.0', { solver: 2, mesher: 0.5 });
     await buildElasticEntitlement(database.db, cn, {
@@ -193,17 +189,16 @@ describe('POST /api/getEntitlements', () => {
     ]);
   });
 
-  it('refuses anonymous callers (401)', async () => {
-    const res = await getEntitlements(undefined, { customerNumber: CN });
-    expect(res.statusCode).toBe(401);
-    expect(res.json().status).toBe('FAILURE');
+  test('refuses anonymous callers (401)', async ({ api }) => {
+    await api.refused(anonymous, entitlementsApi.elastic, { customerNumber: CN }, 401);
   });
 
-  it('refuses outsiders and unknown accounts alike (403), without data', async () => {
+  test('refuses outsiders and unknown accounts alike (403), without data', async ({
+    api,
+    cast: { outsider },
+  }) => {
     for (const customerNumber of [CN, '9999999']) {
-      const res = await getEntitlements(outsider, { customerNumber });
-      expect(res.statusCode).toBe(403);
-      expect(res.json()).toEqual({
+      expect(await api.refused(outsider, entitlementsApi.elastic, { customerNumber }, 403)).toEqual({
         status: 'FAILURE',
         err: 'You do not have enough permissions to view this page.',
         code: 'FORBIDDEN',
@@ -211,23 +206,21 @@ describe('POST /api/getEntitlements', () => {
     }
   });
 
-  it('refuses export-blocked accounts (403) with the export-compliance text', async () => {
-    const res = await getEntitlements(boss, { customerNumber: BLOCKED });
-    expect(res.statusCode).toBe(403);
-    expect(res.json().err).toBe('Access to this customer is denied per Export Compliance restrictions.');
+  test('refuses export-blocked accounts (403) with the export-compliance text', async ({
+    api,
+    cast: { boss },
+  }) => {
+    const refusal = await api.refused(boss, entitlementsApi.elastic, { customerNumber: BLOCKED }, 403);
+    expect(refusal.err).toBe('Access to this customer is denied per Export Compliance restrictions.');
   });
 
-  it('answers bad input with 400 and the field name', async () => {
+  test('answers bad input with 400 and the field name', async ({ api, cast: { boss } }) => {
     for (const payload of [{}, { customerNumber: 4100001 }, { customerNumber: '  ' }]) {
-      const res = await getEntitlements(boss, payload);
-      expect(res.statusCode).toBe(400);
-      expect(res.json().err).toMatch(/^Invalid request: customerNumber/);
+      const refusal = await api.refused(boss, entitlementsApi.elastic, payload, 400);
+      expect(refusal.err).toMatch(/^Invalid request: customerNumber/);
     }
-    const malformed = await app.inject({
-      method: 'POST',
-      url: '/api/getEntitlements',
-      headers: { ...boss, 'content-type': 'application/json' },
-      payload: '{"customerNumber":',
+    const malformed = await api.call(boss, entitlementsApi.elastic, '{"customerNumber":', {
+      headers: { 'content-type': 'application/json' },
     });
     expect(malformed.statusCode).toBe(400);
   });

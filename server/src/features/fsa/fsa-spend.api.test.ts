@@ -1,85 +1,58 @@
+import { fsaApi } from '@lp/contract/fsa/api';
 import type { FsaContract } from '@lp/contract/fsa/schemas';
 import { eq, inArray } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildEntitlement, dayFromToday as day } from '../../../harness/factories.ts';
-import { createTestApp } from '../../../harness/test-app.ts';
-import { buildAccountFixture, signInStaff } from '../../../test/account-fixture.ts';
-import { createTestDatabase, type TestDatabase } from '../../../test/test-db.ts';
-import { entitlements, fsaPrices, products } from '../../db/schema.ts';
+import { describe, expect } from 'vitest';
+import { dayFromToday as day } from '../../../harness/factories.ts';
+import { buildFsaContract, type FsaOrderLine, fsaLine } from '../../../harness/fsa-factories.ts';
+import { acme, apiTest, type Caller, other } from '../../../test/api-fixture.ts';
+import { entitlements, products } from '../../db/schema.ts';
 
 /** Issue 12 §4, decision 037: each contract of /api/fsa/contracts carries its spend per UTC order day. */
 
-const CN = '4410001';
-const OTHER = '4410002';
+const CN = acme.customerNumber;
+const OTHER = other.customerNumber;
 const SOLVER = 'FSA-S-SOLVER';
-type Headers = Record<string, string>;
 
-let database: TestDatabase;
-let app: FastifyInstance;
-let boss: Headers;
-let outsider: Headers;
-let busops: Headers;
-
-const post = (url: string, headers: Headers, payload: object) =>
-  app.inject({ method: 'POST', url, headers, payload });
-
-async function contract(customerNumber: string, activationId: string, budgetCents: number) {
-  const row = await buildEntitlement(database.db, customerNumber, {
-    activationId,
-    kind: 'FSA',
-    licenseModel: 'FSA',
-    startDate: day(-30),
-    endDate: day(400),
-    currency: 'USD',
-    priceCents: budgetCents,
-    busopsEmails: null,
-  });
-  await database.db.insert(fsaPrices).values({
-    contractId: row.id,
-    partNumber: SOLVER,
-    price7DaysCents: 1_000,
-    price30DaysCents: 3_500,
-    price1YearCents: 30_000,
-  });
-  return row;
-}
-
-const line = (over: Record<string, unknown> = {}) => ({
-  ansysbpn: SOLVER,
-  ansyscount: 1,
-  startdate: day(0),
-  duration: '7',
-  ...over,
-});
-
-/** Orders the lines (all must succeed) and answers the new leases' activation ids. */
-async function order(headers: Headers, customerNumber: string, fsaID: string, lines: object[]) {
-  const res = await post('/api/entitlements', headers, { customerNumber, fsaID, products: lines });
-  expect(res.statusCode, res.body).toBe(200);
-  const data = res.json().data as { status: string; entitlementId: string }[];
-  expect(data.map((d) => d.status)).toEqual(lines.map(() => 'SUCCESS'));
-  return data.map((d) => d.entitlementId);
-}
-
-/** Moves the lines' order time (orders are stamped now; the spend of earlier days is made this way). */
-const orderedAt = (activationIds: string[], at: string) =>
-  database.db
-    .update(entitlements)
-    .set({ orderedAt: new Date(at) })
-    .where(inArray(entitlements.activationId, activationIds));
-
-async function contracts(headers: Headers, customerNumber = CN) {
-  const res = await post('/api/fsa/contracts', headers, { customerNumber });
-  expect(res.statusCode).toBe(200);
-  return res.json().data as FsaContract[];
-}
-const view = async (id: string) => (await contracts(boss)).find((c) => c.entitlementId === id)!;
+const line = (over: Partial<FsaOrderLine> = {}) => fsaLine(SOLVER, over);
 const total = (c: FsaContract) => c.dailySpend.reduce((sum, d) => sum + d.cents, 0);
 
-beforeAll(async () => {
-  database = await createTestDatabase();
-  app = await createTestApp(database);
+const test = apiTest
+  /** Orders the lines (all must succeed) and answers the new leases' activation ids. */
+  .extend('order', { scope: 'file' }, async ({ api }) => {
+    return async (who: Caller, customerNumber: string, fsaID: string, lines: FsaOrderLine[]) => {
+      const { data } = await api.ok(who, fsaApi.order, { customerNumber, fsaID, products: lines });
+      expect(data.map((d) => d.status)).toEqual(lines.map(() => 'SUCCESS'));
+      return data.map((d) => d.entitlementId);
+    };
+  })
+  /** Moves the lines' order time (orders are stamped now; the spend of earlier days is made this way). */
+  .extend(
+    'orderedAt',
+    { scope: 'file' },
+    async ({ database }) =>
+      (activationIds: string[], at: string) =>
+        database.db
+          .update(entitlements)
+          .set({ orderedAt: new Date(at) })
+          .where(inArray(entitlements.activationId, activationIds)),
+  )
+  .extend(
+    'contracts',
+    { scope: 'file' },
+    async ({ api }) =>
+      async (who: Caller, customerNumber: string = CN) =>
+        (await api.ok(who, fsaApi.contracts, { customerNumber })).data,
+  )
+  .extend(
+    'view',
+    { scope: 'file' },
+    async ({ contracts, cast }) =>
+      async (id: string) =>
+        (await contracts(cast.boss)).find((c) => c.entitlementId === id)!,
+  );
+
+// The cast comes first: its accounts own the contracts.
+test.beforeAll(async ({ database, cast: _accounts }) => {
   await database.db.insert(products).values({
     partNumber: SOLVER,
     name: 'Solver',
@@ -87,20 +60,19 @@ beforeAll(async () => {
     daemon: 'simlmd',
     featureName: 'solver',
   });
-  ({ boss, outsider } = await buildAccountFixture(database.db, CN, OTHER));
-  busops = await signInStaff(database.db, 'busops');
-  await contract(CN, 'FSA-SPEND', 1_000_000);
-  await contract(CN, 'FSA-QUIET', 1_000_000);
-  await contract(OTHER, 'FSA-ELSEWHERE', 1_000_000);
+  const prices = { [SOLVER]: { price7DaysCents: 1_000, price30DaysCents: 3_500, price1YearCents: 30_000 } };
+  await buildFsaContract(database.db, CN, 'FSA-SPEND', 1_000_000, prices);
+  await buildFsaContract(database.db, CN, 'FSA-QUIET', 1_000_000, prices);
+  await buildFsaContract(database.db, OTHER, 'FSA-ELSEWHERE', 1_000_000, prices);
 });
 
-afterAll(async () => {
-  await app?.close();
-  await database?.close();
-});
-
-describe('dailySpend of /api/fsa/contracts', () => {
-  it('sums the order lines per UTC order day, ascending, manual lines included', async () => {
+describe('dailySpend of listFsaContracts', () => {
+  test('sums the order lines per UTC order day, ascending, manual lines included', async ({
+    cast: { boss, busops, outsider },
+    order,
+    orderedAt,
+    view,
+  }) => {
     expect((await view('FSA-SPEND')).dailySpend).toEqual([]);
     // Three days ago: the first and the last second of that UTC day.
     const [early] = await order(boss, CN, 'FSA-SPEND', [line({ ansyscount: 2 })]);
@@ -132,7 +104,12 @@ describe('dailySpend of /api/fsa/contracts', () => {
     expect((await view('FSA-QUIET')).dailySpend).toEqual([]);
   });
 
-  it('counts a line without an order time on its start day, so the days still add up to Used', async () => {
+  test('counts a line without an order time on its start day, so the days still add up to Used', async ({
+    database,
+    cast: { boss },
+    order,
+    view,
+  }) => {
     const [id] = await order(boss, CN, 'FSA-QUIET', [line({ startdate: day(2) })]);
     await database.db.update(entitlements).set({ orderedAt: null }).where(eq(entitlements.activationId, id!));
     const c = await view('FSA-QUIET');
@@ -140,7 +117,10 @@ describe('dailySpend of /api/fsa/contracts', () => {
     expect(total(c)).toBe(c.usedCents);
   });
 
-  it('adds up to Used for every contract of both accounts', async () => {
+  test('adds up to Used for every contract of both accounts', async ({
+    cast: { boss, outsider },
+    contracts,
+  }) => {
     for (const [headers, cn] of [
       [boss, CN],
       [outsider, OTHER],
@@ -151,17 +131,21 @@ describe('dailySpend of /api/fsa/contracts', () => {
       }
   });
 
-  it("answers an outsider 403 and none of the account's spend", async () => {
-    const res = await post('/api/fsa/contracts', outsider, { customerNumber: CN });
-    expect(res.statusCode).toBe(403);
-    expect(res.body).not.toContain('FSA-SPEND');
-    expect(res.body).not.toContain('dailySpend');
+  test("answers an outsider 403 and none of the account's spend", async ({
+    api,
+    cast: { outsider },
+    contracts,
+  }) => {
+    const refusal = JSON.stringify(
+      await api.refused(outsider, fsaApi.contracts, { customerNumber: CN }, 403),
+    );
+    expect(refusal).not.toContain('FSA-SPEND');
+    expect(refusal).not.toContain('dailySpend');
     // Its own answer carries only its own contract.
     expect((await contracts(outsider, OTHER)).map((c) => c.entitlementId)).toEqual(['FSA-ELSEWHERE']);
   });
 
-  it("answers 404 for another account's contract", async () => {
-    const res = await post('/api/fsa/products', boss, { customerNumber: CN, entitlementId: 'FSA-ELSEWHERE' });
-    expect(res.statusCode).toBe(404);
+  test("answers 404 for another account's contract", async ({ api, cast: { boss } }) => {
+    await api.refused(boss, fsaApi.products, { customerNumber: CN, entitlementId: 'FSA-ELSEWHERE' }, 404);
   });
 });

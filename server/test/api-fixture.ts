@@ -1,0 +1,183 @@
+import {
+  type BodyInput,
+  type Operation,
+  operationUrl,
+  type ParamsInput,
+  type QueryInput,
+  type ResponseOf,
+} from '@lp/contract/common/operation';
+import { contactRoles } from '@lp/domain/policy';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { expect, test } from 'vitest';
+import { addContact, buildAccount } from '../harness/factories.ts';
+import { signInAs } from '../harness/sign-in.ts';
+import { createTestApp } from '../harness/test-app.ts';
+import { createTestDatabase, type TestDatabase } from './test-db.ts';
+
+/** Someone calling the API: a signed-in user (their session's headers) or `anonymous`. */
+export interface Caller {
+  email: string;
+  userId: string;
+  headers: Record<string, string>;
+}
+
+export const anonymous: Caller = { email: '', userId: '', headers: {} };
+
+/** The accounts of the usual cast: Acme, whose people the tests act as, and Other, whose admin is an outsider. */
+export const acme = { customerNumber: '4100001', name: 'Acme' } as const;
+export const other = { customerNumber: '4100002', name: 'Other' } as const;
+
+/**
+ * The usual cast, signed in: Acme's admin (boss) and viewer (reader), Other's admin (outsider, who must learn
+ * nothing of Acme), and vendor staff by role.
+ */
+export interface Cast {
+  boss: Caller;
+  reader: Caller;
+  outsider: Caller;
+  busops: Caller;
+  support: Caller;
+  sales: Caller;
+}
+
+type IsNone<T> = [T] extends [undefined] ? true : false;
+
+/**
+ * What a call sends: the body, or for an operation with path parameters or a query string, its parts. A
+ * refusal may send anything (a wrong type, a missing field), so `refused` takes it untyped.
+ */
+export type InputOf<O extends Operation> =
+  IsNone<ParamsInput<O>> extends true
+    ? IsNone<QueryInput<O>> extends true
+      ? BodyInput<O>
+      : { query?: QueryInput<O>; body?: BodyInput<O> }
+    : { params: ParamsInput<O>; query?: QueryInput<O>; body?: BodyInput<O> };
+
+/** The error envelope of a refusal. */
+export interface Refusal {
+  status: 'FAILURE';
+  err: string;
+  code?: string;
+}
+
+export interface CallOptions {
+  /** Headers besides the caller's (an If-None-Match, an Idempotency-Key, a missing anti-CSRF header's override). */
+  headers?: Record<string, string>;
+}
+
+/** The declared operations, called through app.inject: no path written by hand, every answer typed and checked. */
+export interface Api {
+  /** The raw answer, for what ok/refused do not cover (headers, streams, text and files). */
+  call<const O extends Operation>(
+    who: Caller,
+    operation: O,
+    input?: InputOf<O> | unknown,
+    options?: CallOptions,
+  ): Promise<LightMyRequestResponse>;
+  /** Expects 200 and an answer that matches the operation's response schema; answers it, typed. */
+  ok<const O extends Operation>(
+    who: Caller,
+    operation: O,
+    input: InputOf<O>,
+    options?: CallOptions,
+  ): Promise<ResponseOf<O>>;
+  /** Expects the error envelope with `status` (any 4xx when not given); answers it. */
+  refused<const O extends Operation>(
+    who: Caller,
+    operation: O,
+    input: InputOf<O> | unknown,
+    status?: number,
+    options?: CallOptions,
+  ): Promise<Refusal>;
+}
+
+export function apiOf(app: FastifyInstance): Api {
+  const call: Api['call'] = (who, operation, input, options = {}) => {
+    const parts = (operation.params || operation.query ? (input ?? {}) : { body: input }) as {
+      params?: Record<string, string | number>;
+      query?: Record<string, string>;
+      body?: unknown;
+    };
+    return app.inject({
+      method: operation.method.toUpperCase() as 'GET' | 'POST' | 'PUT' | 'DELETE',
+      url: operationUrl(operation, parts.params, parts.query),
+      headers: { ...who.headers, ...options.headers },
+      payload: parts.body as object | undefined,
+    });
+  };
+  return {
+    call,
+    async ok(who, operation, input, options) {
+      const res = await call(who, operation, input, options);
+      expect(res.statusCode, `${operation.operationId}: ${res.body}`).toBe(200);
+      const answer = res.json();
+      if (operation.response) {
+        const checked = operation.response.safeParse(answer);
+        expect(
+          checked.error,
+          `${operation.operationId}: the answer does not match the contract`,
+        ).toBeUndefined();
+      }
+      // The answer as sent (not the schema's output), so a test compares exactly what a client receives.
+      return answer;
+    },
+    async refused(who, operation, input, status, options) {
+      const res = await call(who, operation, input, options);
+      if (status === undefined) {
+        expect(res.statusCode, `${operation.operationId}: ${res.body}`).toBeGreaterThanOrEqual(400);
+        expect(res.statusCode, `${operation.operationId}: ${res.body}`).toBeLessThan(500);
+      } else expect(res.statusCode, `${operation.operationId}: ${res.body}`).toBe(status);
+      const refusal = res.json() as Refusal;
+      expect(refusal.status).toBe('FAILURE');
+      expect(typeof refusal.err).toBe('string');
+      return refusal;
+    },
+  };
+}
+
+/**
+ * The API test of a file (decision 065): a migrated database of its own on the engine the project runs, the real
+ * app on it, `api` to call declared operations, `cast` signed in on first use and `signIn` for anyone else. All
+ * are file-scoped: built once for the file, when a hook or test first asks, and closed after its last test.
+ */
+export const apiTest = test
+  .extend('appEnv', { scope: 'file' }, {} as Record<string, string>)
+  // biome-ignore lint/correctness/noEmptyPattern: Vitest reads a fixture's dependencies from this pattern (none).
+  .extend('database', { scope: 'file' }, async ({}, { onCleanup }) => {
+    const database: TestDatabase = await createTestDatabase();
+    onCleanup(() => database.close());
+    return database;
+  })
+  .extend('app', { scope: 'file' }, async ({ database, appEnv }, { onCleanup }) => {
+    const app = await createTestApp(database, appEnv);
+    onCleanup(() => app.close());
+    return app;
+  })
+  .extend('api', { scope: 'file' }, async ({ app }) => apiOf(app))
+  .extend('signIn', { scope: 'file' }, async ({ database }) => {
+    return async (
+      email: string,
+      options: { vendorRoles?: string[]; name?: string } = {},
+    ): Promise<Caller> => {
+      const { userId, headers } = await signInAs(database.db, email, options);
+      return { email, userId, headers };
+    };
+  })
+  .extend('cast', { scope: 'file' }, async ({ database, signIn }): Promise<Cast> => {
+    const { db } = database;
+    await buildAccount(db, acme);
+    await buildAccount(db, other);
+    await addContact(db, acme.customerNumber, 'boss@acme.example', contactRoles.admin);
+    await addContact(db, acme.customerNumber, 'reader@acme.example', contactRoles.viewer);
+    await addContact(db, other.customerNumber, 'outsider@other.example', contactRoles.admin);
+    const staff = (role: 'busops' | 'support' | 'sales') =>
+      signIn(`${role}@vendor.example`, { vendorRoles: [role] });
+    return {
+      boss: await signIn('boss@acme.example'),
+      reader: await signIn('reader@acme.example'),
+      outsider: await signIn('outsider@other.example'),
+      busops: await staff('busops'),
+      support: await staff('support'),
+      sales: await staff('sales'),
+    };
+  });
