@@ -1,41 +1,94 @@
 import os from 'node:os';
 import { messages } from '@lp/contract/common/errors';
+import { credentialsApi } from '@lp/contract/credentials/api';
 import { contactRoles } from '@lp/domain/policy';
 import { and, eq } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LightMyRequestResponse } from 'fastify';
+import { describe, expect } from 'vitest';
 import { addContact, buildAccount, buildLicenseServer } from '../../../harness/factories.ts';
-import { signInAs } from '../../../harness/sign-in.ts';
 import { createTestApp } from '../../../harness/test-app.ts';
-import { buildAccountFixture, signInStaff } from '../../../test/account-fixture.ts';
+import { acme, anonymous, apiOf, apiTest, type Caller, other } from '../../../test/api-fixture.ts';
 import { auditEntriesOf } from '../../../test/audit-entries.ts';
-import { createTestDatabase, type TestDatabase } from '../../../test/test-db.ts';
+import type { TestDatabase } from '../../../test/test-db.ts';
 import { elasticServerSettings, licenseServers } from '../../db/schema.ts';
 import { loadConfig } from '../../platform/config.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { unknownServer } from '../ip-rules/service.ts';
 import { getElasticServerPolicy, noElasticServer } from './service.ts';
 
-const CN = '4100001';
-const OTHER = '4100002';
+const CN = acme.customerNumber;
+const OTHER = other.customerNumber;
 const BARE = '4100003';
 const CLS = 'ELASTIC-CRED-1';
 const CLS_B = 'ELASTIC-CRED-2';
-type Headers = Record<string, string>;
 
-let database: TestDatabase;
-let app: FastifyInstance;
-let boss: Headers;
-let reader: Headers;
-let outsider: Headers;
-let bareBoss: Headers;
-let busops: Headers;
+const test = apiTest
+  /** The admin of an account without an elastic server. */
+  .extend('bareBoss', { scope: 'file' }, async ({ database, signIn }) => {
+    await buildAccount(database.db, { customerNumber: BARE, name: 'Bare' });
+    await addContact(database.db, BARE, 'boss@bare.example', contactRoles.admin);
+    return signIn('boss@bare.example');
+  })
+  /** The calls of this feature as the tests make them, with the account and server they usually name. */
+  .extend('calls', { scope: 'file' }, async ({ api, database, cast }) => {
+    const call = api.call;
+    return {
+      device: (who: Caller, customerNumber: string = CN) =>
+        call(who, credentialsApi.elasticDevice, { customerNumber, customerName: 'Acme' }),
+      getPin: (who: Caller, clsId = CLS, customerNumber: string = CN) =>
+        call(who, credentialsApi.getPin, { customerNumber, customerName: 'Acme', clsId }),
+      generatePin: (who: Caller, clsId = CLS, customerNumber: string = CN) =>
+        call(who, credentialsApi.generatePin, { customerNumber, clsId }),
+      changePin: (who: Caller, pin: unknown, clsId = CLS, customerNumber: string = CN) =>
+        call(who, credentialsApi.changePin, { clsId, customerNumber, pin }),
+      getUsers: (who: Caller, clsId = CLS, customerNumber: string = CN) =>
+        call(who, credentialsApi.getUsers, { customerNumber, customerName: 'Acme', clsId }),
+      saveUsers: (who: Caller, users: unknown, clsId = CLS, customerNumber: string = CN) =>
+        call(who, credentialsApi.saveUsers, { clsId, customerNumber, users }),
+      storedRow: async (clsId = CLS) => {
+        const [row] = await database.db
+          .select()
+          .from(elasticServerSettings)
+          .where(and(eq(elasticServerSettings.customerNumber, CN), eq(elasticServerSettings.clsId, clsId)));
+        return row;
+      },
+      currentPin: async (clsId = CLS) =>
+        (
+          await api.ok(cast.busops, credentialsApi.getPin, {
+            customerNumber: CN,
+            customerName: 'Acme',
+            clsId,
+          })
+        ).data?.pin,
+      currentUsers: async (clsId = CLS) =>
+        (
+          await api.ok(cast.busops, credentialsApi.getUsers, {
+            customerNumber: CN,
+            customerName: 'Acme',
+            clsId,
+          })
+        ).data.users,
+      /** Every refusal for a server that is not one of the account's active elastic servers looks the same. */
+      expectUnknownServer: async (send: (clsId: string) => Promise<LightMyRequestResponse>) => {
+        for (const cls of ['OTHER-CLS', 'OLD-ELASTIC', 'ONPREM-1', 'made-up']) {
+          const res = await send(cls);
+          expect(res.statusCode, cls).toBe(404);
+          expect(res.json(), cls).toMatchObject({ status: 'FAILURE', err: unknownServer });
+        }
+      },
+    };
+  });
 
-beforeAll(async () => {
-  database = await createTestDatabase();
-  app = await createTestApp(database);
-  ({ boss, reader, outsider } = await buildAccountFixture(database.db, CN, OTHER));
-  await buildAccount(database.db, { customerNumber: BARE, name: 'Bare' });
+/** A context like the test app's: the same data folder, so the same PIN key. */
+const policyCtx = (database: TestDatabase, log: AppContext['log']): AppContext => ({
+  config: loadConfig({ NODE_ENV: 'test', DATA_DIR: os.tmpdir() }),
+  database,
+  db: database.db,
+  secret: Buffer.alloc(32),
+  log,
+});
+
+test.beforeAll(async ({ database, cast: _accounts, bareBoss: _bare }) => {
   const server = (customerNumber: string, hostIdentity: string, kind: string, state = 'Active') =>
     buildLicenseServer(database.db, customerNumber, {
       hostIdentity,
@@ -50,67 +103,23 @@ beforeAll(async () => {
   await server(CN, 'ONPREM-1', 'flexlm');
   await server(OTHER, 'OTHER-CLS', 'elastic');
   await server(BARE, 'BARE-ONPREM', 'flexlm');
-  await addContact(database.db, BARE, 'boss@bare.example', contactRoles.admin);
-  bareBoss = (await signInAs(database.db, 'boss@bare.example')).headers;
-  busops = await signInStaff(database.db, 'busops');
 });
 
-afterAll(async () => {
-  await app?.close();
-  await database?.close();
-});
-
-const post = (url: string, headers: Headers | undefined, payload: unknown) =>
-  app.inject({ method: 'POST', url, headers, payload: payload as object });
-const device = (headers: Headers | undefined, customerNumber = CN) =>
-  post('/api/devices/elastic', headers, { customerNumber, customerName: 'Acme' });
-const getPin = (headers: Headers | undefined, clsId = CLS, customerNumber = CN) =>
-  post('/api/getpin', headers, { customerNumber, customerName: 'Acme', clsId });
-const generatePin = (headers: Headers | undefined, clsId = CLS, customerNumber = CN) =>
-  post('/api/generatepin', headers, { customerNumber, clsId });
-const changePin = (headers: Headers | undefined, pin: unknown, clsId = CLS, customerNumber = CN) =>
-  post('/api/changepin', headers, { clsId, customerNumber, pin });
-const getUsers = (headers: Headers | undefined, clsId = CLS, customerNumber = CN) =>
-  post('/api/getUsers', headers, { customerNumber, customerName: 'Acme', clsId });
-const saveUsers = (headers: Headers | undefined, users: unknown, clsId = CLS, customerNumber = CN) =>
-  post('/api/saveUsers', headers, { clsId, customerNumber, users });
-
-const storedRow = async (clsId = CLS) => {
-  const [row] = await database.db
-    .select()
-    .from(elasticServerSettings)
-    .where(and(eq(elasticServerSettings.customerNumber, CN), eq(elasticServerSettings.clsId, clsId)));
-  return row;
-};
-const currentPin = async (clsId = CLS) =>
-  (await getPin(busops, clsId)).json().data?.pin as string | undefined;
-const currentUsers = async (clsId = CLS) => (await getUsers(busops, clsId)).json().data.users as string[];
-/** A context like the test app's: the same data folder, so the same PIN key. */
-const policyCtx = (): AppContext => ({
-  config: loadConfig({ NODE_ENV: 'test', DATA_DIR: os.tmpdir() }),
-  database,
-  db: database.db,
-  secret: Buffer.alloc(32),
-  log: app.log,
-});
-
-/** Every refusal for a server that is not one of the account's active elastic servers looks the same. */
-async function expectUnknownServer(call: (clsId: string) => ReturnType<typeof post>) {
-  for (const cls of ['OTHER-CLS', 'OLD-ELASTIC', 'ONPREM-1', 'made-up']) {
-    const res = await call(cls);
-    expect(res.statusCode, cls).toBe(404);
-    expect(res.json(), cls).toMatchObject({ status: 'FAILURE', err: unknownServer });
-  }
-}
-
-describe('POST /api/devices/elastic', () => {
-  it("answers the account's (oldest active) elastic license server to viewers", async () => {
+describe('getElasticDevice', () => {
+  test("answers the account's (oldest active) elastic license server to viewers", async ({
+    cast: { reader },
+    calls: { device },
+  }) => {
     const res = await device(reader);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ status: 'SUCCESS', data: { deviceId: CLS, alias: `${CLS}-alias` } });
   });
 
-  it('answers an empty alias when the server has none', async () => {
+  test('answers an empty alias when the server has none', async ({
+    database,
+    cast: { outsider },
+    calls: { device },
+  }) => {
     await database.db
       .update(licenseServers)
       .set({ alias: null })
@@ -119,13 +128,18 @@ describe('POST /api/devices/elastic', () => {
     expect(res.json()).toEqual({ status: 'SUCCESS', data: { deviceId: 'OTHER-CLS', alias: '' } });
   });
 
-  it('refuses anonymous (401), outsiders (403), bad bodies (400); 404 without an elastic server', async () => {
-    expect((await device(undefined)).statusCode).toBe(401);
+  test('refuses anonymous (401), outsiders (403), bad bodies (400); 404 without an elastic server', async ({
+    api,
+    bareBoss,
+    cast: { boss, outsider },
+    calls: { device },
+  }) => {
+    expect((await device(anonymous)).statusCode).toBe(401);
     const foreign = await device(outsider);
     expect(foreign.statusCode).toBe(403);
     expect(foreign.json().err).toBe(messages.noPermissionPage);
     expect(JSON.stringify(foreign.json())).not.toContain(CLS);
-    const bad = await post('/api/devices/elastic', boss, { customerNumber: 42 });
+    const bad = await api.call(boss, credentialsApi.elasticDevice, { customerNumber: 42 });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().err).toMatch(/^Invalid request: customerNumber/);
     const none = await device(bareBoss, BARE);
@@ -135,13 +149,20 @@ describe('POST /api/devices/elastic', () => {
 });
 
 describe('PIN', () => {
-  it('a server without a PIN answers pin null, not an error status (decision 051)', async () => {
+  test('a server without a PIN answers pin null, not an error status (decision 051)', async ({
+    cast: { reader },
+    calls: { getPin },
+  }) => {
     const res = await getPin(reader);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ status: 'SUCCESS', data: { pin: null } });
   });
 
-  it('a view-only user cannot set the PIN of a server without one (403), and reading writes nothing', async () => {
+  test('a view-only user cannot set the PIN of a server without one (403), and reading writes nothing', async ({
+    database,
+    cast: { boss, reader },
+    calls: { getPin, generatePin, storedRow },
+  }) => {
     // Issue 20 §7, spec 001 §6: view-only users cannot edit the PIN, and setting the first one is an edit.
     const viewer = await generatePin(reader);
     expect(viewer.statusCode).toBe(403);
@@ -152,7 +173,10 @@ describe('PIN', () => {
     expect(await auditEntriesOf(database.db, 'credentials.pin.')).toEqual([]);
   });
 
-  it('generatepin gives it a random six-digit PIN, stored encrypted, and never replaces it', async () => {
+  test('generatepin gives it a random six-digit PIN, stored encrypted, and never replaces it', async ({
+    cast: { boss },
+    calls: { generatePin, storedRow, currentPin },
+  }) => {
     // Servers made before PINs came with the server get theirs from the first user who may edit the account.
     const res = await generatePin(boss);
     expect(res.statusCode).toBe(200);
@@ -168,14 +192,20 @@ describe('PIN', () => {
     expect((await storedRow()).pinCipher).toBe(row.pinCipher);
   });
 
-  it('pages racing to generate all end up with the one PIN that was stored', async () => {
+  test('pages racing to generate all end up with the one PIN that was stored', async ({
+    cast: { boss },
+    calls: { generatePin, currentPin },
+  }) => {
     const answers = await Promise.all(Array.from({ length: 6 }, () => generatePin(boss, CLS_B)));
     const pins = new Set(answers.map((r) => r.json().data.pin));
     expect(pins.size).toBe(1);
     expect(await currentPin(CLS_B)).toBe([...pins][0]);
   });
 
-  it('an administrator changes the PIN; the new one is stored encrypted and read back', async () => {
+  test('an administrator changes the PIN; the new one is stored encrypted and read back', async ({
+    cast: { boss, reader, busops },
+    calls: { getPin, changePin, storedRow, currentPin },
+  }) => {
     const before = (await storedRow()).pinCipher;
     const res = await changePin(boss, '012345');
     expect(res.statusCode).toBe(200);
@@ -189,7 +219,10 @@ describe('PIN', () => {
     expect((await getPin(reader)).json()).toEqual({ status: 'SUCCESS', data: { pin: '987654' } });
   });
 
-  it('refuses PINs that are not exactly six digits with the spec message, keeping the stored PIN', async () => {
+  test('refuses PINs that are not exactly six digits with the spec message, keeping the stored PIN', async ({
+    cast: { boss },
+    calls: { changePin, currentPin },
+  }) => {
     const before = await currentPin();
     for (const pin of [
       '',
@@ -213,27 +246,34 @@ describe('PIN', () => {
     expect(await currentPin()).toBe(before);
   });
 
-  it('refuses view-only users (403), outsiders (403), anonymous (401) and unknown servers (404)', async () => {
+  test('refuses view-only users (403), outsiders (403), anonymous (401) and unknown servers (404)', async ({
+    cast: { boss, reader, outsider },
+    calls: { changePin, currentPin, expectUnknownServer },
+  }) => {
     const before = await currentPin();
     const viewer = await changePin(reader, '111111');
     expect(viewer.statusCode).toBe(403);
     expect(viewer.json().err).toBe(messages.noPermission);
     expect((await changePin(outsider, '111111')).statusCode).toBe(403);
     expect((await changePin(outsider, '111111', 'OTHER-CLS')).statusCode).toBe(403);
-    expect((await changePin(undefined, '111111')).statusCode).toBe(401);
+    expect((await changePin(anonymous, '111111')).statusCode).toBe(401);
     await expectUnknownServer((cls) => changePin(boss, '111111', cls));
     expect(await currentPin()).toBe(before);
   });
 
-  it('reading and generating: 401 anonymous, 403 outsiders (learning nothing), 404 unknown servers', async () => {
-    for (const call of [getPin, generatePin]) {
-      expect((await call(undefined)).statusCode).toBe(401);
-      const foreign = await call(outsider);
+  test('reading and generating: 401 anonymous, 403 outsiders (learning nothing), 404 unknown servers', async ({
+    api,
+    cast: { boss, outsider },
+    calls: { getPin, generatePin, storedRow, expectUnknownServer },
+  }) => {
+    for (const send of [getPin, generatePin]) {
+      expect((await send(anonymous)).statusCode).toBe(401);
+      const foreign = await send(outsider);
       expect(foreign.statusCode).toBe(403);
       expect(JSON.stringify(foreign.json())).not.toMatch(/[0-9]{6}/);
-      expect((await call(outsider, 'OTHER-CLS')).statusCode).toBe(403);
-      await expectUnknownServer((cls) => call(boss, cls));
-      const bad = await post('/api/getpin', boss, { customerNumber: CN });
+      expect((await send(outsider, 'OTHER-CLS')).statusCode).toBe(403);
+      await expectUnknownServer((cls) => send(boss, cls));
+      const bad = await api.call(boss, credentialsApi.getPin, { customerNumber: CN });
       expect(bad.statusCode).toBe(400);
       expect(bad.json().err).toMatch(/^Invalid request: clsId/);
     }
@@ -243,19 +283,22 @@ describe('PIN', () => {
 });
 
 describe('a PIN stored under another key', () => {
-  it('is never shown or replaced: the calls answer 503 (decision 043) and the stored value stays', async () => {
+  test('is never shown or replaced: the calls answer 503 (decision 043) and the stored value stays', async ({
+    database,
+    cast: { boss },
+    calls: { storedRow, currentPin },
+  }) => {
     const stored = (await storedRow()).pinCipher;
     const otherKey = await createTestApp(database, { PIN_ENCRYPTION_KEY: 'ab'.repeat(32) });
     try {
-      for (const call of ['/api/getpin', '/api/generatepin']) {
-        const res = await otherKey.inject({
-          method: 'POST',
-          url: call,
-          headers: boss,
-          payload: { customerNumber: CN, clsId: CLS },
-        });
-        expect(res.statusCode, call).toBe(503);
-        expect(res.json(), call).toEqual({
+      for (const operation of [credentialsApi.getPin, credentialsApi.generatePin]) {
+        const refusal = await apiOf(otherKey).refused(
+          boss,
+          operation,
+          { customerNumber: CN, clsId: CLS },
+          503,
+        );
+        expect(refusal, operation.operationId).toEqual({
           status: 'FAILURE',
           code: 'UNAVAILABLE',
           err: messages.sealedKeysUnavailable,
@@ -270,13 +313,19 @@ describe('a PIN stored under another key', () => {
 });
 
 describe('allowed usernames', () => {
-  it('start empty (everyone with the PIN) and are readable by viewers', async () => {
+  test('start empty (everyone with the PIN) and are readable by viewers', async ({
+    cast: { reader },
+    calls: { getUsers },
+  }) => {
     const res = await getUsers(reader, CLS_B);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ status: 'SUCCESS', data: { users: [] } });
   });
 
-  it('are saved as typed, in order, without touching the PIN', async () => {
+  test('are saved as typed, in order, without touching the PIN', async ({
+    cast: { boss, reader },
+    calls: { changePin, getUsers, saveUsers, currentPin, currentUsers },
+  }) => {
     const pin = await currentPin();
     const users = ['alice', 'Bob.Smith', 'DOMAIN\\carol', 'dave@example.com'];
     const res = await saveUsers(boss, users);
@@ -290,7 +339,10 @@ describe('allowed usernames', () => {
     expect(await currentUsers()).toEqual(users);
   });
 
-  it('refuses bad lists with the spec message, keeping the stored list', async () => {
+  test('refuses bad lists with the spec message, keeping the stored list', async ({
+    cast: { boss },
+    calls: { saveUsers, currentUsers },
+  }) => {
     const before = await currentUsers();
     for (const users of [
       [''],
@@ -314,21 +366,27 @@ describe('allowed usernames', () => {
     expect(await currentUsers()).toEqual(before);
   });
 
-  it('refuses view-only users (403), outsiders (403), anonymous (401) and unknown servers (404)', async () => {
+  test('refuses view-only users (403), outsiders (403), anonymous (401) and unknown servers (404)', async ({
+    cast: { boss, reader, outsider },
+    calls: { getUsers, saveUsers, currentUsers, expectUnknownServer },
+  }) => {
     const before = await currentUsers();
     const viewer = await saveUsers(reader, ['mallory']);
     expect(viewer.statusCode).toBe(403);
     expect(viewer.json().err).toBe(messages.noPermission);
     expect((await saveUsers(outsider, ['mallory'])).statusCode).toBe(403);
-    expect((await saveUsers(undefined, ['mallory'])).statusCode).toBe(401);
+    expect((await saveUsers(anonymous, ['mallory'])).statusCode).toBe(401);
     await expectUnknownServer((cls) => saveUsers(boss, ['mallory'], cls));
     expect(await currentUsers()).toEqual(before);
-    expect((await getUsers(undefined)).statusCode).toBe(401);
+    expect((await getUsers(anonymous)).statusCode).toBe(401);
     expect((await getUsers(outsider)).statusCode).toBe(403);
     await expectUnknownServer((cls) => getUsers(boss, cls));
   });
 
-  it('an empty list allows everyone again; busops may save', async () => {
+  test('an empty list allows everyone again; busops may save', async ({
+    cast: { boss, busops },
+    calls: { saveUsers, currentUsers },
+  }) => {
     expect((await saveUsers(busops, [])).statusCode).toBe(200);
     expect(await currentUsers()).toEqual([]);
     expect((await saveUsers(boss, ['erin'])).statusCode).toBe(200);
@@ -336,8 +394,11 @@ describe('allowed usernames', () => {
 });
 
 describe('getElasticServerPolicy (for the license-server API)', () => {
-  it('answers the decrypted PIN and the users as saved; null and [] for a server without settings', async () => {
-    const ctx = policyCtx();
+  test('answers the decrypted PIN and the users as saved; null and [] for a server without settings', async ({
+    app,
+    database,
+  }) => {
+    const ctx = policyCtx(database, app.log);
     expect(await getElasticServerPolicy(ctx, CN, CLS)).toEqual({
       pin: '246810',
       users: ['erin'],
