@@ -18,8 +18,9 @@ async function freePort() {
 }
 
 export default async function globalSetup() {
-  // A server already up (E2E_URL) needs no database of ours.
-  if (process.env.E2E_URL) return;
+  // A server already up (E2E_URL) needs no database of ours. A run of named spec files mostly starts one server,
+  // which the template would not save but cost a start more: only whole runs (npm test) make it.
+  if (process.env.E2E_URL || process.argv.some((a) => /\.spec\.ts(:\d+)*$/.test(a))) return;
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'lp-e2e-template-'));
   const template = path.join(root, 'data');
   const child = spawn(process.execPath, [startServer], {
