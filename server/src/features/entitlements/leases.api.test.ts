@@ -1,48 +1,40 @@
+import { activationsApi } from '@lp/contract/activations/api';
 import { messages } from '@lp/contract/common/errors';
-import { leasesPageResponseSchema } from '@lp/contract/leases/schemas';
+import type { BodyInput } from '@lp/contract/common/operation';
+import { leasesApi } from '@lp/contract/leases/api';
 import { contactRoles } from '@lp/domain/policy';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { addContact, buildAccount, buildLease, dayFromToday as day } from '../../../harness/factories.ts';
-import { createTestApp } from '../../../harness/test-app.ts';
-import { buildAccountFixture } from '../../../test/account-fixture.ts';
-import { createTestDatabase, type TestDatabase } from '../../../test/test-db.ts';
+import { acme, anonymous, apiTest, other } from '../../../test/api-fixture.ts';
 import { type entitlements, products } from '../../db/schema.ts';
 
-const CN = '4400001';
-const OTHER = '4400002';
-const BLOCKED = '4400003';
-const UNTYPED = '4400004';
-type Headers = Record<string, string>;
+const CN = acme.customerNumber;
+const OTHER = other.customerNumber;
+const BLOCKED = '4100003';
+const UNTYPED = '4100004';
 
-let database: TestDatabase;
-let app: FastifyInstance;
-let boss: Headers;
-let outsider: Headers;
+type LeasePage = typeof leasesApi.active | typeof leasesApi.inactive | typeof leasesApi.page;
 
-const lease = (
-  customerNumber: string,
-  activationId: string,
-  over: Partial<typeof entitlements.$inferInsert> = {},
-) =>
-  buildLease(database.db, customerNumber, activationId, {
-    partNumber: 'SIM-1',
-    quantity: 1200,
-    endDate: day(100),
-    ...over,
-  });
+/** The activation ids of a page of leases as the boss reads it (SSL, Deployed unless told otherwise). */
+const test = apiTest.extend('ids', { scope: 'file' }, async ({ api, cast: { boss } }) => {
+  return async (operation: LeasePage, body: Partial<BodyInput<LeasePage>> = {}) =>
+    (await api.ok(boss, operation, { customerNumber: CN, type: 'SSL', state: 'Deployed', ...body })).data.map(
+      (r) => r.ActivationId,
+    );
+});
 
-const post = (url: string, headers: Headers | undefined, payload: object) =>
-  app.inject({ method: 'POST', url, headers, payload });
-const ids = async (url: string, body: object = {}) => {
-  const res = await post(url, boss, { customerNumber: CN, type: 'SSL', state: 'Deployed', ...body });
-  expect(res.statusCode).toBe(200);
-  return leasesPageResponseSchema.parse(res.json()).data.map((r) => r.ActivationId);
-};
-
-beforeAll(async () => {
-  database = await createTestDatabase();
-  app = await createTestApp(database);
+test.beforeAll(async ({ database, cast: { boss } }) => {
+  const lease = (
+    customerNumber: string,
+    activationId: string,
+    over: Partial<typeof entitlements.$inferInsert> = {},
+  ) =>
+    buildLease(database.db, customerNumber, activationId, {
+      partNumber: 'SIM-1',
+      quantity: 1200,
+      endDate: day(100),
+      ...over,
+    });
   await database.db.insert(products).values([
     { partNumber: 'SIM-1', name: 'Solver', family: 'Platform', daemon: 'simlmd', featureName: 'solver' },
     {
@@ -53,15 +45,14 @@ beforeAll(async () => {
       featureName: 'fsa',
     },
   ]);
-  ({ boss, outsider } = await buildAccountFixture(database.db, CN, OTHER));
   await buildAccount(database.db, {
     customerNumber: BLOCKED,
     name: 'Blocked',
     exportControlStatus: 'Denied',
   });
-  await addContact(database.db, BLOCKED, 'boss@acme.example', contactRoles.admin);
+  await addContact(database.db, BLOCKED, boss.email, contactRoles.admin);
   await buildAccount(database.db, { customerNumber: UNTYPED, name: 'Untyped', orgType: 'Undefined' });
-  await addContact(database.db, UNTYPED, 'boss@acme.example', contactRoles.admin);
+  await addContact(database.db, UNTYPED, boss.email, contactRoles.admin);
   await lease(CN, 'A-SOON', { endDate: day(10) });
   await lease(CN, 'A-LATER', { endDate: day(300), isEvaluation: true });
   await lease(CN, 'A-TODAY', { endDate: day(0) });
@@ -77,16 +68,15 @@ beforeAll(async () => {
   await lease(UNTYPED, 'U-1');
 });
 
-afterAll(async () => {
-  await app?.close();
-  await database?.close();
-});
-
 describe('leases and perpetuals', () => {
-  it('splits active and inactive in SQL from today, sorted by expiration with perpetuals last', async () => {
-    expect(await ids('/api/fetchEntitlements/active')).toEqual(['A-TODAY', 'A-SOON', 'A-LATER', 'A-PERM']);
-    expect(await ids('/api/fetchEntitlements/inactive')).toEqual(['I-EXPIRED', 'I-FUTURE', 'I-FUTURE-PERM']);
-    expect((await ids('/api/fetchEntitlements')).sort()).toEqual([
+  test('splits active and inactive in SQL from today, sorted by expiration with perpetuals last', async ({
+    api,
+    ids,
+    cast: { boss },
+  }) => {
+    expect(await ids(leasesApi.active)).toEqual(['A-TODAY', 'A-SOON', 'A-LATER', 'A-PERM']);
+    expect(await ids(leasesApi.inactive)).toEqual(['I-EXPIRED', 'I-FUTURE', 'I-FUTURE-PERM']);
+    expect((await ids(leasesApi.page)).sort()).toEqual([
       'A-LATER',
       'A-PERM',
       'A-SOON',
@@ -95,33 +85,38 @@ describe('leases and perpetuals', () => {
       'I-FUTURE',
       'I-FUTURE-PERM',
     ]);
-    const count = async (url: string) => (await post(url, boss, { customerNumber: CN })).json().data;
-    expect(await count('/api/fetchEntitlementsActive/count')).toBe(4);
-    expect(await count('/api/fetchEntitlementsInactive/count')).toBe(3);
-    expect(await count('/api/fetchEntitlements/count')).toBe(7);
+    const count = async (operation: typeof leasesApi.activeCount | typeof leasesApi.inactiveCount) =>
+      (await api.ok(boss, operation, { customerNumber: CN })).data;
+    expect(await count(leasesApi.activeCount)).toBe(4);
+    expect(await count(leasesApi.inactiveCount)).toBe(3);
+    expect((await api.ok(boss, leasesApi.count, { customerNumber: CN })).data).toBe(7);
   });
 
-  it('counts the rows a partial date filter finds: a month as a day range (issue 21, decision 052)', async () => {
+  test('counts the rows a partial date filter finds: a month as a day range (issue 21, decision 052)', async ({
+    api,
+    ids,
+    cast: { boss },
+  }) => {
     const month = day(10).slice(0, 7);
     const [y, m] = month.split('-').map(Number);
     const last = new Date(Date.UTC(y, m, 0)).toISOString().slice(0, 10);
     const filter = {
-      condition: 'ALL',
-      criteria: [{ name: 'EndDate', method: 'DAYRANGE', value: [`${month}-01`, last] }],
+      condition: 'ALL' as const,
+      criteria: [{ name: 'EndDate', method: 'DAYRANGE' as const, value: [`${month}-01`, last] }],
     };
     const ends: Record<string, string> = { 'A-TODAY': day(0), 'A-SOON': day(10), 'A-LATER': day(300) };
     const inMonth = Object.keys(ends).filter((id) => ends[id].startsWith(month));
-    expect(await ids('/api/fetchEntitlements/active', { filter })).toEqual(inMonth);
-    const count = await post('/api/fetchEntitlementsActive/count', boss, { customerNumber: CN, filter });
-    expect(count.json().data).toBe(inMonth.length);
+    expect(await ids(leasesApi.active, { filter })).toEqual(inMonth);
+    const count = await api.ok(boss, leasesApi.activeCount, { customerNumber: CN, filter });
+    expect(count.data).toBe(inMonth.length);
   });
 
-  it("answers the spec's record fields", async () => {
-    const res = await post('/api/fetchEntitlements/active', boss, {
+  test("answers the spec's record fields", async ({ api, cast: { boss } }) => {
+    const res = await api.ok(boss, leasesApi.active, {
       customerNumber: CN,
       filter: { condition: 'ALL', criteria: [{ name: 'ActivationId', method: 'EQUALS', value: 'A-PERM' }] },
     });
-    expect(res.json().data).toEqual([
+    expect(res.data).toEqual([
       {
         ActivationId: 'A-PERM',
         ProductName: 'Solver',
@@ -141,19 +136,19 @@ describe('leases and perpetuals', () => {
     ]);
   });
 
-  it('filters, sorts and pages through the query engine', async () => {
+  test('filters, sorts and pages through the query engine', async ({ api, ids, cast: { boss } }) => {
     expect(
-      await ids('/api/fetchEntitlements/active', {
+      await ids(leasesApi.active, {
         filter: { criteria: [{ name: 'Type', method: 'EQUALS', value: 'Evaluation' }] },
       }),
     ).toEqual(['A-LATER']);
     expect(
-      await ids('/api/fetchEntitlements/inactive', {
+      await ids(leasesApi.inactive, {
         filter: { criteria: [{ name: 'EndDate', method: 'BEFOREDAY', value: day(0) }] },
       }),
     ).toEqual(['I-EXPIRED']);
     expect(
-      await ids('/api/fetchEntitlements/active', {
+      await ids(leasesApi.active, {
         filter: {
           criteria: [{ name: 'EndDate', method: 'CONTAINS', value: day(10).slice(0, 7), tostring: true }],
         },
@@ -161,61 +156,59 @@ describe('leases and perpetuals', () => {
       }),
     ).toContain('A-SOON');
     expect(
-      await ids('/api/fetchEntitlements/active', {
+      await ids(leasesApi.active, {
         sorting: [{ name: 'EndDate', direction: 'desc' }],
         limit: 2,
       }),
     ).toEqual(['A-PERM', 'A-LATER']);
-    const distinct = await post('/api/fetchEntitlements/distinct', boss, {
+    const distinct = await api.ok(boss, leasesApi.distinct, {
       customerNumber: CN,
       key: 'LicenseModel',
     });
-    expect(distinct.json().data).toEqual(['Network', 'Network Borrow']);
-    const unknown = await post('/api/fetchEntitlements/active', boss, {
-      customerNumber: CN,
-      filter: { criteria: [{ name: 'price', method: 'EQUALS', value: 1 }] },
-    });
-    expect(unknown.statusCode).toBe(400);
-    expect(unknown.json().status).toBe('FAILURE');
+    expect(distinct.data).toEqual(['Network', 'Network Borrow']);
+    await api.refused(
+      boss,
+      leasesApi.active,
+      { customerNumber: CN, filter: { criteria: [{ name: 'price', method: 'EQUALS', value: 1 }] } },
+      400,
+    );
   });
 
-  it('refuses outsiders, export-denied accounts and customer types that may not see leases', async () => {
-    expect((await post('/api/fetchEntitlements/active', undefined, { customerNumber: CN })).statusCode).toBe(
-      401,
-    );
-    const outside = await post('/api/fetchEntitlements/active', outsider, { customerNumber: CN });
-    expect(outside.statusCode).toBe(403);
-    expect(JSON.stringify(outside.json())).not.toContain('A-SOON');
-    const blocked = await post('/api/fetchEntitlements/active', boss, { customerNumber: BLOCKED });
-    expect(blocked.statusCode).toBe(403);
-    expect(blocked.json().err).toBe(messages.exportDenied);
-    expect((await post('/api/fetchEntitlements/active', boss, { customerNumber: UNTYPED })).statusCode).toBe(
-      403,
-    );
-    expect(
-      (await post('/api/fetchEntitlements/active', boss, { customerNumber: CN, type: 'FSA' })).statusCode,
-    ).toBe(400);
+  test('refuses outsiders, export-denied accounts and customer types that may not see leases', async ({
+    api,
+    cast: { boss, outsider },
+  }) => {
+    await api.refused(anonymous, leasesApi.active, { customerNumber: CN }, 401);
+    const outside = await api.refused(outsider, leasesApi.active, { customerNumber: CN }, 403);
+    expect(JSON.stringify(outside)).not.toContain('A-SOON');
+    const blocked = await api.refused(boss, leasesApi.active, { customerNumber: BLOCKED }, 403);
+    expect(blocked.err).toBe(messages.exportDenied);
+    await api.refused(boss, leasesApi.active, { customerNumber: UNTYPED }, 403);
+    await api.refused(boss, leasesApi.active, { customerNumber: CN, type: 'FSA' }, 400);
   });
 
-  it("counts activated seats per activation id of the account's leases only", async () => {
-    const created = await post('/api/fulfillments/create', boss, {
+  test("counts activated seats per activation id of the account's leases only", async ({
+    api,
+    cast: { boss },
+  }) => {
+    await api.ok(boss, activationsApi.create, {
       customerNumber: CN,
       serverName: 'count1',
       serverId: '0a0b0c0d0e0f',
       serverIdType: 'ETHERNET',
       activations: [{ id: 'A-SOON', count: 7 }],
     });
-    expect(created.statusCode, created.body).toBe(200);
-    const res = await post('/api/fulfillments/count', boss, {
+    const res = await api.ok(boss, leasesApi.fulfillmentCount, {
       customerNumber: CN,
       activationId: ['A-SOON', 'A-LATER', 'O-1', 'nope', 'X-MANUAL', 'X-ELASTIC'],
     });
     // Other accounts' ids, the hidden drawdown product and other kinds are left out, as in the lease lists.
-    expect(res.json()).toEqual({ status: 'SUCCESS', data: { 'A-SOON': 7, 'A-LATER': 0 } });
-    const untyped = await post('/api/fulfillments/count', boss, {
-      customerNumber: UNTYPED,
-      activationId: ['x'],
-    });
-    expect(untyped.statusCode).toBe(403);
+    expect(res).toEqual({ status: 'SUCCESS', data: { 'A-SOON': 7, 'A-LATER': 0 } });
+    await api.refused(
+      boss,
+      leasesApi.fulfillmentCount,
+      { customerNumber: UNTYPED, activationId: ['x'] },
+      403,
+    );
   });
 });
