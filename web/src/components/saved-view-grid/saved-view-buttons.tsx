@@ -7,10 +7,19 @@ export interface SavedViewButtonsProps {
   onClearFilters?: () => void;
   /** Also resets the table's own state (e.g. the date range). */
   onResetView?: () => void;
+  /** The buttons' names where a spec writes them otherwise (spec 001: 'Clear Filters' / 'Reset View'). */
+  labels?: { clearFilters: string; resetView: string };
 }
 
+const defaultLabels = { clearFilters: 'Clear filters', resetView: 'Reset view' };
+
 /** The Clear filters / Reset view buttons of a saved view, enabled by its rules (spec 000 §4.4). */
-export function SavedViewButtons({ view, onClearFilters, onResetView }: SavedViewButtonsProps) {
+export function SavedViewButtons({
+  view,
+  onClearFilters,
+  onResetView,
+  labels = defaultLabels,
+}: SavedViewButtonsProps) {
   return (
     <>
       <Button
@@ -22,7 +31,7 @@ export function SavedViewButtons({ view, onClearFilters, onResetView }: SavedVie
           onClearFilters?.();
         }}
       >
-        Clear filters
+        {labels.clearFilters}
       </Button>
       <Button
         variant="default"
@@ -33,7 +42,7 @@ export function SavedViewButtons({ view, onClearFilters, onResetView }: SavedVie
           onResetView?.();
         }}
       >
-        Reset view
+        {labels.resetView}
       </Button>
     </>
   );

@@ -24,8 +24,6 @@ export interface SavedViewOptions {
   customerNumber: string;
   tableName: TableName;
   extra?: ExtraViewConditions;
-  /** Called once the saved view is on the grid, so the table starts fetching rows with it. */
-  onViewApplied?: (api: GridApi) => void;
   /**
    * The table's own saved state (spec 001 §3: date range or start/end dates, active only), saved with the view
    * and saved again when it changes; leave it empty while the table is at its defaults.
@@ -53,13 +51,7 @@ const readView = (api: GridApi): ViewState => ({
  * Loads the saved view of (customer, table), applies it to the grid, saves every filter, sort, move or
  * visibility change (debounced) and drives the Clear filters / Reset view buttons.
  */
-export function useSavedView({
-  customerNumber,
-  tableName,
-  extra,
-  onViewApplied,
-  extraPref,
-}: SavedViewOptions) {
+export function useSavedView({ customerNumber, tableName, extra, extraPref }: SavedViewOptions) {
   const queryClient = useQueryClient();
   const prefs = useQuery(tablePrefsQuery());
   const [api, setApi] = useState<GridApi | null>(null);
@@ -111,8 +103,7 @@ export function useSavedView({
     setView(current);
     setApplied(true);
     setBusy(null);
-    onViewApplied?.(api);
-  }, [api, applied, prefs.data, prefs.isError, customerNumber, tableName, onViewApplied, prefNow]);
+  }, [api, applied, prefs.data, prefs.isError, customerNumber, tableName, prefNow]);
 
   // Saves go out one at a time, in the order they were made, so an older view never lands after a newer one.
   const saving = useRef<Promise<void>>(Promise.resolve());

@@ -14,19 +14,16 @@
  */
 import type { ActivationRow } from '@lp/contract/activations/schemas';
 import type { TableName } from '@lp/contract/prefs/schemas';
-import { Accordion, Group, Stack } from '@mantine/core';
+import { Accordion } from '@mantine/core';
 import {
   ClientSideRowModelApiModule,
   ClientSideRowModelModule,
   type ColDef,
   type ModelUpdatedEvent,
 } from 'ag-grid-community';
-import { AgGridReact } from 'ag-grid-react';
 import { useCallback, useMemo, useState } from 'react';
-import { gridTheme } from '../../../components/saved-view-grid/ag-grid-setup.ts';
-import { SavedViewButtons } from '../../../components/saved-view-grid/saved-view-buttons.tsx';
 import { useSavedView } from '../../../components/saved-view-grid/use-saved-view.ts';
-import { Spinner } from '../../../components/spinner.tsx';
+import { ViewGrid } from '../../../components/saved-view-grid/view-grid.tsx';
 import { assignedRows, availableRows, type TabData, type TabSelection } from '../selection.ts';
 import {
   type EntitlementKind,
@@ -104,44 +101,29 @@ function EntitlementGrid({
   const scrolls = rows.length > MAX_VISIBLE_ROWS;
 
   return (
-    <Stack gap="xs">
-      <Group justify="space-between" align="flex-end" gap="xs">
-        <Group gap="xs">{toolbar}</Group>
-        <Group gap="xs">
-          <SavedViewButtons view={view} />
-        </Group>
-      </Group>
-      <section
-        aria-label={`${title} table`}
-        style={{
-          position: 'relative',
-          height: scrolls ? HEADER_HEIGHT + MAX_VISIBLE_ROWS * rowHeight + 2 : undefined,
-        }}
-      >
-        {view.busy ? <Spinner text={view.busy} overlay /> : null}
-        <EntitlementTableContext.Provider value={state}>
-          <AgGridReact<ActivationRow>
-            modules={gridModules}
-            theme={gridTheme}
-            rowData={rows}
-            getRowId={(p) => p.data.activationid}
-            columnDefs={columnDefs}
-            defaultColDef={defaultColDef}
-            domLayout={scrolls ? 'normal' : 'autoHeight'}
-            // A scrolling table sizes its columns left of the scrollbar from the start (decision 052).
-            alwaysShowVerticalScroll={scrolls}
-            rowHeight={rowHeight}
-            // A few dozen rows at most: render them all, so every row and cell is in the page for assistive
-            // technology (and for a browser test) without scrolling the grid first.
-            suppressRowVirtualisation
-            suppressColumnVirtualisation
-            animateRows={false}
-            onModelUpdated={onModelUpdated}
-            {...view.gridEvents}
-          />
-        </EntitlementTableContext.Provider>
-      </section>
-    </Stack>
+    <EntitlementTableContext.Provider value={state}>
+      <ViewGrid<ActivationRow>
+        view={view}
+        rowModel={{ kind: 'client', rows }}
+        ariaLabel={`${title} table`}
+        toolbar={toolbar}
+        height={scrolls ? HEADER_HEIGHT + MAX_VISIBLE_ROWS * rowHeight + 2 : undefined}
+        modules={gridModules}
+        getRowId={(p) => p.data.activationid}
+        columnDefs={columnDefs}
+        defaultColDef={defaultColDef}
+        domLayout={scrolls ? 'normal' : 'autoHeight'}
+        // A scrolling table sizes its columns left of the scrollbar from the start (decision 052).
+        alwaysShowVerticalScroll={scrolls}
+        rowHeight={rowHeight}
+        // A few dozen rows at most: render them all, so every row and cell is in the page for assistive
+        // technology (and for a browser test) without scrolling the grid first.
+        suppressRowVirtualisation
+        suppressColumnVirtualisation
+        animateRows={false}
+        onModelUpdated={onModelUpdated}
+      />
+    </EntitlementTableContext.Provider>
   );
 }
 

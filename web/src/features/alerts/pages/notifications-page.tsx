@@ -4,12 +4,16 @@ import { categoryPageFor, categoryPages, formatAlertDate, joinWithAnd } from '@l
 import { Anchor, Alert as Callout, Card, Group, SimpleGrid, Stack, Tabs, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import type { ColDef, ICellRendererParams, ValueFormatterParams } from 'ag-grid-community';
-import { useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { useCustomer } from '../../../app/customer-context.tsx';
-import { SavedViewGrid } from '../../../components/saved-view-grid/saved-view-grid.tsx';
+import { filterModelToRule } from '../../../components/saved-view-grid/grid-filter.ts';
+import { useSavedView } from '../../../components/saved-view-grid/use-saved-view.ts';
+import { useServerRows } from '../../../components/saved-view-grid/use-server-rows.ts';
+import { ViewGrid } from '../../../components/saved-view-grid/view-grid.tsx';
+import type { GridFilterModel } from '../../../components/saved-view-grid/view-rules.ts';
 import { Spinner } from '../../../components/spinner.tsx';
-import { type BlockRequest, DataService } from '../../../lib/data-service.ts';
+import { DataService } from '../../../lib/data-service.ts';
 import type { Row } from '../../../lib/filter-rules.ts';
 import { activeAlertsQuery } from '../api/alerts.ts';
 import { CategoryBadge } from '../components/alert-facts.tsx';
@@ -54,32 +58,27 @@ function ActiveTab() {
 
 type ResolvedRow = AlertRow & Row;
 
-/** Tells the page when the grid's first block came back empty, for the spec's empty text. */
 /** The alerts service rewrites criteria on category, date and expires: the server decides those. */
 const { category: _c, date: _d, expires: _e, ...narrowableAlertColumns } = alertColumnKinds;
-
-class ResolvedService extends DataService<ResolvedRow> {
-  onEmpty: (empty: boolean) => void = () => {};
-  override async getBlock(req: BlockRequest) {
-    const block = await super.getBlock(req);
-    if (req.startRow === 0) this.onEmpty(block.rows.length === 0);
-    return block;
-  }
-}
 
 const dateCell = (p: ValueFormatterParams<ResolvedRow>) =>
   typeof p.value === 'string' ? formatAlertDate(p.value) : '';
 const dateFilter = { filter: 'agDateColumnFilter', filterParams: { maxNumConditions: 1 } };
 const resolvedCriteria = [{ name: 'resolved', method: 'EQUALS' as const, value: true }];
+const resolvedRule = (model: GridFilterModel | null) => filterModelToRule(model, { extra: resolvedCriteria });
 
 function ResolvedTab() {
   const { customer } = useCustomer();
-  const [empty, setEmpty] = useState(false);
-  const service = useMemo(() => {
-    const s = new ResolvedService({ base: alertsApi.page.path, columns: narrowableAlertColumns });
-    s.onEmpty = setEmpty;
-    return s;
-  }, []);
+  const service = useMemo(
+    () => new DataService<ResolvedRow>({ base: alertsApi.page.path, columns: narrowableAlertColumns }),
+    [],
+  );
+  // Alerts are global; the saved view is kept under the selected customer like every other table.
+  const view = useSavedView({
+    customerNumber: customer?.customerNumber ?? '',
+    tableName: 'notificationsResolved',
+  });
+  const rows = useServerRows(view.api, view.applied, { dataService: service, ruleFor: resolvedRule });
   const columns = useMemo<ColDef<ResolvedRow>[]>(
     () => [
       {
@@ -126,14 +125,11 @@ function ResolvedTab() {
   );
   return (
     <Stack gap="xs" py="md">
-      {empty ? <Text data-testid="resolved-empty">{NO_RESOLVED}</Text> : null}
-      <SavedViewGrid<ResolvedRow>
-        // Alerts are global; the saved view is kept under the selected customer like every other table.
-        customerNumber={customer?.customerNumber ?? ''}
-        tableName="notificationsResolved"
+      {rows.empty ? <Text data-testid="resolved-empty">{NO_RESOLVED}</Text> : null}
+      <ViewGrid<ResolvedRow>
+        view={view}
+        rowModel={{ kind: 'infinite', source: rows }}
         columnDefs={columns}
-        dataService={service}
-        extraCriteria={resolvedCriteria}
         ariaLabel="Resolved alerts"
         height={420}
       />

@@ -2,32 +2,26 @@ import { AUDIT_EXPORT_MAX, type AuditRow } from '@lp/contract/audit/schemas';
 import type { ColumnState } from '@lp/contract/prefs/schemas';
 import { formatDate } from '@lp/domain/dates';
 import { mayReadAllAuditLogs, mayReadAuditLog } from '@lp/domain/policy';
-import { Alert, Box, Button, Group, Stack, Switch, Text, Title } from '@mantine/core';
-import type { ColDef, GridApi, ICellRendererParams, IDatasource, IGetRowsParams } from 'ag-grid-community';
-import { AgGridReact } from 'ag-grid-react';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { Button, Group, Stack, Switch, Text, Title } from '@mantine/core';
+import type { ColDef, ICellRendererParams } from 'ag-grid-community';
+import { useEffect, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { noticeState, useCustomer } from '../../../app/customer-context.tsx';
 import { showError } from '../../../components/panels.tsx';
-import { gridTheme } from '../../../components/saved-view-grid/ag-grid-setup.ts';
 import { filterModelToRule, sortModelToRules } from '../../../components/saved-view-grid/grid-filter.ts';
-import { SavedViewButtons } from '../../../components/saved-view-grid/saved-view-buttons.tsx';
 import { useSavedView } from '../../../components/saved-view-grid/use-saved-view.ts';
+import { useServerRows } from '../../../components/saved-view-grid/use-server-rows.ts';
+import { ViewGrid } from '../../../components/saved-view-grid/view-grid.tsx';
 import { type GridFilterModel, sortModelOf } from '../../../components/saved-view-grid/view-rules.ts';
-import { Spinner } from '../../../components/spinner.tsx';
 import { errorText } from '../../../lib/api-client.ts';
 import { useCurrentUser } from '../../../lib/app-context.tsx';
 import { saveTextFile } from '../../../lib/save-file.ts';
-import { useCountPerFilter } from '../../../lib/use-count-per-filter.ts';
 import { type AuditScope, createAuditDataService, fetchAuditForExport } from '../api/audit.ts';
 import { auditCsv, auditCsvFileName } from '../audit-csv.ts';
 import { AuditEntryDrawer } from '../components/audit-entry-drawer.tsx';
 import { CheckpointStatus } from '../components/checkpoint-status.tsx';
 
 const TABLE = 'auditLog';
-const PAGE_SIZE = 20;
-const PAGE_SIZES = [20, 50, 100];
-const BLOCK_SIZE = 100;
 export const NO_ENTRIES = 'No audit entries to display.';
 const tooMany = (max: number) =>
   `Total number of audit entries exceeds ${max}. Apply filters to reduce selection.`;
@@ -100,57 +94,11 @@ function columnDefs(withAccount: boolean, open: (row: AuditRow) => void): ColDef
 }
 
 function AuditGrid({ customerNumber, scope }: { customerNumber: string; scope: AuditScope }) {
-  const [loading, setLoading] = useState(0);
-  const [failed, setFailed] = useState<string | null>(null);
-  const [empty, setEmpty] = useState(false);
   const [exporting, setExporting] = useState(false);
   const [entry, setEntry] = useState<AuditRow | null>(null);
   const dataService = useMemo(() => createAuditDataService(scope), [scope]);
-  const { countFor } = useCountPerFilter(dataService);
-  const ruleOf = (model: unknown) => filterModelToRule(model as GridFilterModel);
-
-  const datasource = useMemo<IDatasource>(
-    () => ({
-      getRows: (params: IGetRowsParams) => {
-        setLoading((n) => n + 1);
-        let rule: ReturnType<typeof filterModelToRule>;
-        try {
-          rule = filterModelToRule(params.filterModel as GridFilterModel);
-        } catch (e) {
-          setFailed(errorText(e));
-          setLoading((n) => n - 1);
-          params.failCallback();
-          return;
-        }
-        Promise.all([
-          dataService.getBlock({
-            filter: rule,
-            sorting: sortModelToRules(params.sortModel),
-            startRow: params.startRow,
-            endRow: params.endRow,
-          }),
-          countFor(rule),
-        ])
-          .then(([block, total]) => {
-            setFailed(null);
-            setEmpty(total === 0);
-            params.successCallback(block.rows, block.lastRow ?? total);
-          })
-          .catch((e: unknown) => {
-            setFailed(errorText(e));
-            params.failCallback();
-          })
-          .finally(() => setLoading((n) => n - 1));
-      },
-    }),
-    [dataService, countFor],
-  );
-
-  const view = useSavedView({
-    customerNumber,
-    tableName: TABLE,
-    onViewApplied: useCallback((api: GridApi) => api.setGridOption('datasource', datasource), [datasource]),
-  });
+  const view = useSavedView({ customerNumber, tableName: TABLE });
+  const rows = useServerRows(view.api, view.applied, { dataService });
   const columns = useMemo(() => columnDefs(scope === null, setEntry), [scope]);
 
   const exportCsv = async () => {
@@ -158,7 +106,7 @@ function AuditGrid({ customerNumber, scope }: { customerNumber: string; scope: A
     if (!api) return;
     setExporting(true);
     try {
-      const filter = ruleOf(api.getFilterModel());
+      const filter = filterModelToRule(api.getFilterModel() as GridFilterModel);
       if ((await dataService.count(filter)) > AUDIT_EXPORT_MAX) {
         showError(tooMany(AUDIT_EXPORT_MAX));
         return;
@@ -178,47 +126,26 @@ function AuditGrid({ customerNumber, scope }: { customerNumber: string; scope: A
   };
 
   return (
-    <Stack gap="xs">
-      <Group justify="flex-end" gap="xs">
-        <Button size="xs" variant="default" onClick={() => void exportCsv()} disabled={exporting}>
-          Export as csv file
-        </Button>
-        <SavedViewButtons view={view} />
-      </Group>
-      {view.loadError ? (
-        <Alert color="red" title="Could not load the saved view">
-          {view.loadError.message}
-        </Alert>
-      ) : null}
-      {failed ? <Alert color="red">{failed}</Alert> : null}
-      {empty && !failed ? <Text size="sm">{NO_ENTRIES}</Text> : null}
-      <Box
-        component="section"
-        aria-label="Audit entries"
-        aria-busy={loading > 0 || view.busy !== null}
-        style={{ position: 'relative', height: 560 }}
-      >
-        {view.busy || exporting ? (
-          <Spinner text={view.busy ?? 'Exporting audit entries ...'} overlay />
-        ) : null}
-        <AgGridReact<AuditRow>
-          theme={gridTheme}
-          // Columns sized left of the scrollbar from the start (decision 052): AG Grid does not re-flex when it appears.
-          alwaysShowVerticalScroll
-          rowModelType="infinite"
-          cacheBlockSize={BLOCK_SIZE}
-          pagination
-          paginationPageSize={PAGE_SIZE}
-          paginationPageSizeSelector={PAGE_SIZES}
-          columnDefs={columns}
-          defaultColDef={defaultColDef}
-          maintainColumnOrder
-          suppressColumnVirtualisation
-          {...view.gridEvents}
-        />
-      </Box>
+    <>
+      <ViewGrid<AuditRow>
+        view={view}
+        rowModel={{ kind: 'infinite', source: rows }}
+        ariaLabel="Audit entries"
+        height={560}
+        actions={
+          <Button size="xs" variant="default" onClick={() => void exportCsv()} disabled={exporting}>
+            Export as csv file
+          </Button>
+        }
+        notice={rows.empty && !rows.failed ? <Text size="sm">{NO_ENTRIES}</Text> : null}
+        busy={view.busy ?? (exporting ? 'Exporting audit entries ...' : null)}
+        columnDefs={columns}
+        defaultColDef={defaultColDef}
+        maintainColumnOrder
+        suppressColumnVirtualisation
+      />
       <AuditEntryDrawer entry={entry} onClose={() => setEntry(null)} />
-    </Stack>
+    </>
   );
 }
 

@@ -4,7 +4,9 @@ import type { ColDef, ICellRendererParams } from 'ag-grid-community';
 import { useMemo } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { noticeState, useCustomer, useCustomerOfType } from '../../../app/customer-context.tsx';
-import { SavedViewGrid } from '../../../components/saved-view-grid/saved-view-grid.tsx';
+import { useSavedView } from '../../../components/saved-view-grid/use-saved-view.ts';
+import { useServerRows } from '../../../components/saved-view-grid/use-server-rows.ts';
+import { ViewGrid } from '../../../components/saved-view-grid/view-grid.tsx';
 import { Spinner } from '../../../components/spinner.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { useCountingClient } from '../../../lib/counting-client.ts';
@@ -63,16 +65,18 @@ function EmailsList({ customerNumber, version }: { customerNumber: string; versi
     () => createEmailsDataService(customerNumber, client),
     [customerNumber, client],
   );
+  const view = useSavedView({ customerNumber, tableName: 'emailList' });
+  const rows = useServerRows(view.api, view.applied, { dataService });
 
   return (
     <div style={{ position: 'relative' }}>
       {inFlight > 0 ? <Spinner text={EMAILS_SPINNER} overlay /> : null}
-      <SavedViewGrid<EmailRow>
-        customerNumber={customerNumber}
-        tableName="emailList"
+      <ViewGrid<EmailRow>
+        view={view}
+        rowModel={{ kind: 'infinite', source: rows }}
         columnDefs={columnDefs}
-        dataService={dataService}
         ariaLabel="Emails"
+        height={520}
       />
     </div>
   );

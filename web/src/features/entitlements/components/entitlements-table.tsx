@@ -12,12 +12,9 @@ import {
   type ValueFormatterParams,
   type ValueGetterParams,
 } from 'ag-grid-community';
-import { AgGridReact } from 'ag-grid-react';
 import { useMemo } from 'react';
-import { gridTheme } from '../../../components/saved-view-grid/ag-grid-setup.ts';
-import { SavedViewButtons } from '../../../components/saved-view-grid/saved-view-buttons.tsx';
 import { useSavedView } from '../../../components/saved-view-grid/use-saved-view.ts';
-import { Spinner } from '../../../components/spinner.tsx';
+import { ViewGrid } from '../../../components/saved-view-grid/view-grid.tsx';
 import type { StatementPeriod } from '../api/entitlements.ts';
 
 /** The whole list comes with one call, so these tables filter, sort and page in the browser. */
@@ -302,31 +299,23 @@ export function EntitlementsTable(props: EntitlementsTableProps) {
   );
 
   return (
-    <Stack gap="xs">
-      <Group justify="flex-end" gap="xs">
-        <SavedViewButtons view={view} />
-      </Group>
-      <section aria-label={`${props.title} table`} style={{ position: 'relative' }}>
-        {view.busy ? <Spinner text={view.busy} overlay /> : null}
-        <AgGridReact<Row>
-          modules={gridModules}
-          theme={gridTheme}
-          rowData={props.rows}
-          getRowId={(p) => p.data.activationId}
-          context={context}
-          columnDefs={columnDefs}
-          defaultColDef={defaultColDef}
-          domLayout="autoHeight"
-          rowHeight={56}
-          // A few columns only: render them all, so every cell is in the page for assistive technology.
-          suppressColumnVirtualisation
-          animateRows={false}
-          pagination
-          paginationPageSize={PAGE_SIZE}
-          paginationPageSizeSelector={[PAGE_SIZE, 25, 50, 100]}
-          {...view.gridEvents}
-        />
-      </section>
-    </Stack>
+    <ViewGrid<Row>
+      view={view}
+      rowModel={{ kind: 'client', rows: props.rows }}
+      ariaLabel={`${props.title} table`}
+      modules={gridModules}
+      getRowId={(p) => p.data.activationId}
+      context={context}
+      columnDefs={columnDefs}
+      defaultColDef={defaultColDef}
+      domLayout="autoHeight"
+      rowHeight={56}
+      // A few columns only: render them all, so every cell is in the page for assistive technology.
+      suppressColumnVirtualisation
+      animateRows={false}
+      pagination
+      paginationPageSize={PAGE_SIZE}
+      paginationPageSizeSelector={[PAGE_SIZE, 25, 50, 100]}
+    />
   );
 }

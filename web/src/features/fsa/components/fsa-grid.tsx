@@ -1,5 +1,4 @@
 import type { TableName } from '@lp/contract/prefs/schemas';
-import { Alert, Group, Stack } from '@mantine/core';
 import {
   ClientSideRowModelApiModule,
   ClientSideRowModelModule,
@@ -8,12 +7,9 @@ import {
   type GridApi,
   PaginationModule,
 } from 'ag-grid-community';
-import { AgGridReact } from 'ag-grid-react';
 import { useMemo } from 'react';
-import { gridTheme } from '../../../components/saved-view-grid/ag-grid-setup.ts';
-import { SavedViewButtons } from '../../../components/saved-view-grid/saved-view-buttons.tsx';
 import { useSavedView } from '../../../components/saved-view-grid/use-saved-view.ts';
-import { Spinner } from '../../../components/spinner.tsx';
+import { ViewGrid } from '../../../components/saved-view-grid/view-grid.tsx';
 import { ColumnsMenu } from './columns-menu.tsx';
 
 /**
@@ -74,36 +70,27 @@ export function FsaGrid<T>({
     [],
   );
   return (
-    <Stack gap="xs">
-      <Group justify="flex-end" gap="xs">
-        {toolbar?.(api)}
-        <ColumnsMenu api={view.applied ? api : null} title={title} />
-        <SavedViewButtons view={view} />
-      </Group>
-      {view.loadError ? (
-        <Alert color="red" title="Could not load the saved view">
-          {view.loadError.message}
-        </Alert>
-      ) : null}
-      <section aria-label={`${title} table`} style={{ position: 'relative' }}>
-        {view.busy ? <Spinner text={view.busy} overlay /> : null}
-        <AgGridReact<T>
-          modules={gridModules}
-          theme={gridTheme}
-          rowData={rows}
-          getRowId={getRowId}
-          columnDefs={columnDefs}
-          defaultColDef={defaultColDef}
-          rowHeight={rowHeight}
-          domLayout="autoHeight"
-          suppressColumnVirtualisation
-          animateRows={false}
-          pagination
-          paginationPageSize={FSA_PAGE_SIZE}
-          paginationPageSizeSelector={PAGE_SIZES}
-          {...view.gridEvents}
-        />
-      </section>
-    </Stack>
+    <ViewGrid<T>
+      view={view}
+      rowModel={{ kind: 'client', rows }}
+      ariaLabel={`${title} table`}
+      actions={
+        <>
+          {toolbar?.(api)}
+          <ColumnsMenu api={view.applied ? api : null} title={title} />
+        </>
+      }
+      modules={gridModules}
+      getRowId={getRowId}
+      columnDefs={columnDefs}
+      defaultColDef={defaultColDef}
+      rowHeight={rowHeight}
+      domLayout="autoHeight"
+      suppressColumnVirtualisation
+      animateRows={false}
+      pagination
+      paginationPageSize={FSA_PAGE_SIZE}
+      paginationPageSizeSelector={PAGE_SIZES}
+    />
   );
 }

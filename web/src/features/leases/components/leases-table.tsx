@@ -2,14 +2,14 @@ import { messages } from '@lp/contract/common/errors';
 import { useMemo } from 'react';
 import { useNavigate } from 'react-router';
 import { noticeState } from '../../../app/customer-context.tsx';
-import { SavedViewGrid } from '../../../components/saved-view-grid/saved-view-grid.tsx';
+import { useSavedView } from '../../../components/saved-view-grid/use-saved-view.ts';
+import { useServerRows } from '../../../components/saved-view-grid/use-server-rows.ts';
+import { ViewGrid } from '../../../components/saved-view-grid/view-grid.tsx';
 import { Spinner } from '../../../components/spinner.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { useCountingClient } from '../../../lib/counting-client.ts';
 import { type LeaseGridRow, type LeaseSplit, LeasesDataService } from '../api/leases.ts';
 import { leaseColumnDefs } from './lease-columns.tsx';
-
-/** Spec 002 §2 spinner text. */
 
 /** Spec 002 §2: the column order, sort and filters of each table are saved per customer under these names. */
 const tableNames = {
@@ -29,7 +29,7 @@ export interface LeasesTableProps {
 }
 
 /**
- * One /ssl table: the shared saved-view grid over the leases data service. While a call is out the spec's
+ * One /ssl table: the shared table shell (ViewGrid) over the leases data service. While a call is out the spec's
  * spinner covers the table; a refused permission check goes to /nopermissions and an export denial to
  * /noaccess (spec 002 §2); other failures are shown above the table by the grid.
  */
@@ -45,17 +45,18 @@ export function LeasesTable({ customerNumber, version, split, title }: LeasesTab
     () => new LeasesDataService(customerNumber, split, client),
     [customerNumber, split, client],
   );
+  const view = useSavedView({ customerNumber, tableName: tableNames[split] });
+  const rows = useServerRows(view.api, view.applied, { dataService });
 
   return (
     <div style={{ position: 'relative' }} aria-busy={inFlight > 0}>
       {inFlight > 0 ? <Spinner text={messages.gettingLeases} overlay /> : null}
-      <SavedViewGrid<LeaseGridRow>
-        customerNumber={customerNumber}
-        tableName={tableNames[split]}
+      <ViewGrid<LeaseGridRow>
+        view={view}
+        rowModel={{ kind: 'infinite', source: rows }}
         columnDefs={leaseColumnDefs}
-        dataService={dataService}
-        blockSize={PAGE_SIZE}
-        pageSize={PAGE_SIZE}
+        cacheBlockSize={PAGE_SIZE}
+        paginationPageSize={PAGE_SIZE}
         height={640}
         ariaLabel={`${title} table`}
       />

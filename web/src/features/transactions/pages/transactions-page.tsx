@@ -6,24 +6,16 @@ import type { TransactionDatePreset } from '@lp/domain/dates';
 import { usageSortWithTieBreakers } from '@lp/domain/usage-sort';
 import { Anchor, Button, Checkbox, Group, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import {
-  type ColDef,
-  type ColumnMovedEvent,
-  CustomFilterModule,
-  type GridApi,
-  type IDatasource,
-  type IGetRowsParams,
-  PaginationModule,
-} from 'ag-grid-community';
-import { AgGridReact } from 'ag-grid-react';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { type ColDef, CustomFilterModule, PaginationModule } from 'ag-grid-community';
+import { useCallback, useMemo, useRef, useState } from 'react';
 import { useCustomer } from '../../../app/customer-context.tsx';
 import { confirmDialog } from '../../../components/confirm-dialog.tsx';
 import { showError } from '../../../components/panels.tsx';
-import { gridTheme } from '../../../components/saved-view-grid/ag-grid-setup.ts';
 import { sortModelToRules } from '../../../components/saved-view-grid/grid-filter.ts';
 import { tablePrefsQuery } from '../../../components/saved-view-grid/table-prefs.ts';
 import { PREFS_SPINNER, useSavedView } from '../../../components/saved-view-grid/use-saved-view.ts';
+import { useServerRows } from '../../../components/saved-view-grid/use-server-rows.ts';
+import { ViewGrid } from '../../../components/saved-view-grid/view-grid.tsx';
 import {
   findPref,
   type GridFilterModel,
@@ -31,9 +23,9 @@ import {
   sortModelOf,
 } from '../../../components/saved-view-grid/view-rules.ts';
 import { Spinner } from '../../../components/spinner.tsx';
-import { type ApiClient, api as defaultClient, errorText } from '../../../lib/api-client.ts';
+import { errorText } from '../../../lib/api-client.ts';
+import { useCountingClient } from '../../../lib/counting-client.ts';
 import { saveTextFile } from '../../../lib/save-file.ts';
-import { useCountPerFilter } from '../../../lib/use-count-per-filter.ts';
 import {
   createUsageDataService,
   fetchForExport,
@@ -70,6 +62,9 @@ const PAGE_SIZES = [20, 25, 50, 100, 500];
 /** Spec 001 §9: the cache holds at most 5 times the largest option. */
 const MAX_BLOCKS = (5 * 500) / PAGE_SIZE;
 const DISTINCT_LIMIT = 500;
+/** Spec 001 writes the saved view's buttons in title case. */
+const SPEC_001_LABELS = { clearFilters: 'Clear Filters', resetView: 'Reset View' };
+const ignoreFailure = () => {};
 const gridModules = [CustomFilterModule, PaginationModule];
 
 /**
@@ -91,7 +86,6 @@ function UsageTable({ account, initialPeriod, initialActiveOnly, cloudJobs }: Us
   // Presets are relative to now: the bounds are fixed when the period is chosen or refreshed.
   const [refreshed, setRefreshed] = useState(() => new Date());
   const bounds = useMemo(() => periodBounds(period, refreshed), [period, refreshed]);
-  const [loading, setLoading] = useState(0);
   const [exporting, setExporting] = useState(false);
   const [valuesColumn, setValuesColumn] = useState<{ colId: string; title: string } | null>(null);
 
@@ -100,57 +94,16 @@ function UsageTable({ account, initialPeriod, initialActiveOnly, cloudJobs }: Us
     queryFn: () => getLastReceived(account.customerNumber),
   });
 
-  const dataService = useMemo(() => {
-    const client: ApiClient = async <T,>(path: string, options?: Parameters<ApiClient>[1]) => {
-      setLoading((n) => n + 1);
-      try {
-        return await defaultClient<T>(path, options);
-      } finally {
-        setLoading((n) => n - 1);
-      }
-    };
-    return createUsageDataService(account, client);
-  }, [account]);
+  // Every call of the data service (rows, counts, distinct values) shows the usage spinner; failures are told by
+  // the grid (rows) or the caller (export, values).
+  const { client, inFlight } = useCountingClient(ignoreFailure);
+  const dataService = useMemo(() => createUsageDataService(account, client), [account, client]);
 
   const extraCriteria = useMemo<Criterion[]>(() => tableCriteria(bounds, activeOnly), [bounds, activeOnly]);
-  const criteriaRef = useRef(extraCriteria);
-  criteriaRef.current = extraCriteria;
   const disabledFilters = activeOnly ? ACTIVE_DISABLED_FILTERS : undefined;
-  const disabledRef = useRef(disabledFilters);
-  disabledRef.current = disabledFilters;
   const ruleFor = useCallback(
-    (model: unknown) => usageFilterRule(model as GridFilterModel, criteriaRef.current, disabledRef.current),
-    [],
-  );
-
-  // The total for the pager: one count per filter.
-  const { countFor, forgetCounts } = useCountPerFilter(dataService);
-
-  const gridApi = useRef<GridApi | null>(null);
-  const datasource = useMemo<IDatasource>(
-    () => ({
-      getRows: (params: IGetRowsParams) => {
-        const rule = ruleFor(params.filterModel);
-        Promise.all([
-          dataService.getBlock({
-            filter: rule,
-            sorting: usageSortWithTieBreakers(sortModelToRules(params.sortModel)),
-            startRow: params.startRow,
-            endRow: params.endRow,
-          }),
-          countFor(rule),
-        ])
-          .then(([block, total]) => params.successCallback(block.rows, block.lastRow ?? total))
-          .catch((e: unknown) => {
-            // Spec 001 §8: the block fails, the message is shown, the spinner hidden, the no-rows overlay shown.
-            showError(errorText(e));
-            params.failCallback();
-            gridApi.current?.setRowCount(0, true);
-            gridApi.current?.showNoRowsOverlay();
-          });
-      },
-    }),
-    [dataService, ruleFor, countFor],
+    (model: unknown) => usageFilterRule(model as GridFilterModel, extraCriteria, disabledFilters),
+    [extraCriteria, disabledFilters],
   );
 
   const view = useSavedView({
@@ -159,30 +112,16 @@ function UsageTable({ account, initialPeriod, initialActiveOnly, cloudJobs }: Us
     extra: { differsFromInitial: !isDefaultPeriod(period) || activeOnly },
     extraPref: periodPref(period, activeOnly),
   });
-  const { api, applied } = view;
-  gridApi.current = api;
-
-  // Rows are fetched once the saved view is on the grid (also when the preferences could not be loaded).
-  useEffect(() => {
-    if (api && applied) api.setGridOption('datasource', datasource);
-  }, [api, applied, datasource]);
-
-  const reload = useCallback(() => {
-    if (!api) return;
-    forgetCounts();
-    dataService.invalidate();
-    api.paginationGoToFirstPage();
-    api.purgeInfiniteCache();
-  }, [api, dataService, forgetCounts]);
-
-  // A new period or toggle refetches from the first row.
-  const criteriaKey = JSON.stringify(extraCriteria);
-  const lastCriteria = useRef(criteriaKey);
-  useEffect(() => {
-    if (criteriaKey === lastCriteria.current) return;
-    lastCriteria.current = criteriaKey;
-    reload();
-  }, [criteriaKey, reload]);
+  const { api } = view;
+  const rows = useServerRows(api, view.applied, {
+    dataService,
+    ruleFor,
+    sortFor: usageSortWithTieBreakers,
+    // A new period or toggle refetches from the first row.
+    criteriaKey: JSON.stringify(extraCriteria),
+    // Spec 001 §8: the block fails, the message is shown, the spinner hidden, the no-rows overlay shown.
+    onFailure: showError,
+  });
 
   const choosePreset = async (preset: TransactionDatePreset) => {
     if (api && hasFilter(api.getFilterModel() as GridFilterModel)) {
@@ -202,19 +141,19 @@ function UsageTable({ account, initialPeriod, initialActiveOnly, cloudJobs }: Us
     setActiveOnly(checked);
   };
 
-  const resetView = async () => {
+  const resetPeriod = () => {
     setPeriod(DEFAULT_PERIOD);
     setActiveOnly(false);
     setRefreshed(new Date());
-    await view.resetView();
   };
 
   const refresh = () => {
     void lastReceived.refetch();
     setRefreshed(new Date());
-    reload();
+    rows.reload();
   };
 
+  // The values dialog loads again when this changes.
   const loadChoices = useCallback(
     async (colId: string, search: string): Promise<Choice[]> => {
       const model = { ...((api?.getFilterModel() ?? {}) as GridFilterModel) };
@@ -233,13 +172,10 @@ function UsageTable({ account, initialPeriod, initialActiveOnly, cloudJobs }: Us
     void api?.setColumnFilterModel(colId, model).then(() => api.onFilterChanged());
   };
 
-  const openValues = useCallback(
-    (colId: string) => {
-      const title = api?.getColumn(colId)?.getColDef().headerName ?? colId;
-      setValuesColumn({ colId, title });
-    },
-    [api],
-  );
+  const openValues = (colId: string) => {
+    const title = api?.getColumn(colId)?.getColDef().headerName ?? colId;
+    setValuesColumn({ colId, title });
+  };
   const openValuesRef = useRef(openValues);
   openValuesRef.current = openValues;
   const columnDefs = useMemo(
@@ -288,7 +224,9 @@ function UsageTable({ account, initialPeriod, initialActiveOnly, cloudJobs }: Us
     : null;
   const valuesModel = currentValues?.filterType === 'values' ? currentValues : null;
   const busy =
-    view.busy === PREFS_SPINNER ? USAGE_PREFS_SPINNER : (view.busy ?? (exporting ? EXPORT_SPINNER : null));
+    view.busy === PREFS_SPINNER
+      ? USAGE_PREFS_SPINNER
+      : (view.busy ?? (exporting ? EXPORT_SPINNER : inFlight > 0 ? USAGE_SPINNER : null));
 
   return (
     <Stack gap="sm">
@@ -301,80 +239,49 @@ function UsageTable({ account, initialPeriod, initialActiveOnly, cloudJobs }: Us
         </Text>
         <Text size="sm">Transactions may be delayed by up to 30 minutes.</Text>
       </Stack>
-      <Group justify="space-between" gap="xs">
-        <Group gap="md">
-          <PeriodMenu
-            period={period}
-            bounds={bounds}
-            onPreset={(p) => void choosePreset(p)}
-            onCustom={(from, to) => {
-              setRefreshed(new Date());
-              setPeriod({ kind: 'custom', from, to });
-            }}
-          />
-          <Checkbox
-            label="Active Sessions"
-            checked={activeOnly}
-            onChange={(e) => toggleActive(e.currentTarget.checked)}
-          />
-        </Group>
-        <Group gap="xs">
+      <ViewGrid<UsageRow>
+        view={view}
+        rowModel={{ kind: 'infinite', source: rows }}
+        ariaLabel="Usage transactions"
+        ariaBusy={inFlight > 0}
+        busy={busy}
+        height={640}
+        labels={SPEC_001_LABELS}
+        onResetView={resetPeriod}
+        toolbar={
+          <Group gap="md">
+            <PeriodMenu
+              period={period}
+              bounds={bounds}
+              onPreset={(p) => void choosePreset(p)}
+              onCustom={(from, to) => {
+                setRefreshed(new Date());
+                setPeriod({ kind: 'custom', from, to });
+              }}
+            />
+            <Checkbox
+              label="Active Sessions"
+              checked={activeOnly}
+              onChange={(e) => toggleActive(e.currentTarget.checked)}
+            />
+          </Group>
+        }
+        actions={
           <Button size="xs" variant="default" onClick={() => void exportCsv()} disabled={exporting}>
             Export as csv file
           </Button>
-          <Button
-            size="xs"
-            variant="default"
-            disabled={!view.buttons.clearFilters}
-            onClick={view.clearFilters}
-          >
-            Clear Filters
-          </Button>
-          <Button
-            size="xs"
-            variant="default"
-            disabled={!view.buttons.resetView}
-            onClick={() => void resetView()}
-          >
-            Reset View
-          </Button>
-        </Group>
-      </Group>
-      <section
-        aria-label="Usage transactions"
-        aria-busy={loading > 0}
-        style={{ position: 'relative', height: 640 }}
-      >
-        {busy ? (
-          <Spinner text={busy} overlay />
-        ) : loading > 0 ? (
-          <Spinner text={USAGE_SPINNER} overlay />
-        ) : null}
-        <AgGridReact<UsageRow>
-          theme={gridTheme}
-          // Columns sized left of the scrollbar from the start (decision 052): AG Grid does not re-flex when it appears.
-          alwaysShowVerticalScroll
-          modules={gridModules}
-          rowModelType="infinite"
-          cacheBlockSize={PAGE_SIZE}
-          maxBlocksInCache={MAX_BLOCKS}
-          pagination
-          paginationPageSize={PAGE_SIZE}
-          paginationPageSizeSelector={PAGE_SIZES}
-          columnDefs={columnDefs}
-          defaultColDef={defaultColDef}
-          maintainColumnOrder
-          // Fifteen columns: rendering them all keeps every header and cell reachable (and checkable).
-          suppressColumnVirtualisation
-          onGridReady={(e) => view.onGridReady(e.api as GridApi)}
-          onFilterChanged={view.onViewChanged}
-          onSortChanged={view.onViewChanged}
-          onColumnVisible={view.onViewChanged}
-          onColumnMoved={(e: ColumnMovedEvent) => {
-            if (e.finished) view.onViewChanged();
-          }}
-        />
-      </section>
+        }
+        modules={gridModules}
+        cacheBlockSize={PAGE_SIZE}
+        maxBlocksInCache={MAX_BLOCKS}
+        paginationPageSize={PAGE_SIZE}
+        paginationPageSizeSelector={PAGE_SIZES}
+        columnDefs={columnDefs}
+        defaultColDef={defaultColDef}
+        maintainColumnOrder
+        // Fifteen columns: rendering them all keeps every header and cell reachable (and checkable).
+        suppressColumnVirtualisation
+      />
       <ValuesFilterDialog
         column={valuesColumn}
         current={valuesModel}
