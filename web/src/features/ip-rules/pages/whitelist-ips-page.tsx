@@ -1,25 +1,11 @@
-import type { ElasticServer, IpRuleDto } from '@lp/contract/ip-rules/schemas';
+import type { ElasticServer } from '@lp/contract/ip-rules/schemas';
 import { checkIpRules, type IpRule, sameIpRules } from '@lp/domain/ip-rules';
-import {
-  ActionIcon,
-  Alert,
-  Button,
-  Group,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-  Title,
-  VisuallyHidden,
-} from '@mantine/core';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { Alert, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useCustomer } from '../../../app/customer-context.tsx';
 import { useViewOnly } from '../../../app/use-view-only.ts';
-import { LeaveGuard } from '../../../components/leave-guard.tsx';
-import { usePanels } from '../../../components/panels.tsx';
+import { EditableList, useEditableList } from '../../../components/editable-list.tsx';
 import { Spinner } from '../../../components/spinner.tsx';
-import { useRowEditor } from '../../../components/use-row-editor.ts';
-import { ApiError } from '../../../lib/api-client.ts';
 import { useGoToNoPermissions } from '../../../lib/no-permissions.ts';
 import { getActivatedElasticServers, getIpRules, setIpRules } from '../api/ip-rules.ts';
 
@@ -56,62 +42,47 @@ function IpRulesForm({
   server: ElasticServer;
   viewOnly: boolean;
 }) {
-  const goToNoPermissions = useGoToNoPermissions();
-  const panels = usePanels();
-  const [baseline, setBaseline] = useState<IpRuleDto[] | null>(null);
-  const editor = useRowEditor<IpRule, Field>(blankRule);
-  const { rows, reset } = editor;
-  const [saving, setSaving] = useState(false);
-  const mounted = useRef(true);
-
-  useEffect(() => {
-    mounted.current = true;
-    getIpRules(customerNumber, server.DeviceID)
-      .then((rules) => {
-        if (!mounted.current) return;
-        setBaseline(rules);
-        reset(rules);
-      })
-      .catch((e) => {
-        // Spec 000 §6, §8: a failed read of the IP settings goes to /nopermissions.
-        if (mounted.current) goToNoPermissions(e);
-      });
-    return () => {
-      mounted.current = false;
-    };
-  }, [customerNumber, server.DeviceID, goToNoPermissions, reset]);
-
+  const list = useEditableList<IpRule, Field>({
+    blank: blankRule,
+    load: useCallback(() => getIpRules(customerNumber, server.DeviceID), [customerNumber, server.DeviceID]),
+    // Spec 000 §6, §8: a failed read of the IP settings goes to /nopermissions.
+    onLoadError: useGoToNoPermissions(),
+  });
+  const { rows } = list.editor;
   const check = useMemo(() => checkIpRules(rows), [rows]);
-  const changed = baseline !== null && !sameIpRules(rows, baseline);
+  const changed = list.baseline !== null && !sameIpRules(rows, list.baseline);
 
-  if (!baseline) return <Spinner text={LOADING} />;
-
-  const { touch, update } = editor;
-  const shown = (id: number, index: number, field: Field) =>
-    editor.isTouched(id, field) ? check.rows[index]?.[field] : undefined;
-
-  const save = async () => {
-    setSaving(true);
-    panels.showSpinner(SAVING);
-    try {
-      const stored = await setIpRules(customerNumber, server.DeviceID, check.normalised);
-      if (!mounted.current) return;
-      // Spec 000 §4.6: after a successful save the baseline is the list as stored.
-      setBaseline(stored);
-      reset(stored);
-      panels.showSuccess('IP settings saved.');
-    } catch (e) {
-      panels.showError(e instanceof ApiError ? e.err : String(e));
-    } finally {
-      panels.hideSpinner();
-      if (mounted.current) setSaving(false);
-    }
-  };
-
-  const locked = viewOnly || saving;
   return (
-    <Stack>
-      <LeaveGuard when={changed && !saving} />
+    <EditableList<IpRule, Field>
+      list={list}
+      ariaLabel="IP rules"
+      rowTestId="ip-rule-row"
+      loadingText={LOADING}
+      savingText={SAVING}
+      savedText="IP settings saved."
+      headers={['Rule Name', 'IP Address']}
+      cells={(_row, index, input) => [
+        <TextInput
+          key="rulename"
+          aria-label={`Rule Name of rule ${index + 1}`}
+          maxLength={200}
+          {...input('rulename')}
+        />,
+        <TextInput
+          key="ipaddress"
+          aria-label={`IP Address of rule ${index + 1}`}
+          placeholder="203.0.113.0/24"
+          {...input('ipaddress')}
+        />,
+      ]}
+      errors={check.rows}
+      valid={check.valid}
+      changed={changed}
+      canEdit={!viewOnly}
+      removeLabel={(_row, index) => `Remove rule ${index + 1}`}
+      addLabel="Add Rule"
+      save={() => setIpRules(customerNumber, server.DeviceID, check.normalised)}
+    >
       <Text size="sm">
         Elastic license server {server.Alias ? `${server.Alias} (${server.DeviceID})` : server.DeviceID}
       </Text>
@@ -129,70 +100,7 @@ function IpRulesForm({
           {check.list}
         </Alert>
       ) : null}
-      <Table withTableBorder verticalSpacing="xs" aria-label="IP rules">
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>Rule Name</Table.Th>
-            <Table.Th>IP Address</Table.Th>
-            <Table.Th>
-              <VisuallyHidden>Remove</VisuallyHidden>
-            </Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {rows.map((row, index) => (
-            <Table.Tr key={row.id} data-testid="ip-rule-row">
-              <Table.Td>
-                <TextInput
-                  aria-label={`Rule Name of rule ${index + 1}`}
-                  value={row.rulename}
-                  disabled={locked}
-                  maxLength={200}
-                  onChange={(e) => update(row.id, 'rulename', e.currentTarget.value)}
-                  onBlur={() => touch(row.id, 'rulename')}
-                  error={shown(row.id, index, 'rulename')}
-                />
-              </Table.Td>
-              <Table.Td>
-                <TextInput
-                  aria-label={`IP Address of rule ${index + 1}`}
-                  placeholder="203.0.113.0/24"
-                  value={row.ipaddress}
-                  disabled={locked}
-                  onChange={(e) => update(row.id, 'ipaddress', e.currentTarget.value)}
-                  onBlur={() => touch(row.id, 'ipaddress')}
-                  error={shown(row.id, index, 'ipaddress')}
-                />
-              </Table.Td>
-              <Table.Td>
-                <ActionIcon
-                  variant="subtle"
-                  color="red"
-                  aria-label={`Remove rule ${index + 1}`}
-                  disabled={locked}
-                  onClick={() => editor.remove(row.id)}
-                >
-                  <span aria-hidden="true">✕</span>
-                </ActionIcon>
-              </Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-      <Group justify="space-between">
-        <Button variant="light" disabled={locked} onClick={editor.add}>
-          Add Rule
-        </Button>
-        <Group>
-          <Button variant="default" disabled={!changed || saving} onClick={() => reset(baseline)}>
-            Cancel
-          </Button>
-          <Button onClick={save} disabled={viewOnly || !changed || !check.valid || saving}>
-            Save
-          </Button>
-        </Group>
-      </Group>
-    </Stack>
+    </EditableList>
   );
 }
 

@@ -1,4 +1,3 @@
-import type { ContactDto } from '@lp/contract/portal-access/schemas';
 import {
   type Contact,
   checkContacts,
@@ -8,26 +7,11 @@ import {
 } from '@lp/domain/contacts';
 import { isFreeMail } from '@lp/domain/free-mail';
 import { contactRoles } from '@lp/domain/policy';
-import {
-  ActionIcon,
-  Alert,
-  Button,
-  Group,
-  NativeSelect,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-  Title,
-  VisuallyHidden,
-} from '@mantine/core';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { Alert, Button, Group, NativeSelect, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useCallback, useMemo, useState } from 'react';
 import { useCustomer } from '../../../app/customer-context.tsx';
 import { useViewOnly } from '../../../app/use-view-only.ts';
-import { LeaveGuard } from '../../../components/leave-guard.tsx';
-import { usePanels } from '../../../components/panels.tsx';
-import { Spinner } from '../../../components/spinner.tsx';
-import { useRowEditor } from '../../../components/use-row-editor.ts';
+import { EditableList, useEditableList } from '../../../components/editable-list.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { useConfig } from '../../../lib/app-context.tsx';
 import { getPortalAccess, setPortalAccess } from '../api/portal-access.ts';
@@ -55,81 +39,60 @@ function Intro() {
 }
 
 function PortalAccessForm({ customerNumber, canEdit }: { customerNumber: string; canEdit: boolean }) {
-  const panels = usePanels();
-  const [baseline, setBaseline] = useState<ContactDto[] | null>(null);
-  const editor = useRowEditor<Contact, Field>(blankContact);
-  const { rows, reset } = editor;
-  const [loadError, setLoadError] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
+  const list = useEditableList<Contact, Field>({
+    blank: blankContact,
+    load: useCallback(() => getPortalAccess(customerNumber), [customerNumber]),
+  });
   const [conflict, setConflict] = useState(false);
-  const mounted = useRef(true);
-
-  const load = useCallback(async () => {
-    setLoadError(null);
-    setBaseline(null);
-    try {
-      const contacts = await getPortalAccess(customerNumber);
-      if (!mounted.current) return;
-      setBaseline(contacts);
-      reset(contacts);
-      setConflict(false);
-    } catch (e) {
-      if (!mounted.current) return;
-      setLoadError(e instanceof ApiError ? e.err : String(e));
-    }
-  }, [customerNumber, reset]);
-
-  useEffect(() => {
-    mounted.current = true;
-    load();
-    return () => {
-      mounted.current = false;
-    };
-  }, [load]);
-
-  const check = useMemo(() => checkContacts(rows, baseline ?? [], isFreeMail), [rows, baseline]);
-  const changed = baseline !== null && !sameContactList(rows, baseline);
-
-  if (loadError) {
-    return (
-      <Alert color="red" title="Error">
-        {loadError}
-      </Alert>
-    );
-  }
-  if (!baseline) return <Spinner text={SPINNER_TEXT} />;
-
-  const { touch, update, remove, add } = editor;
-  const cancel = () => reset(baseline);
-
-  const save = async () => {
-    setSaving(true);
-    panels.showSpinner(SPINNER_TEXT);
-    try {
-      const saved = check.normalised;
-      await setPortalAccess(customerNumber, saved, baseline);
-      if (!mounted.current) return;
-      // Spec 000 §4.5: after a successful save the saved baseline becomes the current list.
-      setBaseline(saved);
-      editor.setRows((rs) => rs.map((r, i) => ({ ...r, ...saved[i] })));
-      editor.clearTouched();
-      panels.showSuccess('Portal access contacts saved.');
-    } catch (e) {
-      const err = e instanceof ApiError ? e.err : String(e);
-      panels.showError(err);
-      if (e instanceof ApiError && e.status === 409 && mounted.current) setConflict(true);
-    } finally {
-      panels.hideSpinner();
-      if (mounted.current) setSaving(false);
-    }
-  };
-
-  const shown = (id: number, index: number, field: Field) =>
-    editor.isTouched(id, field) ? check.rows[index]?.[field] : undefined;
+  const { rows } = list.editor;
+  const baseline = list.baseline ?? [];
+  const check = useMemo(() => checkContacts(rows, baseline, isFreeMail), [rows, baseline]);
+  const changed = list.baseline !== null && !sameContactList(rows, list.baseline);
 
   return (
-    <Stack>
-      <LeaveGuard when={changed && !saving} />
+    <EditableList<Contact, Field>
+      list={list}
+      ariaLabel="Portal access contacts"
+      rowTestId="contact-row"
+      loadingText={SPINNER_TEXT}
+      savingText={SPINNER_TEXT}
+      savedText="Portal access contacts saved."
+      headers={['Email', 'Role']}
+      cells={(row, index, input) => [
+        <TextInput
+          key="email"
+          aria-label={`Email of contact ${index + 1}`}
+          placeholder="name@company.com"
+          {...input('email')}
+        />,
+        <NativeSelect
+          key="role"
+          aria-label={`Role of contact ${index + 1}`}
+          data={
+            isCoordinator(row)
+              ? [contactRoles.coordinator]
+              : [{ value: '', label: 'Select a role' }, ...selectableContactRoles]
+          }
+          {...input('role')}
+        />,
+      ]}
+      errors={check.rows}
+      valid={check.valid}
+      changed={changed}
+      canEdit={canEdit}
+      rowLocked={isCoordinator}
+      removeLabel={(row, index) => `Remove ${row.email || `new contact ${index + 1}`}`}
+      addLabel="Add contact"
+      addNeedsValid
+      save={async () => {
+        const saved = check.normalised;
+        await setPortalAccess(customerNumber, saved, baseline);
+        return saved;
+      }}
+      onSaveError={(e) => {
+        if (e instanceof ApiError && e.status === 409) setConflict(true);
+      }}
+    >
       {!canEdit ? (
         <Alert color="blue" variant="light">
           You have view-only access to the contacts of customer {customerNumber}.
@@ -139,83 +102,20 @@ function PortalAccessForm({ customerNumber, canEdit }: { customerNumber: string;
         <Alert color="red" variant="light" title="The contact list was changed by someone else">
           <Group justify="space-between">
             <Text size="sm">Reload the saved list (your changes here are dropped) and make them again.</Text>
-            <Button size="xs" variant="light" onClick={load}>
+            <Button
+              size="xs"
+              variant="light"
+              onClick={() => {
+                setConflict(false);
+                list.reload();
+              }}
+            >
               Reload
             </Button>
           </Group>
         </Alert>
       ) : null}
-      <Table withTableBorder verticalSpacing="xs" aria-label="Portal access contacts">
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>Email</Table.Th>
-            <Table.Th>Role</Table.Th>
-            <Table.Th>
-              <VisuallyHidden>Remove</VisuallyHidden>
-            </Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {rows.map((row, index) => {
-            const locked = isCoordinator(row) || !canEdit || saving;
-            const roleOptions = isCoordinator(row)
-              ? [contactRoles.coordinator]
-              : [{ value: '', label: 'Select a role' }, ...selectableContactRoles];
-            const label = row.email || `new contact ${index + 1}`;
-            return (
-              <Table.Tr key={row.id} data-testid="contact-row">
-                <Table.Td>
-                  <TextInput
-                    aria-label={`Email of contact ${index + 1}`}
-                    placeholder="name@company.com"
-                    value={row.email}
-                    disabled={locked}
-                    onChange={(e) => update(row.id, 'email', e.currentTarget.value)}
-                    onBlur={() => touch(row.id, 'email')}
-                    error={shown(row.id, index, 'email')}
-                  />
-                </Table.Td>
-                <Table.Td>
-                  <NativeSelect
-                    aria-label={`Role of contact ${index + 1}`}
-                    data={roleOptions}
-                    value={row.role}
-                    disabled={locked}
-                    onChange={(e) => update(row.id, 'role', e.currentTarget.value)}
-                    onBlur={() => touch(row.id, 'role')}
-                    error={shown(row.id, index, 'role')}
-                  />
-                </Table.Td>
-                <Table.Td>
-                  <ActionIcon
-                    variant="subtle"
-                    color="red"
-                    aria-label={`Remove ${label}`}
-                    disabled={locked}
-                    onClick={() => remove(row.id)}
-                  >
-                    <span aria-hidden="true">✕</span>
-                  </ActionIcon>
-                </Table.Td>
-              </Table.Tr>
-            );
-          })}
-        </Table.Tbody>
-      </Table>
-      <Group justify="space-between">
-        <Button variant="light" onClick={add} disabled={!canEdit || saving || !check.valid}>
-          Add contact
-        </Button>
-        <Group>
-          <Button variant="default" onClick={cancel} disabled={!changed || saving}>
-            Cancel
-          </Button>
-          <Button onClick={save} disabled={!canEdit || !changed || !check.valid || saving}>
-            Save
-          </Button>
-        </Group>
-      </Group>
-    </Stack>
+    </EditableList>
   );
 }
 
