@@ -1,12 +1,27 @@
+import type { ActivationRow } from '@lp/contract/activations/schemas';
 import type { PreviewRequest } from '@lp/contract/license-files/schemas';
 import type { CreateItem, HostTarget, ReturnItem } from './api/fulfillment-steps.ts';
-import type { ChangeLine, ChangesMode } from './components/changes-dialog.tsx';
 import { assignedRows, changesOf, type TabData, type TabSelection } from './selection.ts';
 
 /**
  * What one confirmed save on /activations does (spec 002 §4 "Save flow"), computed from the tabs before anything
  * is sent, so the confirmation dialog, the progress count and a clear-and-retry all read the same plan.
  */
+
+/** What a confirmation lists: a save (default, rehost) or a host's deactivation or removal (history page). */
+export type ChangesMode = 'default' | 'rehost' | 'deactivate' | 'delete';
+
+export interface ChangeLine {
+  row: ActivationRow;
+  count: number;
+}
+
+export interface CustomerChanges {
+  customerNumber: string;
+  customerName: string;
+  deactivate: ChangeLine[];
+  activate: ChangeLine[];
+}
 
 export interface PlanTab {
   customerNumber: string;

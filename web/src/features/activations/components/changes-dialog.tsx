@@ -1,4 +1,3 @@
-import type { ActivationRow } from '@lp/contract/activations/schemas';
 import { messages } from '@lp/contract/common/errors';
 import { licenseFilesApi } from '@lp/contract/license-files/api';
 import type { PreviewRequest } from '@lp/contract/license-files/schemas';
@@ -6,6 +5,7 @@ import { Alert, Button, Code, Group, Loader, Modal, Stack, Table, Tabs, Text, Ti
 import { useQuery } from '@tanstack/react-query';
 import { ApiError } from '../../../lib/api-client.ts';
 import { call } from '../../../lib/call.ts';
+import type { ChangeLine, ChangesMode, CustomerChanges } from '../save-plan.ts';
 import { EntitlementText, expirationText } from './entitlement-text.tsx';
 
 /**
@@ -18,20 +18,6 @@ import { EntitlementText, expirationText } from './entitlement-text.tsx';
  * {customer}' / 'Products to activate for {customer}'; the preview region 'License file changes for {customer}';
  * buttons 'Cancel' and 'Ok'.
  */
-
-export type ChangesMode = 'default' | 'rehost' | 'deactivate' | 'delete';
-
-export interface ChangeLine {
-  row: ActivationRow;
-  count: number;
-}
-
-export interface CustomerChanges {
-  customerNumber: string;
-  customerName: string;
-  deactivate: ChangeLine[];
-  activate: ChangeLine[];
-}
 
 export interface ChangesDialogProps {
   opened: boolean;

@@ -4,7 +4,7 @@ import { customerDisplay } from '@lp/domain/customer-text';
 import { permissionsFor } from '@lp/domain/policy';
 import { Alert, Button, Group, Stack, Text, Title } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useReducer, useRef } from 'react';
 import { Navigate, useSearchParams } from 'react-router';
 import { type SelectedCustomer, useCustomer } from '../../../app/customer-context.tsx';
 import { clearPanels, hideSpinner, showSpinner, showSuccess } from '../../../components/panels.tsx';
@@ -19,14 +19,15 @@ import {
   serversQuery,
 } from '../api/activations.ts';
 import { StepError, shownMessage } from '../api/fulfillment-steps.ts';
-import { runSavePlan } from '../api/run-save-plan.ts';
 import { AddHostDialog, type NewHost } from '../components/add-host-dialog.tsx';
 import { ChangesDialog } from '../components/changes-dialog.tsx';
 import { CustomerTabs } from '../components/customer-tabs.tsx';
 import { HostActivationsDialog } from '../components/host-activations-dialog.tsx';
 import { OrderedEntitlements } from '../components/ordered-entitlements.tsx';
 import { ServerBar } from '../components/server-bar.tsx';
-import { buildPlan, previewRequests, type SavePlan } from '../save-plan.ts';
+import { runSavePlan } from '../run-save-plan.ts';
+import { buildPlan, previewRequests } from '../save-plan.ts';
+import { initialScreen, type SaveJob, screenReducer } from '../screen-state.ts';
 import { assignedRows, hasErrors, hasSaveChanges, isDirty } from '../selection.ts';
 import { useCustomerTabs } from '../use-customer-tabs.ts';
 
@@ -46,14 +47,6 @@ export default function ActivationsPage() {
   return <ActivationsScreen key={`${customer.customerNumber}-${version}`} customer={customer} />;
 }
 
-/** A host being added or rehosted to: used at once, saved by the first create (spec 002 §4). */
-interface PendingHost {
-  kind: 'new' | 'rehost';
-  host: NewHost;
-  /** Rehost: the host the seats leave */
-  source?: LicenseServer;
-}
-
 const savedChoice = (s: LicenseServer): HostChoice => ({
   serverName: s.serverName,
   serverId: s.serverId,
@@ -68,17 +61,11 @@ function ActivationsScreen({ customer }: { customer: SelectedCustomer }) {
   const queryClient = useQueryClient();
   const [params, setParams] = useSearchParams();
   const servers = useQuery(serversQuery(cn));
-  const [hostId, setHostId] = useState<string | null>(null);
-  const [pending, setPending] = useState<PendingHost | null>(null);
-  const [dialog, setDialog] = useState<{ mode: 'new' | 'rehost'; source?: LicenseServer } | null>(null);
-  const [viewing, setViewing] = useState(false);
-  const [borrowable, setBorrowable] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [failedPlan, setFailedPlan] = useState<{ plan: SavePlan; email: boolean } | null>(null);
-  const [confirming, setConfirming] = useState<{ plan: SavePlan; email: boolean } | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [sharedWarning, setSharedWarning] = useState<string | null>(null);
-
+  const [state, dispatch] = useReducer(screenReducer, initialScreen);
+  const { phase, hostId, pending, borrowable, sharedWarning, dialog } = state;
+  const busy = phase.kind === 'running';
+  const failedJob = phase.kind === 'failed' ? phase.job : null;
+  const error = phase.kind === 'failed' ? phase.message : state.hostError;
   const serverList = servers.data ?? [];
   const saved = serverList.find((s) => s.serverId === hostId) ?? null;
   // The rows come from the saved host; in a rehost from its source, whose seats move.
@@ -118,38 +105,31 @@ function ActivationsScreen({ customer }: { customer: SelectedCustomer }) {
   });
 
   async function chooseHost(host: LicenseServer | null) {
-    setPending(null);
     tabs.resetSelections();
-    setError(null);
-    setFailedPlan(null);
-    setSharedWarning(null);
-    setHostId(host?.serverId ?? null);
-    setBorrowable(host?.ansysborrowable ?? false);
+    dispatch({ type: 'hostChosen', host });
     if (!host) return tabs.reset();
     try {
       const [others, override] = await Promise.all([hostCustomers(cn, host), hostOverride(cn, host)]);
       tabs.reset(others.map((a) => ({ customerNumber: a.AccountID, customerName: a.AccountName })));
       if (override.otherCustomers > 0)
-        setSharedWarning(
-          `Other customer numbers share this server: ${override.otherCustomers} account(s) you cannot see also use it. Their products stay on it.`,
-        );
+        dispatch({
+          type: 'hostShared',
+          warning: `Other customer numbers share this server: ${override.otherCustomers} account(s) you cannot see also use it. Their products stay on it.`,
+        });
     } catch {
-      setError(messages.unableFetchHostCustomers);
+      dispatch({ type: 'hostAccountsFailed', message: messages.unableFetchHostCustomers });
     }
   }
 
   async function openDialog(mode: 'new' | 'rehost', source?: LicenseServer) {
     if (tabs.viewOnlyAmong([cn])) return showViewOnlyNotice(cn);
-    setDialog({ mode, source });
+    dispatch({ type: 'dialogOpened', mode, source });
   }
 
   function onHostSaved(host: NewHost) {
-    const source = dialog?.mode === 'rehost' ? dialog.source : undefined;
-    setDialog(null);
     clearPanels();
     tabs.resetSelections();
-    setPending({ kind: source ? 'rehost' : 'new', host, source });
-    if (source) setBorrowable(source.ansysborrowable);
+    dispatch({ type: 'hostAdded', host });
   }
 
   const approvedTabs = tabs.planTabs;
@@ -170,7 +150,7 @@ function ActivationsScreen({ customer }: { customer: SelectedCustomer }) {
     (anyChanges || (!!dataHost?.saved && anyAssigned));
   const supportEmail = customer.info?.supportEmail.trim() ?? '';
 
-  function planFor(email: boolean) {
+  function planFor(email: boolean): SaveJob | null {
     if (!target) return null;
     const plan = buildPlan({
       key: newOperationKey(),
@@ -200,9 +180,9 @@ function ActivationsScreen({ customer }: { customer: SelectedCustomer }) {
     await queryClient.invalidateQueries({ queryKey: activationKeys.all });
   }
 
-  async function run(job: { plan: SavePlan; email: boolean }) {
+  async function run(job: SaveJob) {
     const { plan } = job;
-    setBusy(true);
+    dispatch({ type: 'run', job });
     // The last save's message gives way to this one's.
     clearPanels();
     showSpinner(`processing 0/${plan.total} fulfillments`);
@@ -222,12 +202,14 @@ function ActivationsScreen({ customer }: { customer: SelectedCustomer }) {
           ? `License file ${file.fileName} was generated${job.email ? ` and sent to ${supportEmail}` : ''}.`
           : `No products are activated on Host ID: ${hostLabel(plan.target)} any more.`,
       );
+      dispatch({ type: 'runSucceeded' });
     } catch (e) {
-      setFailedPlan(job);
-      setError(e instanceof StepError ? e.message : shownMessage(messages.errorCreating, e));
+      dispatch({
+        type: 'runFailed',
+        message: e instanceof StepError ? e.message : shownMessage(messages.errorCreating, e),
+      });
     } finally {
       hideSpinner();
-      setBusy(false);
     }
   }
 
@@ -237,13 +219,14 @@ function ActivationsScreen({ customer }: { customer: SelectedCustomer }) {
     if (job.plan.total === 0 && !job.plan.borrowableChanged) return run(job);
     const viewOnly = tabs.viewOnlyAmong(job.plan.customers.map((c) => c.customerNumber));
     if (viewOnly) return showViewOnlyNotice(viewOnly);
-    setConfirming(job);
+    dispatch({ type: 'confirm', job });
   }
 
   async function clearAndRetry() {
-    setError(null);
+    const job = failedJob;
+    dispatch({ type: 'retry' });
     await refresh();
-    if (failedPlan) await run(failedPlan);
+    if (job) await run(job);
     // The other error is the host's customers that did not load: ask for them again.
     else if (saved) await chooseHost(saved);
   }
@@ -254,13 +237,7 @@ function ActivationsScreen({ customer }: { customer: SelectedCustomer }) {
   }
 
   function onCancel() {
-    setBorrowable(saved?.ansysborrowable ?? false);
-    if (pending) {
-      // Spec 002 §4: Cancel on a new or rehost server drops it and returns to the previous one.
-      setPending(null);
-      tabs.resetSelections();
-      return;
-    }
+    dispatch({ type: 'cancelled', savedBorrowable: saved?.ansysborrowable ?? false });
     tabs.resetSelections();
   }
 
@@ -335,9 +312,9 @@ function ActivationsScreen({ customer }: { customer: SelectedCustomer }) {
           clearPanels();
           void chooseHost(host);
         }}
-        onBorrowable={setBorrowable}
+        onBorrowable={(value) => dispatch({ type: 'borrowableSet', value })}
         onAdd={() => void openDialog('new')}
-        onView={() => setViewing(true)}
+        onView={() => dispatch({ type: 'viewingSet', value: true })}
         onRehost={() => saved && void openDialog('rehost', saved)}
         onAssociate={(a) => tabs.add({ customerNumber: a.AccountID, customerName: a.AccountName })}
       />
@@ -354,40 +331,36 @@ function ActivationsScreen({ customer }: { customer: SelectedCustomer }) {
           customerNumber={cn}
           hosts={serverList}
           source={dialog.source}
-          onCancel={() => setDialog(null)}
+          onCancel={() => dispatch({ type: 'dialogClosed' })}
           onSave={onHostSaved}
         />
       ) : null}
-      {confirming ? (
+      {phase.kind === 'confirming' ? (
         <ChangesDialog
           opened
-          mode={confirming.plan.mode}
-          hostLabel={hostLabel(confirming.plan.source ?? confirming.plan.target)}
-          targetLabel={hostLabel(confirming.plan.target)}
-          customers={confirming.plan.customers}
+          mode={phase.job.plan.mode}
+          hostLabel={hostLabel(phase.job.plan.source ?? phase.job.plan.target)}
+          targetLabel={hostLabel(phase.job.plan.target)}
+          customers={phase.job.plan.customers}
           sharedWarning={
-            confirming.plan.group.length > 1
-              ? `Customer numbers ${confirming.plan.group.join(', ')} share this server: its license file lists the products of all of them.`
+            phase.job.plan.group.length > 1
+              ? `Customer numbers ${phase.job.plan.group.join(', ')} share this server: its license file lists the products of all of them.`
               : sharedWarning
           }
           hostChange={
-            confirming.plan.borrowableChanged
-              ? `Borrowable will be turned ${confirming.plan.borrowable ? 'on' : 'off'} for Host ID: ${hostLabel(confirming.plan.target)}.`
+            phase.job.plan.borrowableChanged
+              ? `Borrowable will be turned ${phase.job.plan.borrowable ? 'on' : 'off'} for Host ID: ${hostLabel(phase.job.plan.target)}.`
               : null
           }
-          preview={previewRequests(confirming.plan)}
-          onCancel={() => setConfirming(null)}
-          onOk={() => {
-            const job = confirming;
-            setConfirming(null);
-            void run(job);
-          }}
+          preview={previewRequests(phase.job.plan)}
+          onCancel={() => dispatch({ type: 'confirmCancelled' })}
+          onOk={() => void run(phase.job)}
         />
       ) : null}
       <HostActivationsDialog
         customerNumber={cn}
-        host={viewing ? saved : null}
-        onClose={() => setViewing(false)}
+        host={state.viewing ? saved : null}
+        onClose={() => dispatch({ type: 'viewingSet', value: false })}
       />
     </Stack>
   );

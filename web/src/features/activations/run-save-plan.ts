@@ -1,6 +1,5 @@
 import type { LicenseFile } from '@lp/contract/license-files/schemas';
-import { saveTextFile } from '../../../lib/save-file.ts';
-import { leavesNothing, type SavePlan } from '../save-plan.ts';
+import { saveTextFile } from '../../lib/save-file.ts';
 import {
   createFulfillments,
   deactivateSharedGroup,
@@ -9,7 +8,8 @@ import {
   returnFulfillments,
   saveBorrowable,
   setSharedGroup,
-} from './fulfillment-steps.ts';
+} from './api/fulfillment-steps.ts';
+import { leavesNothing, type SavePlan } from './save-plan.ts';
 
 /**
  * Spec 002 §2 spinner texts of the steps a save runs (decision 047): shown before the progress count, so a person
