@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { successOf } from '../common/envelope.ts';
 import { customerNumberField } from '../common/fields.ts';
 import type { ColumnKinds } from '../query/schemas.ts';
 import { filterRuleSchema, sortingSchema } from '../query/schemas.ts';
@@ -23,9 +24,7 @@ export const getAccountsRequestSchema = z.strictObject({
    */
   sorting: sortingSchema.optional(),
 });
-export const getAccountsResponseSchema = z.object({
-  status: z.literal('SUCCESS'),
-  data: z.array(accountRowSchema),
+export const getAccountsResponseSchema = successOf(z.array(accountRowSchema), {
   token: z.string().nullable(),
 });
 export const accountsCountRequestSchema = z.strictObject({ filter: filterRuleSchema.optional() });
@@ -72,10 +71,7 @@ export type Customer = z.infer<typeof customerSchema>;
 
 export const customerNumberParamsSchema = z.strictObject({ customerNumber: customerNumberField });
 
-export const accountInfoResponseSchema = z.object({
-  status: z.literal('SUCCESS'),
-  data: customerSchema,
-});
+export const accountInfoResponseSchema = successOf(customerSchema);
 
 /** Column kinds of the account list (one declaration: the server's resource and the browser use it). */
 export const accountColumnKinds = { AccountID: 'text', AccountName: 'text' } as const satisfies ColumnKinds;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { dayOrEmptyText, dayText, displayDateTimeText } from '../common/dates.ts';
+import { successOf } from '../common/envelope.ts';
 import { activationIdField, customerNumberField } from '../common/fields.ts';
 import {
   hostIdsField,
@@ -51,18 +52,14 @@ export const hostEntitlementsRequestSchema = z.strictObject({
   sumOnly: z.boolean().optional(),
   forceSync: z.boolean().optional(),
 });
-export const allEntitlementsResponseSchema = z.object({
-  status: z.literal('SUCCESS'),
-  data: z.object({
+export const allEntitlementsResponseSchema = successOf(
+  z.object({
     server: licenseServerSchema.nullable(),
     assigned: z.array(activationRowSchema),
     available: z.array(activationRowSchema),
   }),
-});
-export const hostEntitlementsResponseSchema = z.object({
-  status: z.literal('SUCCESS'),
-  data: z.array(activationRowSchema),
-});
+);
+export const hostEntitlementsResponseSchema = successOf(z.array(activationRowSchema));
 
 const batchFields = {
   customerNumber: customerNumberField,
@@ -139,11 +136,8 @@ export const createRequestSchema = z.strictObject({
 });
 export type CreateRequest = z.output<typeof createRequestSchema>;
 
-export const batchResponseSchema = z.object({
-  status: z.literal('SUCCESS'),
-  /** Seats returned or created by this batch (a replayed batch answers its first outcome) */
-  data: z.object({ count: z.number().int(), replayed: z.boolean() }),
-});
+/** Seats returned or created by this batch (a replayed batch answers its first outcome) */
+export const batchResponseSchema = successOf(z.object({ count: z.number().int(), replayed: z.boolean() }));
 
 /**
  * One row of a host's grouped activation history (spec 002 §4 "Activation history grouping", decision 032): the
@@ -180,9 +174,8 @@ export const hostsHistoryRequestSchema = z.strictObject({
     .min(1)
     .max(100),
 });
-export const hostsHistoryResponseSchema = z.object({
-  status: z.literal('SUCCESS'),
-  data: z.array(
+export const hostsHistoryResponseSchema = successOf(
+  z.array(
     z.object({
       hostId: z.string(),
       hostIdType: z.string(),
@@ -190,4 +183,4 @@ export const hostsHistoryResponseSchema = z.object({
       rows: z.array(historyRowSchema),
     }),
   ),
-});
+);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { instantSchema, instantText } from '../common/dates.ts';
+import { successOf } from '../common/envelope.ts';
 import type { ColumnKinds } from '../query/schemas.ts';
 import { countRequestSchema, distinctRequestSchema, pageRequestSchema } from '../query/schemas.ts';
 
@@ -38,16 +39,9 @@ export const alertsDistinctRequestSchema = distinctRequestSchema;
 export const alertRowSchema = alertSchema.extend({ resolved: z.boolean() });
 export type AlertRow = z.infer<typeof alertRowSchema>;
 
-export const alertsPageResponseSchema = z.object({
-  status: z.literal('SUCCESS'),
-  data: z.array(alertRowSchema),
-  token: z.string().nullable(),
-});
-export const activeAlertsResponseSchema = z.object({
-  status: z.literal('SUCCESS'),
-  data: z.array(alertSchema),
-});
-export const alertResponseSchema = z.object({ status: z.literal('SUCCESS'), data: alertSchema });
+export const alertsPageResponseSchema = successOf(z.array(alertRowSchema), { token: z.string().nullable() });
+export const activeAlertsResponseSchema = successOf(z.array(alertSchema));
+export const alertResponseSchema = successOf(alertSchema);
 
 const httpUrl = z
   .string()

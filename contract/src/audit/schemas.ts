@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { displayDateTimeText } from '../common/dates.ts';
+import { successOf } from '../common/envelope.ts';
 import { customerNumberField } from '../common/fields.ts';
 import type { ColumnKinds } from '../query/schemas.ts';
 import { countRequestSchema, distinctRequestSchema, pageRequestSchema } from '../query/schemas.ts';
@@ -67,11 +68,7 @@ export const auditRowSchema = z.object({
 });
 export type AuditRow = z.infer<typeof auditRowSchema>;
 
-export const auditPageResponseSchema = z.object({
-  status: z.literal('SUCCESS'),
-  data: z.array(auditRowSchema),
-  token: z.string().nullable(),
-});
+export const auditPageResponseSchema = successOf(z.array(auditRowSchema), { token: z.string().nullable() });
 
 /** POST /api/audit/checkpoint-status: the account's log (or, for vendor staff, every account's). */
 export const auditCheckpointStatusRequestSchema = z.strictObject(scope);

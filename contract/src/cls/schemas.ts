@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { calendarDaySchema, instantText, zonedInstantSchema } from '../common/dates.ts';
+import { successOf, successWith } from '../common/envelope.ts';
 import { activationIdField, customerNumberField, serverIdField } from '../common/fields.ts';
 
 const instant = zonedInstantSchema;
@@ -36,16 +37,14 @@ export type UsageEventInput = z.input<typeof usageEventSchema>;
 /** POST /cls/v1/usage: events are checked one by one, so a bad event does not sink the good ones. */
 export const usageBatchSchema = z.strictObject({ events: z.array(z.unknown()).min(1).max(5000) });
 
-export const usageBatchResponseSchema = z.object({
-  status: z.literal('SUCCESS'),
+export const usageBatchResponseSchema = successWith({
   accepted: z.number().int(),
   rejected: z.array(z.object({ index: z.number().int(), reason: z.string() })),
 });
 export type UsageBatchResponse = z.infer<typeof usageBatchResponseSchema>;
 
 /** GET /cls/v1/policy: what the license server enforces (served with an ETag). */
-export const policyResponseSchema = z.object({
-  status: z.literal('SUCCESS'),
+export const policyResponseSchema = successWith({
   clsId: z.string(),
   alias: z.string(),
   pin: z.string().nullable(),
@@ -62,13 +61,11 @@ export const issueCredentialRequestSchema = z.strictObject({
   customerNumber: customerNumberField,
   clsId: serverIdField,
 });
-export const issueCredentialResponseSchema = z.object({
-  status: z.literal('SUCCESS'),
-  data: z.object({ id: z.string(), token: z.string(), clsId: z.string(), customerNumber: z.string() }),
-});
-export const credentialListResponseSchema = z.object({
-  status: z.literal('SUCCESS'),
-  data: z.array(
+export const issueCredentialResponseSchema = successOf(
+  z.object({ id: z.string(), token: z.string(), clsId: z.string(), customerNumber: z.string() }),
+);
+export const credentialListResponseSchema = successOf(
+  z.array(
     z.object({
       id: z.string(),
       clsId: z.string(),
@@ -77,7 +74,7 @@ export const credentialListResponseSchema = z.object({
       revokedAt: instantText.nullable(),
     }),
   ),
-});
+);
 
 /** Vendor busops: a credit (negative) or debit (positive) adjustment of an elastic entitlement, in units. */
 export const adjustmentRequestSchema = z.strictObject({
@@ -91,11 +88,8 @@ export const adjustmentRequestSchema = z.strictObject({
 /** Credentials of an account (vendor staff): GET /api/cls/credentials?customerNumber= */
 export const credentialListQuerySchema = z.strictObject({ customerNumber: customerNumberField });
 export const credentialIdParamsSchema = z.strictObject({ id: z.uuid() });
-export const adjustmentResponseSchema = z.object({
-  status: z.literal('SUCCESS'),
-  /** The entitlement's Used after the adjustment, in units. */
-  data: z.object({ activationId: z.string(), used: z.number() }),
-});
+/** The entitlement's Used after the adjustment, in units. */
+export const adjustmentResponseSchema = successOf(z.object({ activationId: z.string(), used: z.number() }));
 export type AdjustmentResult = z.infer<typeof adjustmentResponseSchema>['data'];
 export type ServerCredential = z.infer<typeof credentialListResponseSchema>['data'][number];
 export type IssuedCredential = z.infer<typeof issueCredentialResponseSchema>['data'];

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { successOf } from '../common/envelope.ts';
 import { customerNumberField, serverIdField } from '../common/fields.ts';
 
 const customerNumber = customerNumberField;
@@ -10,24 +11,15 @@ const customerName = z.string().max(500).optional();
 export const elasticDeviceRequestSchema = z.strictObject({ customerNumber, customerName });
 export const elasticDeviceSchema = z.object({ deviceId: z.string(), alias: z.string() });
 export type ElasticDevice = z.infer<typeof elasticDeviceSchema>;
-export const elasticDeviceResponseSchema = z.object({
-  status: z.literal('SUCCESS'),
-  data: elasticDeviceSchema,
-});
+export const elasticDeviceResponseSchema = successOf(elasticDeviceSchema);
 
 /**
  * POST /api/getpin: SUCCESS with pin null while the server has no PIN (decision 051: spec 001's "PIN not found" is
  * a state of the server, not an error, so it no longer answers 404).
  */
 export const getPinRequestSchema = z.strictObject({ customerNumber, customerName, clsId });
-export const storedPinResponseSchema = z.object({
-  status: z.literal('SUCCESS'),
-  data: z.object({ pin: z.string().nullable() }),
-});
-export const pinResponseSchema = z.object({
-  status: z.literal('SUCCESS'),
-  data: z.object({ pin: z.string() }),
-});
+export const storedPinResponseSchema = successOf(z.object({ pin: z.string().nullable() }));
+export const pinResponseSchema = successOf(z.object({ pin: z.string() }));
 
 /** POST /api/generatepin: gives a server without a PIN a random one; never replaces a stored PIN. */
 export const generatePinRequestSchema = z.strictObject({ customerNumber, clsId });
@@ -37,10 +29,7 @@ export const changePinRequestSchema = z.strictObject({ clsId, customerNumber, pi
 
 /** POST /api/getUsers */
 export const getUsersRequestSchema = z.strictObject({ customerNumber, customerName, clsId });
-export const usersResponseSchema = z.object({
-  status: z.literal('SUCCESS'),
-  data: z.object({ users: z.array(z.string()) }),
-});
+export const usersResponseSchema = successOf(z.object({ users: z.array(z.string()) }));
 
 /** POST /api/saveUsers: replaces the list; the list rules (@lp/domain/credentials) answer with the spec's message. */
 export const saveUsersRequestSchema = z.strictObject({

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { displayDateTimeText } from '../common/dates.ts';
+import { successOf } from '../common/envelope.ts';
 import { customerNumberField } from '../common/fields.ts';
 import type { ColumnKinds } from '../query/schemas.ts';
 import { countRequestSchema, distinctRequestSchema, pageRequestSchema } from '../query/schemas.ts';
@@ -24,11 +25,7 @@ export const emailRowSchema = z.object({
 });
 export type EmailRow = z.infer<typeof emailRowSchema>;
 
-export const getEmailsResponseSchema = z.object({
-  status: z.literal('SUCCESS'),
-  data: z.array(emailRowSchema),
-  token: z.string().nullable(),
-});
+export const getEmailsResponseSchema = successOf(z.array(emailRowSchema), { token: z.string().nullable() });
 
 /** POST /api/getemail. The id is accepted as a number or a numeric string (it comes from the URL). */
 export const getEmailRequestSchema = z.strictObject({
@@ -64,7 +61,7 @@ export const emailDetailSchema = z.object({
 });
 export type EmailDetail = z.infer<typeof emailDetailSchema>;
 
-export const getEmailResponseSchema = z.object({ status: z.literal('SUCCESS'), data: emailDetailSchema });
+export const getEmailResponseSchema = successOf(emailDetailSchema);
 
 /** DELETE /api/emails/{id}. */
 export const emailIdParamsSchema = z.strictObject({

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { dayText } from '../common/dates.ts';
+import { successOf } from '../common/envelope.ts';
 import { customerNumberField } from '../common/fields.ts';
 
 /**
@@ -39,7 +40,4 @@ export const elasticEntitlementRecordSchema = z.object({
 });
 export type ElasticEntitlementRecord = z.infer<typeof elasticEntitlementRecordSchema>;
 
-export const getEntitlementsResponseSchema = z.object({
-  status: z.literal('SUCCESS'),
-  data: z.array(elasticEntitlementRecordSchema),
-});
+export const getEntitlementsResponseSchema = successOf(z.array(elasticEntitlementRecordSchema));

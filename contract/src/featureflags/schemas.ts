@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { successOf } from '../common/envelope.ts';
 
 /** One feature flag (spec 000 §3 "Feature"): a route's top path segment or an experimental switch. */
 export const featureSchema = z.object({
@@ -17,14 +18,13 @@ export type Feature = z.infer<typeof featureSchema>;
  * `enabled` is the user's saved set when overrides apply, else every feature with enabled=true.
  * `overridable` is true when this user may save a set (non-production environment, vendor staff).
  */
-export const featuresResponseSchema = z.object({
-  status: z.literal('SUCCESS'),
-  data: z.object({
+export const featuresResponseSchema = successOf(
+  z.object({
     features: z.array(featureSchema),
     enabled: z.array(z.string()),
     overridable: z.boolean(),
   }),
-});
+);
 export type FeaturesData = z.infer<typeof featuresResponseSchema>['data'];
 
 /**
@@ -36,10 +36,7 @@ export const saveFeaturesRequestSchema = z.strictObject({
 });
 export type SaveFeaturesRequest = z.infer<typeof saveFeaturesRequestSchema>;
 
-export const saveFeaturesResponseSchema = z.object({
-  status: z.literal('SUCCESS'),
-  data: z.object({ enabled: z.array(z.string()) }),
-});
+export const saveFeaturesResponseSchema = successOf(z.object({ enabled: z.array(z.string()) }));
 
 /** The dialog's text and the start of the server's 422 message (spec 000 §2.11). */
 export const conflictMessage = 'Selections are in conflict. Deselect one or more option.';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { dayText, displayDateTimeOrEmptyText, displayDateTimeText } from '../common/dates.ts';
+import { successOf } from '../common/envelope.ts';
 import { activationIdField, customerNumberField } from '../common/fields.ts';
 import { operationKeyField } from '../license-servers/schemas.ts';
 
@@ -43,10 +44,7 @@ export const fsaContractSchema = z.object({
   dailySpend: z.array(z.object({ day: dayText, cents })),
 });
 export type FsaContract = z.infer<typeof fsaContractSchema>;
-export const fsaContractsResponseSchema = z.object({
-  status: z.literal('SUCCESS'),
-  data: z.array(fsaContractSchema),
-});
+export const fsaContractsResponseSchema = successOf(z.array(fsaContractSchema));
 
 /** POST /api/fsa/products */
 export const fsaProductsRequestSchema = z.strictObject({
@@ -66,10 +64,7 @@ export const fsaProductSchema = z.object({
   manual: z.boolean(),
 });
 export type FsaProduct = z.infer<typeof fsaProductSchema>;
-export const fsaProductsResponseSchema = z.object({
-  status: z.literal('SUCCESS'),
-  data: z.array(fsaProductSchema),
-});
+export const fsaProductsResponseSchema = successOf(z.array(fsaProductSchema));
 
 /** Spec 002 §3 order-history row; `cost` in cents. */
 export const fsaHistoryRowSchema = z.object({
@@ -86,10 +81,7 @@ export const fsaHistoryRowSchema = z.object({
   requester: z.string(),
 });
 export type FsaHistoryRow = z.infer<typeof fsaHistoryRowSchema>;
-export const fsaHistoryResponseSchema = z.object({
-  status: z.literal('SUCCESS'),
-  data: z.array(fsaHistoryRowSchema),
-});
+export const fsaHistoryResponseSchema = successOf(z.array(fsaHistoryRowSchema));
 
 const optionalText = z.string().max(500).optional();
 
@@ -158,9 +150,7 @@ export const fsaOrderResultSchema = z.object({
   entitlementId: z.string().optional(),
 });
 export type FsaOrderResult = z.infer<typeof fsaOrderResultSchema>;
-export const fsaOrderResponseSchema = z.object({
-  status: z.literal('SUCCESS'),
-  data: z.array(fsaOrderResultSchema),
+export const fsaOrderResponseSchema = successOf(z.array(fsaOrderResultSchema), {
   /** True when this answers an earlier request with the same orderKey (nothing was ordered again) */
   replayed: z.boolean(),
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { successOf } from '../common/envelope.ts';
 import { customerNumberField, serverIdField } from '../common/fields.ts';
 
 const customerNumber = customerNumberField;
@@ -19,17 +20,11 @@ export const activatedElasticServersRequestSchema = z.strictObject({
 });
 export const elasticServerSchema = z.object({ DeviceID: z.string(), Alias: z.string() });
 export type ElasticServer = z.infer<typeof elasticServerSchema>;
-export const activatedElasticServersResponseSchema = z.object({
-  status: z.literal('SUCCESS'),
-  data: z.array(elasticServerSchema),
-});
+export const activatedElasticServersResponseSchema = successOf(z.array(elasticServerSchema));
 
 /** POST /api/getips */
 export const getIpsRequestSchema = z.strictObject({ clsId, customerNumber });
-export const getIpsResponseSchema = z.object({
-  status: z.literal('SUCCESS'),
-  data: z.object({ whitelist: z.array(ipRuleSchema) }),
-});
+export const getIpsResponseSchema = successOf(z.object({ whitelist: z.array(ipRuleSchema) }));
 
 /** POST /api/setips: replaces the whole list; the answer carries the list as stored (normalised). */
 export const setIpsRequestSchema = z.strictObject({
@@ -38,8 +33,6 @@ export const setIpsRequestSchema = z.strictObject({
   // Generous bound: the domain rule (IP_RULES_MAX) answers with a clear message below it.
   whitelist: z.array(ipRuleSchema).max(1000),
 });
-export const setIpsResponseSchema = z.object({
-  status: z.literal('SUCCESS'),
+export const setIpsResponseSchema = successOf(z.object({ whitelist: z.array(ipRuleSchema) }), {
   err: z.string().nullable(),
-  data: z.object({ whitelist: z.array(ipRuleSchema) }),
 });

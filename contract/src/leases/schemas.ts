@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { dayText } from '../common/dates.ts';
+import { successOf } from '../common/envelope.ts';
 import { activationIdField, customerNumberField } from '../common/fields.ts';
 import type { ColumnKinds } from '../query/schemas.ts';
 import { countRequestSchema, distinctRequestSchema, pageRequestSchema } from '../query/schemas.ts';
@@ -48,9 +49,7 @@ export const leaseRecordSchema = z.object({
 });
 export type LeaseRecord = z.infer<typeof leaseRecordSchema>;
 
-export const leasesPageResponseSchema = z.object({
-  status: z.literal('SUCCESS'),
-  data: z.array(leaseRecordSchema),
+export const leasesPageResponseSchema = successOf(z.array(leaseRecordSchema), {
   token: z.string().nullable(),
 });
 
@@ -81,7 +80,4 @@ export const fulfillmentCountRequestSchema = z.strictObject({
   customerNumber: customerNumberField,
   activationId: z.array(activationIdField).max(1000),
 });
-export const fulfillmentCountResponseSchema = z.object({
-  status: z.literal('SUCCESS'),
-  data: z.record(z.string(), z.number().int()),
-});
+export const fulfillmentCountResponseSchema = successOf(z.record(z.string(), z.number().int()));

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { instantText } from '../common/dates.ts';
+import { successOf, successWith } from '../common/envelope.ts';
 import { activationIdField, customerNumberField } from '../common/fields.ts';
 import { hostIdsField, hostIdTypesField, hostNameField } from '../license-servers/schemas.ts';
 
@@ -21,8 +22,7 @@ export const licenseRequestSchema = z.strictObject({
   /** BORROW on borrowable lines; the host's own setting when absent */
   ansysborrowed: z.boolean().optional(),
 });
-export const licenseResponseSchema = z.object({
-  status: z.literal('SUCCESS'),
+export const licenseResponseSchema = successWith({
   /** Spec 002 §3 "License results": one complete file per vendor daemon */
   licenseText: z.record(z.string(), z.string()),
   /** license_{customerNumber}_{serverId}.lic: every daemon's lines of the account in one file */
@@ -55,9 +55,7 @@ export const licenseResultSchema = z.object({
   licenseText: z.record(z.string(), z.string()),
   licenseFileName: z.string(),
 });
-export const licensesResponseSchema = z.object({
-  status: z.literal('SUCCESS'),
-  data: z.array(licenseResultSchema),
+export const licensesResponseSchema = successOf(z.array(licenseResultSchema), {
   /** Every customer's lines in one file (one set of SERVER lines, VENDOR lines once) */
   merged: licenseFileSchema,
   shared: z.array(licenseFileSchema),
@@ -96,10 +94,7 @@ export const licenseKeySchema = z.object({
   /** Files signed before this still verify; new files use the current key */
   retiredAt: instantText.nullable(),
 });
-export const licenseKeysResponseSchema = z.object({
-  status: z.literal('SUCCESS'),
-  data: z.array(licenseKeySchema),
-});
+export const licenseKeysResponseSchema = successOf(z.array(licenseKeySchema));
 
 /**
  * POST /api/fulfillments/license/preview (decision 032): what the customers' license files for the host would gain
@@ -131,9 +126,8 @@ export const previewRequestSchema = z.strictObject({
     .max(100),
 });
 export type PreviewRequest = z.output<typeof previewRequestSchema>;
-export const previewResponseSchema = z.object({
-  status: z.literal('SUCCESS'),
-  data: z.array(
+export const previewResponseSchema = successOf(
+  z.array(
     z.object({
       customerNumber: z.string(),
       /**
@@ -145,7 +139,7 @@ export const previewResponseSchema = z.object({
       removed: z.array(z.string()),
     }),
   ),
-});
+);
 
 export const licenseLineVerdicts = ['valid', 'invalid', 'unsigned', 'unknown-key', 'foreign'] as const;
 
@@ -153,9 +147,8 @@ export const licenseLineVerdicts = ['valid', 'invalid', 'unsigned', 'unknown-key
  * POST /api/license-files/verify (multipart: one `file`, at most 1 MB): every feature line of an uploaded license
  * file checked against the published keys. Reads only the file's own content.
  */
-export const verifyResponseSchema = z.object({
-  status: z.literal('SUCCESS'),
-  data: z.object({
+export const verifyResponseSchema = successOf(
+  z.object({
     /** Customer numbers found in VENDOR_STRING customer:… */
     customers: z.array(z.string()),
     /** The SERVER lines' host ids as written */
@@ -173,5 +166,5 @@ export const verifyResponseSchema = z.object({
       }),
     ),
   }),
-});
+);
 export type VerifyResult = z.infer<typeof verifyResponseSchema>['data'];

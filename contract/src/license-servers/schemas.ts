@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { successOf } from '../common/envelope.ts';
 import { customerNumberField } from '../common/fields.ts';
 
 /** A host's ids as the spec's calls carry them: comma-joined for a triad ('a,b,c'), checked by @lp/domain/host-ids. */
@@ -47,10 +48,7 @@ export const serversRequestSchema = z.strictObject({
   customerEmail: z.string().max(320).optional(),
   forceSync: z.boolean().optional(),
 });
-export const serversResponseSchema = z.object({
-  status: z.literal('SUCCESS'),
-  data: z.array(licenseServerSchema),
-});
+export const serversResponseSchema = successOf(z.array(licenseServerSchema));
 
 /** Calls that name a host by its ids (spec 002 §7: customers, override, sharedserver...). */
 export const hostRequestSchema = z.strictObject({
@@ -61,19 +59,17 @@ export const hostRequestSchema = z.strictObject({
 });
 
 /** POST /api/fulfillments/customers: the accounts the host serves that the user may see. */
-export const hostCustomersResponseSchema = z.object({
-  status: z.literal('SUCCESS'),
-  data: z.array(z.object({ AccountID: z.string(), AccountName: z.string() })),
-});
+export const hostCustomersResponseSchema = successOf(
+  z.array(z.object({ AccountID: z.string(), AccountName: z.string() })),
+);
 
 /**
  * POST /api/fulfillments/override: whether the host is shared. `otherCustomers` counts the accounts served that the
  * user cannot see (decision 029: a number, never their names).
  */
-export const hostOverrideResponseSchema = z.object({
-  status: z.literal('SUCCESS'),
-  data: z.object({ shared: z.boolean(), otherCustomers: z.number().int() }),
-});
+export const hostOverrideResponseSchema = successOf(
+  z.object({ shared: z.boolean(), otherCustomers: z.number().int() }),
+);
 
 /** POST /api/sharedserver: the host's shared-server group becomes these approved accounts. */
 export const sharedServerRequestSchema = hostRequestSchema.extend({
@@ -108,7 +104,4 @@ export const uploadedHostSchema = z.object({
   /** The SERVER line's port when the uploaded file names one */
   portNumber: z.number().int().optional(),
 });
-export const uploadServerIdResponseSchema = z.object({
-  status: z.literal('SUCCESS'),
-  data: uploadedHostSchema,
-});
+export const uploadServerIdResponseSchema = successOf(uploadedHostSchema);

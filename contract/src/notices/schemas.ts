@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { dayText } from '../common/dates.ts';
+import { successOf } from '../common/envelope.ts';
 import { customerNumberField } from '../common/fields.ts';
 
 /** Proactive notices (issue 13 §2, decision 041). */
@@ -37,9 +38,8 @@ export const noticeSchema = z.object({
 });
 export type Notice = z.infer<typeof noticeSchema>;
 
-export const noticesResponseSchema = z.object({
-  status: z.literal('SUCCESS'),
-  data: z.object({
+export const noticesResponseSchema = successOf(
+  z.object({
     /** The account's notices of the last 30 days that this user receives, newest first */
     notices: z.array(noticeSchema),
     choices: noticeChoicesSchema,
@@ -48,7 +48,7 @@ export const noticesResponseSchema = z.object({
     /** Whether this user may switch types off for the account */
     canChangeTypes: z.boolean(),
   }),
-});
+);
 
 export const setNoticeChoicesRequestSchema = noticeChoicesSchema.extend({
   customerNumber: customerNumberField,

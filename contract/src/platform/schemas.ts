@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { displayDateTimeText } from '../common/dates.ts';
+import { successOf, successWith } from '../common/envelope.ts';
 import { customerNumberField } from '../common/fields.ts';
 
 /** GET /api/config: what the browser needs before it renders (spec 000 §3 "Configuration loaded at start"). */
@@ -23,14 +24,7 @@ export type ClientConfig = z.infer<typeof clientConfigSchema>;
 
 export const environmentValues = ['dev', 'uat', 'prod'] as const;
 
-export const buildInfoResponseSchema = z.object({
-  status: z.literal('SUCCESS'),
-  err: z.string().nullable(),
-  data: z.string(),
-});
+export const buildInfoResponseSchema = successOf(z.string(), { err: z.string().nullable() });
 
 export const lastUpdatedQuerySchema = z.strictObject({ accountId: customerNumberField.optional() });
-export const lastUpdatedResponseSchema = z.object({
-  status: z.literal('SUCCESS'),
-  lastUpdatedOn: displayDateTimeText.nullable(),
-});
+export const lastUpdatedResponseSchema = successWith({ lastUpdatedOn: displayDateTimeText.nullable() });

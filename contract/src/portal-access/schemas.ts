@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { successOf } from '../common/envelope.ts';
 import { customerNumberField } from '../common/fields.ts';
 
 /** Spec 000 §3: a portal-access contact. Rules (format, free mail, roles) are checked by @lp/domain/contacts. */
@@ -14,10 +15,8 @@ const contactList = z.array(contactSchema).max(1000);
 
 /** POST /api/getportalaccess */
 export const getPortalAccessRequestSchema = z.strictObject({ customerNumber });
-export const getPortalAccessResponseSchema = z.object({
-  status: z.literal('SUCCESS'),
+export const getPortalAccessResponseSchema = successOf(z.array(contactSchema), {
   err: z.string().nullable(),
-  data: z.array(contactSchema),
 });
 
 /** POST /api/setportalaccess: oldContacts is the list the form started from (optimistic concurrency). */
@@ -26,8 +25,6 @@ export const setPortalAccessRequestSchema = z.strictObject({
   newContacts: contactList,
   oldContacts: contactList,
 });
-export const setPortalAccessResponseSchema = z.object({
-  status: z.literal('SUCCESS'),
+export const setPortalAccessResponseSchema = successOf(z.array(contactSchema), {
   err: z.string().nullable(),
-  data: z.array(contactSchema),
 });

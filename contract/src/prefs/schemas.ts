@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { instantTextSchema } from '../common/dates.ts';
+import { successOf } from '../common/envelope.ts';
 import { customerNumberField } from '../common/fields.ts';
 
 /**
@@ -99,4 +100,4 @@ export const tablePrefSchema = z
 export type TablePref = z.infer<typeof tablePrefSchema>;
 
 export const savePrefsRequestSchema = z.strictObject({ tables: z.array(tablePrefSchema).min(1).max(50) });
-export const prefsResponseSchema = z.object({ status: z.literal('SUCCESS'), data: z.array(tablePrefSchema) });
+export const prefsResponseSchema = successOf(z.array(tablePrefSchema));

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { successOf } from '../common/envelope.ts';
 
 /** Filter methods of the generic filter rule (spec 000 §3). */
 export const filterMethods = [
@@ -72,11 +73,10 @@ export const distinctRequestSchema = z.strictObject({
   limit: z.number().int().min(1).max(10_000).optional(),
 });
 
-export const countResponseSchema = z.object({ status: z.literal('SUCCESS'), data: z.number().int() });
-export const distinctResponseSchema = z.object({
-  status: z.literal('SUCCESS'),
-  data: z.array(z.union([z.string(), z.number(), z.boolean(), z.null()])),
-});
+export const countResponseSchema = successOf(z.number().int());
+export const distinctResponseSchema = successOf(
+  z.array(z.union([z.string(), z.number(), z.boolean(), z.null()])),
+);
 
 /**
  * How the query engine reads, compares and parses a column's values (server/src/platform/query/compile.ts).

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { calendarDaySchema, dayOrEmptyText, dayText, zonedInstantSchema } from '../common/dates.ts';
+import { okResponseSchema, successOf } from '../common/envelope.ts';
 import { customerNumberField } from '../common/fields.ts';
 
 const customerNumber = customerNumberField;
@@ -19,7 +20,7 @@ export const statementEmailRequestSchema = z.strictObject({
 });
 export type StatementEmailRequest = z.infer<typeof statementEmailRequestSchema>;
 
-export const statementEmailResponseSchema = z.object({ status: z.literal('SUCCESS') });
+export const statementEmailResponseSchema = okResponseSchema;
 
 /** POST /api/statements and /api/getPdf: the period [from, to] as days (spec 001 §3 statement request). */
 export const statementRequestSchema = z.strictObject({
@@ -71,4 +72,4 @@ export const statementSchema = z.object({
 });
 export type Statement = z.infer<typeof statementSchema>;
 
-export const statementResponseSchema = z.object({ status: z.literal('SUCCESS'), data: statementSchema });
+export const statementResponseSchema = successOf(statementSchema);

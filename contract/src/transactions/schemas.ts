@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { displayDateTimeText } from '../common/dates.ts';
+import { successOf } from '../common/envelope.ts';
 import { customerNumberField } from '../common/fields.ts';
 import type { ColumnKinds } from '../query/schemas.ts';
 import { countRequestSchema, distinctRequestSchema, pageRequestSchema } from '../query/schemas.ts';
@@ -92,11 +93,7 @@ export const usageRowSchema = z
   .partial();
 export type UsageRow = z.infer<typeof usageRowSchema>;
 
-export const fetchUsageResponseSchema = z.object({
-  status: z.literal('SUCCESS'),
-  data: z.array(usageRowSchema),
-  token: z.string().nullable(),
-});
+export const fetchUsageResponseSchema = successOf(z.array(usageRowSchema), { token: z.string().nullable() });
 
 /** Column kinds of the usage transactions table (one declaration: the server's resource and the browser use it). */
 export const usageColumnKinds = {

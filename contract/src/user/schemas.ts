@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { successOf } from '../common/envelope.ts';
 
 /** Vendor-staff roles come from the IdP (declared once; the server keeps only these from a token's claims). */
 export const vendorRoles = ['busops', 'support', 'sales', 'salesaccess', 'admin'] as const;
@@ -15,4 +16,4 @@ export const currentUserSchema = z.object({
 });
 export type CurrentUser = z.infer<typeof currentUserSchema>;
 
-export const userDetailsResponseSchema = z.object({ status: z.literal('SUCCESS'), data: currentUserSchema });
+export const userDetailsResponseSchema = successOf(currentUserSchema);

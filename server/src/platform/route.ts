@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import type { AuthKind, Operation } from '@lp/contract/common/operation';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
-import type { z } from 'zod';
+import { ZodLiteral, type z } from 'zod';
 import type { AppContext } from './context.ts';
 import { describeZodError } from './errors.ts';
 import { answerOnce, idempotencyKeyOf } from './idempotency.ts';
@@ -30,10 +30,28 @@ export interface RouteInput<O extends Operation> {
   reply: FastifyReply;
 }
 
+/**
+ * A success envelope as a handler gives it: what is beside the status (`data`, a page's token), which route() adds;
+ * a handler may still name it. Other answers (the health check's) are given whole.
+ */
+type Answer<A> = A extends { status: 'SUCCESS' }
+  ? [keyof Omit<A, 'status'>] extends [never]
+    ? // A success with nothing beside its status: the handler answers nothing.
+      // biome-ignore lint/suspicious/noConfusingVoidType: what an async handler without a return statement gives
+      void | { status?: 'SUCCESS' }
+    : Omit<A, 'status'> & { status?: 'SUCCESS' }
+  : A;
+
 /** A JSON answer as the contract declares it, or the reply when the handler sent something else itself. */
 type RouteResult<O extends Operation> =
-  | (O extends { response: infer S extends z.ZodType } ? z.input<S> : never)
+  | (O extends { response: infer S extends z.ZodType } ? Answer<z.input<S>> : never)
   | FastifyReply;
+
+/** Whether the operation answers the success envelope (`status: 'SUCCESS'`), which route() then writes. */
+function answersEnvelope(operation: Operation): boolean {
+  const status = (operation.response as { shape?: Record<string, unknown> } | undefined)?.shape?.status;
+  return status instanceof ZodLiteral && status.values.has('SUCCESS');
+}
 
 export interface RouteOptions {
   /** Runs after sign-in and before the input is validated: a caller who may not call learns nothing more. */
@@ -64,6 +82,7 @@ export function route<const O extends Operation>(
   options: RouteOptions = {},
 ): (handler: Handler<O>) => void {
   const checkResponses = ctx.config.NODE_ENV === 'test';
+  const envelope = answersEnvelope(operation);
   return (handler) => {
     app.route({
       ...options.fastify,
@@ -94,6 +113,12 @@ export function route<const O extends Operation>(
           request,
           reply,
         } as RouteInput<O>;
+        // The status leads the answer, as the spec writes it.
+        const answer = async () => {
+          const given = await handler(input);
+          if (!envelope || given === reply || reply.raw.headersSent) return given;
+          return { status: 'SUCCESS', ...(given as object | undefined) };
+        };
         const key =
           operation.effect === 'keyed' && !operation.keyField ? idempotencyKeyOf(request) : undefined;
         const result = key
@@ -105,9 +130,9 @@ export function route<const O extends Operation>(
                 userEmail: principal?.email ?? '',
                 request: { params: input.params, query: input.query, body: input.body },
               },
-              () => handler(input),
+              answer,
             )
-          : await handler(input);
+          : await answer();
         // A handler that answered itself returns the reply, which is thenable: awaiting it waits until the answer
         // went out and gives undefined. Checking that undefined against the contract would throw after a 200 and
         // log a false error for every streamed page (issue 22 §2).
@@ -159,24 +184,18 @@ export function registerQueryEndpoints<const Q extends QueryOperations>(
   )(async ({ principal, body, reply }) => {
     const page = await read.page(principal, body as BodyOf<Q['page']>);
     if (page instanceof Readable) return reply.type('application/json; charset=utf-8').send(page);
-    return { status: 'SUCCESS', data: page.rows, token: page.token };
+    return { data: page.rows, token: page.token };
   });
   route(
     app,
     ctx,
     operations.count as AnyJsonOperation,
-  )(async ({ principal, body }) => ({
-    status: 'SUCCESS',
-    data: await read.count(principal, body as BodyOf<Q['count']>),
-  }));
+  )(async ({ principal, body }) => ({ data: await read.count(principal, body as BodyOf<Q['count']>) }));
   route(
     app,
     ctx,
     operations.distinct as AnyJsonOperation,
-  )(async ({ principal, body }) => ({
-    status: 'SUCCESS',
-    data: await read.distinct(principal, body as BodyOf<Q['distinct']>),
-  }));
+  )(async ({ principal, body }) => ({ data: await read.distinct(principal, body as BodyOf<Q['distinct']>) }));
 }
 
 const registered = new WeakMap<FastifyInstance, { method: string; url: string; operationId?: string }[]>();

@@ -20,7 +20,7 @@ export function registerAccountRoutes(app: FastifyInstance, ctx: AppContext): vo
     accountsApi.customerAccounts,
   )(async ({ principal, body }) => {
     const page = await listAccounts(ctx, principal, body);
-    return { status: 'SUCCESS', data: page.rows, token: page.token };
+    return { data: page.rows, token: page.token };
   });
 
   // Spec 002 §7: the single-account check (limit 2) of the activations screens.
@@ -40,7 +40,7 @@ export function registerAccountRoutes(app: FastifyInstance, ctx: AppContext): vo
       limit: body.limit ?? 2,
       customerEmail: body.customerEmail,
     });
-    return { status: 'SUCCESS', data: page.rows };
+    return { data: page.rows };
   });
 
   route(
@@ -49,7 +49,7 @@ export function registerAccountRoutes(app: FastifyInstance, ctx: AppContext): vo
     accountsApi.info,
   )(async ({ principal, params }) => {
     const access = await authorizeAccount(ctx, principal, params.customerNumber, 'info');
-    return { status: 'SUCCESS', data: access.customer };
+    return { data: access.customer };
   });
 
   route(
@@ -59,6 +59,6 @@ export function registerAccountRoutes(app: FastifyInstance, ctx: AppContext): vo
   )(async ({ principal, query }) => {
     if (query.accountId) await authorizeAccount(ctx, principal, query.accountId, 'read');
     const last = await lastUpdatedOn(ctx, principal, query.accountId);
-    return { status: 'SUCCESS', lastUpdatedOn: last ? formatDateTime(last) : null };
+    return { lastUpdatedOn: last ? formatDateTime(last) : null };
   });
 }

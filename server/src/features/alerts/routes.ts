@@ -15,7 +15,7 @@ import {
 
 /** Spec 000 §7 notifications calls, plus the staff-only admin calls behind /notifications-admin. */
 export function registerAlertRoutes(app: FastifyInstance, ctx: AppContext): void {
-  route(app, ctx, alertsApi.active)(async () => ({ status: 'SUCCESS', data: await activeAlerts(ctx) }));
+  route(app, ctx, alertsApi.active)(async () => ({ data: await activeAlerts(ctx) }));
 
   registerQueryEndpoints(app, ctx, alertsQuery, {
     page: (_principal, body) => listAlerts(ctx, body),
@@ -31,7 +31,6 @@ export function registerAlertRoutes(app: FastifyInstance, ctx: AppContext): void
     alertsApi.create,
     staff,
   )(async ({ principal, body }) => ({
-    status: 'SUCCESS',
     data: await createAlert(ctx, principal, body),
   }));
   route(
@@ -40,7 +39,6 @@ export function registerAlertRoutes(app: FastifyInstance, ctx: AppContext): void
     alertsApi.edit,
     staff,
   )(async ({ principal, params, body }) => ({
-    status: 'SUCCESS',
     data: await editAlert(ctx, principal, params.id, body),
   }));
   route(
@@ -49,7 +47,6 @@ export function registerAlertRoutes(app: FastifyInstance, ctx: AppContext): void
     alertsApi.resolve,
     staff,
   )(async ({ principal, params }) => ({
-    status: 'SUCCESS',
     data: await resolveAlertById(ctx, principal, params.id),
   }));
 }

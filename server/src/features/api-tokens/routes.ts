@@ -5,24 +5,19 @@ import { route } from '../../platform/route.ts';
 import { createMyToken, listAccountTokens, listMyTokens, revokeToken } from './service.ts';
 
 export function registerApiTokenRoutes(app: FastifyInstance, ctx: AppContext): void {
-  route(
-    app,
-    ctx,
-    apiTokensApi.mine,
-  )(async ({ principal }) => ({ status: 'SUCCESS', data: await listMyTokens(ctx, principal) }));
+  route(app, ctx, apiTokensApi.mine)(async ({ principal }) => ({ data: await listMyTokens(ctx, principal) }));
 
   route(
     app,
     ctx,
     apiTokensApi.create,
-  )(async ({ principal, body }) => ({ status: 'SUCCESS', data: await createMyToken(ctx, principal, body) }));
+  )(async ({ principal, body }) => ({ data: await createMyToken(ctx, principal, body) }));
 
   route(
     app,
     ctx,
     apiTokensApi.ofAccount,
   )(async ({ principal, body }) => ({
-    status: 'SUCCESS',
     data: await listAccountTokens(ctx, principal, body.customerNumber),
   }));
 
@@ -32,6 +27,5 @@ export function registerApiTokenRoutes(app: FastifyInstance, ctx: AppContext): v
     apiTokensApi.revoke,
   )(async ({ principal, params, body }) => {
     await revokeToken(ctx, principal, params.id, body?.customerNumber);
-    return { status: 'SUCCESS' };
   });
 }

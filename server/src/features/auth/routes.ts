@@ -256,7 +256,7 @@ export async function registerAuth(app: FastifyInstance, ctx: AppContext): Promi
       }
     }
     await purgeExpiredSessions(db, timeouts);
-    return { status: 'SUCCESS', data: { redirect } };
+    return { data: { redirect } };
   });
 
   route(
@@ -267,6 +267,6 @@ export async function registerAuth(app: FastifyInstance, ctx: AppContext): Promi
     const principal = request.principal;
     if (!principal) throw unauthenticated();
     const { email, name, vendorRoles, via } = principal;
-    return { status: 'SUCCESS', data: { email, name, vendorRoles, via } };
+    return { data: { email, name, vendorRoles, via } };
   });
 }

@@ -79,7 +79,7 @@ export function registerClsRoutes(app: FastifyInstance, ctx: AppContext): void {
     const now = new Date();
     const result = await ingestUsage(ctx.db, server, body.events, now, ctx.config.CLS_BACKFILL_DAYS);
     countUsage(ctx, body.events, result, now);
-    return { status: 'SUCCESS', ...result };
+    return result;
   });
 
   const staff = { guard: staffOnly };
@@ -93,7 +93,6 @@ export function registerClsRoutes(app: FastifyInstance, ctx: AppContext): void {
     await authorizeAccount(ctx, principal, query.customerNumber, 'read');
     const rows = await listServerCredentials(ctx.db, query.customerNumber);
     return {
-      status: 'SUCCESS',
       data: rows.map((r) => ({
         id: r.id,
         clsId: r.clsId,
@@ -117,7 +116,7 @@ export function registerClsRoutes(app: FastifyInstance, ctx: AppContext): void {
       { ...body, createdBy: principal.email },
       auditActor(principal),
     );
-    return { status: 'SUCCESS', data: { ...issued, ...body } };
+    return { data: { ...issued, ...body } };
   });
 
   route(
@@ -130,7 +129,6 @@ export function registerClsRoutes(app: FastifyInstance, ctx: AppContext): void {
     const owner = await findServerCredentialOwner(ctx.db, params.id);
     await authorizeAccountOf(ctx, principal, owner, 'edit', notFound());
     if (!(await revokeServerCredential(ctx.db, params.id, auditActor(principal)))) throw notFound();
-    return { status: 'SUCCESS' };
   });
 
   const busops = {
@@ -150,6 +148,6 @@ export function registerClsRoutes(app: FastifyInstance, ctx: AppContext): void {
       day: body.day ?? formatDate(new Date()),
       createdBy: principal.email,
     });
-    return { status: 'SUCCESS', data };
+    return { data };
   });
 }

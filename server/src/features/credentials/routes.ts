@@ -10,7 +10,6 @@ export function registerCredentialRoutes(app: FastifyInstance, ctx: AppContext):
     ctx,
     credentialsApi.elasticDevice,
   )(async ({ principal, body }) => ({
-    status: 'SUCCESS',
     data: await elasticDevice(ctx, principal, body.customerNumber),
   }));
 
@@ -19,7 +18,6 @@ export function registerCredentialRoutes(app: FastifyInstance, ctx: AppContext):
     ctx,
     credentialsApi.getPin,
   )(async ({ principal, body }) => ({
-    status: 'SUCCESS',
     data: { pin: await getPin(ctx, principal, body.customerNumber, body.clsId) },
   }));
 
@@ -28,7 +26,6 @@ export function registerCredentialRoutes(app: FastifyInstance, ctx: AppContext):
     ctx,
     credentialsApi.generatePin,
   )(async ({ principal, body }) => ({
-    status: 'SUCCESS',
     data: { pin: await generatePin(ctx, principal, body.customerNumber, body.clsId) },
   }));
 
@@ -38,7 +35,6 @@ export function registerCredentialRoutes(app: FastifyInstance, ctx: AppContext):
     credentialsApi.changePin,
   )(async ({ principal, body }) => {
     await changePin(ctx, principal, body);
-    return { status: 'SUCCESS' };
   });
 
   route(
@@ -46,7 +42,6 @@ export function registerCredentialRoutes(app: FastifyInstance, ctx: AppContext):
     ctx,
     credentialsApi.getUsers,
   )(async ({ principal, body }) => ({
-    status: 'SUCCESS',
     data: { users: await getUsers(ctx, principal, body.customerNumber, body.clsId) },
   }));
 
@@ -56,6 +51,5 @@ export function registerCredentialRoutes(app: FastifyInstance, ctx: AppContext):
     credentialsApi.saveUsers,
   )(async ({ principal, body }) => {
     await saveUsers(ctx, principal, body);
-    return { status: 'SUCCESS' };
   });
 }

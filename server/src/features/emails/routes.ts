@@ -17,7 +17,6 @@ export function registerEmailRoutes(app: FastifyInstance, ctx: AppContext): void
     ctx,
     emailsApi.get,
   )(async ({ principal, body }) => ({
-    status: 'SUCCESS',
     data: await getEmail(ctx, principal, body.customerNumber, body.id),
   }));
 
@@ -27,6 +26,5 @@ export function registerEmailRoutes(app: FastifyInstance, ctx: AppContext): void
     emailsApi.remove,
   )(async ({ principal, params }) => {
     await removeEmail(ctx, principal, params.id);
-    return { status: 'SUCCESS' };
   });
 }

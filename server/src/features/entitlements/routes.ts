@@ -17,7 +17,6 @@ export function registerEntitlementRoutes(app: FastifyInstance, ctx: AppContext)
     ctx,
     entitlementsApi.elastic,
   )(async ({ principal, body }) => ({
-    status: 'SUCCESS',
     data: await getEntitlements(ctx, principal, body.customerNumber),
   }));
 
@@ -34,14 +33,13 @@ export function registerEntitlementRoutes(app: FastifyInstance, ctx: AppContext)
       leasesApi[split],
     )(async ({ principal, body }) => {
       const page = await listLeases(ctx, principal, split, body);
-      return { status: 'SUCCESS', data: page.rows, token: page.token };
+      return { data: page.rows, token: page.token };
     });
     route(
       app,
       ctx,
       leasesApi[`${split}Count`],
     )(async ({ principal, body }) => ({
-      status: 'SUCCESS',
       data: await countLeases(ctx, principal, split, body.customerNumber, body.filter),
     }));
   }
@@ -50,7 +48,6 @@ export function registerEntitlementRoutes(app: FastifyInstance, ctx: AppContext)
     ctx,
     leasesApi.fulfillmentCount,
   )(async ({ principal, body }) => ({
-    status: 'SUCCESS',
     data: await fulfillmentCounts(ctx, principal, body.customerNumber, body.activationId),
   }));
 }

@@ -10,7 +10,6 @@ export function registerFeatureFlagRoutes(app: FastifyInstance, ctx: AppContext)
     ctx,
     featureFlagsApi.list,
   )(async ({ principal }) => ({
-    status: 'SUCCESS',
     data: await getFeatures(ctx, principal),
   }));
 
@@ -19,7 +18,6 @@ export function registerFeatureFlagRoutes(app: FastifyInstance, ctx: AppContext)
     ctx,
     featureFlagsApi.save,
   )(async ({ principal, body }) => ({
-    status: 'SUCCESS',
     data: { enabled: await saveFeatures(ctx, principal, body.features) },
   }));
 }

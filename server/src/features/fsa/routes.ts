@@ -11,20 +11,18 @@ export function registerFsaRoutes(app: FastifyInstance, ctx: AppContext): void {
     ctx,
     fsaApi.contracts,
   )(async ({ principal, body }) => ({
-    status: 'SUCCESS',
     data: await listContracts(ctx, principal, body.customerNumber),
   }));
   route(
     app,
     ctx,
     fsaApi.products,
-  )(async ({ principal, body }) => ({ status: 'SUCCESS', data: await listProducts(ctx, principal, body) }));
+  )(async ({ principal, body }) => ({ data: await listProducts(ctx, principal, body) }));
   route(
     app,
     ctx,
     fsaApi.history,
   )(async ({ principal, body }) => ({
-    status: 'SUCCESS',
     data: await orderHistory(ctx, principal, body.customerNumber),
   }));
   route(
@@ -33,6 +31,6 @@ export function registerFsaRoutes(app: FastifyInstance, ctx: AppContext): void {
     fsaApi.order,
   )(async ({ principal, body }) => {
     const { result, replayed } = await orderLines(ctx, principal, body);
-    return { status: 'SUCCESS', data: result, replayed };
+    return { data: result, replayed };
   });
 }

@@ -10,7 +10,6 @@ export function registerIpRuleRoutes(app: FastifyInstance, ctx: AppContext): voi
     ctx,
     ipRulesApi.servers,
   )(async ({ principal, body }) => ({
-    status: 'SUCCESS',
     data: await activatedElasticServers(ctx, principal, body.customerNumber),
   }));
 
@@ -19,7 +18,6 @@ export function registerIpRuleRoutes(app: FastifyInstance, ctx: AppContext): voi
     ctx,
     ipRulesApi.get,
   )(async ({ principal, body }) => ({
-    status: 'SUCCESS',
     data: { whitelist: await getIpRules(ctx, principal, body.customerNumber, body.clsId) },
   }));
 
@@ -28,7 +26,6 @@ export function registerIpRuleRoutes(app: FastifyInstance, ctx: AppContext): voi
     ctx,
     ipRulesApi.set,
   )(async ({ principal, body }) => ({
-    status: 'SUCCESS',
     err: null,
     data: { whitelist: await setIpRules(ctx, principal, body) },
   }));

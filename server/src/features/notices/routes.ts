@@ -10,7 +10,6 @@ export function registerNoticeRoutes(app: FastifyInstance, ctx: AppContext): voi
     ctx,
     noticesApi.list,
   )(async ({ principal, body }) => ({
-    status: 'SUCCESS',
     data: await listNotices(ctx, principal, body.customerNumber),
   }));
 
@@ -20,7 +19,6 @@ export function registerNoticeRoutes(app: FastifyInstance, ctx: AppContext): voi
     noticesApi.setChoices,
   )(async ({ principal, body }) => {
     await setNoticeChoices(ctx, principal, body);
-    return { status: 'SUCCESS' };
   });
 
   route(
@@ -29,6 +27,5 @@ export function registerNoticeRoutes(app: FastifyInstance, ctx: AppContext): voi
     noticesApi.setTypes,
   )(async ({ principal, body }) => {
     await setNoticeTypes(ctx, principal, body);
-    return { status: 'SUCCESS' };
   });
 }

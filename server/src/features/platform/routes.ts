@@ -66,7 +66,7 @@ export function registerPlatformRoutes(app: FastifyInstance, ctx: AppContext): v
     ctx,
     platformApi.environment,
   )(async ({ reply }) => reply.type('text/plain').send(config.APP_ENVIRONMENT));
-  route(app, ctx, platformApi.buildInfo)(async () => ({ status: 'SUCCESS', err: null, data: info }));
+  route(app, ctx, platformApi.buildInfo)(async () => ({ err: null, data: info }));
   route(app, ctx, platformApi.docs)(async () => docs);
   registerApiReference(app);
 }

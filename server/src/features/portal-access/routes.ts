@@ -10,7 +10,6 @@ export function registerPortalAccessRoutes(app: FastifyInstance, ctx: AppContext
     ctx,
     portalAccessApi.get,
   )(async ({ principal, body }) => ({
-    status: 'SUCCESS',
     err: null,
     data: await getPortalAccess(ctx, principal, body.customerNumber),
   }));
@@ -20,7 +19,6 @@ export function registerPortalAccessRoutes(app: FastifyInstance, ctx: AppContext
     ctx,
     portalAccessApi.set,
   )(async ({ principal, body }) => ({
-    status: 'SUCCESS',
     err: null,
     data: await setPortalAccess(ctx, principal, body),
   }));

@@ -10,7 +10,6 @@ export function registerPrefsRoutes(app: FastifyInstance, ctx: AppContext): void
     ctx,
     prefsApi.list,
   )(async ({ principal }) => ({
-    status: 'SUCCESS',
     data: await getPrefs(ctx, principal),
   }));
 
@@ -20,6 +19,5 @@ export function registerPrefsRoutes(app: FastifyInstance, ctx: AppContext): void
     prefsApi.save,
   )(async ({ principal, body }) => {
     await savePrefs(ctx, principal, body.tables);
-    return { status: 'SUCCESS' };
   });
 }

@@ -11,7 +11,6 @@ export function registerStatementRoutes(app: FastifyInstance, ctx: AppContext): 
     ctx,
     statementsApi.statement,
   )(async ({ principal, body }) => ({
-    status: 'SUCCESS',
     data: await getStatement(ctx, principal, body),
   }));
 
@@ -33,7 +32,6 @@ export function registerStatementRoutes(app: FastifyInstance, ctx: AppContext): 
     statementsApi.emailWeek,
   )(async ({ principal, body }) => {
     await sendStatementEmail(ctx, principal, 'week', body);
-    return { status: 'SUCCESS' };
   });
 
   route(
@@ -42,6 +40,5 @@ export function registerStatementRoutes(app: FastifyInstance, ctx: AppContext): 
     statementsApi.emailMonth,
   )(async ({ principal, body }) => {
     await sendStatementEmail(ctx, principal, 'month', body);
-    return { status: 'SUCCESS' };
   });
 }

@@ -16,6 +16,6 @@ export function registerUserRoutes(app: FastifyInstance, ctx: AppContext): void 
       ? [...principal.vendorRoles]
       : ['user'];
     const data: CurrentUser = { email: principal.email, name: principal.name, roles };
-    return { status: 'SUCCESS', data };
+    return { data };
   });
 }
