@@ -7,10 +7,11 @@ import {
   type Permissions,
   permissionsFor,
 } from '@lp/domain/policy';
+import type { Db } from '../../db/database.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { AppError, forbidden } from '../../platform/errors.ts';
 import type { Principal } from '../../platform/principal.ts';
-import { entitlementCounts, findAccount, findContactRole } from './repository.ts';
+import { accessRows } from './repository.ts';
 
 /**
  * What a route wants to do with an account. Every account-scoped route asks `authorizeAccount` with one
@@ -31,39 +32,53 @@ export interface AccountAccess {
   permissions: Permissions;
 }
 
-/** The account as `principal` sees it, or null when it does not exist or is not theirs. */
-async function findAccountAccess(
-  ctx: AppContext,
+/**
+ * The accounts among `customerNumbers` as `principal` sees them, answered by one query on `db` (decision 063), which
+ * may be the caller's transaction: a write checks every account on a host inside the transaction that changes it.
+ * Accounts that do not exist or are not the principal's are absent from the map.
+ */
+export async function accessOf(
+  db: Db,
   principal: Principal,
-  customerNumber: string,
-): Promise<AccountAccess | null> {
-  const account = await findAccount(ctx.db, customerNumber);
+  customerNumbers: readonly string[],
+): Promise<Map<string, AccountAccess>> {
   const staff = isVendorStaff(principal.vendorRoles);
-  const role = staff ? undefined : await findContactRole(ctx.db, customerNumber, principal.email);
-  if (!account || (!staff && !role)) return null;
-  const counts = await entitlementCounts(ctx.db, customerNumber);
-  const info: AccountInfo = {
-    ...contactFlags(role),
-    isFNPLicenseGenerator: account.isFnpLicenseGenerator,
-    isAccessDisabled: account.isAccessDisabled,
-    isSales: principal.vendorRoles.includes('sales'),
-    isSalesAccess: principal.vendorRoles.includes('salesaccess'),
-    hasSSL: counts.ssl,
-    hasSharedLicense: counts.shared,
-    hasNamedLicense: counts.named,
-    hasFSA: counts.fsa,
-    hasElastic: counts.elastic,
-    orgType: (['Direct', 'Channel', 'Indirect'].includes(account.orgType)
-      ? account.orgType
-      : 'Undefined') as AccountInfo['orgType'],
-    supportEmail: account.supportEmail,
-    exportControlStatus: account.exportControlStatus,
-  };
-  return {
-    customer: { customerNumber: account.customerNumber, customerName: account.name, info },
-    permissions: permissionsFor(principal.vendorRoles, info),
-  };
+  const access = new Map<string, AccountAccess>();
+  for (const { account, role: contactRole, ...counts } of await accessRows(
+    db,
+    customerNumbers,
+    principal.email,
+  )) {
+    const role = staff ? undefined : (contactRole ?? undefined);
+    if (!staff && !role) continue;
+    const info: AccountInfo = {
+      ...contactFlags(role),
+      isFNPLicenseGenerator: account.isFnpLicenseGenerator,
+      isAccessDisabled: account.isAccessDisabled,
+      isSales: principal.vendorRoles.includes('sales'),
+      isSalesAccess: principal.vendorRoles.includes('salesaccess'),
+      hasSSL: counts.ssl,
+      hasSharedLicense: counts.shared,
+      hasNamedLicense: counts.named,
+      hasFSA: counts.fsa,
+      hasElastic: counts.elastic,
+      orgType: (['Direct', 'Channel', 'Indirect'].includes(account.orgType)
+        ? account.orgType
+        : 'Undefined') as AccountInfo['orgType'],
+      supportEmail: account.supportEmail,
+      exportControlStatus: account.exportControlStatus,
+    };
+    access.set(account.customerNumber, {
+      customer: { customerNumber: account.customerNumber, customerName: account.name, info },
+      permissions: permissionsFor(principal.vendorRoles, info),
+    });
+  }
+  return access;
 }
+
+/** The account as `principal` sees it, or null when it does not exist or is not theirs. */
+const findAccountAccess = async (ctx: AppContext, principal: Principal, customerNumber: string) =>
+  (await accessOf(ctx.db, principal, [customerNumber])).get(customerNumber) ?? null;
 
 /** Loads the account as `principal` sees it; outsiders and unknown numbers get the same 403. */
 export async function loadAccountAccess(
@@ -122,7 +137,31 @@ export async function authorizeAccountOf(
   return permit(access, action);
 }
 
-function permit(access: AccountAccess, action: AccountAction): AccountAccess {
+/** The gate over accesses read by `accessOf`: the account's access for `action`, or the same 403s as `authorizeAccount`. */
+export function permitAccount(
+  access: ReadonlyMap<string, AccountAccess>,
+  customerNumber: string,
+  action: AccountAction,
+): AccountAccess {
+  const found = access.get(customerNumber);
+  if (!found) throw forbidden(messages.noPermissionPage);
+  return permit(found, action);
+}
+
+/** Whether the access allows `action`, as the gate would answer (for a check over several accounts). */
+export function permits(access: AccountAccess | undefined, action: AccountAction): access is AccountAccess {
+  if (!access) return false;
+  try {
+    permit(access, action);
+    return true;
+  } catch (e) {
+    if (e instanceof AppError) return false;
+    throw e;
+  }
+}
+
+/** The gate's answer for an access already read (`accessOf`): the access, or 403 with the spec's words. */
+export function permit(access: AccountAccess, action: AccountAction): AccountAccess {
   if (action === 'info') return access;
   if (access.permissions.exportBlocked) throw forbidden(messages.exportDenied);
   return permitAction(access, action);

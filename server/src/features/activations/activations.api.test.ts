@@ -756,15 +756,57 @@ describe('concurrency and retries', () => {
     expect(await activated('LEASE-B')).toBe(bBefore + 1);
   });
 
+  it("a retry that differs only in fields the server never reads (the client's time, action, name) is replayed", async () => {
+    const host = newHostId();
+    const first = {
+      serverName: 'clock',
+      serverId: host.pasted,
+      type: 'new',
+      time: '2026-11-26 22:00:00',
+      action: 'new',
+      customerName: 'Acme',
+      operationKey: 'clock-0001-create',
+      activations: [{ id: 'LEASE-B', count: 1, ansysproduct: 'Product', startdate: '2026-01-01' }],
+    };
+    const before = await activated('LEASE-B');
+    expect((await create(boss, first)).json().data).toEqual({ count: 1, replayed: false });
+    // The browser's retry a moment later carries its clock again (the wire is unchanged; it need not freeze it).
+    const retry = await create(boss, {
+      ...first,
+      time: Date.now(),
+      action: '',
+      customerName: 'Acme Corp',
+      activations: [{ id: 'LEASE-B', count: 1 }],
+    });
+    expect(retry.json()).toEqual({ status: 'SUCCESS', data: { count: 1, replayed: true } });
+    expect(await activated('LEASE-B')).toBe(before + 1);
+    const fid = (await hostView(boss, host.canonical)).assigned[0].fulfillments[0].FulfillmentID;
+    const giveBack = {
+      customerNumber: CN,
+      operationKey: 'clock-0001-return',
+      activations: [{ id: fid, count: -1 }],
+    };
+    expect((await post('/api/fulfillments/return', boss, { ...giveBack, time: 1 })).statusCode).toBe(200);
+    const returnedAgain = await post('/api/fulfillments/return', boss, {
+      ...giveBack,
+      time: 2,
+      action: 'return',
+    });
+    expect(returnedAgain.json().data).toEqual({ count: 1, replayed: true });
+    expect(await activated('LEASE-B')).toBe(before);
+  });
+
   it('returns and creates on one host at once leave its state true to its seats, so removal never loses seats', async () => {
+    // A lease of its own with seats to spare, so the create succeeds whichever of the two runs first.
+    await ssl(CN, 'LEASE-BUSY');
     const host = newHostId();
     await create(boss, {
       serverName: 'busy',
       serverId: host.pasted,
       type: 'new',
-      activations: [{ id: 'LEASE-A', count: 1 }],
+      activations: [{ id: 'LEASE-BUSY', count: 1 }],
     });
-    const before = await activated('LEASE-A');
+    const before = await activated('LEASE-BUSY');
     for (let round = 0; round < 5; round++) {
       const fid = (await hostView(boss, host.canonical)).assigned[0].fulfillments[0].FulfillmentID;
       const [returned, created] = await Promise.all([
@@ -772,7 +814,7 @@ describe('concurrency and retries', () => {
         create(boss, {
           serverName: 'busy',
           serverId: host.canonical,
-          activations: [{ id: 'LEASE-A', count: 1 }],
+          activations: [{ id: 'LEASE-BUSY', count: 1 }],
         }),
       ]);
       expect([returned.statusCode, created.statusCode]).toEqual([200, 200]);
@@ -786,6 +828,6 @@ describe('concurrency and retries', () => {
       });
       expect(removed.statusCode).toBe(409);
     }
-    expect(await activated('LEASE-A')).toBe(before);
+    expect(await activated('LEASE-BUSY')).toBe(before);
   });
 });

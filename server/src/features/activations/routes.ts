@@ -2,13 +2,9 @@ import { activationsApi } from '@lp/contract/activations/api';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../platform/context.ts';
 import { route } from '../../platform/route.ts';
-import {
-  createFulfillments,
-  hostActivations,
-  hostEntitlements,
-  hostsHistory,
-  returnFulfillments,
-} from './service.ts';
+import { activateSeats } from './commands/activate-seats.ts';
+import { returnSeats } from './commands/return-seats.ts';
+import { hostActivations, hostEntitlements, hostsHistory } from './service.ts';
 
 /** Spec 002 §7: fulfillments of entitlements on hosts and their history. */
 export function registerActivationRoutes(app: FastifyInstance, ctx: AppContext): void {
@@ -34,7 +30,7 @@ export function registerActivationRoutes(app: FastifyInstance, ctx: AppContext):
     activationsApi.create,
   )(async ({ principal, body }) => ({
     status: 'SUCCESS',
-    data: await createFulfillments(ctx, principal, body),
+    data: await activateSeats(ctx, principal, body),
   }));
   route(
     app,
@@ -42,7 +38,7 @@ export function registerActivationRoutes(app: FastifyInstance, ctx: AppContext):
     activationsApi.return,
   )(async ({ principal, body }) => ({
     status: 'SUCCESS',
-    data: await returnFulfillments(ctx, principal, body),
+    data: await returnSeats(ctx, principal, body),
   }));
   for (const operation of [activationsApi.history, activationsApi.exportHistory]) {
     route(

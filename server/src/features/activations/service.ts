@@ -1,43 +1,25 @@
-import type { ActivationRow, CreateRequest } from '@lp/contract/activations/schemas';
+import type { ActivationRow } from '@lp/contract/activations/schemas';
 import { messages } from '@lp/contract/common/errors';
 import { groupHistory, type HistoryEvent } from '@lp/domain/activation-history';
 import { toLeaseRow } from '@lp/domain/lease-entitlements';
 import type { Db } from '../../db/database.ts';
-import { onceForKey } from '../../db/operation-keys.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { AppError, badRequest, notFound } from '../../platform/errors.ts';
 import type { Principal } from '../../platform/principal.ts';
-import { authorizeAccount, authorizeAccountList } from '../accounts/policy.ts';
-import { type AuditChange, auditActor, recordAudit } from '../audit/service.ts';
+import { authorizeAccountList } from '../accounts/policy.ts';
 import { type SslEntitlement, sslEntitlements } from '../entitlements/service.ts';
 import {
-  checkRehostTarget,
   findAccountHost,
   type HostRow,
-  hostEditors,
-  hostForCreate,
   listHosts,
-  lockAccountHost,
-  lockHosts,
   parseHost,
   presentHost,
-  setHostState,
   unknownHost,
 } from '../license-servers/service.ts';
-import {
-  addToFulfillment,
-  entitlementsOfFulfillments,
-  findFulfillment,
-  hostHasLiveFulfillments,
-  insertEvent,
-  listEvents,
-  listLiveFulfillmentsOfAccounts,
-  lockFulfillment,
-  serversOfFulfillments,
-  setFulfillmentCount,
-} from './repository.ts';
+import { entitlementsOfFulfillments, listEvents, listLiveFulfillmentsOfAccounts } from './repository.ts';
 
-const leaseRowOf = (e: SslEntitlement, now: Date) =>
+/** The entitlement as the lease rules see it (maintenance-expired, expired, seats available). */
+export const leaseRowOf = (e: SslEntitlement, now: Date) =>
   toLeaseRow(
     {
       ActivationId: e.activationId,
@@ -141,192 +123,8 @@ export async function hostEntitlements(
   return (await hostActivations(ctx, principal, request, true)).assigned;
 }
 
-const lifecycleOf = (type: string | undefined) => (type === 'rehost' ? 'rehost' : 'new');
-
-const fulfillmentObject = (id: number) => ({ type: 'fulfillment', id: String(id) });
-
-/**
- * Records a batch's changes last, once every host, entitlement and fulfillment row it needs is locked: the audit
- * append locks the account's chain head, and taking it before those would deadlock against another batch of the
- * account holding them and waiting for the head.
- */
-async function recordAll(tx: Db, principal: Principal, changes: AuditChange[]) {
-  await recordAudit(tx, auditActor(principal), changes);
-}
-
-/**
- * Spec 002 §7 /api/fulfillments/create: activates seats on a host in one transaction (the host is added when new).
- * Every seat is taken by one conditional update of the entitlement's activated count, so parallel batches never
- * overdraw; any refused line rolls the whole batch back. With an operationKey a retried batch changes nothing.
- * Audited: the host's changes, and one entry per fulfillment ('fulfillments.created', or 'fulfillments.rehosted'
- * naming the source host) with its activation id, host and seats.
- */
-export async function createFulfillments(ctx: AppContext, principal: Principal, request: CreateRequest) {
-  await authorizeAccount(ctx, principal, request.customerNumber, 'activate');
-  for (const a of request.activations)
-    if (a.customer && a.customer !== request.customerNumber)
-      throw badRequest('Every activation of a batch must belong to its customerNumber.');
-  const editors = await hostEditors(ctx, principal, request.serverId, request.serverIdType);
-  const now = new Date();
-  const { result, replayed } = await ctx.db.transaction((tx) =>
-    onceForKey(
-      tx,
-      { key: request.operationKey, operation: 'create', userEmail: principal.email, request },
-      async () => {
-        const { host, inserted, changes } = await hostForCreate(tx, editors, principal, request);
-        const prev = request.prevServer
-          ? (
-              await lockAccountHost(
-                tx,
-                request.customerNumber,
-                request.prevServer.serverId,
-                request.prevServer.serverIdType,
-              )
-            ).host
-          : undefined;
-        let total = 0;
-        const seats = new Map<number, { activationId: string; before: number; after: number }>();
-        for (const a of request.activations) {
-          const e = await sslEntitlements.lock(tx, request.customerNumber, a.id);
-          if (!e) throw notFound(messages.unknownActivation(a.id));
-          const row = leaseRowOf(e, now);
-          if (row.maintenanceExpired) throw badRequest(`${messages.maintenanceExpired} ${e.productName}`);
-          if (row.remainingdays === 'EXPIRED') throw badRequest(messages.entitlementExpired(a.id));
-          // The one seat rule (decision 031): a Shared Web or Named User line has no seat to activate on a host.
-          if (row.ansysavailable < a.count || !(await sslEntitlements.changeActivated(tx, e.id, a.count)))
-            throw new AppError('CONFLICT', messages.activatedOverAvailable);
-          const parent = prev ? await findFulfillment(tx, prev.id, e.id) : undefined;
-          const { id: fulfillmentId, count } = await addToFulfillment(tx, {
-            serverId: host.id,
-            entitlementId: e.id,
-            customerNumber: request.customerNumber,
-            count: a.count,
-            parentId: parent?.id ?? null,
-          });
-          await insertEvent(tx, {
-            fulfillmentId,
-            serverId: host.id,
-            customerNumber: request.customerNumber,
-            time: now,
-            modifiedBy: principal.email,
-            action: 'ACTIVATE',
-            count: a.count,
-            lifecycleAction: lifecycleOf(request.type),
-            parentFulfillmentId: parent?.id ?? null,
-          });
-          total += a.count;
-          // One entry per fulfillment, even when the batch names its entitlement twice.
-          const before = seats.get(fulfillmentId)?.before ?? count - a.count;
-          seats.set(fulfillmentId, { activationId: e.activationId, before, after: count });
-        }
-        const activated = await setHostState(tx, host, 'Active', request.customerNumber);
-        // A host added by this batch is recorded as added (its passing Unknown state is not a change).
-        if (activated && !inserted) changes.push(activated);
-        const rehost = request.type === 'rehost';
-        for (const [id, f] of seats) {
-          const before = {
-            ...(f.before > 0 ? { count: f.before } : {}),
-            ...(rehost && prev ? { host: prev.hostIdentity } : {}),
-          };
-          changes.push({
-            customerNumber: request.customerNumber,
-            action: rehost ? 'fulfillments.rehosted' : 'fulfillments.created',
-            object: fulfillmentObject(id),
-            before: Object.keys(before).length > 0 ? before : null,
-            after: { activationId: f.activationId, host: host.hostIdentity, count: f.after },
-          });
-        }
-        await recordAll(tx, principal, changes);
-        return { count: total };
-      },
-    ),
-  );
-  return { count: result.count, replayed };
-}
-
-/**
- * Spec 002 §7 /api/fulfillments/return: returns seats (negative counts) of the account's fulfillments in one
- * transaction; a host left with nothing activated becomes Inactive. Idempotent with an operationKey. Audited:
- * one 'fulfillments.returned' entry per fulfillment (its seats before and after), and each host deactivated.
- */
-export async function returnFulfillments(
-  ctx: AppContext,
-  principal: Principal,
-  request: {
-    customerNumber: string;
-    lifecycle?: 'return' | 'deactivate' | 'rehost';
-    activations: { id: number; count: number; customer?: string }[];
-    operationKey?: string;
-    rehostTarget?: Omit<Parameters<typeof checkRehostTarget>[2], 'customerNumber'>;
-  },
-) {
-  await authorizeAccount(ctx, principal, request.customerNumber, 'activate');
-  // A rehost's target is refused before the source loses a seat (decision 047).
-  if (request.rehostTarget)
-    await checkRehostTarget(ctx, principal, {
-      customerNumber: request.customerNumber,
-      ...request.rehostTarget,
-    });
-  const now = new Date();
-  const { result, replayed } = await ctx.db.transaction((tx) =>
-    onceForKey(
-      tx,
-      { key: request.operationKey, operation: 'return', userEmail: principal.email, request },
-      async () => {
-        const locked = await lockHosts(
-          tx,
-          await serversOfFulfillments(
-            tx,
-            request.activations.map((a) => a.id),
-          ),
-        );
-        const hosts = new Set<number>();
-        const seats = new Map<number, { before: number; after: number }>();
-        let total = 0;
-        for (const a of request.activations) {
-          const f = await lockFulfillment(tx, a.id);
-          if (!f || f.customerNumber !== request.customerNumber || f.count <= 0)
-            throw notFound(messages.unknownFulfillment(a.id));
-          const [e] = await sslEntitlements.byIds(tx, [f.entitlementId]);
-          if (leaseRowOf(e, now).maintenanceExpired)
-            throw badRequest(`${messages.maintenanceExpired} ${e.productName}`);
-          const n = -a.count;
-          if (n > f.count || !(await sslEntitlements.changeActivated(tx, e.id, -n)))
-            throw new AppError('CONFLICT', messages.returnOverActivated);
-          await setFulfillmentCount(tx, f.id, f.count - n);
-          await insertEvent(tx, {
-            fulfillmentId: f.id,
-            serverId: f.serverId,
-            customerNumber: request.customerNumber,
-            time: now,
-            modifiedBy: principal.email,
-            action: 'RETURN',
-            count: -n,
-            lifecycleAction: request.lifecycle ?? 'return',
-          });
-          hosts.add(f.serverId);
-          total += n;
-          seats.set(f.id, { before: seats.get(f.id)?.before ?? f.count, after: f.count - n });
-        }
-        const changes: AuditChange[] = [...seats].map(([id, { before, after }]) => ({
-          customerNumber: request.customerNumber,
-          action: 'fulfillments.returned',
-          object: fulfillmentObject(id),
-          before: { count: before },
-          after: { count: after },
-        }));
-        for (const host of locked) {
-          if (!hosts.has(host.id) || (await hostHasLiveFulfillments(tx, host.id))) continue;
-          const deactivated = await setHostState(tx, host, 'Inactive', request.customerNumber);
-          if (deactivated) changes.push(deactivated);
-        }
-        await recordAll(tx, principal, changes);
-        return { count: total };
-      },
-    ),
-  );
-  return { count: result.count, replayed };
-}
+/** A fulfillment as its audit entries name it. */
+export const fulfillmentObject = (id: number) => ({ type: 'fulfillment', id: String(id) });
 
 /**
  * Spec 002 §2 history page: the account's history on each requested host it uses (others are left out), grouped

@@ -13,12 +13,12 @@ import {
 } from '@lp/domain/host-ids';
 import { parseHostUpload } from '@lp/domain/license-file-parse';
 import type { Db } from '../../db/database.ts';
-import { onceForKey } from '../../db/operation-keys.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { AppError, badRequest, notFound } from '../../platform/errors.ts';
 import type { Principal } from '../../platform/principal.ts';
-import { authorizeAccount } from '../accounts/policy.ts';
-import { type AuditChange, auditActor, recordAudit } from '../audit/service.ts';
+import { accessOf, authorizeAccount, permits } from '../accounts/policy.ts';
+import type { AuditChange } from '../audit/service.ts';
+import { type HostUnit, withHostWrite } from './host-write.ts';
 import {
   addHostAccount,
   findHostByIdentity,
@@ -34,6 +34,8 @@ import {
   updateHost,
 } from './repository.ts';
 
+/** The host unit of work (decision 063): activations' commands run in it. */
+export { type HostUnit, withHostWrite } from './host-write.ts';
 export type { HostRow } from './repository.ts';
 
 /** Answer for a host the account does not use: the same whether it exists elsewhere or not at all. */
@@ -139,46 +141,20 @@ async function hostOfAccount(
   return found;
 }
 
-/** Which of `customerNumbers` pass the account gate for `action` (the others are left out, never named). */
+/** Which of `customerNumbers` pass the account gate for `action` (the others are left out, never named): one query. */
 async function allowedAccounts(
   ctx: AppContext,
   principal: Principal,
   customerNumbers: string[],
   action: 'activate' | 'activations',
 ) {
-  const allowed: string[] = [];
-  for (const cn of customerNumbers) {
-    try {
-      await authorizeAccount(ctx, principal, cn, action);
-      allowed.push(cn);
-    } catch (e) {
-      if (!(e instanceof AppError)) throw e;
-    }
-  }
-  return allowed;
+  const access = await accessOf(ctx.db, principal, customerNumbers);
+  return customerNumbers.filter((cn) => permits(access.get(cn), action));
 }
 
 /** Which of `customerNumbers` the user may act for (edit, activations allowed, not export-blocked). */
 export const editableAccounts = (ctx: AppContext, principal: Principal, customerNumbers: string[]) =>
   allowedAccounts(ctx, principal, customerNumbers, 'activate');
-
-/**
- * The accounts of the host with this identity that the user may act for, read before a write's transaction:
- * the account gate reads through its own connection, which must not run inside a transaction (PGlite has one
- * connection). Accounts that join the host after this read count as not editable, the safe side.
- */
-export async function hostEditors(
-  ctx: AppContext,
-  principal: Principal,
-  serverId: string,
-  serverIdType: string,
-): Promise<ReadonlySet<string>> {
-  const { key } = parseHost(serverId, serverIdType);
-  const host = await findHostByIdentity(ctx.db, key, false);
-  if (!host) return new Set();
-  const members = (await listHostAccounts(ctx.db, host.id)).map((m) => m.customerNumber);
-  return new Set(await editableAccounts(ctx, principal, members));
-}
 
 /** Accounts the user may read among `customerNumbers` (a shared host's other accounts stay unnamed otherwise). */
 const visibleAccounts = (ctx: AppContext, principal: Principal, customerNumbers: string[]) =>
@@ -306,42 +282,81 @@ async function refuseTakenHost(
   }
 }
 
+/** A rehost's target as the return names it (decision 047). */
+type RehostTarget = Pick<CreateRequest, 'serverName' | 'serverId' | 'serverIdType'> & {
+  prevServer: NonNullable<CreateRequest['prevServer']>;
+};
+
 /**
  * Spec 002 §5 "Server checks (add host and rehost target)" for a rehost target before the source's seats are
- * returned (decision 047): the returns refuse what the target's create would, so a refused target leaves the
- * source as it was. Read only; the create checks again in its transaction.
+ * returned (decision 047), inside the return's host unit of work: the returns refuse what the target's create would,
+ * so a refused target leaves the source as it was. The create checks again in its own unit. `target` is what
+ * `lockHostsAndTarget` found.
  */
-export async function checkRehostTarget(
-  ctx: AppContext,
-  principal: Principal,
-  request: Pick<CreateRequest, 'customerNumber' | 'serverName' | 'serverId' | 'serverIdType'> & {
-    prevServer: NonNullable<CreateRequest['prevServer']>;
-  },
+export async function refuseRehostTarget(
+  tx: Db,
+  editors: ReadonlySet<string>,
+  customerNumber: string,
+  request: RehostTarget,
+  target: { host: HostRow | undefined; members: string[]; sourceId: number | undefined },
 ) {
   const { identity, key } = parseHost(request.serverId, request.serverIdType);
   const names = parseHostNames(request.serverName, identity.ids.length);
-  const editors = await hostEditors(ctx, principal, request.serverId, request.serverIdType);
-  const host = await findHostByIdentity(ctx.db, key);
-  const members = host ? (await listHostAccounts(ctx.db, host.id)).map((m) => m.customerNumber) : [];
-  const source = await findAccountHost(
-    ctx.db,
-    request.customerNumber,
-    request.prevServer.serverId,
-    request.prevServer.serverIdType,
-  );
   await refuseTakenHost(
-    ctx.db,
+    tx,
     editors,
-    { ...request, type: 'rehost' },
+    { customerNumber, type: 'rehost', prevServer: request.prevServer },
     { name: names[0], key, ids: serialiseHostIdentity(identity).serverId.split(',') },
-    host,
-    members,
-    source?.host.id,
+    target.host,
+    target.members,
+    target.sourceId,
   );
 }
 
 /**
- * The host a create batch activates on, inside the batch's transaction: `refuseTakenHost` applies the spec 002 §5
+ * The hosts a return changes (its fulfillments' hosts) and a rehost's target host, locked in id order, and the
+ * accounts on them for the unit's gate. The target's source is looked up for the target check.
+ */
+export async function lockHostsAndTarget(
+  tx: Db,
+  serverIds: number[],
+  rehostTarget: RehostTarget | undefined,
+) {
+  const targetKey = rehostTarget && parseHost(rehostTarget.serverId, rehostTarget.serverIdType).key;
+  const targetHost = targetKey ? await findHostByIdentity(tx, targetKey) : undefined;
+  const ids = [...new Set([...serverIds, ...(targetHost ? [targetHost.id] : [])])].sort((a, b) => a - b);
+  const locked = await lockHostsById(tx, ids);
+  const membersOf = new Map<number, string[]>();
+  for (const host of locked)
+    membersOf.set(
+      host.id,
+      (await listHostAccounts(tx, host.id)).map((m) => m.customerNumber),
+    );
+  const source =
+    rehostTarget &&
+    (await findHostByIdentity(
+      tx,
+      parseHost(rehostTarget.prevServer.serverId, rehostTarget.prevServer.serverIdType).key,
+    ));
+  const host = targetHost && locked.find((h) => h.id === targetHost.id);
+  return {
+    hosts: locked.filter((h) => serverIds.includes(h.id)),
+    members: [...new Set([...membersOf.values()].flat())],
+    target: { host, members: host ? (membersOf.get(host.id) ?? []) : [], sourceId: source?.id },
+  };
+}
+
+/** The host with these ids, locked, and its accounts (none when it does not exist yet): a create's unit locks it. */
+export async function lockHostOf(tx: Db, serverId: string, serverIdType: string) {
+  const { key } = parseHost(serverId, serverIdType);
+  const host = await findHostByIdentity(tx, key, true);
+  const members = host ? (await listHostAccounts(tx, host.id)).map((m) => m.customerNumber) : [];
+  return { host, members };
+}
+
+/**
+ * The host a create batch activates on, inside the batch's host unit of work (`locked` by `lockHostOf`):
+ * `refuseTakenHost` applies the spec 002 §5
  * server checks; otherwise the host must exist and serve an account the user may edit, and the batch's account
  * joins it (a shared license server). Unknown hosts are added in state Unknown and used at once. Answers the host,
  * whether it was added (a new row), and the audit changes for the batch to record last (after its other locks: see
@@ -362,12 +377,13 @@ export async function hostForCreate(
     | 'type'
     | 'prevServer'
   >,
+  locked: { host: HostRow | undefined; members: string[] },
 ): Promise<{ host: HostRow; inserted: boolean; changes: AuditChange[] }> {
   const { identity, key } = parseHost(request.serverId, request.serverIdType);
   const names = parseHostNames(request.serverName, identity.ids.length);
   const name = names[0];
-  let host = await findHostByIdentity(tx, key, true);
-  const members = host ? (await listHostAccounts(tx, host.id)).map((m) => m.customerNumber) : [];
+  let host = locked.host;
+  const { members } = locked;
   const inserted = !host;
   const wire = serialiseHostIdentity(identity);
   await refuseTakenHost(tx, editors, request, { name, key, ids: wire.serverId.split(',') }, host, members);
@@ -418,38 +434,6 @@ export async function hostForCreate(
       after: hostSettings(changed),
     });
   return { host: changed, inserted, changes };
-}
-
-/**
- * Locks the hosts a batch of returns touches before anything else, so a return and a create on one host run one
- * after the other and the host's state (which removeHost trusts) always matches its live seats.
- */
-export async function lockHosts(tx: Db, serverIds: number[]): Promise<HostRow[]> {
-  return lockHostsById(
-    tx,
-    [...new Set(serverIds)].sort((a, b) => a - b),
-  );
-}
-
-/**
- * Sets a host's state after its fulfillments changed (Active while anything is activated on it); answers the
- * audit change of the account that changed it (null when the state stays), for the caller to record last.
- */
-export async function setHostState(
-  tx: Db,
-  host: HostRow,
-  state: 'Active' | 'Inactive',
-  customerNumber: string,
-): Promise<AuditChange | null> {
-  if (host.state === state) return null;
-  await updateHost(tx, host.id, { state });
-  return {
-    customerNumber,
-    action: state === 'Active' ? 'license-servers.activated' : 'license-servers.deactivated',
-    object: hostObject(host),
-    before: { state: host.state },
-    after: { state },
-  };
 }
 
 /** A host the account uses, locked for the rest of the transaction; 404 otherwise. */
@@ -518,50 +502,58 @@ function membershipChanges(host: HostRow, before: Membership, after: Membership,
 }
 
 /**
- * One write on the account's host: the account gate, then one transaction with the host locked, answered once per
- * operation key. `write` gets the host and its accounts the user may edit; `check` runs after the gate. The
- * accounts' memberships before and after are compared and recorded last, in customer-number order, so the
- * accounts' audit chains are always locked in one order.
+ * One write on the account's host, as a host unit of work (decision 063): the host locked, the account and every
+ * account on the host (and `also`, e.g. a new shared group) checked by one gate query in the transaction, answered
+ * once per operation key over `fields`. `write` gets the unit, the host and its accounts the user may edit;
+ * `check` runs first, with the accounts the user may edit. The accounts' memberships before and after are compared
+ * and recorded in the unit's one audit batch.
  */
 async function writeHost(
   ctx: AppContext,
   principal: Principal,
   request: HostWriteRequest,
-  operation: string,
-  write: (tx: Db, host: HostRow, editable: string[]) => Promise<void>,
-  check?: () => Promise<void>,
+  write: {
+    operation: string;
+    fields: object;
+    also?: string[];
+    check?: (editors: ReadonlySet<string>) => void;
+    run: (unit: HostUnit, host: HostRow, editable: string[]) => Promise<void>;
+  },
 ) {
-  await authorizeAccount(ctx, principal, request.customerNumber, 'activate');
-  await check?.();
-  const editors = await hostEditors(ctx, principal, request.hostId, request.hostIdType);
-  await ctx.db.transaction((tx) =>
-    onceForKey(
-      tx,
-      { key: request.operationKey, operation, userEmail: principal.email, request },
-      async () => {
-        const { host, members } = await lockAccountHost(
-          tx,
-          request.customerNumber,
-          request.hostId,
-          request.hostIdType,
-        );
-        await write(
-          tx,
-          host,
-          members.map((m) => m.customerNumber).filter((cn) => editors.has(cn)),
-        );
-        const after = await listHostAccounts(tx, host.id);
-        const hostGone = after.length === 0;
-        await recordAudit(
-          tx,
-          auditActor(principal),
-          membershipChanges(host, membershipOf(members), membershipOf(after), hostGone),
-        );
-        return null;
-      },
-    ),
-  );
+  await withHostWrite(ctx, principal, {
+    operation: write.operation,
+    customerNumber: request.customerNumber,
+    key: request.operationKey,
+    fields: write.fields,
+    lock: async (tx) => {
+      const { key } = parseHost(request.hostId, request.hostIdType);
+      const host = await findHostByIdentity(tx, key, true);
+      const rows = host ? await listHostAccounts(tx, host.id) : [];
+      return { host, rows, members: [...rows.map((m) => m.customerNumber), ...(write.also ?? [])] };
+    },
+    run: async (unit, { host, rows }) => {
+      write.check?.(unit.editors);
+      if (!host || !rows.some((m) => m.customerNumber === request.customerNumber))
+        throw notFound(unknownHost);
+      await write.run(
+        unit,
+        host,
+        rows.map((m) => m.customerNumber).filter((cn) => unit.editors.has(cn)),
+      );
+      const after = await listHostAccounts(unit.tx, host.id);
+      unit.audit.push(
+        ...membershipChanges(host, membershipOf(rows), membershipOf(after), after.length === 0),
+      );
+    },
+  });
 }
+
+/** The fields of a host write the server reads (the operation key covers these). */
+const hostFields = (r: HostWriteRequest) => ({
+  customerNumber: r.customerNumber,
+  hostId: r.hostId,
+  hostIdType: r.hostIdType,
+});
 
 /**
  * Spec 002 §4 save flow step 3: the host's shared-server group becomes the given approved accounts. Only accounts
@@ -573,12 +565,14 @@ export async function setSharedGroup(
   request: HostWriteRequest & { group: string[] },
 ) {
   const group = [...new Set(request.group)];
-  await writeHost(
-    ctx,
-    principal,
-    request,
-    'sharedserver',
-    async (tx, host, editable) => {
+  await writeHost(ctx, principal, request, {
+    operation: 'sharedserver',
+    fields: { ...hostFields(request), group: request.group },
+    also: group,
+    check: (editors) => {
+      if (group.some((cn) => !editors.has(cn))) throw new AppError('FORBIDDEN', messages.noPermission);
+    },
+    run: async ({ tx }, host, editable) => {
       for (const cn of group) await addHostAccount(tx, host.id, cn);
       await setSharedGroupFlags(
         tx,
@@ -588,11 +582,7 @@ export async function setSharedGroup(
       );
       await setSharedGroupFlags(tx, host.id, group, group.length > 1);
     },
-    async () => {
-      const editable = await editableAccounts(ctx, principal, group);
-      if (editable.length !== group.length) throw new AppError('FORBIDDEN', messages.noPermission);
-    },
-  );
+  });
 }
 
 /** Spec 002 §4 save flow step 1: the host's shared-server group is emptied (of the accounts the user may edit). */
@@ -601,9 +591,11 @@ export async function deactivateSharedGroup(
   principal: Principal,
   request: HostWriteRequest,
 ) {
-  await writeHost(ctx, principal, request, 'sharedserver/deactivate', (tx, host, editable) =>
-    setSharedGroupFlags(tx, host.id, editable, false),
-  );
+  await writeHost(ctx, principal, request, {
+    operation: 'sharedserver/deactivate',
+    fields: hostFields(request),
+    run: ({ tx }, host, editable) => setSharedGroupFlags(tx, host.id, editable, false),
+  });
 }
 
 /**
@@ -616,23 +608,25 @@ export async function setHostSettings(
   principal: Principal,
   request: HostWriteRequest & { ansysborrowable: boolean },
 ) {
-  await writeHost(ctx, principal, request, 'servers/settings', async (tx, host, editable) => {
-    const members = (await listHostAccounts(tx, host.id)).map((m) => m.customerNumber).sort();
-    if (members.some((cn) => !editable.includes(cn))) throw new AppError('FORBIDDEN', messages.noPermission);
-    if (host.borrowable === request.ansysborrowable) return;
-    await updateHost(tx, host.id, { borrowable: request.ansysborrowable });
-    const changed = { ...host, borrowable: request.ansysborrowable };
-    const actor = auditActor(principal);
-    for (const customerNumber of members)
-      await recordAudit(tx, actor, [
-        {
+  await writeHost(ctx, principal, request, {
+    operation: 'servers/settings',
+    fields: { ...hostFields(request), ansysborrowable: request.ansysborrowable },
+    run: async ({ tx, audit }, host, editable) => {
+      const members = (await listHostAccounts(tx, host.id)).map((m) => m.customerNumber).sort();
+      if (members.some((cn) => !editable.includes(cn)))
+        throw new AppError('FORBIDDEN', messages.noPermission);
+      if (host.borrowable === request.ansysborrowable) return;
+      await updateHost(tx, host.id, { borrowable: request.ansysborrowable });
+      const changed = { ...host, borrowable: request.ansysborrowable };
+      for (const customerNumber of members)
+        audit.push({
           customerNumber,
           action: 'license-servers.changed',
           object: hostObject(changed),
           before: hostSettings(host),
           after: hostSettings(changed),
-        },
-      ]);
+        });
+    },
   });
 }
 
@@ -641,10 +635,14 @@ export async function setHostSettings(
  * history go with its last account. An active host is refused ('Host {name} ({identifier}) is active.').
  */
 export async function removeHost(ctx: AppContext, principal: Principal, request: HostWriteRequest) {
-  await writeHost(ctx, principal, request, 'sharedserver/remove', async (tx, host) => {
-    if (host.state === 'Active')
-      throw new AppError('CONFLICT', hostIdMessages.active(host.name, host.hostIdentity));
-    await removeHostAccount(tx, host.id, request.customerNumber);
+  await writeHost(ctx, principal, request, {
+    operation: 'sharedserver/remove',
+    fields: hostFields(request),
+    run: async ({ tx }, host) => {
+      if (host.state === 'Active')
+        throw new AppError('CONFLICT', hostIdMessages.active(host.name, host.hostIdentity));
+      await removeHostAccount(tx, host.id, request.customerNumber);
+    },
   });
 }
 
