@@ -1,44 +1,34 @@
+import { portalAccessApi } from '@lp/contract/portal-access/api';
 import { contactRoles } from '@lp/domain/policy';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { addContact } from '../../../harness/factories.ts';
-import { createTestApp } from '../../../harness/test-app.ts';
-import { buildAccountFixture } from '../../../test/account-fixture.ts';
+import { acme, apiTest } from '../../../test/api-fixture.ts';
 import { auditEntriesOf } from '../../../test/audit-entries.ts';
-import { createTestDatabase, type TestDatabase } from '../../../test/test-db.ts';
 
 /* Issue 13 §1: every contact added, changed or removed is one audit entry of the account. */
 
 const { admin, viewer } = contactRoles;
-const CN = '3100001';
-type Headers = Record<string, string>;
+const CN = acme.customerNumber;
 type Contact = { email: string; role: string };
 
-let database: TestDatabase;
-let app: FastifyInstance;
-let boss: Headers;
-let reader: Headers;
+const save = (newContacts: Contact[], oldContacts: Contact[]) => ({
+  customerNumber: CN,
+  newContacts,
+  oldContacts,
+});
 
-beforeAll(async () => {
-  database = await createTestDatabase();
-  app = await createTestApp(database);
-  ({ boss, reader } = await buildAccountFixture(database.db, CN, '3100002'));
+const test = apiTest.extend(
+  'entries',
+  { scope: 'file' },
+  async ({ database }) =>
+    () =>
+      auditEntriesOf(database.db, 'portal-access.'),
+);
+
+// The cast comes first: its account gets the contact.
+test.beforeAll(async ({ database, cast: _accounts }) => {
   await addContact(database.db, CN, 'pat@acme.example', viewer);
 });
-
-afterAll(async () => {
-  await app?.close();
-  await database?.close();
-});
-
-const set = (headers: Headers, newContacts: Contact[], oldContacts: Contact[]) =>
-  app.inject({
-    method: 'POST',
-    url: '/api/setportalaccess',
-    headers,
-    payload: { customerNumber: CN, newContacts, oldContacts },
-  });
-const entries = () => auditEntriesOf(database.db, 'portal-access.');
 
 const initial: Contact[] = [
   { email: 'boss@acme.example', role: admin },
@@ -47,23 +37,38 @@ const initial: Contact[] = [
 ];
 
 describe('portal-access audit', () => {
-  it('writes nothing for a refused save (viewer, invalid row) or a save that changes nothing', async () => {
-    expect(
-      (await set(reader, [...initial, { email: 'x@acme.example', role: viewer }], initial)).statusCode,
-    ).toBe(403);
-    expect((await set(boss, [...initial, { email: 'bad', role: viewer }], initial)).statusCode).toBe(400);
-    expect((await set(boss, initial, initial)).statusCode).toBe(200);
+  test('writes nothing for a refused save (viewer, invalid row) or a save that changes nothing', async ({
+    api,
+    entries,
+    cast: { boss, reader },
+  }) => {
+    await api.refused(
+      reader,
+      portalAccessApi.set,
+      save([...initial, { email: 'x@acme.example', role: viewer }], initial),
+      403,
+    );
+    await api.refused(
+      boss,
+      portalAccessApi.set,
+      save([...initial, { email: 'bad', role: viewer }], initial),
+      400,
+    );
+    await api.ok(boss, portalAccessApi.set, save(initial, initial));
     expect(await entries()).toEqual([]);
   });
 
-  it('writes one entry per contact added, changed and removed, by the user, with the request and address', async () => {
+  test('writes one entry per contact added, changed and removed, by the user, with the request and address', async ({
+    api,
+    entries,
+    cast: { boss },
+  }) => {
     const next: Contact[] = [
       { email: 'boss@acme.example', role: admin },
       { email: 'pat@acme.example', role: admin },
       { email: 'new@acme.example', role: viewer },
     ];
-    const res = await set(boss, next, initial);
-    expect(res.statusCode).toBe(200);
+    await api.ok(boss, portalAccessApi.set, save(next, initial));
     const rows = await entries();
     const by = (action: string) => rows.filter((r) => r.action === action);
     expect(rows).toHaveLength(3);
