@@ -3,15 +3,11 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../platform/context.ts';
 import { readUploadForm } from '../../platform/multipart.ts';
 import { route } from '../../platform/route.ts';
-import {
-  accountLicense,
-  customersLicenses,
-  downloadLicense,
-  emailLicense,
-  previewLicenseChanges,
-  publishedKeys,
-  verifyLicenseFile,
-} from './service.ts';
+import { downloadLicense, emailLicense } from './delivery.ts';
+import { accountLicense, customersLicenses } from './generate.ts';
+import { previewLicenseChanges } from './preview.ts';
+import { publishedKeys } from './signing-keys.ts';
+import { verifyLicenseFile } from './verify.ts';
 
 /** A license file to verify is small text: thousands of feature lines stay far below this. */
 export const VERIFY_MAX_BYTES = 1_048_576;
