@@ -1,50 +1,53 @@
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signInAs } from '../../../harness/sign-in.ts';
-import { createTestApp } from '../../../harness/test-app.ts';
+import { featureFlagsApi } from '@lp/contract/featureflags/api';
+import { describe, expect } from 'vitest';
+import { apiTest } from '../../../test/api-fixture.ts';
 import { auditEntriesOf } from '../../../test/audit-entries.ts';
-import { createTestDatabase, type TestDatabase } from '../../../test/test-db.ts';
 import { features } from '../../db/schema.ts';
 
 /* Issue 13 §1: a staff member's saved feature selection is one vendor-wide audit entry with the list before and after. */
 
-let database: TestDatabase;
-let app: FastifyInstance;
-let staff: Record<string, string>;
-let customer: Record<string, string>;
+const test = apiTest
+  .override('appEnv', { scope: 'file' }, { APP_ENVIRONMENT: 'dev' })
+  .extend('staff', { scope: 'file' }, async ({ signIn }) =>
+    signIn('dev@vendor.example', { vendorRoles: ['support'] }),
+  )
+  .extend('customer', { scope: 'file' }, async ({ signIn }) => signIn('user@acme.example'))
+  .extend(
+    'entries',
+    { scope: 'file' },
+    async ({ database }) =>
+      () =>
+        auditEntriesOf(database.db, 'featureflags.'),
+  );
 
-beforeAll(async () => {
-  database = await createTestDatabase();
-  app = await createTestApp(database, { APP_ENVIRONMENT: 'dev' });
+test.beforeAll(async ({ database }) => {
   await database.db.insert(features).values([
     { name: 'charts', description: 'Charts', enabled: false, conflicts: ['classic'] },
     { name: 'classic', description: 'Classic', enabled: false, conflicts: [] },
   ]);
-  staff = (await signInAs(database.db, 'dev@vendor.example', { vendorRoles: ['support'] })).headers;
-  customer = (await signInAs(database.db, 'user@acme.example')).headers;
 });
-
-afterAll(async () => {
-  await app?.close();
-  await database?.close();
-});
-
-const save = (headers: Record<string, string>, names: string[]) =>
-  app.inject({ method: 'POST', url: '/api/featureflag/features', headers, payload: { features: names } });
-const entries = () => auditEntriesOf(database.db, 'featureflags.');
 
 describe('feature-flag audit', () => {
-  it('refused saves (customer, unknown feature, conflicting pair) write nothing', async () => {
-    expect((await save(customer, ['charts'])).statusCode).toBe(403);
-    expect((await save(staff, ['nope'])).statusCode).toBe(400);
-    expect((await save(staff, ['charts', 'classic'])).statusCode).toBe(422);
+  test('refused saves (customer, unknown feature, conflicting pair) write nothing', async ({
+    api,
+    entries,
+    staff,
+    customer,
+  }) => {
+    await api.refused(customer, featureFlagsApi.save, { features: ['charts'] }, 403);
+    await api.refused(staff, featureFlagsApi.save, { features: ['nope'] }, 400);
+    await api.refused(staff, featureFlagsApi.save, { features: ['charts', 'classic'] }, 422);
     expect(await entries()).toEqual([]);
   });
 
-  it('a save is one entry by the staff member; saving the same selection again writes none', async () => {
-    expect((await save(staff, ['charts'])).statusCode).toBe(200);
-    expect((await save(staff, ['charts'])).statusCode).toBe(200);
-    expect((await save(staff, ['classic'])).statusCode).toBe(200);
+  test('a save is one entry by the staff member; saving the same selection again writes none', async ({
+    api,
+    entries,
+    staff,
+  }) => {
+    await api.ok(staff, featureFlagsApi.save, { features: ['charts'] });
+    await api.ok(staff, featureFlagsApi.save, { features: ['charts'] });
+    await api.ok(staff, featureFlagsApi.save, { features: ['classic'] });
     const rows = await entries();
     expect(rows).toHaveLength(2);
     const common = {

@@ -1,9 +1,7 @@
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp } from '../../../harness/test-app.ts';
-import { buildAccountFixture } from '../../../test/account-fixture.ts';
+import { noticesApi } from '@lp/contract/notices/api';
+import { describe, expect } from 'vitest';
+import { acme, apiTest as test } from '../../../test/api-fixture.ts';
 import { auditEntriesOf } from '../../../test/audit-entries.ts';
-import { createTestDatabase, type TestDatabase } from '../../../test/test-db.ts';
 
 /*
  * Issue 21: a user's notice thresholds are audited like the account's notice types (decision 039): one
@@ -11,41 +9,21 @@ import { createTestDatabase, type TestDatabase } from '../../../test/test-db.ts'
  * refused or invalid save writes none.
  */
 
-const CN = '6200001';
-type Headers = Record<string, string>;
-let database: TestDatabase;
-let app: FastifyInstance;
-let reader: Headers;
-let outsider: Headers;
-
-beforeAll(async () => {
-  database = await createTestDatabase();
-  app = await createTestApp(database);
-  ({ reader, outsider } = await buildAccountFixture(database.db, CN, '6200002'));
-});
-
-afterAll(async () => {
-  await app?.close();
-  await database?.close();
-});
-
-const save = (headers: Headers, choices: object) =>
-  app.inject({
-    method: 'POST',
-    url: '/api/notices/choices',
-    headers,
-    payload: { customerNumber: CN, ...choices },
-  });
+const CN = acme.customerNumber;
 
 describe('notice choices audit', () => {
-  it('one entry per save with the actor and before/after; refused and invalid saves write none', async () => {
-    const week = { expiryDays: [7], usagePercents: [95], runOut: false };
-    expect((await save(outsider, week)).statusCode).toBe(403);
-    expect((await save(reader, { ...week, expiryDays: [15] })).statusCode).toBe(400);
+  test('one entry per save with the actor and before/after; refused and invalid saves write none', async ({
+    api,
+    database,
+    cast: { reader, outsider },
+  }) => {
+    const week = { expiryDays: [7 as const], usagePercents: [95 as const], runOut: false };
+    await api.refused(outsider, noticesApi.setChoices, { customerNumber: CN, ...week }, 403);
+    await api.refused(reader, noticesApi.setChoices, { customerNumber: CN, ...week, expiryDays: [15] }, 400);
     expect(await auditEntriesOf(database.db, 'notices.')).toEqual([]);
 
-    expect((await save(reader, week)).statusCode).toBe(200);
-    expect((await save(reader, { ...week, runOut: true })).statusCode).toBe(200);
+    await api.ok(reader, noticesApi.setChoices, { customerNumber: CN, ...week });
+    await api.ok(reader, noticesApi.setChoices, { customerNumber: CN, ...week, runOut: true });
     const rows = await auditEntriesOf(database.db, 'notices.');
     expect(rows).toHaveLength(2);
     const byReader = {
