@@ -25,7 +25,7 @@ export async function lockFulfillment(db: Db, id: number) {
 }
 
 /** The hosts of these fulfillments (a fulfillment never changes host). */
-export async function serversOfFulfillments(db: Db, ids: number[]) {
+export async function hostsOfFulfillments(db: Db, ids: number[]) {
   if (ids.length === 0) return [];
   const rows = await db
     .select({ serverId: fulfillments.serverId })

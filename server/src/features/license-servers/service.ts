@@ -51,8 +51,8 @@ export async function elasticServersOf(db: Db, customerNumber: string) {
 }
 
 /** A host's ids and types as the calls carry them, checked (spec 002 §5); 400 with the spec's text otherwise. */
-export function parseHost(serverId: string, serverIdType: string): { identity: HostIdentity; key: string } {
-  const parsed = parseHostIdentity(serverId, serverIdType);
+export function parseHost(hostId: string, hostIdType: string): { identity: HostIdentity; key: string } {
+  const parsed = parseHostIdentity(hostId, hostIdType);
   if (!parsed.ok) throw badRequest(parsed.err);
   return { identity: parsed.identity, key: hostIdentifier(parsed.identity) };
 }
@@ -114,13 +114,8 @@ export async function listHosts(ctx: AppContext, principal: Principal, customerN
 }
 
 /** The host the account uses with these ids, or undefined (no check of the caller: see `hostOfAccount`). */
-export async function findAccountHost(
-  db: Db,
-  customerNumber: string,
-  serverId: string,
-  serverIdType: string,
-) {
-  const { key } = parseHost(serverId, serverIdType);
+export async function findAccountHost(db: Db, customerNumber: string, hostId: string, hostIdType: string) {
+  const { key } = parseHost(hostId, hostIdType);
   const host = await findHostByIdentity(db, key);
   if (!host) return undefined;
   const members = await listHostAccounts(db, host.id);
@@ -319,12 +314,12 @@ export async function refuseRehostTarget(
  */
 export async function lockHostsAndTarget(
   tx: Db,
-  serverIds: number[],
+  hostRowIds: number[],
   rehostTarget: RehostTarget | undefined,
 ) {
   const targetKey = rehostTarget && parseHost(rehostTarget.serverId, rehostTarget.serverIdType).key;
   const targetHost = targetKey ? await findHostByIdentity(tx, targetKey) : undefined;
-  const ids = [...new Set([...serverIds, ...(targetHost ? [targetHost.id] : [])])].sort((a, b) => a - b);
+  const ids = [...new Set([...hostRowIds, ...(targetHost ? [targetHost.id] : [])])].sort((a, b) => a - b);
   const locked = await lockHostsById(tx, ids);
   const membersOf = new Map<number, string[]>();
   for (const host of locked)
@@ -340,15 +335,15 @@ export async function lockHostsAndTarget(
     ));
   const host = targetHost && locked.find((h) => h.id === targetHost.id);
   return {
-    hosts: locked.filter((h) => serverIds.includes(h.id)),
+    hosts: locked.filter((h) => hostRowIds.includes(h.id)),
     members: [...new Set([...membersOf.values()].flat())],
     target: { host, members: host ? (membersOf.get(host.id) ?? []) : [], sourceId: source?.id },
   };
 }
 
 /** The host with these ids, locked, and its accounts (none when it does not exist yet): a create's unit locks it. */
-export async function lockHostOf(tx: Db, serverId: string, serverIdType: string) {
-  const { key } = parseHost(serverId, serverIdType);
+export async function lockHostOf(tx: Db, hostId: string, hostIdType: string) {
+  const { key } = parseHost(hostId, hostIdType);
   const host = await findHostByIdentity(tx, key, true);
   const members = host ? (await listHostAccounts(tx, host.id)).map((m) => m.customerNumber) : [];
   return { host, members };
@@ -437,13 +432,8 @@ export async function hostForCreate(
 }
 
 /** A host the account uses, locked for the rest of the transaction; 404 otherwise. */
-export async function lockAccountHost(
-  tx: Db,
-  customerNumber: string,
-  serverId: string,
-  serverIdType: string,
-) {
-  const { key } = parseHost(serverId, serverIdType);
+export async function lockAccountHost(tx: Db, customerNumber: string, hostId: string, hostIdType: string) {
+  const { key } = parseHost(hostId, hostIdType);
   const host = await findHostByIdentity(tx, key, true);
   if (!host) throw notFound(unknownHost);
   const members = await listHostAccounts(tx, host.id);

@@ -8,9 +8,9 @@ import { sslEntitlements } from '../../entitlements/service.ts';
 import { lockHostsAndTarget, refuseRehostTarget, withHostWrite } from '../../license-servers/service.ts';
 import {
   hostHasLiveFulfillments,
+  hostsOfFulfillments,
   insertEvent,
   lockFulfillment,
-  serversOfFulfillments,
   setFulfillmentCount,
 } from '../repository.ts';
 import { fulfillmentObject, leaseRowOf } from '../service.ts';
@@ -42,7 +42,7 @@ export async function returnSeats(ctx: AppContext, principal: Principal, request
     lock: async (tx) =>
       lockHostsAndTarget(
         tx,
-        await serversOfFulfillments(
+        await hostsOfFulfillments(
           tx,
           request.activations.map((a) => a.id),
         ),
