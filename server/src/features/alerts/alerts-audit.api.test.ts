@@ -1,35 +1,22 @@
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signInAs } from '../../../harness/sign-in.ts';
-import { createTestApp } from '../../../harness/test-app.ts';
+import { alertsApi } from '@lp/contract/alerts/api';
+import { describe, expect } from 'vitest';
+import { apiTest } from '../../../test/api-fixture.ts';
 import { auditEntriesOf } from '../../../test/audit-entries.ts';
-import { createTestDatabase, type TestDatabase } from '../../../test/test-db.ts';
 
 /* Issue 13 §1: alerts created, edited and resolved by staff, one vendor-wide audit entry each. */
 
-type Headers = Record<string, string>;
-let database: TestDatabase;
-let app: FastifyInstance;
-let busops: Headers;
-let customer: Headers;
+const test = apiTest
+  .extend('customer', { scope: 'file' }, async ({ signIn }) => signIn('admin@acme.example'))
+  .extend(
+    'entries',
+    { scope: 'file' },
+    async ({ database }) =>
+      () =>
+        auditEntriesOf(database.db, 'alerts.'),
+  );
 
-beforeAll(async () => {
-  database = await createTestDatabase();
-  app = await createTestApp(database);
-  busops = (await signInAs(database.db, 'busops@vendor.example', { vendorRoles: ['busops'] })).headers;
-  customer = (await signInAs(database.db, 'admin@acme.example')).headers;
-});
-
-afterAll(async () => {
-  await app?.close();
-  await database?.close();
-});
-
-const call = (method: 'POST' | 'PUT', url: string, headers: Headers, payload: object = {}) =>
-  app.inject({ method, url, headers, payload });
-const entries = () => auditEntriesOf(database.db, 'alerts.');
 const body = {
-  category: 'WARNING',
+  category: 'WARNING' as const,
   service: ['Portal'],
   description: 'Maintenance tonight',
   date: '2030-01-01T20:00:00.000Z',
@@ -45,23 +32,25 @@ const byStaff = {
 };
 
 describe('alert audit', () => {
-  it('create, edit and resolve write one entry each with the changed fields; refused calls write none', async () => {
-    expect((await call('POST', '/api/notifications/admin', customer, body)).statusCode).toBe(403);
-    expect(
-      (await call('POST', '/api/notifications/admin', busops, { ...body, description: '' })).statusCode,
-    ).toBe(400);
+  test('create, edit and resolve write one entry each with the changed fields; refused calls write none', async ({
+    api,
+    entries,
+    customer,
+    cast: { busops },
+  }) => {
+    await api.refused(customer, alertsApi.create, body, 403);
+    await api.refused(busops, alertsApi.create, { ...body, description: '' }, 400);
     expect(await entries()).toEqual([]);
 
-    const created = await call('POST', '/api/notifications/admin', busops, body);
-    expect(created.statusCode).toBe(200);
-    const id = String(created.json().data.id);
-    const url = `/api/notifications/admin/${id}`;
-    expect((await call('PUT', url, customer, body)).statusCode).toBe(403);
-    expect((await call('PUT', url, busops, { ...body, category: 'CRITICAL' })).statusCode).toBe(200);
+    const created = await api.ok(busops, alertsApi.create, body);
+    const id = String(created.data.id);
+    const params = { id };
+    await api.refused(customer, alertsApi.edit, { params, body }, 403);
+    await api.ok(busops, alertsApi.edit, { params, body: { ...body, category: 'CRITICAL' } });
     // Saving the same values again changes nothing and writes nothing.
-    expect((await call('PUT', url, busops, { ...body, category: 'CRITICAL' })).statusCode).toBe(200);
-    expect((await call('PUT', '/api/notifications/admin/999999', busops, body)).statusCode).toBe(404);
-    expect((await call('POST', `${url}/resolve`, busops)).statusCode).toBe(200);
+    await api.ok(busops, alertsApi.edit, { params, body: { ...body, category: 'CRITICAL' } });
+    await api.refused(busops, alertsApi.edit, { params: { id: '999999' }, body }, 404);
+    await api.ok(busops, alertsApi.resolve, { params });
 
     const rows = await entries();
     expect(rows.map((r) => r.action)).toEqual([
