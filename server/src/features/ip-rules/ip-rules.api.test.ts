@@ -1,28 +1,26 @@
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ipRulesApi } from '@lp/contract/ip-rules/api';
+import { describe, expect } from 'vitest';
 import { buildLicenseServer } from '../../../harness/factories.ts';
-import { createTestApp } from '../../../harness/test-app.ts';
-import { buildAccountFixture, signInStaff } from '../../../test/account-fixture.ts';
-import { createTestDatabase, type TestDatabase } from '../../../test/test-db.ts';
+import { acme, anonymous, apiTest, type Caller, other } from '../../../test/api-fixture.ts';
 
-const CN = '4000001';
-const OTHER = '4000002';
+const CN = acme.customerNumber;
+const OTHER = other.customerNumber;
 const CLS = 'ELASTIC-HOST-1';
-type Headers = Record<string, string>;
 type Rule = { rulename: string; ipaddress: string };
 
-let database: TestDatabase;
-let app: FastifyInstance;
-let boss: Headers;
-let reader: Headers;
-let outsider: Headers;
-let busops: Headers;
+/** The calls of this feature as the tests make them, with the account and server they usually name. */
+const test = apiTest.extend('calls', { scope: 'file' }, async ({ api, cast }) => ({
+  servers: (who: Caller, customerNumber: string = CN) =>
+    api.call(who, ipRulesApi.servers, { customerNumber, customername: 'Acme', server: '' }),
+  getIps: (who: Caller, clsId = CLS, customerNumber: string = CN) =>
+    api.call(who, ipRulesApi.get, { clsId, customerNumber }),
+  setIps: (who: Caller, whitelist: Rule[], clsId = CLS, customerNumber: string = CN) =>
+    api.call(who, ipRulesApi.set, { customerNumber, clsId, whitelist }),
+  current: async () =>
+    (await api.ok(cast.busops, ipRulesApi.get, { clsId: CLS, customerNumber: CN })).data.whitelist,
+}));
 
-beforeAll(async () => {
-  database = await createTestDatabase();
-  app = await createTestApp(database);
-  ({ boss, reader, outsider } = await buildAccountFixture(database.db, CN, OTHER));
-  busops = await signInStaff(database.db, 'busops');
+test.beforeAll(async ({ database, cast: _accounts }) => {
   const server = (customerNumber: string, hostIdentity: string, kind: string, state = 'Active') =>
     buildLicenseServer(database.db, customerNumber, {
       hostIdentity,
@@ -36,23 +34,11 @@ beforeAll(async () => {
   await server(OTHER, 'OTHER-CLS', 'elastic');
 });
 
-afterAll(async () => {
-  await app?.close();
-  await database?.close();
-});
-
-const post = (url: string, headers: Headers | undefined, payload: unknown) =>
-  app.inject({ method: 'POST', url, headers, payload: payload as object });
-const servers = (headers: Headers | undefined, customerNumber = CN) =>
-  post('/api/activatedelasticservers', headers, { customerNumber, customername: 'Acme', server: '' });
-const getIps = (headers: Headers | undefined, clsId = CLS, customerNumber = CN) =>
-  post('/api/getips', headers, { clsId, customerNumber });
-const setIps = (headers: Headers | undefined, whitelist: Rule[], clsId = CLS, customerNumber = CN) =>
-  post('/api/setips', headers, { customerNumber, clsId, whitelist });
-const current = async () => (await getIps(busops)).json().data.whitelist as Rule[];
-
 describe('activated elastic servers', () => {
-  it("lists the account's active elastic servers only", async () => {
+  test("lists the account's active elastic servers only", async ({
+    cast: { reader },
+    calls: { servers },
+  }) => {
     const res = await servers(reader);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({
@@ -61,24 +47,32 @@ describe('activated elastic servers', () => {
     });
   });
 
-  it('refuses anonymous (401), outsiders (403) and bad bodies (400)', async () => {
-    expect((await servers(undefined)).statusCode).toBe(401);
+  test('refuses anonymous (401), outsiders (403) and bad bodies (400)', async ({
+    api,
+    cast: { boss, outsider },
+    calls: { servers },
+  }) => {
+    expect((await servers(anonymous)).statusCode).toBe(401);
     expect((await servers(outsider)).statusCode).toBe(403);
-    const bad = await post('/api/activatedelasticservers', boss, { customerNumber: 5 });
+    const bad = await api.call(boss, ipRulesApi.servers, { customerNumber: 5 });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().err).toMatch(/^Invalid request: customerNumber/);
   });
 });
 
 describe('reading the allow-list', () => {
-  it('starts empty and is readable by viewers', async () => {
+  test('starts empty and is readable by viewers', async ({ cast: { reader }, calls: { getIps } }) => {
     const res = await getIps(reader);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ status: 'SUCCESS', data: { whitelist: [] } });
   });
 
-  it("refuses anonymous (401), outsiders (403), other accounts' and inactive servers (404)", async () => {
-    expect((await getIps(undefined)).statusCode).toBe(401);
+  test("refuses anonymous (401), outsiders (403), other accounts' and inactive servers (404)", async ({
+    api,
+    cast: { boss, outsider },
+    calls: { getIps },
+  }) => {
+    expect((await getIps(anonymous)).statusCode).toBe(401);
     expect((await getIps(outsider)).statusCode).toBe(403);
     // An outsider naming their own server under our account number learns nothing either.
     expect((await getIps(outsider, 'OTHER-CLS')).statusCode).toBe(403);
@@ -87,14 +81,17 @@ describe('reading the allow-list', () => {
       expect(res.statusCode, cls).toBe(404);
       expect(res.json().status).toBe('FAILURE');
     }
-    const bad = await post('/api/getips', boss, { customerNumber: CN });
+    const bad = await api.call(boss, ipRulesApi.get, { customerNumber: CN });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().err).toMatch(/^Invalid request: clsId/);
   });
 });
 
 describe('saving the allow-list', () => {
-  it('stores the list in order with names trimmed and addresses normalised', async () => {
+  test('stores the list in order with names trimmed and addresses normalised', async ({
+    cast: { boss, reader },
+    calls: { getIps, setIps, current },
+  }) => {
     const res = await setIps(boss, [
       { rulename: ' Office ', ipaddress: ' 192.168.10.7 ' },
       { rulename: 'VPN range', ipaddress: '10.20.30.40/16' },
@@ -114,7 +111,11 @@ describe('saving the allow-list', () => {
     expect((await getIps(reader)).json().data.whitelist).toEqual(expected);
   });
 
-  it('refuses bad names, bad addresses, bad prefixes and duplicates with 400, keeping the stored list', async () => {
+  test('refuses bad names, bad addresses, bad prefixes and duplicates with 400, keeping the stored list', async ({
+    api,
+    cast: { boss },
+    calls: { setIps, current },
+  }) => {
     const before = await current();
     const cases: [Rule[], RegExp][] = [
       [[{ rulename: '  ', ipaddress: '1.2.3.4' }], /^Rule 1: Rule Name is required\.$/],
@@ -143,25 +144,31 @@ describe('saving the allow-list', () => {
     const res = await setIps(boss, tooMany);
     expect(res.statusCode).toBe(400);
     expect(res.json().err).toBe('At most 500 rules are allowed.');
-    const notList = await post('/api/setips', boss, { customerNumber: CN, clsId: CLS, whitelist: {} });
+    const notList = await api.call(boss, ipRulesApi.set, { customerNumber: CN, clsId: CLS, whitelist: {} });
     expect(notList.statusCode).toBe(400);
     expect(notList.json().err).toMatch(/^Invalid request: whitelist/);
     expect(await current()).toEqual(before);
   });
 
-  it('refuses view-only users (403), outsiders (403), anonymous (401) and unknown servers (404)', async () => {
+  test('refuses view-only users (403), outsiders (403), anonymous (401) and unknown servers (404)', async ({
+    cast: { boss, reader, outsider },
+    calls: { setIps, current },
+  }) => {
     const before = await current();
     const rule = [{ rulename: 'x', ipaddress: '8.8.8.8' }];
     const viewerRes = await setIps(reader, rule);
     expect(viewerRes.statusCode).toBe(403);
     expect(viewerRes.json().err).toBe('You do not have enough permissions for such operation.');
     expect((await setIps(outsider, rule)).statusCode).toBe(403);
-    expect((await setIps(undefined, rule)).statusCode).toBe(401);
+    expect((await setIps(anonymous, rule)).statusCode).toBe(401);
     expect((await setIps(boss, rule, 'OTHER-CLS')).statusCode).toBe(404);
     expect(await current()).toEqual(before);
   });
 
-  it('an empty list removes every rule (all addresses allowed again); busops may save', async () => {
+  test('an empty list removes every rule (all addresses allowed again); busops may save', async ({
+    cast: { busops },
+    calls: { setIps, current },
+  }) => {
     expect((await setIps(busops, [])).statusCode).toBe(200);
     expect(await current()).toEqual([]);
   });
