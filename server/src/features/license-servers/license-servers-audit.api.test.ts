@@ -1,5 +1,5 @@
 import { contactRoles } from '@lp/domain/policy';
-import { asc, gt, max } from 'drizzle-orm';
+import { and, asc, eq, gt, max } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addContact, buildAccount, buildLease } from '../../../harness/factories.ts';
@@ -7,7 +7,8 @@ import { signInAs } from '../../../harness/sign-in.ts';
 import { createTestApp } from '../../../harness/test-app.ts';
 import { buildAccountFixture } from '../../../test/account-fixture.ts';
 import { createTestDatabase, type TestDatabase } from '../../../test/test-db.ts';
-import { auditEntries, products } from '../../db/schema.ts';
+import { auditEntries, portalContacts, products } from '../../db/schema.ts';
+import { verifyAudit } from '../audit/service.ts';
 
 /*
  * Issue 13 §1: hosts added, changed, activated and deactivated, removed or deleted, and shared-server group
@@ -238,6 +239,46 @@ describe('license-servers audit', () => {
     expect(await hostEntries(from)).toMatchObject([
       { customerNumber: SISTER, action: 'license-servers.deleted', objectId: hostId },
     ]);
+  });
+
+  it("Borrowable on a shared host: one entry in each account's chain in one batch, all verifying; a membership revoked since refuses it", async () => {
+    const hostId = newHostId();
+    await create({ serverName: 'both', serverId: hostId, activations: [{ id: 'AUD-A', count: 1 }] });
+    const joined = await post('/api/fulfillments/create', boss, {
+      customerNumber: SISTER,
+      serverName: 'both',
+      serverId: hostId,
+      serverIdType: 'ETHERNET',
+      activations: [{ id: 'AUD-S', count: 1 }],
+    });
+    expect(joined.statusCode).toBe(200);
+    const from = await mark();
+    const settings = (ansysborrowable: boolean) =>
+      post('/api/fulfillments/servers/settings', boss, { ...hostBody(hostId), ansysborrowable });
+    expect((await settings(true)).statusCode).toBe(200);
+    const entries = await hostEntries(from);
+    expect(entries.map((e) => [e.chain, e.action, e.before, e.after])).toEqual([
+      [CN, 'license-servers.changed', { borrowable: false }, { borrowable: true }],
+      [SISTER, 'license-servers.changed', { borrowable: false }, { borrowable: true }],
+    ]);
+    expect(new Set(entries.map((e) => e.at.getTime())).size).toBe(1);
+    for (const cn of [CN, SISTER])
+      expect(await verifyAudit(database.db, cn)).toEqual([
+        { chain: cn, entries: expect.any(Number), ok: true },
+      ]);
+    // The user no longer administers Sister: the host's Borrowable goes into Sister's file too, so it is refused.
+    const sisterAdmin = and(
+      eq(portalContacts.customerNumber, SISTER),
+      eq(portalContacts.email, 'boss@acme.example'),
+    );
+    await database.db.delete(portalContacts).where(sisterAdmin);
+    try {
+      const after = await mark();
+      expect((await settings(false)).statusCode).toBe(403);
+      expect(await since(after)).toEqual([]);
+    } finally {
+      await addContact(database.db, SISTER, 'boss@acme.example', contactRoles.admin);
+    }
   });
 
   it("shared-group changes are one entry per account in that account's log; refused or replayed ones write nothing", async () => {
