@@ -1,26 +1,14 @@
+import { accountsApi } from '@lp/contract/accounts/api';
 import { messages } from '@lp/contract/common/errors';
+import { portalAccessApi } from '@lp/contract/portal-access/api';
 import { contactRoles } from '@lp/domain/policy';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addContact, buildAccount } from '../../../harness/factories.ts';
-import { signInAs } from '../../../harness/sign-in.ts';
-import { createTestApp } from '../../../harness/test-app.ts';
-import { createTestDatabase, type TestDatabase } from '../../../test/test-db.ts';
+import { describe, expect } from 'vitest';
+import { addContact } from '../../../harness/factories.ts';
+import { acme, anonymous, apiTest, type Caller } from '../../../test/api-fixture.ts';
 
 const { admin, viewer, coordinator } = contactRoles;
-const CN = '3000001';
-type Headers = Record<string, string>;
+const CN = acme.customerNumber;
 type Contact = { email: string; role: string };
-
-let database: TestDatabase;
-let app: FastifyInstance;
-let boss: Headers;
-let reader: Headers;
-let asc: Headers;
-let outsider: Headers;
-let busops: Headers;
-let support: Headers;
-let sales: Headers;
 
 const initial: Contact[] = [
   { email: 'asc@acme.example', role: coordinator },
@@ -28,47 +16,28 @@ const initial: Contact[] = [
   { email: 'reader@acme.example', role: viewer },
 ];
 
-beforeAll(async () => {
-  database = await createTestDatabase();
-  app = await createTestApp(database);
-  await buildAccount(database.db, { customerNumber: CN, name: 'Acme' });
-  await buildAccount(database.db, { customerNumber: '3000002', name: 'Other' });
-  for (const c of initial) await addContact(database.db, CN, c.email, c.role);
-  await addContact(database.db, '3000002', 'outsider@other.example', admin);
-  boss = (await signInAs(database.db, 'boss@acme.example')).headers;
-  reader = (await signInAs(database.db, 'reader@acme.example')).headers;
-  asc = (await signInAs(database.db, 'asc@acme.example')).headers;
-  outsider = (await signInAs(database.db, 'outsider@other.example')).headers;
-  busops = (await signInAs(database.db, 'ops@vendor.example', { vendorRoles: ['busops'] })).headers;
-  support = (await signInAs(database.db, 'help@vendor.example', { vendorRoles: ['support'] })).headers;
-  sales = (await signInAs(database.db, 'sell@vendor.example', { vendorRoles: ['sales'] })).headers;
-});
-
-afterAll(async () => {
-  await app?.close();
-  await database?.close();
-});
-
-const get = (headers: Headers | undefined, customerNumber = CN) =>
-  app.inject({ method: 'POST', url: '/api/getportalaccess', headers, payload: { customerNumber } });
-const set = (
-  headers: Headers | undefined,
-  newContacts: Contact[],
-  oldContacts: Contact[],
-  customerNumber = CN,
-) =>
-  app.inject({
-    method: 'POST',
-    url: '/api/setportalaccess',
-    headers,
-    payload: { customerNumber, newContacts, oldContacts },
-  });
-const stored = async (): Promise<Contact[]> => (await get(busops)).json().data;
-const infoStatus = async (headers: Headers) =>
-  (await app.inject({ method: 'GET', url: `/api/getaccountinfo/${CN}`, headers })).statusCode;
+const test = apiTest
+  /** Acme's coordinator (the cast brings its admin and viewer); auto: Acme has the contacts of `initial` first. */
+  .extend('asc', { scope: 'file', auto: true }, async ({ database, cast: _accounts, signIn }) => {
+    await addContact(database.db, CN, 'asc@acme.example', coordinator);
+    return signIn('asc@acme.example');
+  })
+  /** The calls of this feature as the tests make them. */
+  .extend('calls', { scope: 'file' }, async ({ api, cast }) => ({
+    get: (who: Caller, customerNumber: string = CN) => api.call(who, portalAccessApi.get, { customerNumber }),
+    set: (who: Caller, newContacts: Contact[], oldContacts: Contact[], customerNumber: string = CN) =>
+      api.call(who, portalAccessApi.set, { customerNumber, newContacts, oldContacts }),
+    stored: async (): Promise<Contact[]> =>
+      (await api.ok(cast.busops, portalAccessApi.get, { customerNumber: CN })).data,
+    infoStatus: async (who: Caller) =>
+      (await api.call(who, accountsApi.info, { params: { customerNumber: CN } })).statusCode,
+  }));
 
 describe('reading portal access', () => {
-  it('lists the contacts, coordinator first, for contacts and vendor staff', async () => {
+  test('lists the contacts, coordinator first, for contacts and vendor staff', async ({
+    cast: { boss, reader, busops },
+    calls: { get },
+  }) => {
     for (const h of [boss, reader, busops]) {
       const res = await get(h);
       expect(res.statusCode).toBe(200);
@@ -76,9 +45,13 @@ describe('reading portal access', () => {
     }
   });
 
-  it('refuses anonymous callers (401), outsiders (403) and bad bodies (400)', async () => {
-    expect((await get(undefined)).statusCode).toBe(401);
-    expect((await set(undefined, initial, initial)).statusCode).toBe(401);
+  test('refuses anonymous callers (401), outsiders (403) and bad bodies (400)', async ({
+    api,
+    cast: { boss, outsider },
+    calls: { get, set },
+  }) => {
+    expect((await get(anonymous)).statusCode).toBe(401);
+    expect((await set(anonymous, initial, initial)).statusCode).toBe(401);
     const out = await get(outsider);
     expect(out.statusCode).toBe(403);
     expect(out.json()).toMatchObject({
@@ -86,14 +59,13 @@ describe('reading portal access', () => {
       err: 'You do not have enough permissions to view this page.',
     });
     expect((await set(outsider, initial, initial)).statusCode).toBe(403);
-    const bad = await app.inject({ method: 'POST', url: '/api/getportalaccess', headers: boss, payload: {} });
+    const bad = await api.call(boss, portalAccessApi.get, {});
     expect(bad.statusCode).toBe(400);
     expect(bad.json().err).toMatch(/^Invalid request: customerNumber/);
-    const badSet = await app.inject({
-      method: 'POST',
-      url: '/api/setportalaccess',
-      headers: boss,
-      payload: { customerNumber: CN, newContacts: 'x', oldContacts: [] },
+    const badSet = await api.call(boss, portalAccessApi.set, {
+      customerNumber: CN,
+      newContacts: 'x',
+      oldContacts: [],
     });
     expect(badSet.statusCode).toBe(400);
     expect(badSet.json().err).toMatch(/^Invalid request: newContacts/);
@@ -101,7 +73,10 @@ describe('reading portal access', () => {
 });
 
 describe('saving portal access', () => {
-  it('refuses viewers and sales staff with 403 and changes nothing', async () => {
+  test('refuses viewers and sales staff with 403 and changes nothing', async ({
+    cast: { reader, sales },
+    calls: { set, stored },
+  }) => {
     const next = [...initial, { email: 'x@acme.example', role: viewer }];
     for (const h of [reader, sales]) {
       const res = await set(h, next, initial);
@@ -114,7 +89,10 @@ describe('saving portal access', () => {
     expect(await stored()).toEqual(initial);
   });
 
-  it('answers each invalid row with the spec message (400) and changes nothing', async () => {
+  test('answers each invalid row with the spec message (400) and changes nothing', async ({
+    cast: { boss },
+    calls: { set, stored },
+  }) => {
     const cases: [Contact, string][] = [
       [{ email: '', role: viewer }, 'Email is required.'],
       [{ email: '   ', role: viewer }, 'Email is required.'],
@@ -142,7 +120,10 @@ describe('saving portal access', () => {
     expect(await stored()).toEqual(initial);
   });
 
-  it('protects the Support Coordinator contact from being added, changed or removed, even by vendor staff', async () => {
+  test('protects the Support Coordinator contact from being added, changed or removed, even by vendor staff', async ({
+    cast: { busops },
+    calls: { set, stored },
+  }) => {
     const attempts: Contact[][] = [
       initial.filter((c) => c.role !== coordinator),
       [{ email: 'asc@acme.example', role: admin }, ...initial.slice(1)],
@@ -156,7 +137,10 @@ describe('saving portal access', () => {
     expect(await stored()).toEqual(initial);
   });
 
-  it('refuses a save whose starting list is no longer the stored one (409), overwriting nothing', async () => {
+  test('refuses a save whose starting list is no longer the stored one (409), overwriting nothing', async ({
+    cast: { boss },
+    calls: { set, stored },
+  }) => {
     const stale = initial.filter((c) => c.email !== 'reader@acme.example');
     const res = await set(boss, [...stale, { email: 'late@acme.example', role: viewer }], stale);
     expect(res.statusCode).toBe(409);
@@ -167,7 +151,10 @@ describe('saving portal access', () => {
     expect(await stored()).toEqual(initial);
   });
 
-  it('lets one of two saves from the same list win and refuses the other', async () => {
+  test('lets one of two saves from the same list win and refuses the other', async ({
+    cast: { boss, busops },
+    calls: { set, stored },
+  }) => {
     const a = set(boss, [...initial, { email: 'first@acme.example', role: viewer }], initial);
     const b = set(busops, [...initial, { email: 'second@acme.example', role: viewer }], initial);
     const codes = [(await a).statusCode, (await b).statusCode].sort();
@@ -178,8 +165,13 @@ describe('saving portal access', () => {
     expect((await set(busops, initial, now)).statusCode).toBe(200);
   });
 
-  it('an added contact gains access at once and a removed one loses it (the contacts are the authorization data)', async () => {
-    const newcomer = (await signInAs(database.db, 'newcomer@acme.example')).headers;
+  test('an added contact gains access at once and a removed one loses it (the contacts are the authorization data)', async ({
+    api,
+    signIn,
+    cast: { boss, reader },
+    calls: { get, set, stored, infoStatus },
+  }) => {
+    const newcomer = await signIn('newcomer@acme.example');
     expect(await infoStatus(newcomer)).toBe(403);
 
     // Old list given in another order and e-mail case: it is compared as a set.
@@ -190,9 +182,7 @@ describe('saving portal access', () => {
     const afterAdd = await stored();
     expect(afterAdd).toContainEqual({ email: 'newcomer@acme.example', role: admin });
     expect(await infoStatus(newcomer)).toBe(200);
-    const info = (
-      await app.inject({ method: 'GET', url: `/api/getaccountinfo/${CN}`, headers: newcomer })
-    ).json();
+    const info = await api.ok(newcomer, accountsApi.info, { params: { customerNumber: CN } });
     expect(info.data.info.isPortalEdit).toBe(true);
 
     // The newcomer, now an administrator, removes the reader; the reader is locked out on the next call.
@@ -202,7 +192,11 @@ describe('saving portal access', () => {
     expect((await get(reader)).statusCode).toBe(403);
   });
 
-  it('lets the support coordinator save and refuses view-only vendor support staff (decision 022)', async () => {
+  test('lets the support coordinator save and refuses view-only vendor support staff (decision 022)', async ({
+    asc,
+    cast: { support },
+    calls: { set, stored },
+  }) => {
     const current = await stored();
     const withSupport = [...current, { email: 'by-support@acme.example', role: viewer }];
     const bySupport = await set(support, withSupport, current);
