@@ -1,71 +1,52 @@
 import { apiTokensApi } from '@lp/contract/api-tokens/api';
+import { authApi } from '@lp/contract/auth/api';
 import { messages } from '@lp/contract/common/errors';
 import { eq } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signInAs } from '../../../harness/sign-in.ts';
-import { createTestApp } from '../../../harness/test-app.ts';
-import { buildAccountFixture, signInStaff } from '../../../test/account-fixture.ts';
+import type { LightMyRequestResponse } from 'fastify';
+import { describe, expect } from 'vitest';
+import { acme, apiTest, type Caller, other } from '../../../test/api-fixture.ts';
 import { auditEntriesOf } from '../../../test/audit-entries.ts';
-import { createTestDatabase, type TestDatabase } from '../../../test/test-db.ts';
 import { apiTokens, portalContacts, users } from '../../db/schema.ts';
 import { automatedActor } from '../audit/service.ts';
 import { disableUser, enableUser, removeUser } from '../auth/service.ts';
 
 /* Issue 20 §3 (decision 042): personal API tokens follow their owner's standing on every call. */
 
-type Headers = Record<string, string>;
-const CN = '7100001';
-const OTHER = '7100002';
+const CN = acme.customerNumber;
+const OTHER = other.customerNumber;
 
-let database: TestDatabase;
-let app: FastifyInstance;
-let boss: Headers;
-let reader: Headers;
-let outsider: Headers;
-let busops: Headers;
-let support: Headers;
-
-beforeAll(async () => {
-  database = await createTestDatabase();
-  app = await createTestApp(database, { API_TOKEN_DEFAULT_DAYS: '30', API_TOKEN_MAX_DAYS: '60' });
-  ({ boss, reader, outsider } = await buildAccountFixture(database.db, CN, OTHER));
-  busops = await signInStaff(database.db, 'busops');
-  support = await signInStaff(database.db, 'support');
+/** A caller with a personal API token instead of a session. */
+const bearer = (token: string): Caller => ({
+  email: '',
+  userId: '',
+  headers: { authorization: `Bearer ${token}` },
 });
 
-afterAll(async () => {
-  await app?.close();
-  await database?.close();
-});
-
-const create = (headers: Headers, payload: Record<string, unknown>) =>
-  app.inject({ method: 'POST', url: apiTokensApi.create.path, headers, payload });
-const mine = (headers: Headers) => app.inject({ url: apiTokensApi.mine.path, headers });
-const ofAccount = (headers: Headers, customerNumber: string) =>
-  app.inject({ method: 'POST', url: apiTokensApi.ofAccount.path, headers, payload: { customerNumber } });
-const revoke = (headers: Headers, id: string, customerNumber?: string) =>
-  app.inject({
-    method: 'POST',
-    url: `/api/tokens/${id}/revoke`,
-    headers,
-    payload: customerNumber ? { customerNumber } : {},
-  });
-const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
-const whoAmI = (token: string) => app.inject({ url: '/api/auth/session', headers: bearer(token) });
-
-async function newToken(headers: Headers, name: string, expiresInDays?: number) {
-  const res = await create(headers, { name, expiresInDays });
-  expect(res.statusCode).toBe(200);
-  return res.json().data as { id: string; token: string; expiresAt: string; name: string };
-}
+const test = apiTest
+  .override('appEnv', { scope: 'file' }, { API_TOKEN_DEFAULT_DAYS: '30', API_TOKEN_MAX_DAYS: '60' })
+  /** The calls of this feature as the tests make them. */
+  .extend('calls', { scope: 'file' }, async ({ api }) => ({
+    create: (who: Caller, payload: Record<string, unknown>) => api.call(who, apiTokensApi.create, payload),
+    mine: (who: Caller) => api.call(who, apiTokensApi.mine, undefined),
+    ofAccount: (who: Caller, customerNumber: string) =>
+      api.call(who, apiTokensApi.ofAccount, { customerNumber }),
+    revoke: (who: Caller, id: string, customerNumber?: string) =>
+      api.call(who, apiTokensApi.revoke, { params: { id }, body: customerNumber ? { customerNumber } : {} }),
+    whoAmI: (token: string) => api.call(bearer(token), authApi.session, undefined),
+    newToken: async (who: Caller, name: string, expiresInDays?: number) =>
+      (await api.ok(who, apiTokensApi.create, { name, expiresInDays })).data,
+  }));
 
 describe('my API tokens', () => {
-  it('creates a named token shown once, with the default lifetime, lists it with its last use, and revokes it', async () => {
+  test('creates a named token shown once, with the default lifetime, lists it with its last use, and revokes it', async ({
+    database,
+    cast: { boss, reader },
+    calls: { mine, revoke, whoAmI, newToken },
+  }) => {
     const before = Date.now();
     const created = await newToken(boss, 'nightly export');
     expect(created.token).toMatch(/^lp_[\w-]{43}$/);
-    const days = (Date.parse(created.expiresAt) - before) / 86_400_000;
+    const days = (Date.parse(created.expiresAt!) - before) / 86_400_000;
     expect(days).toBeGreaterThan(29.99);
     expect(days).toBeLessThan(30.01);
 
@@ -103,7 +84,10 @@ describe('my API tokens', () => {
     ]);
   });
 
-  it('refuses bad names, lifetimes past the maximum, and tokens made with a token', async () => {
+  test('refuses bad names, lifetimes past the maximum, and tokens made with a token', async ({
+    cast: { boss },
+    calls: { create, newToken },
+  }) => {
     for (const name of ['', '   ', 'a'.repeat(101), 'bad\u0000name', 'rtl\u202Eevil', 'zero\u200Bwidth']) {
       const res = await create(boss, { name });
       expect(res.statusCode).toBe(400);
@@ -120,7 +104,12 @@ describe('my API tokens', () => {
 });
 
 describe('vendor roles through a token', () => {
-  it('acts on the roles only while the provider confirmed them within TOKEN_ROLES_MAX_AGE_HOURS (72)', async () => {
+  test('acts on the roles only while the provider confirmed them within TOKEN_ROLES_MAX_AGE_HOURS (72)', async ({
+    api,
+    database,
+    cast: { busops },
+    calls: { ofAccount, whoAmI, newToken },
+  }) => {
     const { token } = await newToken(busops, 'staff script');
     expect((await whoAmI(token)).json().data.vendorRoles).toEqual(['busops']);
     expect((await ofAccount(bearer(token), OTHER)).statusCode).toBe(200);
@@ -134,9 +123,7 @@ describe('vendor roles through a token', () => {
     // Without its roles, the staff member is an outsider to every account.
     expect((await ofAccount(bearer(token), OTHER)).statusCode).toBe(403);
     // A session is a fresh sign-in, so it keeps them (the session ends within SESSION_ABSOLUTE_HOURS anyway).
-    expect((await app.inject({ url: '/api/auth/session', headers: busops })).json().data.vendorRoles).toEqual(
-      ['busops'],
-    );
+    expect((await api.call(busops, authApi.session, undefined)).json().data.vendorRoles).toEqual(['busops']);
 
     await database.db
       .update(users)
@@ -147,12 +134,16 @@ describe('vendor roles through a token', () => {
 });
 
 describe('tokens that can act on an account', () => {
-  it('shows its administrators and vendor staff the tokens of its contacts only; others get 403', async () => {
+  test('shows its administrators and vendor staff the tokens of its contacts only; others get 403', async ({
+    database,
+    cast: { boss, reader, outsider, busops, support },
+    calls: { ofAccount, revoke, whoAmI, newToken },
+  }) => {
     const bossToken = await newToken(boss, 'boss sync');
     const readerToken = await newToken(reader, 'reader report');
     const outsiderToken = await newToken(outsider, 'outsider job');
 
-    const names = (res: Awaited<ReturnType<typeof ofAccount>>) =>
+    const names = (res: LightMyRequestResponse) =>
       (res.json().data.tokens as { name: string; ownerEmail: string }[]).map(
         (t) => `${t.ownerEmail} ${t.name}`,
       );
@@ -189,15 +180,20 @@ describe('tokens that can act on an account', () => {
 });
 
 describe('access ends when the person leaves', () => {
-  it('a disabled user loses every session and token at once; enabling does not bring the tokens back', async () => {
-    const { headers } = await signInAs(database.db, 'leaver@acme.example');
-    const { token } = await newToken(headers, 'leaver script');
+  test('a disabled user loses every session and token at once; enabling does not bring the tokens back', async ({
+    api,
+    database,
+    signIn,
+    calls: { whoAmI, newToken },
+  }) => {
+    const leaver = await signIn('leaver@acme.example');
+    const { token } = await newToken(leaver, 'leaver script');
     expect((await whoAmI(token)).statusCode).toBe(200);
 
     const result = await disableUser(database.db, automatedActor, 'leaver@acme.example');
     expect(result).toMatchObject({ alreadyDisabled: false, sessions: 1, tokens: 1 });
     expect((await whoAmI(token)).statusCode).toBe(401);
-    expect((await app.inject({ url: '/api/auth/session', headers })).statusCode).toBe(401);
+    expect((await api.call(leaver, authApi.session, undefined)).statusCode).toBe(401);
 
     expect(await enableUser(database.db, automatedActor, 'leaver@acme.example')).toBe(true);
     expect((await whoAmI(token)).statusCode).toBe(401);
@@ -208,9 +204,13 @@ describe('access ends when the person leaves', () => {
     ]);
   });
 
-  it('a disabled user’s token stops even if the revoke were missed (the owner is checked on every call)', async () => {
-    const { headers } = await signInAs(database.db, 'late@acme.example');
-    const { token, id } = await newToken(headers, 'late');
+  test('a disabled user’s token stops even if the revoke were missed (the owner is checked on every call)', async ({
+    database,
+    signIn,
+    calls: { whoAmI, newToken },
+  }) => {
+    const late = await signIn('late@acme.example');
+    const { token, id } = await newToken(late, 'late');
     await database.db
       .update(users)
       .set({ disabledAt: new Date() })
@@ -220,13 +220,19 @@ describe('access ends when the person leaves', () => {
     expect(row.revokedAt).toBeNull();
   });
 
-  it('a removed user loses sessions, tokens and every account contact entry', async () => {
-    const { headers } = await signInAs(database.db, 'boss@acme.example');
-    const { token } = await newToken(headers, 'before leaving');
+  test('a removed user loses sessions, tokens and every account contact entry', async ({
+    api,
+    database,
+    signIn,
+    cast: _accounts,
+    calls: { whoAmI, newToken },
+  }) => {
+    const leaving = await signIn('boss@acme.example');
+    const { token } = await newToken(leaving, 'before leaving');
     const removed = await removeUser(database.db, automatedActor, 'boss@acme.example');
     expect(removed.accounts).toEqual([CN]);
     expect((await whoAmI(token)).statusCode).toBe(401);
-    expect((await app.inject({ url: '/api/auth/session', headers })).statusCode).toBe(401);
+    expect((await api.call(leaving, authApi.session, undefined)).statusCode).toBe(401);
     expect(
       await database.db.select().from(portalContacts).where(eq(portalContacts.email, 'boss@acme.example')),
     ).toEqual([]);
