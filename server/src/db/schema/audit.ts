@@ -49,7 +49,7 @@ export const auditEntries = pgTable(
 
 /**
  * The last entry of each audit chain; every append locks its chain's row. Triggers refuse a delete, a truncate
- * and any update but one entry forward.
+ * and any update but forward onto an entry of the chain (decision 062).
  */
 export const auditChainHeads = pgTable('audit_chain_heads', {
   chain: text('chain').primaryKey(),
