@@ -266,6 +266,23 @@ async function fsaDailySpend(db: Db, contractIds: number[]): Promise<ContractDay
     .orderBy(asc(entitlements.fsaContractId), asc(day));
 }
 
+/** One FSA order line as the ledger stores it. */
+export interface FsaLineValues {
+  customerNumber: string;
+  activationId: string;
+  partNumber: string;
+  productName: string | null;
+  quantity: number;
+  startDate: string;
+  endDate: string;
+  poNumber: string | null;
+  currency: string | null;
+  priceCents: number;
+  fsaContractId: number;
+  orderedAt: Date;
+  orderedBy: string;
+}
+
 export const fsaEntitlements = {
   /** The contracts' order-line costs per UTC order day (decision 037). */
   dailySpend: fsaDailySpend,
@@ -317,7 +334,6 @@ export const fsaEntitlements = {
       .from(entitlements)
       .leftJoin(products, eq(products.partNumber, entitlements.partNumber))
       .where(contractIds.length ? inArray(entitlements.fsaContractId, contractIds) : sql`false`),
-  /** Adds one order line: a deployed lease entitlement of the contract's account. */
   /**
    * Manual-entry lines are ordered as the vendor's manual drawdown product (FSA0030216): an install whose catalogue
    * lacks it (no demo data) gets the row in the order's transaction, so the line never fails on the foreign key.
@@ -334,31 +350,18 @@ export const fsaEntitlements = {
       })
       .onConflictDoNothing();
   },
-  addLine: async (
-    tx: Db,
-    line: {
-      customerNumber: string;
-      activationId: string;
-      partNumber: string;
-      productName: string | null;
-      quantity: number;
-      startDate: string;
-      endDate: string;
-      poNumber: string | null;
-      currency: string | null;
-      priceCents: number;
-      fsaContractId: number;
-      orderedAt: Date;
-      orderedBy: string;
-    },
-  ) => {
-    await tx.insert(entitlements).values({
-      ...line,
-      kind: 'SSL',
-      licenseModel: 'Lease',
-      licenseType: 'server',
-      state: 'Deployed',
-    });
+  /** An order's drawn lines, deployed lease entitlements of the contract's account, in one multi-row insert (the order's statements do not grow with its lines). */
+  addLines: async (tx: Db, lines: FsaLineValues[]) => {
+    if (lines.length === 0) return;
+    await tx.insert(entitlements).values(
+      lines.map((line) => ({
+        ...line,
+        kind: 'SSL' as const,
+        licenseModel: 'Lease',
+        licenseType: 'server',
+        state: 'Deployed',
+      })),
+    );
   },
 };
 

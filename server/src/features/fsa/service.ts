@@ -35,7 +35,7 @@ import { sendAccountEmail } from '../../platform/mail/mailer.ts';
 import type { Principal } from '../../platform/principal.ts';
 import { authorizeAccount } from '../accounts/policy.ts';
 import { type AuditChange, auditActor, recordAudit } from '../audit/service.ts';
-import { type FsaContractRow, fsaEntitlements } from '../entitlements/service.ts';
+import { type FsaContractRow, type FsaLineValues, fsaEntitlements } from '../entitlements/service.ts';
 import { type ConfirmedLine, orderConfirmation } from './order-email.ts';
 import { contractsWithPrices, listPrices, type PriceRow } from './repository.ts';
 
@@ -293,6 +293,7 @@ export async function orderLines(ctx: AppContext, principal: Principal, request:
         let balance = balanceOf(contract);
         const results: FsaOrderResult[] = [];
         const drawn: ConfirmedLine[] = [];
+        const rows: FsaLineValues[] = [];
         const changes: AuditChange[] = [];
         for (const [i, p] of planned.entries()) {
           const answer = {
@@ -314,9 +315,7 @@ export async function orderLines(ctx: AppContext, principal: Principal, request:
             continue;
           }
           const activationId = newActivationId();
-          if (p.partNumber === FSA_MANUAL_DRAWDOWN_PART)
-            await fsaEntitlements.ensureManualDrawdownProduct(tx, ctx.config.LICENSE_MAIN_DAEMON);
-          await fsaEntitlements.addLine(tx, {
+          rows.push({
             customerNumber: request.customerNumber,
             activationId,
             partNumber: p.partNumber,
@@ -355,6 +354,9 @@ export async function orderLines(ctx: AppContext, principal: Principal, request:
             },
           });
         }
+        if (rows.some((r) => r.partNumber === FSA_MANUAL_DRAWDOWN_PART))
+          await fsaEntitlements.ensureManualDrawdownProduct(tx, ctx.config.LICENSE_MAIN_DAEMON);
+        await fsaEntitlements.addLines(tx, rows);
         // With the contract's row lock held (taken first above): every order locks the contract, then the account's
         // audit chain, in that order.
         await recordAudit(tx, auditActor(principal), changes);
