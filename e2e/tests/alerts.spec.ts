@@ -1,6 +1,6 @@
 import type { APIRequestContext, Browser, Page, Request } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
-import { expectNoSeriousViolations, signIn } from './helpers.ts';
+import { accountBox, expectNoSeriousViolations, signIn } from './helpers.ts';
 
 /*
  * Service alerts (spec 000 §2.12, §4.3): banner states, the alert screens and the staff admin page.
@@ -66,7 +66,7 @@ test('alerts staff create reach the banner on the next start, whose See All open
   await staff.resolveAllActive();
   await signIn(page, CUSTOMER);
   await openFresh(page, '/elastic');
-  await expect(page.getByPlaceholder('Search for Account ID or Name')).toBeVisible();
+  await expect(accountBox(page)).toBeVisible();
   await expect(banner(page)).toHaveCount(0);
   await openFresh(page, '/notifications');
   await expect(page.getByText('No issues', { exact: true })).toBeVisible();

@@ -1,6 +1,7 @@
 import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
 import {
+  accountBox,
   expectNoSeriousViolations,
   expectSavedView,
   filterColumn,
@@ -166,7 +167,7 @@ test('an account without elastic entitlements goes to /ssl; view-only users see 
   await signIn(page, 'admin@acme.example');
   await pickAccount(page, 'Acme Energy', /Acme Energy Systems Ltd\./);
   await expect(page).toHaveURL(/\/ssl(\?|$)/);
-  const selected = await page.getByPlaceholder('Search for Account ID or Name').inputValue();
+  const selected = await accountBox(page).inputValue();
   expect(await records(page, selected.split(' ')[0])).toEqual([]);
 
   // Leave the app before signing out: the Leases page's calls would answer 401 and send the page to sign-in

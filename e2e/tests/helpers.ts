@@ -13,8 +13,14 @@ export async function signInThroughForm(page: Page, email: string, startAt = '/e
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(DEMO_PASSWORD);
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.getByPlaceholder('Search for Account ID or Name')).toBeVisible();
+  await expect(accountBox(page)).toBeVisible();
 }
+
+/**
+ * The top bar's account box. By its exact name: /activations has a second box with the same placeholder
+ * (Associated Accounts), so the placeholder alone may match two elements.
+ */
+export const accountBox = (page: Page) => page.getByRole('textbox', { name: 'Account', exact: true });
 
 type Cookie = Awaited<ReturnType<BrowserContext['cookies']>>[number];
 
@@ -53,7 +59,7 @@ export async function signIn(page: Page, email: string, startAt = '/elastic') {
   // The context's own server (the worker's, or a proxy in front of it): its base URL, resolved.
   const origin = new URL((await page.request.get('/healthz')).url()).origin;
   const key = `${origin} ${email}`;
-  const searchBox = page.getByPlaceholder('Search for Account ID or Name');
+  const searchBox = accountBox(page);
   const open = async () => {
     if (!sessions.has(key)) {
       const made = signInOverHttp(origin, email);
@@ -75,7 +81,7 @@ export async function signIn(page: Page, email: string, startAt = '/elastic') {
 
 /** Types into the top-bar box and waits for the (debounced, 1 s) option list. */
 export async function searchAccount(page: Page, text: string) {
-  const box = page.getByPlaceholder('Search for Account ID or Name');
+  const box = accountBox(page);
   await box.click();
   await box.fill(text);
 }

@@ -11,6 +11,7 @@ import tls from 'node:tls';
 import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
 import { test as base, expect } from './fixtures.ts';
+import { accountBox } from './helpers.ts';
 
 /*
  * Issue 22 §3, decision 056: the portal as deployed, behind a real nginx from Debian's packages that ends TLS with
@@ -441,7 +442,7 @@ test('signs in through the proxy: Secure cookies, HSTS, and the browser address 
   await page.getByLabel('Email').fill('busops@demo.example');
   await page.getByLabel('Password').fill(PASSWORD);
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.getByPlaceholder('Search for Account ID or Name')).toBeVisible();
+  await expect(accountBox(page)).toBeVisible();
   expect(new URL(page.url()).origin).toBe(stack!.url);
 
   // Every cookie the portal and its provider set is Secure; the session cookie is also HttpOnly and Lax.

@@ -1,5 +1,5 @@
 import { expect, test } from './fixtures.ts';
-import { pickAccount, signIn } from './helpers.ts';
+import { accountBox, pickAccount, signIn } from './helpers.ts';
 
 test('/noselectedcustomer asks for a customer and returns to /elastic once one is chosen', async ({
   page,
@@ -83,7 +83,7 @@ test('refreshing the account list clears the selection until a customer is chose
   await expect(
     page.getByText('Please select a customer from the drop down menu at the top right.'),
   ).toBeVisible();
-  await expect(page.getByPlaceholder('Search for Account ID or Name')).toHaveValue('');
+  await expect(accountBox(page)).toHaveValue('');
   await pickAccount(page, 'Northwind', /Northwind Turbines Inc\./);
   await expect(page).toHaveURL(/\/elastic(\?|$)/);
   await expect(page.getByTestId('selected-customer')).toHaveText(/Northwind/);

@@ -1,5 +1,6 @@
 import { expect, test } from './fixtures.ts';
 import {
+  accountBox,
   DEMO_PASSWORD,
   expectNoSeriousViolations,
   openUserMenu,
@@ -28,9 +29,7 @@ test('vendor staff sign in, pick an account by typing, see the role label and si
 
   await pickAccount(page, 'Northwind', /^\d+ \(Northwind Turbines Inc\.\)$/);
   await expect(page.getByTestId('selected-customer')).toHaveText(/Northwind Turbines Inc\./);
-  await expect(page.getByPlaceholder('Search for Account ID or Name')).toHaveValue(
-    /^\d+ \(Northwind Turbines Inc\.\)$/,
-  );
+  await expect(accountBox(page)).toHaveValue(/^\d+ \(Northwind Turbines Inc\.\)$/);
 
   await openUserMenu(page);
   await expect(page.getByText('busops@demo.example')).toBeVisible();
