@@ -10,6 +10,7 @@ import fastifyStatic from '@fastify/static';
 import { messages } from '@lp/contract/common/errors';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Database } from './db/database.ts';
+import { operationKeysPruneJob } from './db/operation-keys.ts';
 import { registerAccountRoutes } from './features/accounts/routes.ts';
 import { registerActivationRoutes } from './features/activations/routes.ts';
 import { registerAlertRoutes } from './features/alerts/routes.ts';
@@ -165,14 +166,18 @@ export async function buildApp(
 
   // The e-mail delivery worker runs while the app is up (a no-op without SMTP_URL).
   let stopMailWorker: (() => Promise<void>) | undefined;
-  // The jobs too (daily notices, audit checkpoints): every node polls, each run happens once (decision 040).
+  // The jobs too (daily notices, audit checkpoints, old operation keys): every node polls, each run happens once (decision 040).
   let stopJobs: (() => Promise<void>) | undefined;
   app.addHook('onReady', async () => {
     stopMailWorker = startMailWorker(ctx);
     if (config.JOBS_ENABLED)
-      stopJobs = startJobRunner(ctx, [noticesJob, auditCheckpointJob(config.AUDIT_CHECKPOINT_MINUTES)], {
-        pollIntervalMs: config.JOBS_POLL_SECONDS * 1000,
-      });
+      stopJobs = startJobRunner(
+        ctx,
+        [noticesJob, auditCheckpointJob(config.AUDIT_CHECKPOINT_MINUTES), operationKeysPruneJob],
+        {
+          pollIntervalMs: config.JOBS_POLL_SECONDS * 1000,
+        },
+      );
   });
   app.addHook('onClose', async () => {
     await stopJobs?.();

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, lt, sql } from 'drizzle-orm';
 import { AppError } from '../platform/errors.ts';
+import { type Job, utcDay } from '../platform/jobs.ts';
 import type { Db } from './database.ts';
 import { operationKeys } from './schema.ts';
 
@@ -64,3 +65,28 @@ async function claimOnce<T>(
     .where(and(eq(operationKeys.key, claim.key)));
   return { result, replayed: false };
 }
+
+/**
+ * How long a claimed key answers its retries. A client retries within seconds and a page's clear-and-retry within
+ * its session, so a month is generous; without an end the table grew by a row per keyed write for ever.
+ */
+export const OPERATION_KEY_DAYS = 30;
+
+/** Deletes the keys claimed more than OPERATION_KEY_DAYS before `now`; answers how many went. */
+export async function pruneOperationKeys(db: Db, now: Date): Promise<number> {
+  const cutoff = new Date(now.getTime() - OPERATION_KEY_DAYS * 86_400_000);
+  const gone = await db
+    .delete(operationKeys)
+    .where(lt(operationKeys.createdAt, cutoff))
+    .returning({ key: operationKeys.key });
+  return gone.length;
+}
+
+/** Once a UTC day, on whichever node claims the run (decision 040): the old keys go. Safe to repeat. */
+export const operationKeysPruneJob: Job = {
+  name: 'operation-keys-prune',
+  runKeyOf: utcDay,
+  run: async (ctx, _day, now) => {
+    await pruneOperationKeys(ctx.db, now);
+  },
+};
