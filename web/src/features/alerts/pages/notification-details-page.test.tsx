@@ -2,7 +2,7 @@ import type { Alert } from '@lp/contract/alerts/schemas';
 import { screen } from '@testing-library/react';
 import { Route, Routes } from 'react-router';
 import { describe, expect, it } from 'vitest';
-import { renderScreen, serveApi } from '../../../../test/render.tsx';
+import { renderScreen, serveApi, withFields } from '../../../../test/render.tsx';
 import NotificationDetailsPage from './notification-details-page.tsx';
 
 /*
@@ -31,7 +31,7 @@ const outage: Alert = {
 
 describe('alert details', () => {
   it('shows the alert with its See More links, opened in a new tab', async () => {
-    serveApi({ 'POST /api/notifications': [outage] });
+    serveApi({ 'POST /api/notifications': withFields([{ ...outage, resolved: false }], { token: null }) });
     openAt('/notification-details/7');
     expect(await screen.findByText('Cloud solver jobs fail to start')).toBeInTheDocument();
     expect(screen.getByRole('heading', { name: 'Alert Details' })).toBeInTheDocument();
@@ -43,7 +43,7 @@ describe('alert details', () => {
   });
 
   it('says so for an id no alert has', async () => {
-    serveApi({ 'POST /api/notifications': [] });
+    serveApi({ 'POST /api/notifications': withFields([], { token: null }) });
     openAt('/notification-details/987654321');
     expect(await screen.findByText('This alert does not exist.')).toBeInTheDocument();
     expect(screen.getByRole('heading', { name: 'Alert Details' })).toBeInTheDocument();
