@@ -1,9 +1,9 @@
 import { messages } from '@lp/contract/common/errors';
 import { contactRoles } from '@lp/domain/policy';
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { addContact, buildAccount, buildEntitlement } from '../../../harness/factories.ts';
-import { createTestDatabase, type TestDatabase } from '../../../test/test-db.ts';
+import { apiTest } from '../../../test/api-fixture.ts';
 import type { Db } from '../../db/database.ts';
 import { portalContacts } from '../../db/schema.ts';
 import type { AppContext } from '../../platform/context.ts';
@@ -12,7 +12,6 @@ import { accessOf, authorizeAccount, permitAccount, permits } from './policy.ts'
 
 /** The account gate over many accounts (issue 23 §2, decision 063): one statement, and inside a caller's transaction. */
 
-let database: TestDatabase;
 const person = (email: string, vendorRoles: Principal['vendorRoles'] = []): Principal => ({
   userId: '00000000-0000-0000-0000-000000000000',
   email,
@@ -39,8 +38,9 @@ function counting(db: Db) {
   return { db: counted, counter };
 }
 
-beforeAll(async () => {
-  database = await createTestDatabase();
+/** The file's database (no app) with the accounts of the gate's cases; 3100005 is not the user's account. */
+const it = apiTest.extend('db', { scope: 'file' }, async ({ database }) => {
+  const { db } = database;
   for (const [cn, over] of [
     ['3100001', {}],
     ['3100002', {}],
@@ -48,27 +48,24 @@ beforeAll(async () => {
     ['3100004', {}],
     ['3100005', {}],
   ] as const)
-    await buildAccount(database.db, { customerNumber: cn, name: `Gate ${cn}`, ...over });
-  for (const cn of ['3100001', '3100003', '3100004'])
-    await buildEntitlement(database.db, cn, { kind: 'SSL' });
-  await buildEntitlement(database.db, '3100002', { kind: 'FSA' });
-  await addContact(database.db, '3100001', ADMIN, contactRoles.admin);
-  await addContact(database.db, '3100002', ADMIN, contactRoles.admin);
-  await addContact(database.db, '3100003', ADMIN, contactRoles.admin);
-  await addContact(database.db, '3100004', ADMIN, contactRoles.viewer);
-  // 3100005: not the user's account.
+    await buildAccount(db, { customerNumber: cn, name: `Gate ${cn}`, ...over });
+  for (const cn of ['3100001', '3100003', '3100004']) await buildEntitlement(db, cn, { kind: 'SSL' });
+  await buildEntitlement(db, '3100002', { kind: 'FSA' });
+  await addContact(db, '3100001', ADMIN, contactRoles.admin);
+  await addContact(db, '3100002', ADMIN, contactRoles.admin);
+  await addContact(db, '3100003', ADMIN, contactRoles.admin);
+  await addContact(db, '3100004', ADMIN, contactRoles.viewer);
+  return db;
 });
 
-afterAll(async () => database?.close());
-
 describe('accessOf', () => {
-  it('answers every account of a list with one statement, as the gate answers each alone', async () => {
+  it('answers every account of a list with one statement, as the gate answers each alone', async ({ db }) => {
     const accounts = ['3100001', '3100002', '3100003', '3100004', '3100005', '3199999'];
-    const { db, counter } = counting(database.db);
-    const access = await accessOf(db, person(ADMIN), accounts);
+    const { db: counted, counter } = counting(db);
+    const access = await accessOf(counted, person(ADMIN), accounts);
     expect(counter.statements).toBe(1);
     expect([...access.keys()].sort()).toEqual(['3100001', '3100002', '3100003', '3100004']);
-    const ctx = { db: database.db } as AppContext;
+    const ctx = { db } as AppContext;
     for (const cn of ['3100001', '3100002', '3100003', '3100004'])
       expect(access.get(cn)).toEqual(await authorizeAccount(ctx, person(ADMIN), cn, 'info'));
     expect(accounts.filter((cn) => permits(access.get(cn), 'activate'))).toEqual(['3100001']);
@@ -77,9 +74,11 @@ describe('accessOf', () => {
     expect(() => permitAccount(access, '3100004', 'edit')).toThrow(messages.noPermission);
   });
 
-  it('runs inside a caller transaction and sees what it changed (a membership revoked there is gone)', async () => {
+  it('runs inside a caller transaction and sees what it changed (a membership revoked there is gone)', async ({
+    db,
+  }) => {
     // The transaction is undone by throwing, carrying out what the gate answered inside it.
-    const inside = await database.db
+    const inside = await db
       .transaction(async (tx) => {
         await tx
           .delete(portalContacts)
@@ -89,14 +88,11 @@ describe('accessOf', () => {
       })
       .catch((e: { keys?: string[] }) => e.keys);
     expect(inside).toEqual(['3100001']);
-    expect([...(await accessOf(database.db, person(ADMIN), ['3100002'])).keys()]).toEqual(['3100002']);
+    expect([...(await accessOf(db, person(ADMIN), ['3100002'])).keys()]).toEqual(['3100002']);
   });
 
-  it('vendor staff see every existing account, without a contact role', async () => {
-    const access = await accessOf(database.db, person('staff@vendor.example', ['busops']), [
-      '3100005',
-      '3199999',
-    ]);
+  it('vendor staff see every existing account, without a contact role', async ({ db }) => {
+    const access = await accessOf(db, person('staff@vendor.example', ['busops']), ['3100005', '3199999']);
     expect([...access.keys()]).toEqual(['3100005']);
   });
 });

@@ -1,129 +1,119 @@
 import { randomUUID } from 'node:crypto';
+import { clsApi } from '@lp/contract/cls/api';
 import { messages } from '@lp/contract/common/errors';
-import { contactRoles } from '@lp/domain/policy';
+import { emailsApi } from '@lp/contract/emails/api';
 import { eq } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addContact, buildAccount, buildLicenseServer } from '../../../harness/factories.ts';
-import { signInAs } from '../../../harness/sign-in.ts';
-import { createTestApp } from '../../../harness/test-app.ts';
-import { createTestDatabase, type TestDatabase } from '../../../test/test-db.ts';
+import { describe, expect } from 'vitest';
+import { buildAccount, buildLicenseServer } from '../../../harness/factories.ts';
+import { acme, apiTest } from '../../../test/api-fixture.ts';
 import { clsCredentials, emails } from '../../db/schema.ts';
 
-let database: TestDatabase;
-let app: FastifyInstance;
-const headers: Record<string, Record<string, string>> = {};
-
-const OPEN = '5200001';
+/** Acme (the cast's) is an open account, its admin (boss) a customer user without a staff role. */
+const OPEN = acme.customerNumber;
 const BLOCKED = '5200002';
 
-async function addEmail(customerNumber: string): Promise<number> {
-  const [row] = await database.db
-    .insert(emails)
-    .values({ customerNumber, to: 'ops@x.example', subject: 'Statement', body: '<p>hi</p>' })
-    .returning();
-  return row.id;
-}
-
-const elasticServers = new Set<string>();
-async function addCredential(customerNumber: string): Promise<string> {
-  const clsId = `CLS-${customerNumber}`;
-  if (!elasticServers.has(clsId)) {
-    await buildLicenseServer(database.db, customerNumber, { hostIdentity: clsId, kind: 'elastic' });
-    elasticServers.add(clsId);
-  }
-  const [row] = await database.db
-    .insert(clsCredentials)
-    .values({ customerNumber, clsId, tokenHash: randomUUID(), createdBy: 'busops@vendor.example' })
-    .returning();
-  return row.id;
-}
-
-const deleteEmail = (id: number, who: string) =>
-  app.inject({ method: 'DELETE', url: `/api/emails/${id}`, headers: headers[who] });
-const revokeCredential = (id: string, who: string) =>
-  app.inject({ method: 'DELETE', url: `/api/cls/credentials/${id}`, headers: headers[who] });
-
-beforeAll(async () => {
-  database = await createTestDatabase();
-  app = await createTestApp(database);
-  await buildAccount(database.db, { customerNumber: OPEN, name: 'Open Ltd' });
-  await buildAccount(database.db, {
-    customerNumber: BLOCKED,
-    name: 'Blocked Ltd',
-    exportControlStatus: 'Denied',
+const it = apiTest
+  /** Adds an e-mail record or a server credential of an account: the objects the routes name by id. */
+  .extend('add', { scope: 'file' }, async ({ database, cast: _accounts }) => {
+    const { db } = database;
+    await buildAccount(db, { customerNumber: BLOCKED, name: 'Blocked Ltd', exportControlStatus: 'Denied' });
+    const elasticServers = new Set<string>();
+    return {
+      email: async (customerNumber: string): Promise<number> => {
+        const [row] = await db
+          .insert(emails)
+          .values({ customerNumber, to: 'ops@x.example', subject: 'Statement', body: '<p>hi</p>' })
+          .returning();
+        return row.id;
+      },
+      credential: async (customerNumber: string): Promise<string> => {
+        const clsId = `CLS-${customerNumber}`;
+        if (!elasticServers.has(clsId)) {
+          await buildLicenseServer(db, customerNumber, { hostIdentity: clsId, kind: 'elastic' });
+          elasticServers.add(clsId);
+        }
+        const [row] = await db
+          .insert(clsCredentials)
+          .values({ customerNumber, clsId, tokenHash: randomUUID(), createdBy: 'busops@vendor.example' })
+          .returning();
+        return row.id;
+      },
+    };
   });
-  for (const role of ['busops', 'support'] as const) {
-    headers[role] = (await signInAs(database.db, `${role}@vendor.example`, { vendorRoles: [role] })).headers;
-  }
-  await addContact(database.db, OPEN, 'boss@open.example', contactRoles.admin);
-  headers.customer = (await signInAs(database.db, 'boss@open.example')).headers;
-});
 
-afterAll(async () => {
-  await app?.close();
-  await database?.close();
-});
+const exportDenied = { status: 'FAILURE', err: messages.exportDenied, code: 'FORBIDDEN' };
 
 describe('routes that name an object by id pass the account gate of its account', () => {
-  it('refuses deleting an e-mail of an export-denied account with the export text, and keeps it', async () => {
-    const id = await addEmail(BLOCKED);
-    for (const who of ['busops', 'support']) {
-      const res = await deleteEmail(id, who);
-      expect([who, res.statusCode, res.json()]).toEqual([
-        who,
-        403,
-        { status: 'FAILURE', err: messages.exportDenied, code: 'FORBIDDEN' },
-      ]);
+  it('refuses deleting an e-mail of an export-denied account with the export text, and keeps it', async ({
+    api,
+    database,
+    cast,
+    add,
+  }) => {
+    const id = await add.email(BLOCKED);
+    for (const who of [cast.busops, cast.support]) {
+      const refusal = await api.refused(who, emailsApi.remove, { params: { id } }, 403);
+      expect(refusal, who.email).toEqual(exportDenied);
     }
     expect(await database.db.select().from(emails).where(eq(emails.id, id))).toHaveLength(1);
   });
 
-  it('refuses revoking a credential of an export-denied account with the export text, and keeps it valid', async () => {
-    const id = await addCredential(BLOCKED);
-    for (const who of ['busops', 'support']) {
-      const res = await revokeCredential(id, who);
-      expect([who, res.statusCode, res.json()]).toEqual([
-        who,
-        403,
-        { status: 'FAILURE', err: messages.exportDenied, code: 'FORBIDDEN' },
-      ]);
+  it('refuses revoking a credential of an export-denied account with the export text, and keeps it valid', async ({
+    api,
+    database,
+    cast,
+    add,
+  }) => {
+    const id = await add.credential(BLOCKED);
+    for (const who of [cast.busops, cast.support]) {
+      const refusal = await api.refused(who, clsApi.revokeCredential, { params: { id } }, 403);
+      expect(refusal, who.email).toEqual(exportDenied);
     }
     const [row] = await database.db.select().from(clsCredentials).where(eq(clsCredentials.id, id));
     expect(row.revokedAt).toBeNull();
   });
 
-  it('tells users without a staff role nothing about ids, whoever owns them', async () => {
-    const own = await addEmail(OPEN);
-    const foreign = await addEmail(BLOCKED);
+  it('tells users without a staff role nothing about ids, whoever owns them', async ({
+    api,
+    cast: { boss: customer },
+    add,
+  }) => {
+    const own = await add.email(OPEN);
+    const foreign = await add.email(BLOCKED);
     const answers = await Promise.all(
-      [own, foreign, foreign + 1_000_000].map(async (id) => {
-        const res = await deleteEmail(id, 'customer');
-        return [res.statusCode, res.json()];
-      }),
+      [own, foreign, foreign + 1_000_000].map((id) =>
+        api.refused(customer, emailsApi.remove, { params: { id } }, 403),
+      ),
     );
     expect(answers).toEqual(
-      Array(3).fill([403, { status: 'FAILURE', err: messages.noPermission, code: 'FORBIDDEN' }]),
+      Array(3).fill({ status: 'FAILURE', err: messages.noPermission, code: 'FORBIDDEN' }),
     );
-    const credential = await addCredential(BLOCKED);
+    const credential = await add.credential(BLOCKED);
     for (const id of [credential, randomUUID()]) {
-      expect((await revokeCredential(id, 'customer')).json()).toMatchObject({ err: messages.noPermission });
+      const refusal = await api.refused(customer, clsApi.revokeCredential, { params: { id } });
+      expect(refusal).toMatchObject({ err: messages.noPermission });
     }
   });
 
-  it('still lets staff delete and revoke on an open account, and answers 404 to unknown ids', async () => {
-    const emailId = await addEmail(OPEN);
+  it('still lets staff delete and revoke on an open account, and answers 404 to unknown ids', async ({
+    api,
+    cast: { busops, support },
+    add,
+  }) => {
+    const emailId = { params: { id: String(await add.email(OPEN)) } };
     // Support staff are view-only on an ordinary account (decision 022): deletes are account writes.
-    expect((await deleteEmail(emailId, 'support')).json()).toMatchObject({ err: messages.noPermission });
-    expect((await deleteEmail(emailId, 'busops')).json()).toEqual({ status: 'SUCCESS' });
-    expect((await deleteEmail(emailId, 'busops')).statusCode).toBe(404);
-    const credentialId = await addCredential(OPEN);
-    expect((await revokeCredential(credentialId, 'busops')).json()).toEqual({ status: 'SUCCESS' });
-    expect((await revokeCredential(credentialId, 'busops')).statusCode).toBe(404);
-    expect((await revokeCredential(randomUUID(), 'support')).statusCode).toBe(404);
+    expect(await api.refused(support, emailsApi.remove, emailId)).toMatchObject({
+      err: messages.noPermission,
+    });
+    expect(await api.ok(busops, emailsApi.remove, emailId)).toEqual({ status: 'SUCCESS' });
+    await api.refused(busops, emailsApi.remove, emailId, 404);
+    const credentialId = { params: { id: await add.credential(OPEN) } };
+    expect(await api.ok(busops, clsApi.revokeCredential, credentialId)).toEqual({ status: 'SUCCESS' });
+    await api.refused(busops, clsApi.revokeCredential, credentialId, 404);
+    await api.refused(support, clsApi.revokeCredential, { params: { id: randomUUID() } }, 404);
   });
 
-  it('covers every route addressed by an id (a new one must be added here with its gate)', () => {
+  it('covers every route addressed by an id (a new one must be added here with its gate)', ({ app }) => {
     const gated = ['DELETE /api/emails/:id', 'DELETE /api/cls/credentials/:id'];
     // Service alerts are global: no account owns them (staff-only admin calls).
     const global = ['PUT /api/notifications/admin/:id', 'POST /api/notifications/admin/:id/resolve'];

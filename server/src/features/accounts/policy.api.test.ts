@@ -1,14 +1,26 @@
 import { messages } from '@lp/contract/common/errors';
 import { contactRoles } from '@lp/domain/policy';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { addContact, buildAccount, buildEntitlement } from '../../../harness/factories.ts';
-import { createTestDatabase, type TestDatabase } from '../../../test/test-db.ts';
+import { apiTest } from '../../../test/api-fixture.ts';
 import type { AppContext } from '../../platform/context.ts';
 import type { Principal } from '../../platform/principal.ts';
 import { authorizeAccount } from './policy.ts';
 
-let database: TestDatabase;
-let ctx: AppContext;
+/** The account gate, called directly on the file's database (no app). */
+const it = apiTest.extend('ctx', { scope: 'file' }, async ({ database }) => {
+  const { db } = database;
+  await buildAccount(db, { customerNumber: '3000001', name: 'Acme' });
+  await buildAccount(db, { customerNumber: '3000002', name: 'Blocked', exportControlStatus: 'Denied' });
+  await buildAccount(db, { customerNumber: '3000003', name: 'Indirect', orgType: 'Indirect' });
+  await buildEntitlement(db, '3000001', { kind: 'SSL' });
+  await addContact(db, '3000001', 'viewer@acme.example', contactRoles.viewer);
+  await addContact(db, '3000001', 'admin@acme.example', contactRoles.admin);
+  await addContact(db, '3000003', 'admin@acme.example', contactRoles.admin);
+  await addContact(db, '3000002', 'admin@acme.example', contactRoles.admin);
+  return { db } as AppContext;
+});
+
 const person = (email: string, vendorRoles: Principal['vendorRoles'] = []): Principal => ({
   userId: '00000000-0000-0000-0000-000000000000',
   email,
@@ -17,30 +29,11 @@ const person = (email: string, vendorRoles: Principal['vendorRoles'] = []): Prin
   via: 'session',
 });
 
-beforeAll(async () => {
-  database = await createTestDatabase();
-  ctx = { db: database.db } as AppContext;
-  await buildAccount(database.db, { customerNumber: '3000001', name: 'Acme' });
-  await buildAccount(database.db, {
-    customerNumber: '3000002',
-    name: 'Blocked',
-    exportControlStatus: 'Denied',
-  });
-  await buildAccount(database.db, { customerNumber: '3000003', name: 'Indirect', orgType: 'Indirect' });
-  await buildEntitlement(database.db, '3000001', { kind: 'SSL' });
-  await addContact(database.db, '3000001', 'viewer@acme.example', contactRoles.viewer);
-  await addContact(database.db, '3000001', 'admin@acme.example', contactRoles.admin);
-  await addContact(database.db, '3000003', 'admin@acme.example', contactRoles.admin);
-  await addContact(database.db, '3000002', 'admin@acme.example', contactRoles.admin);
-});
-
-afterAll(async () => database?.close());
-
 const denied = (p: Promise<unknown>, message: string) =>
   expect(p).rejects.toMatchObject({ code: 'FORBIDDEN', message });
 
 describe('authorizeAccount', () => {
-  it('lets a viewer read but not write', async () => {
+  it('lets a viewer read but not write', async ({ ctx }) => {
     await expect(
       authorizeAccount(ctx, person('viewer@acme.example'), '3000001', 'read'),
     ).resolves.toBeDefined();
@@ -54,7 +47,7 @@ describe('authorizeAccount', () => {
     );
   });
 
-  it('lets an administrator write and activate when the account has SSL entitlements', async () => {
+  it('lets an administrator write and activate when the account has SSL entitlements', async ({ ctx }) => {
     await expect(
       authorizeAccount(ctx, person('admin@acme.example'), '3000001', 'edit'),
     ).resolves.toBeDefined();
@@ -67,7 +60,7 @@ describe('authorizeAccount', () => {
     );
   });
 
-  it('keeps support staff view-only and busops able to write anywhere', async () => {
+  it('keeps support staff view-only and busops able to write anywhere', async ({ ctx }) => {
     await denied(
       authorizeAccount(ctx, person('s@vendor.example', ['support']), '3000001', 'edit'),
       messages.noPermission,
@@ -77,7 +70,7 @@ describe('authorizeAccount', () => {
     ).resolves.toBeDefined();
   });
 
-  it('blocks every data action on an export-controlled account, but not the info', async () => {
+  it('blocks every data action on an export-controlled account, but not the info', async ({ ctx }) => {
     await denied(
       authorizeAccount(ctx, person('admin@acme.example'), '3000002', 'read'),
       messages.exportDenied,
@@ -90,14 +83,14 @@ describe('authorizeAccount', () => {
     expect(info.permissions.exportBlocked).toBe(true);
   });
 
-  it('refuses e-mails for indirect customers', async () => {
+  it('refuses e-mails for indirect customers', async ({ ctx }) => {
     await denied(
       authorizeAccount(ctx, person('admin@acme.example'), '3000003', 'emails'),
       messages.noPermission,
     );
   });
 
-  it('gives outsiders the page-permission message whether or not the account exists', async () => {
+  it('gives outsiders the page-permission message whether or not the account exists', async ({ ctx }) => {
     await denied(
       authorizeAccount(ctx, person('viewer@acme.example'), '3000003', 'info'),
       messages.noPermissionPage,

@@ -3,12 +3,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { auditApi } from '@lp/contract/audit/api';
 import { type SQL, sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { signInAs } from '../../../harness/sign-in.ts';
 import { createTestApp } from '../../../harness/test-app.ts';
-import { createTestDatabase, type TestDatabase } from '../../../test/test-db.ts';
+import { apiOf, apiTest } from '../../../test/api-fixture.ts';
 import { type Database, type Db, migrateDatabase, openPostgres } from '../../db/database.ts';
 import { loadConfig } from '../../platform/config.ts';
 import { makeCheckpoint } from './checkpoint-service.ts';
@@ -37,39 +37,32 @@ const statements = script
   .filter(Boolean)
   .map((s) => s.replace(/\blp_app\b/g, role));
 
-let database: TestDatabase;
-/** The database as the app's login sees it */
-let asApp: Database;
-let appUrl: string | undefined;
-let app: FastifyInstance;
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lp-audit-grants-'));
-
-beforeAll(async () => {
-  database = await createTestDatabase();
-  await database.db.execute(sql.raw(`create role ${role} login`));
-  for (const statement of statements) await database.db.execute(sql.raw(statement));
-  if (database.url) {
+const it = apiTest
+  // biome-ignore lint/correctness/noEmptyPattern: Vitest reads a fixture's dependencies from this pattern (none).
+  .extend('dataDir', { scope: 'file' }, async ({}, { onCleanup }) => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lp-audit-grants-'));
+    onCleanup(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+    return dataDir;
+  })
+  /** The database as the app's login sees it, with the URL it connects with (PostgreSQL only). */
+  .extend('asApp', { scope: 'file' }, async ({ database }, { onCleanup }) => {
+    await database.db.execute(sql.raw(`create role ${role} login`));
+    for (const statement of statements) await database.db.execute(sql.raw(statement));
+    if (!database.url) {
+      await database.db.execute(sql.raw(`set role ${role}`));
+      return { database: database as Database, url: undefined as string | undefined };
+    }
     const url = new URL(database.url);
     url.username = role;
-    appUrl = url.toString();
-    asApp = await openPostgres(appUrl, 3);
-  } else {
-    await database.db.execute(sql.raw(`set role ${role}`));
-    asApp = database;
-  }
-});
-
-afterAll(async () => {
-  await app?.close();
-  if (database?.url) await asApp?.close();
-  await database?.close();
-  if (database?.url) {
-    const admin = await openPostgres(process.env.TEST_DATABASE_URL!, 1);
-    await admin.db.execute(sql.raw(`drop role if exists ${role}`));
-    await admin.close();
-  }
-  fs.rmSync(dataDir, { recursive: true, force: true });
-});
+    const asApp = await openPostgres(url.toString(), 3);
+    onCleanup(async () => {
+      await asApp.close();
+      // The role holds grants in the test database; they go first, then the role of the whole cluster.
+      await database.db.execute(sql.raw(`drop owned by ${role}`));
+      await database.db.execute(sql.raw(`drop role ${role}`));
+    });
+    return { database: asApp, url: url.toString() };
+  });
 
 async function refused(db: Db, statement: SQL, message: RegExp) {
   const error = await db.execute(statement).then(
@@ -80,9 +73,14 @@ async function refused(db: Db, statement: SQL, message: RegExp) {
 }
 
 describe('docs/database-grants.sql', () => {
-  it('lets the app login migrate at start, serve, append to the log and make checkpoints', async () => {
+  it('lets the app login migrate at start, serve, append to the log and make checkpoints', async ({
+    asApp: { database: asApp, url: appUrl },
+    dataDir,
+    onTestFinished,
+  }) => {
     await migrateDatabase(asApp, appUrl);
-    app = await createTestApp(asApp, { DATA_DIR: dataDir });
+    const app = await createTestApp(asApp, { DATA_DIR: dataDir });
+    onTestFinished(() => app.close());
     for (let n = 1; n <= 3; n++)
       await asApp.db.transaction((tx) =>
         recordAudit(tx as unknown as Db, automatedActor, [
@@ -102,18 +100,19 @@ describe('docs/database-grants.sql', () => {
     expect(outcome).toMatchObject({ chains: 1, entries: 3, verification: { ok: true } });
     expect(await verifyAudit(asApp.db)).toEqual([{ chain: '5890001', entries: 3, ok: true }]);
 
-    const { headers } = await signInAs(asApp.db, 'busops@vendor.example', { vendorRoles: ['busops'] });
-    const status = await app.inject({
-      method: 'POST',
-      url: '/api/audit/checkpoint-status',
-      headers,
-      payload: {},
-    });
-    expect(status.statusCode, status.body).toBe(200);
-    expect(status.json().data).toMatchObject({ ok: true, problems: [] });
+    // Signed in through the app's login too: it writes the session.
+    const busops = await signInAs(asApp.db, 'busops@vendor.example', { vendorRoles: ['busops'] });
+    const status = await apiOf(app).ok(
+      { email: 'busops@vendor.example', ...busops },
+      auditApi.checkpointStatus,
+      {},
+    );
+    expect(status.data).toMatchObject({ ok: true, problems: [] });
   });
 
-  it('leaves the app login no way to change, remove or truncate the log, nor to switch its triggers off', async () => {
+  it('leaves the app login no way to change, remove or truncate the log, nor to switch its triggers off', async ({
+    asApp: { database: asApp },
+  }) => {
     const db = asApp.db;
     await refused(db, sql`update audit_entries set actor_name = 'x'`, /permission denied/);
     await refused(db, sql`delete from audit_entries`, /permission denied/);
