@@ -1,48 +1,45 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import zlib from 'node:zlib';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp } from '../harness/test-app.ts';
-import { createTestDatabase, type TestDatabase } from '../test/test-db.ts';
+import { platformApi } from '@lp/contract/platform/api';
+import { describe, expect } from 'vitest';
+import { anonymous, apiTest } from '../test/api-fixture.ts';
+import { writeWebDist } from '../test/web-dist.ts';
 
-let database: TestDatabase;
-let app: FastifyInstance;
-const webDist = fs.mkdtempSync(path.join(os.tmpdir(), 'lp-web-dist-'));
 const asset = '/assets/index-B7xq9Lk2.js';
 const script = `export const rows = ${JSON.stringify(Array.from({ length: 2000 }, (_, i) => ({ id: i, name: `row ${i}` })))};\n`;
 const indexHtml = `<!doctype html><html><head><script type="module" src="${asset}"></script></head><body></body></html>`;
 const immutable = 'public, max-age=31536000, immutable';
 
 /** What `npm run build -w @lp/web` writes: each text file with its .br and .gz copies beside it. */
-function writeBuilt(file: string, content: string) {
-  const target = path.join(webDist, file);
-  fs.mkdirSync(path.dirname(target), { recursive: true });
-  fs.writeFileSync(target, content);
-  fs.writeFileSync(`${target}.br`, zlib.brotliCompressSync(content));
-  fs.writeFileSync(`${target}.gz`, zlib.gzipSync(content));
-}
-
-beforeAll(async () => {
-  writeBuilt('index.html', indexHtml);
-  writeBuilt(asset, script);
-  fs.writeFileSync(path.join(webDist, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
-  database = await createTestDatabase();
-  app = await createTestApp(database, { WEB_DIST: webDist });
+const built = (file: string, content: string) => ({
+  [file]: content,
+  [`${file}.br`]: zlib.brotliCompressSync(content),
+  [`${file}.gz`]: zlib.gzipSync(content),
 });
 
-afterAll(async () => {
-  await app?.close();
-  await database?.close();
-  fs.rmSync(webDist, { recursive: true, force: true });
-});
-
-const get = (url: string, acceptEncoding?: string) =>
-  app.inject({ url, headers: acceptEncoding ? { 'accept-encoding': acceptEncoding } : {} });
+const test = apiTest
+  // biome-ignore lint/correctness/noEmptyPattern: Vitest reads a fixture's dependencies from this pattern (none).
+  .extend('webDist', { scope: 'file' }, async ({}, { onCleanup }) =>
+    writeWebDist(
+      {
+        ...built('index.html', indexHtml),
+        ...built(asset, script),
+        'favicon.svg': '<svg xmlns="http://www.w3.org/2000/svg"/>',
+      },
+      onCleanup,
+    ),
+  )
+  .override('appEnv', { scope: 'file' }, async ({ webDist }) => ({ WEB_DIST: webDist }))
+  /** A static file, as a browser that accepts these encodings asks for it. */
+  .extend(
+    'get',
+    { scope: 'file' },
+    async ({ app }) =>
+      (url: string, acceptEncoding?: string) =>
+        app.inject({ url, headers: acceptEncoding ? { 'accept-encoding': acceptEncoding } : {} }),
+  );
 
 describe('static files of the web app', () => {
-  it('sends hashed assets compressed, as the browser accepts, and cached for a year', async () => {
+  test('sends hashed assets compressed, as the browser accepts, and cached for a year', async ({ get }) => {
     const br = await get(asset, 'br, gzip');
     expect(br.statusCode).toBe(200);
     expect(br.headers['content-encoding']).toBe('br');
@@ -64,7 +61,9 @@ describe('static files of the web app', () => {
     expect(plain.body).toBe(script);
   });
 
-  it('makes the browser revalidate index.html, the client-route fallback and unhashed files', async () => {
+  test('makes the browser revalidate index.html, the client-route fallback and unhashed files', async ({
+    get,
+  }) => {
     for (const url of ['/index.html', '/', '/elastic', '/favicon.svg']) {
       const res = await get(url, 'br, gzip');
       expect([url, res.statusCode, res.headers['cache-control']]).toEqual([url, 200, 'no-cache']);
@@ -80,10 +79,11 @@ describe('static files of the web app', () => {
     ]);
   });
 
-  it('still answers JSON API calls and 404s for missing assets', async () => {
-    const config = await get('/api/config', 'br, gzip');
-    expect(config.statusCode).toBe(200);
-    expect(config.json()).toMatchObject({ productName: expect.any(String) });
+  test('still answers JSON API calls and 404s for missing assets', async ({ api, get }) => {
+    const config = await api.ok(anonymous, platformApi.config, undefined, {
+      headers: { 'accept-encoding': 'br, gzip' },
+    });
+    expect(config).toMatchObject({ productName: expect.any(String) });
     expect((await get('/assets/missing-Zz9.js', 'br, gzip')).statusCode).toBe(404);
   });
 });

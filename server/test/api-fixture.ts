@@ -23,6 +23,11 @@ export interface Caller {
 
 export const anonymous: Caller = { email: '', userId: '', headers: {} };
 
+/** A caller that presents a bearer credential (a license server's, a personal API token) instead of a session. */
+export function bearer(token: string): Caller {
+  return { email: '', userId: '', headers: { authorization: `Bearer ${token}` } };
+}
+
 /** The accounts of the usual cast: Acme, whose people the tests act as, and Other, whose admin is an outsider. */
 export const acme = { customerNumber: '4100001', name: 'Acme' } as const;
 export const other = { customerNumber: '4100002', name: 'Other' } as const;

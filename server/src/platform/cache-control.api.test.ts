@@ -1,56 +1,48 @@
-import fs from 'node:fs';
 import net from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { accountsApi } from '@lp/contract/accounts/api';
+import { clsApi } from '@lp/contract/cls/api';
+import { licenseFilesApi } from '@lp/contract/license-files/api';
+import { platformApi } from '@lp/contract/platform/api';
+import { describe, expect } from 'vitest';
 import { buildElasticServer } from '../../harness/elastic-factories.ts';
 import { buildAccount } from '../../harness/factories.ts';
-import { signInAs } from '../../harness/sign-in.ts';
-import { createTestApp } from '../../harness/test-app.ts';
-import { createTestDatabase, type TestDatabase } from '../../test/test-db.ts';
+import { anonymous, apiTest, bearer } from '../../test/api-fixture.ts';
+import { writeWebDist } from '../../test/web-dist.ts';
 import { issueServerCredential } from '../features/cls-api/server-credentials.ts';
 
 /* Issue 20 §7: JSON answers carry Cache-Control: no-store (error envelopes too); hashed assets stay cached. */
 
-let database: TestDatabase;
-let app: FastifyInstance;
-let signedIn: Record<string, string>;
-let serverToken: string;
-const webDist = fs.mkdtempSync(path.join(os.tmpdir(), 'lp-web-dist-'));
 const asset = '/assets/index-C0ffee12.js';
 
-beforeAll(async () => {
-  fs.mkdirSync(path.join(webDist, 'assets'));
-  fs.writeFileSync(path.join(webDist, 'index.html'), '<!doctype html><title>x</title>');
-  fs.writeFileSync(path.join(webDist, asset), 'export {};\n');
-  database = await createTestDatabase();
-  app = await createTestApp(database, { WEB_DIST: webDist });
-  await buildAccount(database.db, { customerNumber: '4700001', name: 'Cache' });
-  const clsId = await buildElasticServer(database.db, '4700001');
-  serverToken = (
-    await issueServerCredential(database.db, { customerNumber: '4700001', clsId, createdBy: 't' })
-  ).token;
-  signedIn = (await signInAs(database.db, 'ops@vendor.example', { vendorRoles: ['busops'] })).headers;
-});
-
-afterAll(async () => {
-  await app?.close();
-  await database?.close();
-  fs.rmSync(webDist, { recursive: true, force: true });
-});
+const test = apiTest
+  // biome-ignore lint/correctness/noEmptyPattern: Vitest reads a fixture's dependencies from this pattern (none).
+  .extend('webDist', { scope: 'file' }, async ({}, { onCleanup }) =>
+    writeWebDist({ 'index.html': '<!doctype html><title>x</title>', [asset]: 'export {};\n' }, onCleanup),
+  )
+  .override('appEnv', { scope: 'file' }, async ({ webDist }) => ({ WEB_DIST: webDist }))
+  /** An elastic license server, calling with its credential. */
+  .extend('server', { scope: 'file' }, async ({ database }) => {
+    await buildAccount(database.db, { customerNumber: '4700001', name: 'Cache' });
+    const clsId = await buildElasticServer(database.db, '4700001');
+    const { token } = await issueServerCredential(database.db, {
+      customerNumber: '4700001',
+      clsId,
+      createdBy: 't',
+    });
+    return bearer(token);
+  });
 
 describe('Cache-Control', () => {
-  it('is no-store on JSON answers and error envelopes', async () => {
+  test('is no-store on JSON answers and error envelopes', async ({ api, app, server, cast: { busops } }) => {
     const answers = await Promise.all([
-      app.inject({ url: '/api/license-keys' }),
-      app.inject({ method: 'POST', url: '/api/accounts', headers: signedIn, payload: {} }),
-      app.inject({ method: 'POST', url: '/api/accounts', payload: {} }),
-      app.inject({ method: 'POST', url: '/api/accounts', headers: signedIn, payload: '{' }),
+      api.call(anonymous, licenseFilesApi.keys),
+      api.call(busops, accountsApi.check, {}),
+      api.call(anonymous, accountsApi.check, {}),
+      api.call(busops, accountsApi.check, '{'),
       app.inject({ url: '/api/no-such-call' }),
-      app.inject({ url: '/api/license-keys?x=%00' }),
-      app.inject({ url: '/cls/v1/policy', headers: { authorization: `Bearer ${serverToken}` } }),
-      app.inject({ url: '/healthz' }),
+      app.inject({ url: `${licenseFilesApi.keys.path}?x=%00` }),
+      api.call(server, clsApi.policy),
+      api.call(anonymous, platformApi.health),
     ]);
     expect(answers.map((r) => [r.statusCode >= 400, r.headers['content-type']])).toEqual(
       answers.map((r) => [r.statusCode >= 400, expect.stringMatching(/^application\/json/)]),
@@ -58,7 +50,7 @@ describe('Cache-Control', () => {
     expect(answers.map((r) => r.headers['cache-control'])).toEqual(answers.map(() => 'no-store'));
   });
 
-  it('is no-store on an envelope the HTTP parser sends itself', async () => {
+  test('is no-store on an envelope the HTTP parser sends itself', async ({ app }) => {
     await app.listen({ host: '127.0.0.1', port: 0 });
     const { port } = app.server.address() as net.AddressInfo;
     const answer = await new Promise<string>((resolve, reject) => {
@@ -74,7 +66,7 @@ describe('Cache-Control', () => {
     expect(answer).toMatch(/\r\nCache-Control: no-store\r\n/i);
   });
 
-  it('leaves the static files their own: hashed assets a year, the page revalidated', async () => {
+  test('leaves the static files their own: hashed assets a year, the page revalidated', async ({ app }) => {
     expect((await app.inject({ url: asset })).headers['cache-control']).toBe(
       'public, max-age=31536000, immutable',
     );

@@ -1,33 +1,21 @@
 import { apiCatalogue } from '@lp/contract/api-catalogue';
 import { defineOperation } from '@lp/contract/common/operation';
-import type { FastifyInstance } from 'fastify';
+import { emailsApi } from '@lp/contract/emails/api';
+import { platformApi } from '@lp/contract/platform/api';
 import Fastify from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { z } from 'zod';
-import { signInAs } from '../../harness/sign-in.ts';
-import { createTestApp } from '../../harness/test-app.ts';
-import { createTestDatabase, type TestDatabase } from '../../test/test-db.ts';
+import { anonymous, apiTest as test } from '../../test/api-fixture.ts';
 import { API_REFERENCE_PATH } from '../features/platform/api-reference.ts';
 import type { AppContext } from './context.ts';
 import { installErrorHandler } from './errors.ts';
 import { fastifyPath, registeredRoutes, route } from './route.ts';
 
-let database: TestDatabase;
-let app: FastifyInstance;
-
-beforeAll(async () => {
-  database = await createTestDatabase();
-  app = await createTestApp(database);
-  await app.ready();
-});
-
-afterAll(async () => {
-  await app?.close();
-  await database?.close();
-});
-
 describe('routes are registered from the operation declarations', () => {
-  it('registers exactly the declared operations (besides the OpenID provider, the API reference page and the web app files)', () => {
+  test('registers exactly the declared operations (besides the OpenID provider, the API reference page and the web app files)', async ({
+    app,
+  }) => {
+    await app.ready();
     const ours = registeredRoutes(app).filter(
       (r) => !r.url.startsWith('/oidc') && !r.url.startsWith(API_REFERENCE_PATH),
     );
@@ -38,7 +26,10 @@ describe('routes are registered from the operation declarations', () => {
     expect(registered).toEqual(declared);
   });
 
-  it('answers 401 for a declared session call without a principal and serves public ones', async () => {
+  test('answers 401 for a declared session call without a principal and serves public ones', async ({
+    api,
+    app,
+  }) => {
     const session = apiCatalogue.filter((op) => op.auth === 'session');
     for (const op of session) {
       const url = op.path.replace(/\{\w+\}/g, '1');
@@ -54,10 +45,10 @@ describe('routes are registered from the operation declarations', () => {
         code: 'UNAUTHENTICATED',
       });
     }
-    expect((await app.inject('/api/config')).statusCode).toBe(200);
+    await api.ok(anonymous, platformApi.config, undefined);
   });
 
-  it('in tests, an answer that does not match its declared response fails the call', async () => {
+  test('in tests, an answer that does not match its declared response fails the call', async () => {
     const bare = Fastify({ logger: false });
     installErrorHandler(bare);
     const ctx = { config: { NODE_ENV: 'test' } } as AppContext;
@@ -91,11 +82,12 @@ describe('routes are registered from the operation declarations', () => {
     await bare.close();
   });
 
-  it('refuses a path parameter that does not match its declaration with 400 in the envelope', async () => {
-    const { headers } = await signInAs(database.db, 'staff@vendor.example', { vendorRoles: ['support'] });
-    const res = await app.inject({ method: 'DELETE', url: '/api/emails/not-a-number', headers });
-    expect(res.statusCode).toBe(400);
-    expect(res.json()).toMatchObject({
+  test('refuses a path parameter that does not match its declaration with 400 in the envelope', async ({
+    api,
+    cast: { support },
+  }) => {
+    const refusal = await api.refused(support, emailsApi.remove, { params: { id: 'not-a-number' } }, 400);
+    expect(refusal).toMatchObject({
       status: 'FAILURE',
       err: expect.stringMatching(/^Invalid request: id: /),
     });

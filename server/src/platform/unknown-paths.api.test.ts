@@ -1,41 +1,30 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signInAs } from '../../harness/sign-in.ts';
-import { createTestApp } from '../../harness/test-app.ts';
-import { createTestDatabase, type TestDatabase } from '../../test/test-db.ts';
+import { describe, expect } from 'vitest';
+import { apiTest } from '../../test/api-fixture.ts';
+import { writeWebDist } from '../../test/web-dist.ts';
 
 /*
  * Issue 22 §2: with the web app served, unknown paths of the server (/api, /cls, /metrics, each as a whole path
  * segment) answer 404 in the envelope, never the web app's page with 200; client-side routes still get it.
  * (/oidc/* belongs to the OpenID provider, which answers its own 404.)
  */
-let database: TestDatabase;
-let app: FastifyInstance;
-let signedIn: Record<string, string>;
-const webDist = fs.mkdtempSync(path.join(os.tmpdir(), 'lp-web-dist-'));
 const indexHtml = '<!doctype html><html><body>web app</body></html>';
 const metricsToken = 'unknown-paths-metrics-token';
 
-beforeAll(async () => {
-  fs.writeFileSync(path.join(webDist, 'index.html'), indexHtml);
-  database = await createTestDatabase();
-  app = await createTestApp(database, { WEB_DIST: webDist, METRICS_TOKEN: metricsToken });
-  signedIn = (await signInAs(database.db, 'someone@example.com')).headers;
-});
-
-afterAll(async () => {
-  await app?.close();
-  await database?.close();
-  fs.rmSync(webDist, { recursive: true, force: true });
-});
+const test = apiTest
+  // biome-ignore lint/correctness/noEmptyPattern: Vitest reads a fixture's dependencies from this pattern (none).
+  .extend('webDist', { scope: 'file' }, async ({}, { onCleanup }) =>
+    writeWebDist({ 'index.html': indexHtml }, onCleanup),
+  )
+  .override('appEnv', { scope: 'file' }, async ({ webDist }) => ({
+    WEB_DIST: webDist,
+    METRICS_TOKEN: metricsToken,
+  }));
 
 const notFound = { status: 'FAILURE', err: 'Not found', code: 'NOT_FOUND' };
 
 describe('unknown paths', () => {
-  it('under /api, /cls and /metrics answer the 404 envelope for every method', async () => {
+  test('under /api, /cls and /metrics answer the 404 envelope for every method', async ({ app, signIn }) => {
+    const { headers } = await signIn('someone@example.com');
     const paths = [
       '/api',
       '/api/',
@@ -51,14 +40,16 @@ describe('unknown paths', () => {
     ];
     for (const url of paths)
       for (const method of ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'] as const) {
-        const res = await app.inject({ method, url, headers: signedIn });
+        const res = await app.inject({ method, url, headers });
         expect(res.statusCode, `${method} ${url}`).toBe(404);
         expect(res.headers['content-type'], `${method} ${url}`).toMatch(/^application\/json/);
         if (method !== 'HEAD') expect(res.json(), `${method} ${url}`).toEqual(notFound);
       }
   });
 
-  it('elsewhere, a client-side route gets the web app (/clscredentials and /metricsx are not server paths)', async () => {
+  test('elsewhere, a client-side route gets the web app (/clscredentials and /metricsx are not server paths)', async ({
+    app,
+  }) => {
     for (const url of ['/', '/elastic', '/clscredentials', '/metricsx', '/apis', '/cls-help?x=1']) {
       const res = await app.inject({ url });
       expect(res.statusCode, url).toBe(200);
@@ -76,7 +67,7 @@ describe('unknown paths', () => {
     expect((await app.inject('/missing.js')).statusCode).toBe(404);
   });
 
-  it('are counted under bounded names, never their paths (decision 055)', async () => {
+  test('are counted under bounded names, never their paths (decision 055)', async ({ app }) => {
     expect((await app.inject('/index.html')).statusCode).toBe(200);
     const scrape = await app.inject({
       url: '/metrics',
