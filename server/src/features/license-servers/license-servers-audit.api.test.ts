@@ -1,13 +1,13 @@
+import { activationsApi } from '@lp/contract/activations/api';
+import type { BodyInput } from '@lp/contract/common/operation';
+import { licenseServersApi } from '@lp/contract/license-servers/api';
 import { contactRoles } from '@lp/domain/policy';
-import { and, asc, eq, gt, max } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { and, eq } from 'drizzle-orm';
+import { describe, expect } from 'vitest';
 import { addContact, buildAccount, buildLease } from '../../../harness/factories.ts';
-import { signInAs } from '../../../harness/sign-in.ts';
-import { createTestApp } from '../../../harness/test-app.ts';
-import { buildAccountFixture } from '../../../test/account-fixture.ts';
-import { createTestDatabase, type TestDatabase } from '../../../test/test-db.ts';
-import { auditEntries, portalContacts, products } from '../../db/schema.ts';
+import { acme, apiTest } from '../../../test/api-fixture.ts';
+import { auditLog } from '../../../test/audit-entries.ts';
+import { portalContacts, products } from '../../db/schema.ts';
 import { verifyAudit } from '../audit/service.ts';
 
 /*
@@ -15,53 +15,50 @@ import { verifyAudit } from '../audit/service.ts';
  * changes are audited, one entry per host and account, by the user with the request; a refused write writes none.
  */
 
-const CN = '4310001';
-const OTHER = '4310002';
+const CN = acme.customerNumber;
 const SISTER = '4310003';
 const STRANGER = '4310004';
 const PART = 'SIM-AUDIT-1';
-type Headers = Record<string, string>;
-
-let database: TestDatabase;
-let app: FastifyInstance;
-let boss: Headers;
-let bossId: string;
-
-const post = (url: string, headers: Headers, payload: object) =>
-  app.inject({ method: 'POST', url, headers, payload });
 
 let hostSeq = 0;
 const newHostId = () => (++hostSeq).toString(16).padStart(12, '0');
 
-const create = (body: Record<string, unknown>) =>
-  post('/api/fulfillments/create', boss, { customerNumber: CN, serverIdType: 'ETHERNET', ...body });
-
-const hostBody = (hostId: string, customerNumber = CN) => ({
+const hostBody = (hostId: string, customerNumber: string = CN) => ({
   customerNumber,
   hostId,
   hostIdType: 'ETHERNET',
 });
 
-/** The entries written after `mark` (the highest id before the call), oldest first. */
-const since = (mark: number) =>
-  database.db.select().from(auditEntries).where(gt(auditEntries.id, mark)).orderBy(asc(auditEntries.id));
-const mark = async () =>
-  (await database.db.select({ id: max(auditEntries.id) }).from(auditEntries))[0]?.id ?? 0;
-const hostEntries = async (from: number) =>
-  (await since(from)).filter((e) => e.objectType === 'license-server');
+type CreateBody = Omit<BodyInput<typeof activationsApi.create>, 'customerNumber' | 'serverIdType'>;
 
-async function fulfillmentOf(hostId: string, customerNumber = CN) {
-  const res = await post('/api/fulfillments/allentitlements', boss, {
-    customerNumber,
-    serverId: hostId,
-    serverIdType: 'ETHERNET',
-  });
-  return res.json().data.assigned[0].fulfillments[0].FulfillmentID as number;
-}
+const test = apiTest
+  .extend('audit', { scope: 'file' }, async ({ database }) => {
+    const log = auditLog(database.db);
+    return {
+      ...log,
+      hostEntries: async (from: number) =>
+        (await log.since(from)).filter((e) => e.objectType === 'license-server'),
+    };
+  })
+  /** The admin's calls on the account's (or Sister's) ETHERNET hosts. */
+  .extend('calls', { scope: 'file' }, async ({ api, cast: { boss } }) => ({
+    create: (body: CreateBody, customerNumber: string = CN) =>
+      api.ok(boss, activationsApi.create, { customerNumber, serverIdType: 'ETHERNET', ...body }),
+    fulfillmentOf: async (hostId: string, customerNumber: string = CN) => {
+      const { data } = await api.ok(boss, activationsApi.allEntitlements, {
+        customerNumber,
+        serverId: hostId,
+        serverIdType: 'ETHERNET',
+      });
+      return data.assigned[0]!.fulfillments[0]!.FulfillmentID;
+    },
+    /** Saves the host's Borrowable on its own (decision 048). */
+    settings: (hostId: string, ansysborrowable: boolean) =>
+      api.ok(boss, licenseServersApi.settings, { ...hostBody(hostId), ansysborrowable }),
+  }));
 
-beforeAll(async () => {
-  database = await createTestDatabase();
-  app = await createTestApp(database);
+// The cast comes first: its accounts own the leases, and its admin is Sister's admin too.
+test.beforeAll(async ({ database, cast: _accounts }) => {
   await database.db.insert(products).values({
     partNumber: PART,
     name: 'Solver',
@@ -69,8 +66,6 @@ beforeAll(async () => {
     daemon: 'simlmd',
     featureName: 'solver',
   });
-  ({ boss } = await buildAccountFixture(database.db, CN, OTHER));
-  bossId = (await signInAs(database.db, 'boss@acme.example')).userId;
   await buildAccount(database.db, { customerNumber: SISTER, name: 'Acme Sister' });
   await addContact(database.db, SISTER, 'boss@acme.example', contactRoles.admin);
   await buildAccount(database.db, { customerNumber: STRANGER, name: 'Stranger Co' });
@@ -78,16 +73,15 @@ beforeAll(async () => {
   await buildLease(database.db, SISTER, 'AUD-S', { partNumber: PART, quantity: 50 });
 });
 
-afterAll(async () => {
-  await app?.close();
-  await database?.close();
-});
-
 describe('license-servers audit', () => {
-  it('a new host is one added entry with its settings, by the user with the request and address', async () => {
+  test('a new host is one added entry with its settings, by the user with the request and address', async ({
+    audit,
+    calls: { create },
+    cast: { boss },
+  }) => {
     const hostId = newHostId();
-    const from = await mark();
-    const res = await create({
+    const from = await audit.mark();
+    await create({
       serverName: 'audit1',
       serverId: hostId,
       type: 'new',
@@ -95,14 +89,13 @@ describe('license-servers audit', () => {
       ansysborrowable: true,
       activations: [{ id: 'AUD-A', count: 1 }],
     });
-    expect(res.statusCode).toBe(200);
-    const entries = await hostEntries(from);
+    const entries = await audit.hostEntries(from);
     expect(entries).toHaveLength(1);
     expect(entries[0]).toMatchObject({
       customerNumber: CN,
       chain: CN,
       actorKind: 'user',
-      actorId: bossId,
+      actorId: boss.userId,
       actorName: 'boss@acme.example',
       action: 'license-servers.added',
       objectType: 'license-server',
@@ -111,49 +104,61 @@ describe('license-servers audit', () => {
       after: { name: 'audit1', serverNames: 'audit1', port: 27000, borrowable: true },
       clientIp: '127.0.0.1',
     });
-    expect(entries[0].requestId).toBeTruthy();
+    expect(entries[0]!.requestId).toBeTruthy();
   });
 
-  it('a refused new host (its id in use) writes nothing', async () => {
+  test('a refused new host (its id in use) writes nothing', async ({
+    api,
+    audit,
+    calls: { create },
+    cast: { boss },
+  }) => {
     const hostId = newHostId();
-    expect(
-      (await create({ serverName: 'taken', serverId: hostId, activations: [{ id: 'AUD-A', count: 1 }] }))
-        .statusCode,
-    ).toBe(200);
-    const from = await mark();
-    const again = await create({
-      serverName: 'taken2',
-      serverId: hostId,
-      type: 'new',
-      activations: [{ id: 'AUD-A', count: 1 }],
-    });
-    expect(again.statusCode).toBe(409);
-    expect(await since(from)).toEqual([]);
+    await create({ serverName: 'taken', serverId: hostId, activations: [{ id: 'AUD-A', count: 1 }] });
+    const from = await audit.mark();
+    await api.refused(
+      boss,
+      activationsApi.create,
+      {
+        customerNumber: CN,
+        serverIdType: 'ETHERNET',
+        serverName: 'taken2',
+        serverId: hostId,
+        type: 'new',
+        activations: [{ id: 'AUD-A', count: 1 }],
+      },
+      409,
+    );
+    expect(await audit.since(from)).toEqual([]);
   });
 
-  it("records a host's port and Borrowable changed by a create as their before and after", async () => {
+  test("records a host's port and Borrowable changed by a create as their before and after", async ({
+    audit,
+    calls: { create },
+  }) => {
     const hostId = newHostId();
     await create({ serverName: 'ported', serverId: hostId, activations: [{ id: 'AUD-A', count: 1 }] });
-    const from = await mark();
+    const from = await audit.mark();
     await create({
       serverName: 'ported',
       serverId: hostId,
       portNumber: 1999,
       activations: [{ id: 'AUD-A', count: 1 }],
     });
-    expect(await hostEntries(from)).toMatchObject([
+    expect(await audit.hostEntries(from)).toMatchObject([
       { action: 'license-servers.changed', objectId: hostId, before: { port: 1055 }, after: { port: 1999 } },
     ]);
   });
 
-  it('records Borrowable saved on its own (decision 048); the same value writes nothing', async () => {
+  test('records Borrowable saved on its own (decision 048); the same value writes nothing', async ({
+    audit,
+    calls: { create, settings },
+  }) => {
     const hostId = newHostId();
     await create({ serverName: 'borrow', serverId: hostId, activations: [{ id: 'AUD-A', count: 1 }] });
-    const from = await mark();
-    const settings = (ansysborrowable: boolean) =>
-      post('/api/fulfillments/servers/settings', boss, { ...hostBody(hostId), ansysborrowable });
-    expect((await settings(true)).statusCode).toBe(200);
-    expect(await hostEntries(from)).toMatchObject([
+    const from = await audit.mark();
+    await settings(hostId, true);
+    expect(await audit.hostEntries(from)).toMatchObject([
       {
         action: 'license-servers.changed',
         objectId: hostId,
@@ -162,33 +167,38 @@ describe('license-servers audit', () => {
         after: { borrowable: true },
       },
     ]);
-    const again = await mark();
-    expect((await settings(true)).statusCode).toBe(200);
-    expect(await since(again)).toEqual([]);
+    const again = await audit.mark();
+    await settings(hostId, true);
+    expect(await audit.since(again)).toEqual([]);
   });
 
-  it('a host emptied by returns is deactivated, and activated again by a create; a refused return writes nothing', async () => {
+  test('a host emptied by returns is deactivated, and activated again by a create; a refused return writes nothing', async ({
+    api,
+    audit,
+    calls: { create, fulfillmentOf },
+    cast: { boss },
+  }) => {
     const hostId = newHostId();
     await create({ serverName: 'cycle', serverId: hostId, activations: [{ id: 'AUD-A', count: 2 }] });
     const id = await fulfillmentOf(hostId);
-    let from = await mark();
-    const tooMany = await post('/api/fulfillments/return', boss, {
-      customerNumber: CN,
-      activations: [{ id, count: -3 }],
-    });
-    expect(tooMany.statusCode).toBe(409);
-    expect(await since(from)).toEqual([]);
+    let from = await audit.mark();
+    await api.refused(
+      boss,
+      activationsApi.return,
+      { customerNumber: CN, activations: [{ id, count: -3 }] },
+      409,
+    );
+    expect(await audit.since(from)).toEqual([]);
     // Returning one seat of two leaves the host Active: no host entry.
-    await post('/api/fulfillments/return', boss, { customerNumber: CN, activations: [{ id, count: -1 }] });
-    expect(await hostEntries(from)).toEqual([]);
-    from = await mark();
-    const res = await post('/api/fulfillments/return', boss, {
+    await api.ok(boss, activationsApi.return, { customerNumber: CN, activations: [{ id, count: -1 }] });
+    expect(await audit.hostEntries(from)).toEqual([]);
+    from = await audit.mark();
+    await api.ok(boss, activationsApi.return, {
       customerNumber: CN,
       lifecycle: 'deactivate',
       activations: [{ id, count: -1 }],
     });
-    expect(res.statusCode).toBe(200);
-    expect(await hostEntries(from)).toMatchObject([
+    expect(await audit.hostEntries(from)).toMatchObject([
       {
         customerNumber: CN,
         actorName: 'boss@acme.example',
@@ -198,34 +208,33 @@ describe('license-servers audit', () => {
         after: { state: 'Inactive' },
       },
     ]);
-    from = await mark();
+    from = await audit.mark();
     await create({ serverName: 'cycle', serverId: hostId, activations: [{ id: 'AUD-A', count: 1 }] });
-    expect(await hostEntries(from)).toMatchObject([
+    expect(await audit.hostEntries(from)).toMatchObject([
       { action: 'license-servers.activated', before: { state: 'Inactive' }, after: { state: 'Active' } },
     ]);
   });
 
-  it('removing an inactive host: deleted with its last account, removed while another uses it; an active one writes nothing', async () => {
+  test('removing an inactive host: deleted with its last account, removed while another uses it; an active one writes nothing', async ({
+    api,
+    audit,
+    calls: { create, fulfillmentOf },
+    cast: { boss },
+  }) => {
     const hostId = newHostId();
     await create({ serverName: 'gone', serverId: hostId, activations: [{ id: 'AUD-A', count: 1 }] });
-    await post('/api/fulfillments/create', boss, {
-      customerNumber: SISTER,
-      serverName: 'gone',
-      serverId: hostId,
-      serverIdType: 'ETHERNET',
-      activations: [{ id: 'AUD-S', count: 1 }],
-    });
-    let from = await mark();
-    expect((await post('/api/sharedserver/remove', boss, hostBody(hostId))).statusCode).toBe(409);
-    expect(await since(from)).toEqual([]);
+    await create({ serverName: 'gone', serverId: hostId, activations: [{ id: 'AUD-S', count: 1 }] }, SISTER);
+    let from = await audit.mark();
+    await api.refused(boss, licenseServersApi.remove, hostBody(hostId), 409);
+    expect(await audit.since(from)).toEqual([]);
     for (const cn of [CN, SISTER])
-      await post('/api/fulfillments/return', boss, {
+      await api.ok(boss, activationsApi.return, {
         customerNumber: cn,
         activations: [{ id: await fulfillmentOf(hostId, cn), count: -1 }],
       });
-    from = await mark();
-    expect((await post('/api/sharedserver/remove', boss, hostBody(hostId))).statusCode).toBe(200);
-    expect(await hostEntries(from)).toMatchObject([
+    from = await audit.mark();
+    await api.ok(boss, licenseServersApi.remove, hostBody(hostId));
+    expect(await audit.hostEntries(from)).toMatchObject([
       {
         customerNumber: CN,
         action: 'license-servers.removed',
@@ -234,29 +243,26 @@ describe('license-servers audit', () => {
         after: null,
       },
     ]);
-    from = await mark();
-    expect((await post('/api/sharedserver/remove', boss, hostBody(hostId, SISTER))).statusCode).toBe(200);
-    expect(await hostEntries(from)).toMatchObject([
+    from = await audit.mark();
+    await api.ok(boss, licenseServersApi.remove, hostBody(hostId, SISTER));
+    expect(await audit.hostEntries(from)).toMatchObject([
       { customerNumber: SISTER, action: 'license-servers.deleted', objectId: hostId },
     ]);
   });
 
-  it("Borrowable on a shared host: one entry in each account's chain in one batch, all verifying; a membership revoked since refuses it", async () => {
+  test("Borrowable on a shared host: one entry in each account's chain in one batch, all verifying; a membership revoked since refuses it", async ({
+    api,
+    database,
+    audit,
+    cast: { boss },
+    calls: { create, settings },
+  }) => {
     const hostId = newHostId();
     await create({ serverName: 'both', serverId: hostId, activations: [{ id: 'AUD-A', count: 1 }] });
-    const joined = await post('/api/fulfillments/create', boss, {
-      customerNumber: SISTER,
-      serverName: 'both',
-      serverId: hostId,
-      serverIdType: 'ETHERNET',
-      activations: [{ id: 'AUD-S', count: 1 }],
-    });
-    expect(joined.statusCode).toBe(200);
-    const from = await mark();
-    const settings = (ansysborrowable: boolean) =>
-      post('/api/fulfillments/servers/settings', boss, { ...hostBody(hostId), ansysborrowable });
-    expect((await settings(true)).statusCode).toBe(200);
-    const entries = await hostEntries(from);
+    await create({ serverName: 'both', serverId: hostId, activations: [{ id: 'AUD-S', count: 1 }] }, SISTER);
+    const from = await audit.mark();
+    await settings(hostId, true);
+    const entries = await audit.hostEntries(from);
     expect(entries.map((e) => [e.chain, e.action, e.before, e.after])).toEqual([
       [CN, 'license-servers.changed', { borrowable: false }, { borrowable: true }],
       [SISTER, 'license-servers.changed', { borrowable: false }, { borrowable: true }],
@@ -273,22 +279,32 @@ describe('license-servers audit', () => {
     );
     await database.db.delete(portalContacts).where(sisterAdmin);
     try {
-      const after = await mark();
-      expect((await settings(false)).statusCode).toBe(403);
-      expect(await since(after)).toEqual([]);
+      const after = await audit.mark();
+      await api.refused(
+        boss,
+        licenseServersApi.settings,
+        { ...hostBody(hostId), ansysborrowable: false },
+        403,
+      );
+      expect(await audit.since(after)).toEqual([]);
     } finally {
       await addContact(database.db, SISTER, 'boss@acme.example', contactRoles.admin);
     }
   });
 
-  it("shared-group changes are one entry per account in that account's log; refused or replayed ones write nothing", async () => {
+  test("shared-group changes are one entry per account in that account's log; refused or replayed ones write nothing", async ({
+    api,
+    audit,
+    calls: { create },
+    cast: { boss },
+  }) => {
     const hostId = newHostId();
     await create({ serverName: 'grouped', serverId: hostId, activations: [{ id: 'AUD-A', count: 1 }] });
-    let from = await mark();
+    let from = await audit.mark();
     // Sister joins the host through the group: added to it, in the group.
     const group = { ...hostBody(hostId), group: [CN, SISTER], operationKey: 'audit-group-1' };
-    expect((await post('/api/sharedserver', boss, group)).statusCode).toBe(200);
-    expect(await hostEntries(from)).toMatchObject([
+    await api.ok(boss, licenseServersApi.setSharedGroup, group);
+    expect(await audit.hostEntries(from)).toMatchObject([
       {
         customerNumber: CN,
         action: 'license-servers.shared-group.changed',
@@ -303,17 +319,18 @@ describe('license-servers audit', () => {
         after: { name: 'grouped', sharedGroup: true },
       },
     ]);
-    from = await mark();
-    expect((await post('/api/sharedserver', boss, group)).statusCode).toBe(200);
-    expect((await post('/api/sharedserver', boss, { ...group, operationKey: undefined })).statusCode).toBe(
-      200,
+    from = await audit.mark();
+    await api.ok(boss, licenseServersApi.setSharedGroup, group);
+    await api.ok(boss, licenseServersApi.setSharedGroup, { ...group, operationKey: undefined });
+    await api.refused(
+      boss,
+      licenseServersApi.setSharedGroup,
+      { ...hostBody(hostId), group: [CN, STRANGER] },
+      403,
     );
-    expect(
-      (await post('/api/sharedserver', boss, { ...hostBody(hostId), group: [CN, STRANGER] })).statusCode,
-    ).toBe(403);
-    expect(await since(from)).toEqual([]);
-    expect((await post('/api/sharedserver/deactivate', boss, hostBody(hostId))).statusCode).toBe(200);
-    const left = await hostEntries(from);
+    expect(await audit.since(from)).toEqual([]);
+    await api.ok(boss, licenseServersApi.deactivateSharedGroup, hostBody(hostId));
+    const left = await audit.hostEntries(from);
     expect(left.map((e) => [e.customerNumber, e.action, e.before, e.after])).toEqual([
       [CN, 'license-servers.shared-group.changed', { sharedGroup: true }, { sharedGroup: false }],
       [SISTER, 'license-servers.shared-group.changed', { sharedGroup: true }, { sharedGroup: false }],
