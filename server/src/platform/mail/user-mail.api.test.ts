@@ -1,17 +1,16 @@
 import { messages } from '@lp/contract/common/errors';
+import { statementsApi } from '@lp/contract/statements/api';
 import { contactRoles } from '@lp/domain/policy';
 import { eq } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import {
   buildElasticEntitlement,
   buildElasticServer,
   buildRateTable,
 } from '../../../harness/elastic-factories.ts';
 import { addContact, buildAccount } from '../../../harness/factories.ts';
-import { signInAs } from '../../../harness/sign-in.ts';
 import { createTestApp } from '../../../harness/test-app.ts';
-import { createTestDatabase, type TestDatabase } from '../../../test/test-db.ts';
+import { type Api, apiOf, apiTest, type Caller } from '../../../test/api-fixture.ts';
 import { emails } from '../../db/schema.ts';
 
 /*
@@ -21,70 +20,66 @@ import { emails } from '../../db/schema.ts';
 
 const ACME = '4800001';
 const OTHER = '4800002';
-const limits = { MAIL_USER_LIMIT_PER_HOUR: '3', MAIL_ACCOUNT_LIMIT_PER_HOUR: '5' };
-let database: TestDatabase;
-let nodeA: FastifyInstance;
-let nodeB: FastifyInstance;
-const headers: Record<string, Record<string, string>> = {};
-const servers: Record<string, string> = {};
 
-beforeAll(async () => {
-  database = await createTestDatabase();
-  const { db } = database;
-  nodeA = await createTestApp(database, limits);
-  nodeB = await createTestApp(database, limits);
-  await buildRateTable(db, '2025.1.0', { Solver: 2 });
-  for (const cn of [ACME, OTHER]) {
-    await buildAccount(db, { customerNumber: cn, name: `Account ${cn}` });
-    servers[cn] = await buildElasticServer(db, cn, `CLS-${cn}`);
-    await buildElasticEntitlement(db, cn, {
-      activationId: `ACT-${cn}`,
-      quantity: 1000,
-      startDate: '2026-01-01',
-      endDate: '2026-12-31',
-    });
-  }
-  for (const [who, cn] of [
-    ['ann', ACME],
-    ['bob', ACME],
-    ['cid', ACME],
-    ['oz', OTHER],
-  ]) {
-    await addContact(db, cn, `${who}@mail.example`, contactRoles.admin);
-    headers[who] = (await signInAs(db, `${who}@mail.example`)).headers;
-  }
-});
-
-afterAll(async () => {
-  await nodeA?.close();
-  await nodeB?.close();
-  await database?.close();
-});
-
-const statement = (node: FastifyInstance, who: string, customerNumber = ACME) =>
-  node.inject({
-    method: 'POST',
-    url: '/api/emailweek',
-    headers: headers[who],
-    payload: {
-      customerid: customerNumber,
-      customername: 'x',
-      server: servers[customerNumber],
-      activationid: `ACT-${customerNumber}`,
-      date: '2026-03-31T10:00:00.000Z',
-    },
-  });
-const queued = async (customerNumber: string) =>
-  database.db.$count(emails, eq(emails.customerNumber, customerNumber));
+const it = apiTest
+  .override('appEnv', { scope: 'file' }, { MAIL_USER_LIMIT_PER_HOUR: '3', MAIL_ACCOUNT_LIMIT_PER_HOUR: '5' })
+  /** The two nodes: the file's app and a second one on the same database, with the same limits. */
+  .extend('nodes', { scope: 'file' }, async ({ app, database, appEnv }, { onCleanup }) => {
+    const nodeB = await createTestApp(database, appEnv);
+    onCleanup(() => nodeB.close());
+    return { nodeA: apiOf(app), nodeB: apiOf(nodeB) };
+  })
+  /** Opens an account with an elastic server and entitlement, and signs its administrators in. */
+  .extend('accounts', { scope: 'file' }, async ({ database, signIn }) => {
+    const { db } = database;
+    const servers: Record<string, string> = {};
+    await buildRateTable(db, '2025.1.0', { Solver: 2 });
+    const open = async (customerNumber: string, name: string, admins: string[]) => {
+      await buildAccount(db, { customerNumber, name });
+      servers[customerNumber] = await buildElasticServer(db, customerNumber, `CLS-${customerNumber}`);
+      await buildElasticEntitlement(db, customerNumber, {
+        activationId: `ACT-${customerNumber}`,
+        quantity: 1000,
+        startDate: '2026-01-01',
+        endDate: '2026-12-31',
+      });
+      const people: Caller[] = [];
+      for (const who of admins) {
+        await addContact(db, customerNumber, `${who}@mail.example`, contactRoles.admin);
+        people.push(await signIn(`${who}@mail.example`));
+      }
+      return people;
+    };
+    const [ann, bob, cid] = await open(ACME, `Account ${ACME}`, ['ann', 'bob', 'cid']);
+    const [oz] = await open(OTHER, `Account ${OTHER}`, ['oz']);
+    return { ann: ann!, bob: bob!, cid: cid!, oz: oz!, open, servers };
+  })
+  /** Asks for the weekly statement by e-mail through a node; queued counts an account's e-mails. */
+  .extend('mail', { scope: 'file' }, async ({ database, accounts: { servers } }) => ({
+    statement: (node: Api, who: Caller, customerNumber = ACME) =>
+      node.call(who, statementsApi.emailWeek, {
+        customerid: customerNumber,
+        customername: 'x',
+        server: servers[customerNumber],
+        activationid: `ACT-${customerNumber}`,
+        date: '2026-03-31T10:00:00.000Z',
+      }),
+    queued: (customerNumber: string) => database.db.$count(emails, eq(emails.customerNumber, customerNumber)),
+  }));
 
 describe('e-mails users ask for', () => {
-  it('stop at the per-user limit with 429 and its text, whichever node is asked; nothing more is queued', async () => {
+  it('stop at the per-user limit with 429 and its text, whichever node is asked; nothing more is queued', async ({
+    database,
+    nodes: { nodeA, nodeB },
+    accounts: { ann },
+    mail: { statement, queued },
+  }) => {
     const statuses = [];
-    for (const node of [nodeA, nodeB, nodeA]) statuses.push((await statement(node, 'ann')).statusCode);
+    for (const node of [nodeA, nodeB, nodeA]) statuses.push((await statement(node, ann)).statusCode);
     expect(statuses).toEqual([200, 200, 200]);
     const before = await queued(ACME);
     for (const node of [nodeB, nodeA]) {
-      const refused = await statement(node, 'ann');
+      const refused = await statement(node, ann);
       expect(refused.statusCode).toBe(429);
       expect(refused.json()).toEqual({
         status: 'FAILURE',
@@ -99,36 +94,39 @@ describe('e-mails users ask for', () => {
     expect(new Set(rows.map((r) => r.requestedBy))).toEqual(new Set([expect.any(String)]));
   });
 
-  it('another user of the account may still send, up to the per-account limit', async () => {
-    expect((await statement(nodeA, 'bob')).statusCode).toBe(200);
-    expect((await statement(nodeB, 'bob')).statusCode).toBe(200);
+  it('another user of the account may still send, up to the per-account limit', async ({
+    nodes: { nodeA, nodeB },
+    accounts: { bob, cid },
+    mail: { statement, queued },
+  }) => {
+    expect((await statement(nodeA, bob)).statusCode).toBe(200);
+    expect((await statement(nodeB, bob)).statusCode).toBe(200);
     // Ann 3 + Bob 2 = the account's 5: Cid, who has sent nothing, is refused with the account's text.
     const before = await queued(ACME);
-    const refused = await statement(nodeA, 'cid');
+    const refused = await statement(nodeA, cid);
     expect(refused.statusCode).toBe(429);
     expect(refused.json().err).toBe(messages.accountMailLimit(5));
     expect(await queued(ACME)).toBe(before);
   });
 
-  it('another account is not affected', async () => {
-    expect((await statement(nodeB, 'oz', OTHER)).statusCode).toBe(200);
+  it('another account is not affected', async ({
+    nodes: { nodeB },
+    accounts: { oz },
+    mail: { statement, queued },
+  }) => {
+    expect((await statement(nodeB, oz, OTHER)).statusCode).toBe(200);
     expect(await queued(OTHER)).toBe(1);
   });
 
-  it('a burst on two nodes at once queues exactly the limit', async () => {
+  it('a burst on two nodes at once queues exactly the limit', async ({
+    nodes: { nodeA, nodeB },
+    accounts: { open },
+    mail: { statement, queued },
+  }) => {
     const third = '4800003';
-    await buildAccount(database.db, { customerNumber: third, name: 'Burst' });
-    servers[third] = await buildElasticServer(database.db, third, `CLS-${third}`);
-    await buildElasticEntitlement(database.db, third, {
-      activationId: `ACT-${third}`,
-      quantity: 1000,
-      startDate: '2026-01-01',
-      endDate: '2026-12-31',
-    });
-    await addContact(database.db, third, 'burst@mail.example', contactRoles.admin);
-    headers.burst = (await signInAs(database.db, 'burst@mail.example')).headers;
+    const [burst] = await open(third, 'Burst', ['burst']);
     const answers = await Promise.all(
-      Array.from({ length: 12 }, (_, i) => statement(i % 2 ? nodeA : nodeB, 'burst', third)),
+      Array.from({ length: 12 }, (_, i) => statement(i % 2 ? nodeA : nodeB, burst!, third)),
     );
     const statuses = answers.map((r) => r.statusCode).sort();
     expect(statuses).toEqual([...Array(3).fill(200), ...Array(9).fill(429)]);
