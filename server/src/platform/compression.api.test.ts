@@ -1,36 +1,31 @@
 import zlib from 'node:zlib';
 import { messages } from '@lp/contract/common/errors';
-import { contactRoles } from '@lp/domain/policy';
+import { transactionsApi } from '@lp/contract/transactions/api';
 import { sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addContact, buildAccount } from '../../harness/factories.ts';
-import { signInAs } from '../../harness/sign-in.ts';
-import { createTestApp } from '../../harness/test-app.ts';
-import { createTestDatabase, type TestDatabase } from '../../test/test-db.ts';
+import { describe, expect } from 'vitest';
+import { acme, apiTest, type Caller } from '../../test/api-fixture.ts';
 import { COMPRESS_THRESHOLD_BYTES } from './compression.ts';
 
 /*
  * Issue 21 §3: API answers are compressed (br or gzip, as Accept-Encoding allows) above a small size, the
  * streamed export pages included; small answers and clients that ask for nothing get them as they are.
  */
-const ACCOUNT = '5410001';
+const ACCOUNT = acme.customerNumber;
 const ROWS = 2500;
 
-let database: TestDatabase;
-let app: FastifyInstance;
-let viewer: Record<string, string>;
-let outsider: Record<string, string>;
+const test = apiTest.extend('fetchUsage', { scope: 'file' }, async ({ api }) => {
+  return (who: Caller, limit: number, acceptEncoding?: string) =>
+    api.call(
+      who,
+      transactionsApi.page,
+      { customerNumber: ACCOUNT, limit },
+      { headers: acceptEncoding ? { 'accept-encoding': acceptEncoding } : {} },
+    );
+});
 
-beforeAll(async () => {
-  database = await createTestDatabase();
-  const { db } = database;
-  app = await createTestApp(database);
-  await buildAccount(db, { customerNumber: ACCOUNT, name: 'Compressed Usage Ltd' });
-  await addContact(db, ACCOUNT, 'viewer@compressed.example', contactRoles.viewer);
-  viewer = (await signInAs(db, 'viewer@compressed.example')).headers;
-  outsider = (await signInAs(db, 'eve@elsewhere.example')).headers;
-  await db.execute(sql`
+// The cast comes first: its account Acme owns the usage.
+test.beforeAll(async ({ database, cast: _accounts }) => {
+  await database.db.execute(sql`
     insert into usage_sessions (customer_number, session_id, start_time, end_time, product, product_version,
       product_count, hours, charge, currency, username, host, project, session_status, referer_ip, cloud_job_id,
       server_id, rate_table_version, rate, charged_cents)
@@ -43,54 +38,47 @@ beforeAll(async () => {
       lateral (select '2026-01-01T00:00:00Z'::timestamptz + make_interval(secs => g * 60) as st) t`);
 }, 120_000);
 
-afterAll(async () => {
-  await app?.close();
-  await database?.close();
-});
-
-const fetchUsage = (headers: Record<string, string>, limit: number, acceptEncoding?: string) =>
-  app.inject({
-    method: 'POST',
-    url: '/api/fetchUsage',
-    headers: { ...headers, ...(acceptEncoding ? { 'accept-encoding': acceptEncoding } : {}) },
-    payload: { customerNumber: ACCOUNT, limit },
-  });
-
 const decode = (encoding: string | undefined, body: Buffer) =>
   encoding === 'br' ? zlib.brotliDecompressSync(body) : encoding === 'gzip' ? zlib.gunzipSync(body) : body;
 
 describe('API answers are compressed as the client accepts', { timeout: 60_000 }, () => {
-  it.each([
+  test.for([
     ['a JSON page of 1 000 rows', 1000],
     ['the export page of 2 500 rows, streamed from a cursor', ROWS],
-  ])('%s: br or gzip when asked, as it is otherwise, the same bytes', async (_name, limit) => {
-    const plain = await fetchUsage(viewer, limit);
-    expect(plain.statusCode).toBe(200);
-    expect(plain.headers['content-encoding']).toBeUndefined();
-    expect(plain.json().data).toHaveLength(limit);
+  ] as const)(
+    '%s: br or gzip when asked, as it is otherwise, the same bytes',
+    async ([, limit], { cast: { reader }, fetchUsage }) => {
+      const plain = await fetchUsage(reader, limit);
+      expect(plain.statusCode).toBe(200);
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      expect(plain.json().data).toHaveLength(limit);
 
-    for (const [accept, encoding] of [
-      ['gzip, deflate, br', 'br'],
-      ['br;q=0.5, gzip', 'gzip'],
-      ['gzip', 'gzip'],
-      ['identity', undefined],
-      ['deflate', undefined],
-    ] as const) {
-      const res = await fetchUsage(viewer, limit, accept);
-      expect([accept, res.statusCode, res.headers['content-encoding']]).toEqual([accept, 200, encoding]);
-      expect(decode(encoding, res.rawPayload).equals(plain.rawPayload)).toBe(true);
-      // The API's own headers stay: never cached, and a cache must tell the encodings apart.
-      expect(res.headers['cache-control']).toBe('no-store');
-      expect(res.headers['content-type']).toMatch(/^application\/json/);
-      if (encoding) {
-        expect(res.headers.vary).toMatch(/accept-encoding/i);
-        expect(res.rawPayload.length).toBeLessThan(plain.rawPayload.length / 4);
+      for (const [accept, encoding] of [
+        ['gzip, deflate, br', 'br'],
+        ['br;q=0.5, gzip', 'gzip'],
+        ['gzip', 'gzip'],
+        ['identity', undefined],
+        ['deflate', undefined],
+      ] as const) {
+        const res = await fetchUsage(reader, limit, accept);
+        expect([accept, res.statusCode, res.headers['content-encoding']]).toEqual([accept, 200, encoding]);
+        expect(decode(encoding, res.rawPayload).equals(plain.rawPayload)).toBe(true);
+        // The API's own headers stay: never cached, and a cache must tell the encodings apart.
+        expect(res.headers['cache-control']).toBe('no-store');
+        expect(res.headers['content-type']).toMatch(/^application\/json/);
+        if (encoding) {
+          expect(res.headers.vary).toMatch(/accept-encoding/i);
+          expect(res.rawPayload.length).toBeLessThan(plain.rawPayload.length / 4);
+        }
       }
-    }
-  });
+    },
+  );
 
-  it('leaves small answers and error envelopes readable as they are', async () => {
-    const small = await fetchUsage(viewer, 1, 'br, gzip');
+  test('leaves small answers and error envelopes readable as they are', async ({
+    cast: { reader, outsider },
+    fetchUsage,
+  }) => {
+    const small = await fetchUsage(reader, 1, 'br, gzip');
     expect(small.statusCode).toBe(200);
     expect(small.rawPayload.length).toBeLessThan(COMPRESS_THRESHOLD_BYTES);
     expect(small.headers['content-encoding']).toBeUndefined();

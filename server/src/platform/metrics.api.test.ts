@@ -1,8 +1,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { activationsApi } from '@lp/contract/activations/api';
+import { clsApi } from '@lp/contract/cls/api';
+import { licenseFilesApi } from '@lp/contract/license-files/api';
+import { platformApi } from '@lp/contract/platform/api';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import {
   buildElasticEntitlement,
   buildElasticServer,
@@ -11,8 +15,7 @@ import {
 } from '../../harness/elastic-factories.ts';
 import { buildLease } from '../../harness/factories.ts';
 import { createTestApp } from '../../harness/test-app.ts';
-import { buildAccountFixture } from '../../test/account-fixture.ts';
-import { createTestDatabase, type TestDatabase } from '../../test/test-db.ts';
+import { acme, anonymous, apiTest, bearer } from '../../test/api-fixture.ts';
 import { emails, products } from '../db/schema.ts';
 import { issueServerCredential } from '../features/cls-api/server-credentials.ts';
 import { metricsListenerAddress } from './metrics.ts';
@@ -20,34 +23,36 @@ import { metricsListenerAddress } from './metrics.ts';
 /* /metrics (decision 055): what an operator's Prometheus scrapes, on both engines. */
 const TOKEN = 'metrics-token-0123456789';
 const auth = { authorization: `Bearer ${TOKEN}` };
-const CN = '4500001';
-const OTHER = '4500002';
+const CN = acme.customerNumber;
 
-let database: TestDatabase;
-let app: FastifyInstance;
-let boss: Record<string, string>;
-const checkpoints = fs.mkdtempSync(path.join(os.tmpdir(), 'lp-metrics-checkpoints-'));
-const extraApps: FastifyInstance[] = [];
-
-beforeAll(async () => {
-  database = await createTestDatabase();
-  app = await createTestApp(database, { METRICS_TOKEN: TOKEN });
-  ({ boss } = await buildAccountFixture(database.db, CN, OTHER));
-});
-
-afterAll(async () => {
-  for (const other of extraApps) await other.close();
-  await app?.close();
-  await database?.close();
-  fs.rmSync(checkpoints, { recursive: true, force: true });
-});
-
-async function scrape(target: FastifyInstance = app): Promise<string> {
-  const res = await target.inject({ url: '/metrics', headers: auth });
-  expect(res.statusCode, res.body).toBe(200);
-  expect(res.headers['content-type']).toMatch(/^text\/plain; version=0\.0\.4/);
-  return res.body;
-}
+const test = apiTest
+  .override('appEnv', { scope: 'file' }, { METRICS_TOKEN: TOKEN })
+  /**
+   * Another app on the same database with its own settings, its audit checkpoints (when it runs jobs) in a folder
+   * of the file's; the apps are closed, then the folder removed, after the file's last test.
+   */
+  .extend('otherApp', { scope: 'file' }, async ({ database }, { onCleanup }) => {
+    const apps: FastifyInstance[] = [];
+    const checkpoints = fs.mkdtempSync(path.join(os.tmpdir(), 'lp-metrics-checkpoints-'));
+    onCleanup(async () => {
+      for (const app of apps) await app.close();
+      fs.rmSync(checkpoints, { recursive: true, force: true });
+    });
+    return async (env: Record<string, string> = {}) => {
+      const app = await createTestApp(database, { AUDIT_CHECKPOINT_DIR: checkpoints, ...env });
+      apps.push(app);
+      return app;
+    };
+  })
+  /** Scrapes /metrics of the app (the file's own unless told) with the token, and answers the text. */
+  .extend('scrape', { scope: 'file' }, async ({ app }) => {
+    return async (target: FastifyInstance = app): Promise<string> => {
+      const res = await target.inject({ url: '/metrics', headers: auth });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.headers['content-type']).toMatch(/^text\/plain; version=0\.0\.4/);
+      return res.body;
+    };
+  });
 
 /** The sum of a metric's samples whose labels include `labels`; undefined when the metric has none. */
 function sample(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
@@ -62,7 +67,7 @@ function sample(text: string, name: string, labels: Record<string, string> = {})
 }
 
 describe('access', () => {
-  it('refuses /metrics without the token, in the envelope', async () => {
+  test('refuses /metrics without the token, in the envelope', async ({ app }) => {
     for (const headers of [
       {},
       { authorization: 'Bearer wrong-token-0123456789' },
@@ -77,38 +82,43 @@ describe('access', () => {
     expect([below.statusCode, below.json().code]).toEqual([404, 'NOT_FOUND']);
   });
 
-  it('is not served at all without METRICS_TOKEN or METRICS_LISTEN', async () => {
-    const plain = await createTestApp(database);
-    extraApps.push(plain);
+  test('is not served at all without METRICS_TOKEN or METRICS_LISTEN', async ({ otherApp }) => {
+    const plain = await otherApp();
     const res = await plain.inject({ url: '/metrics', headers: auth });
     expect(res.statusCode).toBe(404);
     expect(res.json()).toEqual({ status: 'FAILURE', err: 'Not found', code: 'NOT_FOUND' });
   });
 
-  it('METRICS_LISTEN serves /metrics only on its own address, and the app port not at all', async () => {
-    const separate = await createTestApp(database, { METRICS_LISTEN: '127.0.0.1:0' });
-    extraApps.push(separate);
+  test('METRICS_LISTEN serves /metrics only on its own address, and the app port not at all', async ({
+    otherApp,
+  }) => {
+    const separate = await otherApp({ METRICS_LISTEN: '127.0.0.1:0' });
     await separate.listen({ port: 0, host: '127.0.0.1' });
     const address = metricsListenerAddress(separate);
     expect(address?.port).toBeGreaterThan(0);
     const metrics = await fetch(`http://127.0.0.1:${address?.port}/metrics`);
     expect(metrics.status).toBe(200);
     expect(await metrics.text()).toMatch(/^# HELP process_cpu_user_seconds_total/m);
-    const other = await fetch(`http://127.0.0.1:${address?.port}/api/config`);
+    const other = await fetch(`http://127.0.0.1:${address?.port}${platformApi.config.path}`);
     expect([other.status, (await other.json()).code]).toEqual([404, 'NOT_FOUND']);
     expect((await separate.inject({ url: '/metrics' })).statusCode).toBe(404);
   });
 });
 
 describe('what a scrape shows', () => {
-  it('counts requests and their latency by operation id and status, never by raw URL', async () => {
+  test('counts requests and their latency by operation id and status, never by raw URL', async ({
+    api,
+    app,
+    cast: { boss },
+    scrape,
+  }) => {
     const before = await scrape();
     const ok = { operation: 'getClientConfig', method: 'GET', status: '200' };
     const missing = { operation: 'notFound', method: 'GET', status: '404' };
-    expect((await app.inject('/api/config')).statusCode).toBe(200);
-    expect((await app.inject('/api/config')).statusCode).toBe(200);
+    await api.ok(anonymous, platformApi.config, undefined);
+    await api.ok(anonymous, platformApi.config, undefined);
     // Signed in: an unknown /api path is 404 (without a session it is 401, as for any call needing one).
-    expect((await app.inject({ url: '/api/no-such-call-4711', headers: boss })).statusCode).toBe(404);
+    expect((await app.inject({ url: '/api/no-such-call-4711', headers: boss.headers })).statusCode).toBe(404);
     const after = await scrape();
     const delta = (name: string, labels: Record<string, string>) =>
       (sample(after, name, labels) ?? 0) - (sample(before, name, labels) ?? 0);
@@ -120,7 +130,11 @@ describe('what a scrape shows', () => {
     expect(sample(after, 'nodejs_heap_size_used_bytes')).toBeGreaterThan(0);
   });
 
-  it('shows the database pool on PostgreSQL (PGlite has none) and the outbox backlog', async () => {
+  test('shows the database pool on PostgreSQL (PGlite has none) and the outbox backlog', async ({
+    database,
+    cast: _accounts,
+    scrape,
+  }) => {
     const text = await scrape();
     if (database.engine === 'postgres') {
       expect(sample(text, 'lp_db_pool_max_connections')).toBe(5);
@@ -144,7 +158,12 @@ describe('what a scrape shows', () => {
     expect(sample(after, 'lp_outbox_oldest_pending_seconds')).toBeGreaterThanOrEqual(600);
   });
 
-  it('counts usage events a license server posts, and how late they arrived', async () => {
+  test('counts usage events a license server posts, and how late they arrived', async ({
+    api,
+    database,
+    cast: _accounts,
+    scrape,
+  }) => {
     const { db } = database;
     await buildRateTable(db, '2025.1.0', { Solver: 2 });
     const clsId = await buildElasticServer(db, CN);
@@ -152,12 +171,7 @@ describe('what a scrape shows', () => {
     const { token } = await issueServerCredential(db, { customerNumber: CN, clsId, createdBy: 'test' });
     const hourAgo = new Date(Date.now() - 3_600_000).toISOString();
     const events = usageEvents([{ product: 'Solver', start: hourAgo, end: new Date().toISOString() }]);
-    const res = await app.inject({
-      method: 'POST',
-      url: '/cls/v1/usage',
-      headers: { authorization: `Bearer ${token}` },
-      payload: { events: [...events, { type: 'start' }] },
-    });
+    const res = await api.call(bearer(token), clsApi.usage, { events: [...events, { type: 'start' }] });
     expect(res.json()).toMatchObject({ accepted: 2, rejected: [{ index: 2 }] });
     const text = await scrape();
     expect(sample(text, 'lp_usage_events_total', { outcome: 'accepted' })).toBe(2);
@@ -170,7 +184,7 @@ describe('what a scrape shows', () => {
     expect(sample(text, 'lp_http_requests_total', { operation: 'postServerUsage', status: '200' })).toBe(1);
   });
 
-  it('counts license files generated', async () => {
+  test('counts license files generated', async ({ api, database, cast: { boss }, scrape }) => {
     const { db } = database;
     await db.insert(products).values({
       partNumber: 'MT-SOLVER',
@@ -180,28 +194,22 @@ describe('what a scrape shows', () => {
       featureName: 'cfd_solver',
     });
     await buildLease(db, CN, 'MT-LEASE', { partNumber: 'MT-SOLVER' });
-    const post = (url: string, payload: object) =>
-      app.inject({ method: 'POST', url, headers: boss, payload });
     const host = { customerNumber: CN, serverId: 'ab0000000001', serverIdType: 'ETHERNET' };
-    const created = await post('/api/fulfillments/create', {
+    await api.ok(boss, activationsApi.create, {
       ...host,
       serverName: 'lic1',
       activations: [{ id: 'MT-LEASE', count: 1 }],
     });
-    expect(created.statusCode, created.body).toBe(200);
     expect(sample(await scrape(), 'lp_license_files_generated_total')).toBe(0);
-    const file = await post('/api/fulfillments/license', host);
-    expect(file.statusCode, file.body).toBe(200);
+    await api.ok(boss, licenseFilesApi.license, host);
     expect(sample(await scrape(), 'lp_license_files_generated_total')).toBe(1);
   });
 
-  it('counts job runs by job and outcome', async () => {
-    const withJobs = await createTestApp(database, {
+  test('counts job runs by job and outcome', async ({ otherApp, scrape }) => {
+    const withJobs = await otherApp({
       METRICS_TOKEN: TOKEN,
       JOBS_ENABLED: 'true',
-      AUDIT_CHECKPOINT_DIR: checkpoints,
     });
-    extraApps.push(withJobs);
     // The runner polls once when the app is ready; each run is counted when it ends.
     await withJobs.ready();
     let text = await scrape(withJobs);

@@ -1,40 +1,46 @@
 import os from 'node:os';
-import { contactRoles } from '@lp/domain/policy';
+import { transactionsApi } from '@lp/contract/transactions/api';
 import { sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addContact, buildAccount } from '../../harness/factories.ts';
-import { signInAs } from '../../harness/sign-in.ts';
-import { createTestDatabase, type TestDatabase } from '../../test/test-db.ts';
+import { describe, expect } from 'vitest';
+import { acme, apiTest } from '../../test/api-fixture.ts';
 import { buildApp } from '../app.ts';
 import { loadConfig } from './config.ts';
 
-const BIG = '5400002';
+const BIG = acme.customerNumber;
 const ROWS = 3000;
 
-let database: TestDatabase;
-let app: FastifyInstance;
-let base: string;
-let headers: Record<string, string>;
-const lines: Record<string, unknown>[] = [];
-
-beforeAll(async () => {
-  database = await createTestDatabase();
-  const { db } = database;
-  const config = loadConfig({
-    NODE_ENV: 'test',
-    LOG_LEVEL: 'info',
-    DATA_DIR: os.tmpdir(),
-    SEED_ON_EMPTY: 'false',
-    JOBS_ENABLED: 'false',
-    WEB_DIST: '/nonexistent',
-    SHUTDOWN_GRACE_MS: '0',
+const test = apiTest
+  /** The app's log lines, as JSON (cleared by each test before it acts). */
+  // biome-ignore lint/correctness/noEmptyPattern: Vitest reads a fixture's dependencies from this pattern (none).
+  .extend('lines', { scope: 'file' }, async ({}) => [] as Record<string, unknown>[])
+  // The test app, but logging at info into `lines`.
+  .override('app', { scope: 'file' }, async ({ database, lines }, { onCleanup }) => {
+    const config = loadConfig({
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'info',
+      DATA_DIR: os.tmpdir(),
+      SEED_ON_EMPTY: 'false',
+      JOBS_ENABLED: 'false',
+      WEB_DIST: '/nonexistent',
+      SHUTDOWN_GRACE_MS: '0',
+    });
+    const app = await buildApp(config, database, {
+      logStream: { write: (line) => lines.push(JSON.parse(line)) },
+    });
+    onCleanup(() => app.close());
+    return app;
+  })
+  /** The usage page's URL on the app, listening (a real HTTP client, so streaming and encodings are real). */
+  .extend('usageUrl', { scope: 'file' }, async ({ app }) => {
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const address = app.server.address();
+    const port = typeof address === 'object' && address ? address.port : 0;
+    return `http://127.0.0.1:${port}${transactionsApi.page.path}`;
   });
-  app = await buildApp(config, database, { logStream: { write: (line) => lines.push(JSON.parse(line)) } });
-  await buildAccount(db, { customerNumber: BIG, name: 'Big Usage Ltd' });
-  await addContact(db, BIG, 'anna@big.example', contactRoles.viewer);
-  headers = (await signInAs(db, 'anna@big.example')).headers;
-  await db.execute(sql`
+
+// The cast comes first: its account Acme owns the usage.
+test.beforeAll(async ({ database, cast: _accounts }) => {
+  await database.db.execute(sql`
     insert into usage_sessions (customer_number, session_id, start_time, end_time, product, product_version,
       product_count, hours, charge, currency, username, host, project, session_status, referer_ip, cloud_job_id,
       server_id, rate_table_version, rate, charged_cents)
@@ -43,27 +49,23 @@ beforeAll(async () => {
       '2025.1.0', 2, 200
     from generate_series(1, ${ROWS}) g,
       lateral (select '2026-01-01T00:00:00Z'::timestamptz + make_interval(secs => g * 60) as st) t`);
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const address = app.server.address();
-  base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
 }, 120_000);
-
-afterAll(async () => {
-  await app?.close();
-  await database?.close();
-});
 
 /*
  * Issue 22 §2: a request that succeeded logs no warning or error (every large usage page used to log "Promise
  * errored, but reply.sent = true was set" at error level), and request log lines name the contract operation.
  */
 describe('request logs', () => {
-  it('a large (streamed) usage page that succeeds logs no warning or error', async () => {
+  test('a large (streamed) usage page that succeeds logs no warning or error', async ({
+    cast: { reader },
+    lines,
+    usageUrl,
+  }) => {
     lines.length = 0;
     for (const encoding of ['identity', 'gzip', 'br']) {
-      const answer = await fetch(`${base}/api/fetchUsage`, {
+      const answer = await fetch(usageUrl, {
         method: 'POST',
-        headers: { ...headers, 'content-type': 'application/json', 'accept-encoding': encoding },
+        headers: { ...reader.headers, 'content-type': 'application/json', 'accept-encoding': encoding },
         body: JSON.stringify({ customerNumber: BIG, limit: 30_000 }),
       });
       expect(answer.status).toBe(200);
@@ -73,11 +75,15 @@ describe('request logs', () => {
     expect(lines.filter((l) => l.msg === 'request completed')).toHaveLength(3);
   });
 
-  it("names the request's operation in its completed-request line", async () => {
+  test("names the request's operation in its completed-request line", async ({
+    cast: { reader },
+    lines,
+    usageUrl,
+  }) => {
     lines.length = 0;
-    const small = await fetch(`${base}/api/fetchUsage`, {
+    const small = await fetch(usageUrl, {
       method: 'POST',
-      headers: { ...headers, 'content-type': 'application/json' },
+      headers: { ...reader.headers, 'content-type': 'application/json' },
       body: JSON.stringify({ customerNumber: BIG, limit: 10 }),
     });
     expect(small.status).toBe(200);
