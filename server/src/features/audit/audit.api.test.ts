@@ -1,6 +1,6 @@
 import { asc, eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../../../test/test-db.ts';
+import { describe, expect } from 'vitest';
+import { apiTest } from '../../../test/api-fixture.ts';
 import type { Db } from '../../db/database.ts';
 import { auditEntries } from '../../db/schema.ts';
 import type { Principal } from '../../platform/principal.ts';
@@ -12,8 +12,6 @@ import { verifyAudit } from './verify-service.ts';
  * The audit log's core (issue 13 §1, decision 039): entries chained per account, append-only in the database,
  * and `audit verify` finding an edited or removed entry.
  */
-
-let database: TestDatabase;
 
 const alex: Principal = {
   userId: '00000000-0000-4000-8000-000000000001',
@@ -32,30 +30,29 @@ const change = (customerNumber: string | null, n: number): AuditChange => ({
   after: { ranges: [`10.0.0.${n + 1}`] },
 });
 
-const write = (actor: AuditActor, c: AuditChange) =>
-  database.db.transaction((tx) => recordAudit(tx as unknown as Db, actor, [c]));
-
-const entriesOf = (chain: string) =>
-  database.db.select().from(auditEntries).where(eq(auditEntries.chain, chain)).orderBy(asc(auditEntries.seq));
-
-/** What an operator with direct database access could do: the app has no such path, and the table refuses it. */
-async function tamper(statement: string) {
-  await database.db.transaction(async (tx) => {
-    await tx.execute(sql.raw('ALTER TABLE audit_entries DISABLE TRIGGER audit_entries_no_change'));
-    await tx.execute(sql.raw(statement));
-    await tx.execute(sql.raw('ALTER TABLE audit_entries ENABLE TRIGGER audit_entries_no_change'));
-  });
-}
-
-beforeAll(async () => {
-  database = await createTestDatabase();
-});
-afterAll(async () => {
-  await database?.close();
-});
+const it = apiTest.extend('log', { scope: 'file' }, async ({ database }) => ({
+  write: (actor: AuditActor, c: AuditChange) =>
+    database.db.transaction((tx) => recordAudit(tx as unknown as Db, actor, [c])),
+  entriesOf: (chain: string) =>
+    database.db
+      .select()
+      .from(auditEntries)
+      .where(eq(auditEntries.chain, chain))
+      .orderBy(asc(auditEntries.seq)),
+  /** What an operator with direct database access could do: the app has no such path, and the table refuses it. */
+  tamper: (statement: string) =>
+    database.db.transaction(async (tx) => {
+      await tx.execute(sql.raw('ALTER TABLE audit_entries DISABLE TRIGGER audit_entries_no_change'));
+      await tx.execute(sql.raw(statement));
+      await tx.execute(sql.raw('ALTER TABLE audit_entries ENABLE TRIGGER audit_entries_no_change'));
+    }),
+}));
 
 describe('recording', () => {
-  it('chains entries per account with who, what, the changed fields, the request and the address', async () => {
+  it('chains entries per account with who, what, the changed fields, the request and the address', async ({
+    database,
+    log: { write, entriesOf },
+  }) => {
     const [first] = await write(auditActor(alex), change('5000001', 1));
     await write(auditActor({ ...alex, via: 'token', tokenId: 'tok-9' }), change('5000001', 2));
     await write(automatedActor, change('5000002', 1));
@@ -85,7 +82,10 @@ describe('recording', () => {
     expect((await verifyAudit(database.db)).every((c) => c.ok)).toBe(true);
   });
 
-  it('keeps only the fields that changed, and records nothing for a change that changes nothing', async () => {
+  it('keeps only the fields that changed, and records nothing for a change that changes nothing', async ({
+    database,
+    log: { entriesOf },
+  }) => {
     const [row] = await database.db.transaction((tx) =>
       recordAudit(tx as unknown as Db, automatedActor, [
         {
@@ -116,7 +116,7 @@ describe('recording', () => {
     expect(await entriesOf('5000003')).toHaveLength(1);
   });
 
-  it('a change rolled back leaves no entry', async () => {
+  it('a change rolled back leaves no entry', async ({ database, log: { entriesOf } }) => {
     await expect(
       database.db.transaction(async (tx) => {
         await recordAudit(tx as unknown as Db, automatedActor, [change('5000004', 1)]);
@@ -126,7 +126,10 @@ describe('recording', () => {
     expect(await entriesOf('5000004')).toEqual([]);
   });
 
-  it('numbers parallel appends to one chain without gaps', async () => {
+  it('numbers parallel appends to one chain without gaps', async ({
+    database,
+    log: { write, entriesOf },
+  }) => {
     await Promise.all(Array.from({ length: 25 }, (_, i) => write(automatedActor, change('5000005', i))));
     expect((await entriesOf('5000005')).map((r) => r.seq)).toEqual(
       Array.from({ length: 25 }, (_, i) => i + 1),
@@ -134,7 +137,10 @@ describe('recording', () => {
     expect(await verifyAudit(database.db, '5000005')).toEqual([{ chain: '5000005', entries: 25, ok: true }]);
   });
 
-  it('a batch over several chains: one entry per change, each chain numbered on from its head, all verifying', async () => {
+  it('a batch over several chains: one entry per change, each chain numbered on from its head, all verifying', async ({
+    database,
+    log: { write, entriesOf },
+  }) => {
     await write(automatedActor, change('5000020', 1));
     const batch = [
       change('5000021', 1),
@@ -162,7 +168,10 @@ describe('recording', () => {
     expect(checks.find((c) => c.chain === '5000021')).toEqual({ chain: '5000021', entries: 2, ok: true });
   });
 
-  it('parallel batches over the same chains in opposite orders neither deadlock nor leave gaps', async () => {
+  it('parallel batches over the same chains in opposite orders neither deadlock nor leave gaps', async ({
+    database,
+    log: { entriesOf },
+  }) => {
     const forward = ['5000030', '5000031', '5000032'];
     const batches = Array.from({ length: 12 }, (_, i) =>
       (i % 2 ? [...forward].reverse() : forward).map((cn) => change(cn, i)),
@@ -178,7 +187,7 @@ describe('recording', () => {
     }
   });
 
-  it('the table refuses updates and deletes', async () => {
+  it('the table refuses updates and deletes', async ({ database, log: { write, entriesOf } }) => {
     await write(automatedActor, change('5000006', 1));
     await expect(
       database.db.execute(sql`update audit_entries set action = 'x' where chain = '5000006'`),
@@ -191,7 +200,10 @@ describe('recording', () => {
 });
 
 describe('verify', () => {
-  it('finds an edited entry, a removed entry and a removed last entry', async () => {
+  it('finds an edited entry, a removed entry and a removed last entry', async ({
+    database,
+    log: { write, tamper },
+  }) => {
     for (const cn of ['5000010', '5000011', '5000012'])
       for (let i = 0; i < 4; i++) await write(auditActor(alex), change(cn, i));
     await tamper(

@@ -1,13 +1,11 @@
 import os from 'node:os';
+import { noticesApi } from '@lp/contract/notices/api';
 import { contactRoles } from '@lp/domain/policy';
 import { shiftDay } from '@lp/domain/spend-forecast';
 import { and, asc, eq } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { addContact, buildEntitlement } from '../../../harness/factories.ts';
-import { createTestApp } from '../../../harness/test-app.ts';
-import { buildAccountFixture } from '../../../test/account-fixture.ts';
-import { createTestDatabase, type TestDatabase } from '../../../test/test-db.ts';
+import { acme, apiTest, type Caller, other } from '../../../test/api-fixture.ts';
 import { auditEntries, emails, noticeChoices, noticeSettings, notices } from '../../db/schema.ts';
 import { loadConfig } from '../../platform/config.ts';
 import type { AppContext } from '../../platform/context.ts';
@@ -20,33 +18,10 @@ import { noticesJob, runNotices } from './service.ts';
  * busops list; the same day again (restarts, several nodes) sends nothing new; a switched-off type sends nothing.
  */
 
-const CN = '6100001';
-const OTHER = '6100002';
+const CN = acme.customerNumber;
+const OTHER = other.customerNumber;
 const TODAY = '2030-01-15';
 const day = (n: number) => shiftDay(TODAY, n);
-
-let database: TestDatabase;
-let app: FastifyInstance;
-let ctx: AppContext;
-let boss: Record<string, string>;
-let reader: Record<string, string>;
-let outsider: Record<string, string>;
-
-const noticeKeys = async (customerNumber: string) =>
-  (
-    await database.db
-      .select()
-      .from(notices)
-      .where(eq(notices.customerNumber, customerNumber))
-      .orderBy(asc(notices.id))
-  ).map((n) => `${n.type} ${n.objectId} ${n.threshold}`);
-
-const mails = async (customerNumber: string) =>
-  database.db
-    .select({ to: emails.to, subject: emails.subject, body: emails.body })
-    .from(emails)
-    .where(eq(emails.customerNumber, customerNumber))
-    .orderBy(asc(emails.id));
 
 /** The digest's lines as text (the body escapes them as HTML). */
 const linesOf = (body: string) =>
@@ -54,18 +29,47 @@ const linesOf = (body: string) =>
     (m[1] ?? '').replaceAll('&#39;', "'").replaceAll('&amp;', '&'),
   );
 
-beforeAll(async () => {
-  database = await createTestDatabase();
-  app = await createTestApp(database);
-  ctx = {
-    config: loadConfig({ NODE_ENV: 'test', DATA_DIR: os.tmpdir() }),
-    database,
-    db: database.db,
-    secret: Buffer.alloc(32),
-    log: app.log,
-  };
+const it = apiTest
+  /** What the job's run is given: the app's database and log. */
+  .extend(
+    'ctx',
+    { scope: 'file' },
+    async ({ app, database }): Promise<AppContext> => ({
+      config: loadConfig({ NODE_ENV: 'test', DATA_DIR: os.tmpdir() }),
+      database,
+      db: database.db,
+      secret: Buffer.alloc(32),
+      log: app.log,
+    }),
+  )
+  .extend('found', { scope: 'file' }, async ({ database }) => ({
+    noticeKeys: async (customerNumber: string) =>
+      (
+        await database.db
+          .select()
+          .from(notices)
+          .where(eq(notices.customerNumber, customerNumber))
+          .orderBy(asc(notices.id))
+      ).map((n) => `${n.type} ${n.objectId} ${n.threshold}`),
+    mails: async (customerNumber: string) =>
+      database.db
+        .select({ to: emails.to, subject: emails.subject, body: emails.body })
+        .from(emails)
+        .where(eq(emails.customerNumber, customerNumber))
+        .orderBy(asc(emails.id)),
+  }))
+  .extend('notice', { scope: 'file' }, async ({ api }) => {
+    const list = async (who: Caller) => (await api.ok(who, noticesApi.list, { customerNumber: CN })).data;
+    return {
+      list,
+      keys: (data: Awaited<ReturnType<typeof list>>) =>
+        data.notices.map((n) => `${n.type} ${n.objectId} ${n.threshold}`).sort(),
+    };
+  });
+
+// The cast comes first: its accounts own the entitlements.
+it.beforeAll(async ({ database, cast: _accounts }) => {
   const db = database.db;
-  ({ boss, reader, outsider } = await buildAccountFixture(db, CN, OTHER));
   await addContact(db, CN, 'coord@acme.example', contactRoles.coordinator);
   // The coordinator only wants the last week before an end.
   await db.insert(noticeChoices).values({
@@ -125,13 +129,11 @@ beforeAll(async () => {
   await buildEntitlement(db, OTHER, { activationId: 'O-10', productName: 'Solver', endDate: day(10) });
   await db.insert(noticeSettings).values({ customerNumber: OTHER, disabledTypes: ['lease-ending'] });
 });
-afterAll(async () => {
-  await app?.close();
-  await database?.close();
-});
-
 describe('the daily notices job', () => {
-  it('records each finding at its threshold and mails each administrator what they chose, busops the FSA lines', async () => {
+  it('records each finding at its threshold and mails each administrator what they chose, busops the FSA lines', async ({
+    ctx,
+    found: { noticeKeys, mails },
+  }) => {
     const run = await runNotices(ctx, TODAY);
     // Endings soonest first.
     expect(await noticeKeys(CN)).toEqual([
@@ -163,13 +165,16 @@ describe('the daily notices job', () => {
     ]);
     expect(to('reader@acme.example')).toEqual([]);
     expect(sent).toHaveLength(3);
-    expect(sent[0]?.subject).toBe('Licensing notices for account 6100001: 6 new');
+    expect(sent[0]?.subject).toBe(`Licensing notices for account ${CN}: 6 new`);
     expect(await noticeKeys(OTHER)).toEqual([]);
     expect(await mails(OTHER)).toEqual([]);
     expect(run).toMatchObject({ recorded: 6, emails: 3 });
   });
 
-  it('sends nothing new the same day, however many nodes run it and after restarts', async () => {
+  it('sends nothing new the same day, however many nodes run it and after restarts', async ({
+    ctx,
+    found: { noticeKeys, mails },
+  }) => {
     const job = { ...noticesJob, runKeyOf: () => `${TODAY}-again` };
     const polls = await Promise.all(
       ['node-a', 'node-b', 'node-c'].map((node) =>
@@ -182,7 +187,7 @@ describe('the daily notices job', () => {
     expect(await mails(CN)).toHaveLength(3);
   });
 
-  it('notifies again when a tighter threshold is reached', async () => {
+  it('notifies again when a tighter threshold is reached', async ({ ctx, found: { noticeKeys, mails } }) => {
     const later = day(19);
     const run = await runNotices(ctx, later);
     expect(run.recorded).toBe(1);
@@ -197,22 +202,11 @@ describe('the daily notices job', () => {
 });
 
 describe('the notices calls', () => {
-  const post = (url: string, headers: Record<string, string>, payload: object) =>
-    app.inject({ method: 'POST', url, headers, payload });
-  const list = async (headers: Record<string, string>) => {
-    const res = await post('/api/notices', headers, { customerNumber: CN });
-    expect(res.statusCode, res.body).toBe(200);
-    return res.json().data as {
-      notices: { type: string; objectId: string; threshold: number }[];
-      choices: object;
-      disabledTypes: string[];
-      canChangeTypes: boolean;
-    };
-  };
-  const keys = (data: Awaited<ReturnType<typeof list>>) =>
-    data.notices.map((n) => `${n.type} ${n.objectId} ${n.threshold}`).sort();
-
-  it("lists the account's notices the user chose, newest first, and saves the user's choices", async () => {
+  it("lists the account's notices the user chose, newest first, and saves the user's choices", async ({
+    api,
+    cast: { boss, reader },
+    notice: { list, keys },
+  }) => {
     const all = await list(boss);
     expect(keys(all)).toEqual(
       [
@@ -231,13 +225,12 @@ describe('the notices calls', () => {
       canChangeTypes: true,
     });
 
-    const saved = await post('/api/notices/choices', reader, {
+    await api.ok(reader, noticesApi.setChoices, {
       customerNumber: CN,
       expiryDays: [7],
       usagePercents: [95],
       runOut: false,
     });
-    expect(saved.statusCode, saved.body).toBe(200);
     const mine = await list(reader);
     expect(keys(mine)).toEqual(['elastic-usage EL-1 95', 'lease-ending L-25 7', 'maintenance-ending P-5 7']);
     expect(mine).toMatchObject({
@@ -248,17 +241,20 @@ describe('the notices calls', () => {
     expect(keys(await list(boss))).toHaveLength(7);
   });
 
-  it('lets administrators switch a type off for the account, recorded in the audit log; viewers and outsiders are refused', async () => {
-    expect(
-      (await post('/api/notices/types', reader, { customerNumber: CN, disabledTypes: ['fsa-run-out'] }))
-        .statusCode,
-    ).toBe(403);
-    expect((await post('/api/notices', outsider, { customerNumber: CN })).statusCode).toBe(403);
-    const off = await post('/api/notices/types', boss, {
-      customerNumber: CN,
-      disabledTypes: ['fsa-run-out'],
-    });
-    expect(off.statusCode, off.body).toBe(200);
+  it('lets administrators switch a type off for the account, recorded in the audit log; viewers and outsiders are refused', async ({
+    api,
+    database,
+    cast: { boss, reader, outsider },
+    notice: { list, keys },
+  }) => {
+    await api.refused(
+      reader,
+      noticesApi.setTypes,
+      { customerNumber: CN, disabledTypes: ['fsa-run-out'] },
+      403,
+    );
+    await api.refused(outsider, noticesApi.list, { customerNumber: CN }, 403);
+    await api.ok(boss, noticesApi.setTypes, { customerNumber: CN, disabledTypes: ['fsa-run-out'] });
     const data = await list(boss);
     expect(data.disabledTypes).toEqual(['fsa-run-out']);
     expect(keys(data)).not.toContain('fsa-run-out FSA-N 0');
@@ -273,18 +269,13 @@ describe('the notices calls', () => {
     });
   });
 
-  it('refuses thresholds that do not exist and unknown types with 400', async () => {
-    const bad = await post('/api/notices/choices', boss, {
-      customerNumber: CN,
-      expiryDays: [15],
-      usagePercents: [],
-      runOut: true,
-    });
-    expect(bad.statusCode).toBe(400);
-    expect(bad.json()).toMatchObject({ status: 'FAILURE' });
-    expect(
-      (await post('/api/notices/types', boss, { customerNumber: CN, disabledTypes: ['everything'] }))
-        .statusCode,
-    ).toBe(400);
+  it('refuses thresholds that do not exist and unknown types with 400', async ({ api, cast: { boss } }) => {
+    await api.refused(
+      boss,
+      noticesApi.setChoices,
+      { customerNumber: CN, expiryDays: [15], usagePercents: [], runOut: true },
+      400,
+    );
+    await api.refused(boss, noticesApi.setTypes, { customerNumber: CN, disabledTypes: ['everything'] }, 400);
   });
 });
