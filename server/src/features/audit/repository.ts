@@ -8,7 +8,7 @@ export type AuditRow = typeof auditEntries.$inferSelect;
 /** An entry as appended: its chained fields and the hashes that link it (the row's id is not read back). */
 export type AppendedEntry = ChainedFields & { prevHash: string; hash: string };
 
-/** Rows per insert statement: 17 parameters a row stays far below PostgreSQL's 65 535. */
+/** Rows per insert statement: bounds one statement's size (its parameters are one array per column). */
 const INSERT_ROWS = 1_000;
 
 /** Chain keys in the order every writer locks them: byte order, the same in JS and under `collate "C"`. */
@@ -50,7 +50,7 @@ export async function appendEntries(
       return { ...entry, prevHash: head.hash, hash };
     });
   for (let i = 0; i < appended.length; i += INSERT_ROWS)
-    await tx.insert(auditEntries).values(appended.slice(i, i + INSERT_ROWS));
+    await insertEntries(tx, appended.slice(i, i + INSERT_ROWS));
   const moved = chains.map((chain) => {
     const head = last.get(chain)!;
     return sql`(${chain}::text, ${head.seq}::bigint, ${head.hash}::text)`;
@@ -60,6 +60,25 @@ export async function appendEntries(
         from (values ${sql.join(moved, sql`, `)}) as v(chain, seq, hash) where h.chain = v.chain`,
   );
   return appended;
+}
+
+/**
+ * One insert of the entries, a column a parameter (`unnest` of one array per column): the statement and its
+ * parameters stay the same size however many rows, where a multi-row VALUES has 18 parameters a row for the driver
+ * to build and the database to parse (decision 062, addendum of issue 23).
+ */
+async function insertEntries(tx: Db, rows: readonly AppendedEntry[]) {
+  const column = <T>(value: (e: AppendedEntry) => T) => sql.param(rows.map(value));
+  const json = (v: Record<string, unknown> | null) => (v === null ? null : JSON.stringify(v));
+  await tx.execute(sql`insert into audit_entries (chain, seq, at, customer_number, actor_kind, actor_id, actor_name,
+      action, object_type, object_id, before, after, request_id, client_request_id, client_ip, prev_hash, hash)
+    select * from unnest(${column((e) => e.chain)}::text[], ${column((e) => e.seq)}::bigint[],
+      ${column((e) => e.at.toISOString())}::timestamptz[], ${column((e) => e.customerNumber)}::text[],
+      ${column((e) => e.actorKind)}::text[], ${column((e) => e.actorId)}::text[], ${column((e) => e.actorName)}::text[],
+      ${column((e) => e.action)}::text[], ${column((e) => e.objectType)}::text[], ${column((e) => e.objectId)}::text[],
+      ${column((e) => json(e.before))}::jsonb[], ${column((e) => json(e.after))}::jsonb[],
+      ${column((e) => e.requestId)}::text[], ${column((e) => e.clientRequestId)}::text[],
+      ${column((e) => e.clientIp)}::text[], ${column((e) => e.prevHash)}::text[], ${column((e) => e.hash)}::text[])`);
 }
 
 export const listHeads = (db: Db, chain?: string) =>

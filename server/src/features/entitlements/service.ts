@@ -4,7 +4,7 @@ import type { FilterRule } from '@lp/contract/query/schemas';
 import { formatDate } from '@lp/domain/dates';
 import { accountCurrency } from '@lp/domain/elastic-entitlements';
 import { FSA_MANUAL_DRAWDOWN_PART } from '@lp/domain/entitlements';
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/database.ts';
 import { entitlements, products } from '../../db/schema.ts';
@@ -214,6 +214,26 @@ export interface FsaContractRow {
 
 const fsaLine = alias(entitlements, 'fsa_line');
 
+/** One product of a contract's price table (`fsa_prices`), its prices in cents (null = not offered). */
+export interface FsaPriceRow {
+  partNumber: string;
+  name: string;
+  price7Days: number | null;
+  price30Days: number | null;
+  price60Days: number | null;
+  price90Days: number | null;
+  price180Days: number | null;
+  price1Year: number | null;
+}
+
+/** The contract's price table as one json value of the statement that names the contract (by name, then part). */
+const priceTableOf = (contractId: SQL) =>
+  sql<FsaPriceRow[]>`(select coalesce(json_agg(json_build_object('partNumber', p.part_number, 'name', pr.name,
+      'price7Days', p.price_7_days_cents, 'price30Days', p.price_30_days_cents, 'price60Days', p.price_60_days_cents,
+      'price90Days', p.price_90_days_cents, 'price180Days', p.price_180_days_cents, 'price1Year', p.price_1_year_cents)
+      order by pr.name, p.part_number), '[]'::json)
+    from fsa_prices p join products pr on pr.part_number = p.part_number where p.contract_id = ${contractId})`;
+
 function selectFsaContracts(db: Db) {
   return db
     .select({
@@ -296,10 +316,14 @@ export const fsaEntitlements = {
         ),
       )
       .orderBy(asc(entitlements.id)),
-  /** Locks the account's contract row (every draw on a contract takes this lock first), or undefined. */
+  /**
+   * Locks the account's contract row (every draw on a contract takes this lock first) and reads its price table in
+   * the same statement (the prices need no lock: one round trip less for an order); undefined when the account has
+   * no such contract.
+   */
   lockContract: async (tx: Db, customerNumber: string, activationId: string) => {
     const [row] = await tx
-      .select({ id: entitlements.id })
+      .select({ id: entitlements.id, prices: priceTableOf(sql`${entitlements.id}`) })
       .from(entitlements)
       .where(
         and(
@@ -312,7 +336,7 @@ export const fsaEntitlements = {
     if (!row) return undefined;
     // Read after the lock: the sum then includes every line committed by the lock's previous holder.
     const [contract] = await selectFsaContracts(tx).where(eq(entitlements.id, row.id));
-    return contract;
+    return { contract, prices: row.prices };
   },
   /** The order lines of the given contracts, with the catalogue name of their product. */
   lines: (db: Db, contractIds: number[]) =>
@@ -350,22 +374,31 @@ export const fsaEntitlements = {
       })
       .onConflictDoNothing();
   },
-  /** An order's drawn lines, deployed lease entitlements of the contract's account, in one multi-row insert (the order's statements do not grow with its lines). */
+  /**
+   * An order's drawn lines, deployed lease entitlements of the contract's account, in one insert with a parameter a
+   * column (`unnest` of one array per column): neither the statement nor its parameters grow with the lines, where a
+   * multi-row VALUES had 17 a line for the driver to build and the database to parse (issue 23).
+   */
   addLines: async (tx: Db, lines: FsaLineValues[]) => {
     if (lines.length === 0) return;
-    await tx.insert(entitlements).values(
-      lines.map((line) => ({
-        ...line,
-        kind: 'SSL' as const,
-        licenseModel: 'Lease',
-        licenseType: 'server',
-        state: 'Deployed',
-      })),
-    );
+    const column = <T>(value: (line: FsaLineValues) => T) => sql.param(lines.map(value));
+    await tx.execute(sql`insert into entitlements (customer_number, activation_id, kind, license_model, license_type,
+        state, part_number, product_name, quantity, start_date, end_date, po_number, currency, price_cents,
+        fsa_contract_id, ordered_at, ordered_by)
+      select l.customer_number, l.activation_id, 'SSL', 'Lease', 'server', 'Deployed', l.part_number, l.product_name,
+        l.quantity, l.start_date, l.end_date, l.po_number, l.currency, l.price_cents, l.fsa_contract_id, l.ordered_at,
+        l.ordered_by
+      from unnest(${column((l) => l.customerNumber)}::text[], ${column((l) => l.activationId)}::text[],
+        ${column((l) => l.partNumber)}::text[], ${column((l) => l.productName)}::text[],
+        ${column((l) => l.quantity)}::bigint[], ${column((l) => l.startDate)}::text[], ${column((l) => l.endDate)}::text[],
+        ${column((l) => l.poNumber)}::text[], ${column((l) => l.currency)}::text[], ${column((l) => l.priceCents)}::bigint[],
+        ${column((l) => l.fsaContractId)}::bigint[], ${column((l) => l.orderedAt.toISOString())}::timestamptz[],
+        ${column((l) => l.orderedBy)}::text[])
+        as l(customer_number, activation_id, part_number, product_name, quantity, start_date, end_date, po_number,
+          currency, price_cents, fsa_contract_id, ordered_at, ordered_by)`);
   },
 };
 
-/** Facts the daily notices job reads for every account at once (decision 041). */
 export const noticeFacts = {
   endings: listEndingsBetween,
   elasticBudgets: listOpenElasticBudgets,

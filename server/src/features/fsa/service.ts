@@ -282,11 +282,12 @@ export async function orderLines(ctx: AppContext, principal: Principal, request:
       tx,
       { key: request.orderKey, operation: 'fsaOrder', userEmail: principal.email, request },
       async (): Promise<FsaOrderResult[]> => {
-        const contract = await fsaEntitlements.lockContract(tx, request.customerNumber, request.fsaID);
-        if (!contract) throw notFound();
+        const locked = await fsaEntitlements.lockContract(tx, request.customerNumber, request.fsaID);
+        if (!locked) throw notFound();
+        const { contract } = locked;
         if (contract.endDate !== null && contract.endDate < today)
           throw badRequest(`FSA contract ${contract.activationId} ended on ${contract.endDate}.`);
-        const prices = new Map((await listPrices(tx, contract.id)).map((p) => [p.partNumber, p]));
+        const prices = new Map(locked.prices.map((p) => [p.partNumber, p]));
         const planned = request.products.map((line) => planLine(line, contract, prices, today));
         if (!busops && planned.some((p) => p.busopsOnly)) throw forbidden();
         const duplicates = new Set(duplicateLines(planned));
