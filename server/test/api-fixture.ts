@@ -142,8 +142,9 @@ export function apiOf(app: FastifyInstance): Api {
 
 /**
  * The API test of a file (decision 065): a migrated database of its own on the engine the project runs, the real
- * app on it, `api` to call declared operations, `cast` signed in on first use and `signIn` for anyone else. All
- * are file-scoped: built once for the file, when a hook or test first asks, and closed after its last test.
+ * app on it, `api` to call declared operations, `cast` signed in on first use and `signIn` for anyone else
+ * (`baseUrl` when a test needs the app listening). All are file-scoped: built once for the file, when a hook or
+ * test first asks, and closed after its last test.
  */
 export const apiTest = test
   .extend('appEnv', { scope: 'file' }, {} as Record<string, string>)
@@ -159,6 +160,15 @@ export const apiTest = test
     return app;
   })
   .extend('api', { scope: 'file' }, async ({ app }) => apiOf(app))
+  /**
+   * The app listening on a free local port, for a test that needs a real HTTP client or socket (streamed answers,
+   * encodings, a reader that stops reading): its base URL, `http://127.0.0.1:{port}`. Closed with the app.
+   */
+  .extend('baseUrl', { scope: 'file' }, async ({ app }) => {
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const address = app.server.address();
+    return `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  })
   .extend('signIn', { scope: 'file' }, async ({ database }) => {
     return async (
       email: string,
