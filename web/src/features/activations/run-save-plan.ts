@@ -63,7 +63,6 @@ export async function runSavePlan(plan: SavePlan, options: RunOptions): Promise<
         lifecycle,
         rehostTarget,
         planKey: plan.key,
-        time: plan.time,
         onProgress: progress,
         withDetail: true,
       });
@@ -94,7 +93,6 @@ export async function runSavePlan(plan: SavePlan, options: RunOptions): Promise<
       },
       items: c.creates,
       planKey: plan.key,
-      time: plan.time,
       onProgress: progress,
     });
     hostAdded = true;

@@ -37,7 +37,6 @@ describe('buildPlan (spec 002 §4 save flow)', () => {
     const sel = setCount(toggleAssigned(initialSelection(data), 'A'), 'C', '4');
     const plan = buildPlan({
       key: 'k'.repeat(32),
-      time: '2026-11-24T12:00:00.000Z',
       mode: 'default',
       target: { ...host, type: '' },
       source: host,
@@ -65,7 +64,6 @@ describe('buildPlan (spec 002 §4 save flow)', () => {
     const sel = toggleAssigned(toggleAssigned(initialSelection(data), 'A'), 'B');
     const plan = buildPlan({
       key: 'k'.repeat(32),
-      time: '2026-11-24T12:00:00.000Z',
       mode: 'default',
       target: host,
       source: host,
@@ -86,7 +84,6 @@ describe('buildPlan (spec 002 §4 save flow)', () => {
     );
     const plan = buildPlan({
       key: 'k'.repeat(32),
-      time: '2026-11-24T12:00:00.000Z',
       mode: 'rehost',
       target: { serverName: 'new01', serverId: '001122334455', serverIdType: 'ETHERNET', type: 'rehost' },
       source: host,
@@ -114,7 +111,6 @@ describe('buildPlan (spec 002 §4 save flow)', () => {
   it('groups every approved customer of a shared operation, in tab order', () => {
     const plan = buildPlan({
       key: 'k'.repeat(32),
-      time: '2026-11-24T12:00:00.000Z',
       mode: 'default',
       target: host,
       source: host,
@@ -131,7 +127,6 @@ describe('buildPlan (spec 002 §4 save flow)', () => {
   it('makes a Borrowable change on a saved host a change of its own, which the preview carries (decision 048)', () => {
     const args = {
       key: 'k'.repeat(32),
-      time: '2026-11-24T12:00:00.000Z',
       mode: 'default' as const,
       target: host,
       source: host,
@@ -150,7 +145,6 @@ describe('buildPlan (spec 002 §4 save flow)', () => {
   it('returns part of a lowered row: the dialog lists the seats given back, the rest stays or moves (issue 21)', () => {
     const base = {
       key: 'k'.repeat(32),
-      time: '2026-11-24T12:00:00.000Z',
       source: host,
       sourceShared: false,
       borrowable: false,

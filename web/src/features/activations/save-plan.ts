@@ -45,8 +45,6 @@ export interface CustomerPlan {
 export interface SavePlan {
   /** Operation keys of every batch derive from it: the same plan run again only finishes what is left */
   key: string;
-  /** When the user confirmed (ISO): sent with every batch, the same on a retry */
-  time: string;
   mode: Extract<ChangesMode, 'default' | 'rehost'>;
   /** The host the seats end on (a new host, or the rehost target, is added by the first create) */
   target: HostTarget;
@@ -126,7 +124,6 @@ function dedupe(lines: ChangeLine[]): ChangeLine[] {
 
 export function buildPlan(args: {
   key: string;
-  time: string;
   mode: SavePlan['mode'];
   target: HostTarget;
   source: SavePlan['source'];
@@ -140,7 +137,6 @@ export function buildPlan(args: {
   const customers = args.tabs.map((tab) => customerPlan(tab, args.mode));
   return {
     key: args.key,
-    time: args.time,
     mode: args.mode,
     target: args.target,
     source: args.source,

@@ -8,7 +8,9 @@ import { call } from '../../../lib/call.ts';
 /**
  * The write steps of spec 002 §4 "Save flow" and "Host lifecycle", shared by the activations and history pages.
  * Every write carries an operation key derived from the plan's key, so running a plan again (clear and retry)
- * replays the batches that were saved and performs only what is left (decision 029).
+ * replays the batches that were saved and performs only what is left (decision 029). A batch carries the time it is
+ * sent: the server claims the key over the fields it reads, never the client's time, so a retry sent later is still
+ * replayed (decision 063).
  */
 
 /** Spec 002 §9: batch size 25 and a pool of 6 for fulfillment batches. */
@@ -110,8 +112,6 @@ export function returnFulfillments(args: {
   items: ReturnItem[];
   lifecycle: 'return' | 'deactivate' | 'rehost';
   planKey: string;
-  /** The plan's time: part of every batch, so a replayed batch is the same request as the first (now when absent) */
-  time?: string;
   onProgress?: (saved: number) => void;
   withDetail?: boolean;
   /** A rehost's target: the server refuses the returns when it would refuse the target (decision 047) */
@@ -125,12 +125,11 @@ export function returnFulfillments(args: {
   return step(
     messages.errorReturning,
     async () => {
-      const time = args.time ?? new Date().toISOString();
       for (const [index, batch] of chunks(args.items).entries()) {
         await call(activationsApi.return, {
           customerNumber: args.customerNumber,
           customerName: args.customerName,
-          time,
+          time: new Date().toISOString(),
           action: args.lifecycle,
           lifecycle: args.lifecycle,
           rehostTarget: args.rehostTarget,
@@ -171,17 +170,15 @@ export function createFulfillments(args: {
   host: HostTarget;
   items: CreateItem[];
   planKey: string;
-  time?: string;
   onProgress?: (saved: number) => void;
 }): Promise<void> {
   return step(messages.errorCreating, async () => {
-    const time = args.time ?? new Date().toISOString();
     const batches = chunks(args.items).map((batch, index) => ({ batch, index }));
     const send = async ({ batch, index }: { batch: CreateItem[]; index: number }) => {
       await call(activationsApi.create, {
         customerNumber: args.customerNumber,
         customerName: args.customerName,
-        time,
+        time: new Date().toISOString(),
         action: args.host.type === 'rehost' ? 'rehost' : 'activate',
         ...args.host,
         // Only the first batch adds a new host or claims the rehost target; later ones find it in use.

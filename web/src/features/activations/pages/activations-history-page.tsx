@@ -47,7 +47,7 @@ export const historySpinners = {
 } as const;
 const READING_HOST = 'Loading...';
 
-const newPlan = () => ({ planKey: newOperationKey(), time: new Date().toISOString() });
+const newPlan = () => ({ planKey: newOperationKey() });
 
 const sections: { section: HostSection; title: string }[] = [
   { section: 'active', title: 'Active Servers' },
@@ -55,14 +55,14 @@ const sections: { section: HostSection; title: string }[] = [
 ];
 
 /**
- * A change of a host to confirm: deactivate (return everything, empty its shared group) or delete. The plan key and
- * time are fixed when the dialog opens: clear-and-retry runs a failed plan again as it was, so the server replays
- * the batches it saved and does only the rest (decision 029).
+ * A change of a host to confirm: deactivate (return everything, empty its shared group) or delete. The plan key is
+ * fixed when the dialog opens: clear-and-retry runs a failed plan again with the same operation keys, so the server
+ * replays the batches it saved and does only the rest (decision 029); each request carries the time it is sent,
+ * which the key does not cover (decision 063).
  */
 type HostChange = ({ mode: 'deactivate'; rows: ActivationRow[] } | { mode: 'delete' }) & {
   host: LicenseServer;
   planKey: string;
-  time: string;
 };
 
 /** Every live seat of the account on the host, as returns (negative counts). */
@@ -187,7 +187,6 @@ function HistoryScreen({ customer }: { customer: SelectedCustomer }) {
         items: returnsOf(plan.rows),
         lifecycle: 'deactivate',
         planKey: plan.planKey,
-        time: plan.time,
       });
       showSpinner(historySpinners.deactivating);
       await deactivateSharedGroup(ref, plan.planKey);

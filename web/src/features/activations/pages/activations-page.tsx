@@ -154,7 +154,6 @@ function ActivationsScreen({ customer }: { customer: SelectedCustomer }) {
     if (!target) return null;
     const plan = buildPlan({
       key: newOperationKey(),
-      time: new Date().toISOString(),
       mode: pending?.source ? 'rehost' : 'default',
       target: {
         serverName: target.serverName,
