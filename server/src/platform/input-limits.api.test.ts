@@ -1,53 +1,48 @@
+import { alertsApi } from '@lp/contract/alerts/api';
+import { clsApi } from '@lp/contract/cls/api';
 import { messages } from '@lp/contract/common/errors';
-import { contactRoles } from '@lp/domain/policy';
-import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { platformApi } from '@lp/contract/platform/api';
+import { prefsApi } from '@lp/contract/prefs/api';
+import { statementsApi } from '@lp/contract/statements/api';
+import { transactionsApi } from '@lp/contract/transactions/api';
+import { userApi } from '@lp/contract/user/api';
+import { describe, expect } from 'vitest';
 import {
   buildElasticEntitlement,
   buildElasticServer,
   buildRateTable,
 } from '../../harness/elastic-factories.ts';
-import { addContact, buildAccount } from '../../harness/factories.ts';
 import { signInAs } from '../../harness/sign-in.ts';
 import { createTestApp } from '../../harness/test-app.ts';
-import { createTestDatabase, type TestDatabase } from '../../test/test-db.ts';
+import { acme, anonymous, apiOf, apiTest, bearer, type Refusal } from '../../test/api-fixture.ts';
+import { createTestDatabase } from '../../test/test-db.ts';
 import { issueServerCredential } from '../features/cls-api/server-credentials.ts';
 
 /* Decision 020: input limits, the one date parser, framework errors and database outages in the envelope. */
 
-const CN = '5400001';
-type Headers = Record<string, string>;
-let database: TestDatabase;
-let app: FastifyInstance;
-let customer: Headers;
-let staff: Headers;
-let token: string;
+const CN = acme.customerNumber;
+const json = { 'content-type': 'application/json' };
 
-beforeAll(async () => {
-  database = await createTestDatabase();
-  app = await createTestApp(database);
-  const db = database.db;
-  await buildRateTable(db, '2025.1.0', { Solver: 2 });
-  await buildAccount(db, { customerNumber: CN, name: 'Limits' });
-  const clsId = await buildElasticServer(db, CN, 'CLS-LIMITS');
-  await buildElasticEntitlement(db, CN, { quantity: 1e6, startDate: '2020-01-01', endDate: '2099-12-31' });
-  await addContact(db, CN, 'admin@limits.example', contactRoles.admin);
-  customer = (await signInAs(db, 'admin@limits.example')).headers;
-  staff = (await signInAs(db, 'ops@vendor.example', { vendorRoles: ['busops', 'admin'] })).headers;
-  token = (await issueServerCredential(db, { customerNumber: CN, clsId, createdBy: 'test' })).token;
-});
+const test = apiTest
+  /** Vendor staff who administer alerts. */
+  .extend('staff', { scope: 'file' }, async ({ signIn }) =>
+    signIn('ops@vendor.example', { vendorRoles: ['busops', 'admin'] }),
+  )
+  /** Acme's elastic license server (with an entitlement to draw on), calling with its credential. */
+  .extend('server', { scope: 'file' }, async ({ database, cast: _accounts }) => {
+    const { db } = database;
+    await buildRateTable(db, '2025.1.0', { Solver: 2 });
+    const clsId = await buildElasticServer(db, CN, 'CLS-LIMITS');
+    await buildElasticEntitlement(db, CN, { quantity: 1e6, startDate: '2020-01-01', endDate: '2099-12-31' });
+    return bearer((await issueServerCredential(db, { customerNumber: CN, clsId, createdBy: 'test' })).token);
+  })
+  .extend('ingest', { scope: 'file' }, async ({ api, server }) => {
+    return (events: unknown[]) => api.call(server, clsApi.usage, { events });
+  });
 
-afterAll(async () => {
-  await app?.close();
-  await database?.close();
-});
-
-const failure = (res: LightMyRequestResponse, status: number, err?: string | RegExp) => {
-  expect(res.statusCode, res.body).toBe(status);
-  const body = res.json();
-  expect(body.status).toBe('FAILURE');
-  expect(typeof body.err).toBe('string');
-  if (err) expect(body.err).toMatch(err);
+/** The refusal's message is `err` (its status and envelope checked by api.refused). */
+const says = async (refusal: Promise<Refusal>, err: string | RegExp) => {
+  expect((await refusal).err).toMatch(err);
 };
 
 const session = (over: Record<string, unknown> = {}) => {
@@ -64,56 +59,53 @@ const session = (over: Record<string, unknown> = {}) => {
     ...over,
   };
 };
-const ingest = (events: unknown[]) =>
-  app.inject({
-    method: 'POST',
-    url: '/cls/v1/usage',
-    headers: { authorization: `Bearer ${token}` },
-    payload: { events },
-  });
 
 describe('unstorable text', () => {
-  it('answers 400 naming the field for NUL in a body, a query, a cookie, for anonymous and signed-in callers', async () => {
-    failure(
-      await app.inject({
-        method: 'POST',
-        url: '/api/fetchUsage',
-        headers: customer,
-        payload: {
+  test('answers 400 naming the field for NUL in a body, a query, a cookie, for anonymous and signed-in callers', async ({
+    api,
+    cast: { boss },
+    staff,
+  }) => {
+    await says(
+      api.refused(
+        boss,
+        transactionsApi.page,
+        {
           customerNumber: CN,
           filter: { criteria: [{ name: 'User', method: 'EQUALS', value: 'a\u0000' }] },
         },
-      }),
-      400,
+        400,
+      ),
       'Invalid request: body.filter.criteria.0.value: text must not contain NUL characters',
     );
-    failure(
-      await app.inject({ method: 'GET', url: '/api/cls/credentials?customerNumber=%00', headers: staff }),
-      400,
+    await says(
+      api.refused(staff, clsApi.listCredentials, { query: { customerNumber: '\u0000' } }, 400),
       'Invalid request: query.customerNumber: text must not contain NUL characters',
     );
     // Anonymous: the session cookie is looked up before any route runs.
-    failure(
-      await app.inject({ method: 'GET', url: '/api/getUserDetails', headers: { cookie: 'lp_session=%00' } }),
-      400,
+    await says(
+      api.refused(anonymous, userApi.details, undefined, 400, { headers: { cookie: 'lp_session=%00' } }),
       /cookies\.lp_session: text must not contain NUL/,
     );
   });
 
-  it('refuses unpaired surrogates, which PostgreSQL jsonb cannot store', async () => {
-    failure(
-      await app.inject({
-        method: 'POST',
-        url: '/api/featureflag/pref',
-        headers: { ...customer, 'content-type': 'application/json' },
-        payload: `{"tables":[{"customerNumber":"${CN}","tableName":"emailList","dateRange":"a\\ud800"}]}`,
-      }),
-      400,
+  test('refuses unpaired surrogates, which PostgreSQL jsonb cannot store', async ({
+    api,
+    cast: { boss },
+  }) => {
+    await says(
+      api.refused(
+        boss,
+        prefsApi.save,
+        `{"tables":[{"customerNumber":"${CN}","tableName":"emailList","dateRange":"a\\ud800"}]}`,
+        400,
+        { headers: json },
+      ),
       'Invalid request: body.tables.0.dateRange: text must not contain unpaired surrogate characters',
     );
   });
 
-  it('rejects a usage event with NUL by index and keeps the good ones', async () => {
+  test('rejects a usage event with NUL by index and keeps the good ones', async ({ ingest }) => {
     const res = await ingest([session({ user: 'bad\u0000' }), session()]);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({
@@ -124,7 +116,9 @@ describe('unstorable text', () => {
 });
 
 describe('usage event times', () => {
-  it('refuses sessions older than the back-fill window (year 50) and from the future', async () => {
+  test('refuses sessions older than the back-fill window (year 50) and from the future', async ({
+    ingest,
+  }) => {
     const res = await ingest([
       session({ startTime: '0050-03-01T00:00:00Z', time: '0050-03-01T01:00:00Z' }),
       session({ startTime: new Date(Date.now() - 401 * 86_400_000).toISOString() }),
@@ -143,45 +137,36 @@ describe('usage event times', () => {
 
 describe('dates', () => {
   const alert = (date: string) => ({
-    category: 'INFO',
+    category: 'INFO' as const,
     service: ['Portal'],
     description: 'Maintenance',
     date,
   });
 
-  it('refuses impossible calendar dates and year 0 instead of rolling them over', async () => {
+  test('refuses impossible calendar dates and year 0 instead of rolling them over', async ({
+    api,
+    cast: { boss },
+    staff,
+  }) => {
     for (const date of ['2026-02-30T10:00:00Z', '0000-06-01T00:00:00Z', '2026-02-30'])
-      failure(
-        await app.inject({
-          method: 'POST',
-          url: '/api/notifications/admin',
-          headers: staff,
-          payload: alert(date),
-        }),
-        400,
+      await says(
+        api.refused(staff, alertsApi.create, alert(date), 400),
         /^Invalid request: date: expected a real date/,
       );
-    failure(
-      await app.inject({
-        method: 'POST',
-        url: '/api/statements',
-        headers: customer,
-        payload: { customerNumber: CN, from: '2026-02-30', to: '2026-03-31' },
-      }),
-      400,
+    await says(
+      api.refused(
+        boss,
+        statementsApi.statement,
+        { customerNumber: CN, from: '2026-02-30', to: '2026-03-31' },
+        400,
+      ),
       'Invalid request: from: expected a real calendar date YYYY-MM-DD (years 0001-9999)',
     );
   });
 
-  it('stores and reads years 1..99 exactly', async () => {
-    const res = await app.inject({
-      method: 'POST',
-      url: '/api/notifications/admin',
-      headers: staff,
-      payload: alert('0050-03-01T00:00:00Z'),
-    });
-    expect(res.statusCode, res.body).toBe(200);
-    expect(res.json().data.date).toBe('0050-03-01T00:00:00.000Z');
+  test('stores and reads years 1..99 exactly', async ({ api, staff }) => {
+    const { data } = await api.ok(staff, alertsApi.create, alert('0050-03-01T00:00:00Z'));
+    expect(data.date).toBe('0050-03-01T00:00:00.000Z');
   });
 });
 
@@ -192,135 +177,102 @@ describe('JSON nesting and size', () => {
     return v;
   };
 
-  it('refuses a saved view nested deeper than 20 levels, even 100 000 levels, without a 500', async () => {
+  test('refuses a saved view nested deeper than 20 levels, even 100 000 levels, without a 500', async ({
+    api,
+    cast: { boss },
+  }) => {
     const pref = (filterModel: unknown) => ({
       tables: [{ customerNumber: CN, tableName: 'emailList', filterModel }],
     });
-    failure(
-      await app.inject({
-        method: 'POST',
-        url: '/api/featureflag/pref',
-        headers: customer,
-        payload: pref(nested(30)),
-      }),
-      400,
-      /nested deeper than 20 levels/,
-    );
+    await says(api.refused(boss, prefsApi.save, pref(nested(30)), 400), /nested deeper than 20 levels/);
     const deep = `{"tables":[{"customerNumber":"${CN}","tableName":"emailList","filterModel":${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}}]}`;
-    failure(
-      await app.inject({
-        method: 'POST',
-        url: '/api/featureflag/pref',
-        headers: { ...customer, 'content-type': 'application/json' },
-        payload: deep,
-      }),
-      400,
+    await says(
+      api.refused(boss, prefsApi.save, deep, 400, { headers: json }),
       /nested deeper than 20 levels/,
     );
   });
 
-  it('refuses a saved view over 64 KB', async () => {
+  test('refuses a saved view over 64 KB', async ({ api, cast: { boss } }) => {
     const filterModel = Object.fromEntries(
       Array.from({ length: 50 }, (_, i) => [`c${i}`, { values: Array.from({ length: 1000 }, () => 'xx') }]),
     );
-    failure(
-      await app.inject({
-        method: 'POST',
-        url: '/api/featureflag/pref',
-        headers: customer,
-        payload: { tables: [{ customerNumber: CN, tableName: 'emailList', filterModel }] },
-      }),
-      400,
+    await says(
+      api.refused(
+        boss,
+        prefsApi.save,
+        { tables: [{ customerNumber: CN, tableName: 'emailList', filterModel }] },
+        400,
+      ),
       'Invalid request: tables.0: a saved view must be at most 64 KB',
     );
   });
 
-  it('refuses a query filter nested deeper than 20 levels', async () => {
-    failure(
-      await app.inject({
-        method: 'POST',
-        url: '/api/fetchUsage',
-        headers: customer,
-        payload: { customerNumber: CN, filter: nested(40) },
-      }),
-      400,
+  test('refuses a query filter nested deeper than 20 levels', async ({ api, cast: { boss } }) => {
+    await says(
+      api.refused(boss, transactionsApi.page, { customerNumber: CN, filter: nested(40) }, 400),
       /nested deeper than 20 levels/,
     );
   });
 });
 
 describe('license-server credential before the body', () => {
-  it('answers 401 for a bad token without parsing the body (invalid JSON is not a 400)', async () => {
-    failure(
-      await app.inject({
-        method: 'POST',
-        url: '/cls/v1/usage',
-        headers: { authorization: 'Bearer cls_wrong', 'content-type': 'application/json' },
-        payload: '{"events": [ this is not JSON',
-      }),
-      401,
+  test('answers 401 for a bad token without parsing the body (invalid JSON is not a 400)', async ({
+    api,
+  }) => {
+    await says(
+      api.refused(bearer('cls_wrong'), clsApi.usage, '{"events": [ this is not JSON', 401, { headers: json }),
       messages.notSignedIn,
     );
     const big = `{"events":[${Array.from({ length: 5000 }, () => JSON.stringify(session({ project: 'p'.repeat(200) }))).join(',')}]`;
     expect(big.length).toBeGreaterThan(1_000_000);
-    failure(
-      await app.inject({
-        method: 'POST',
-        url: '/cls/v1/usage',
-        headers: { 'content-type': 'application/json' },
-        payload: `${big}, broken`,
-      }),
-      401,
-    );
+    await api.refused(anonymous, clsApi.usage, `${big}, broken`, 401, { headers: json });
   });
 });
 
 describe('framework errors', () => {
-  it('answers in the envelope for bad URL encoding, long path segments, bodies and content types', async () => {
-    failure(
-      await app.inject({ method: 'DELETE', url: '/api/cls/credentials/%zz', headers: staff }),
-      400,
-      'Malformed URL',
-    );
-    failure(
-      await app.inject({ method: 'DELETE', url: `/api/cls/credentials/${'x'.repeat(500)}`, headers: staff }),
-      400,
-    );
-    failure(
-      await app.inject({
-        method: 'POST',
-        url: '/api/fetchUsage',
-        headers: { ...customer, 'content-type': 'application/xml' },
-        payload: '<x/>',
+  test('answers in the envelope for bad URL encoding, long path segments, bodies and content types', async ({
+    api,
+    app,
+    cast: { boss },
+    staff,
+  }) => {
+    // A path no client would encode so: sent as written.
+    const malformed = clsApi.revokeCredential.path.replace('{id}', '%zz');
+    const answer = await app.inject({ method: 'DELETE', url: malformed, headers: staff.headers });
+    expect(answer.statusCode, answer.body).toBe(400);
+    expect(answer.json()).toMatchObject({ status: 'FAILURE', err: expect.stringMatching('Malformed URL') });
+    await api.refused(staff, clsApi.revokeCredential, { params: { id: 'x'.repeat(500) } }, 400);
+    await says(
+      api.refused(boss, transactionsApi.page, '<x/>', 415, {
+        headers: { 'content-type': 'application/xml' },
       }),
-      415,
       'Unsupported content type',
     );
-    failure(
-      await app.inject({
-        method: 'POST',
-        url: '/api/fetchUsage',
-        headers: { ...customer, 'content-type': 'application/json' },
-        payload: 'x'.repeat(2_000_000),
-      }),
-      413,
+    await says(
+      api.refused(boss, transactionsApi.page, 'x'.repeat(2_000_000), 413, { headers: json }),
       'Request body is too large',
     );
-    failure(await app.inject({ method: 'PATCH', url: '/api/fetchUsage', headers: customer }), 404);
+    const patch = await app.inject({
+      method: 'PATCH',
+      url: transactionsApi.page.path,
+      headers: boss.headers,
+    });
+    expect(patch.statusCode, patch.body).toBe(404);
+    expect(patch.json()).toMatchObject({ status: 'FAILURE', err: expect.any(String) });
   });
 
-  it('answers 503 with the envelope when the database cannot be reached', async () => {
+  test('answers 503 with the envelope when the database cannot be reached', async () => {
     const broken = await createTestDatabase();
     const brokenApp = await createTestApp(broken);
-    const { headers } = await signInAs(broken.db, 'someone@limits.example');
+    const someone = {
+      email: 'someone@limits.example',
+      ...(await signInAs(broken.db, 'someone@limits.example')),
+    };
     await broken.close();
     try {
-      failure(
-        await brokenApp.inject({ method: 'GET', url: '/api/getUserDetails', headers }),
-        503,
-        messages.databaseUnavailable,
-      );
-      expect((await brokenApp.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(503);
+      const api = apiOf(brokenApp);
+      await says(api.refused(someone, userApi.details, undefined, 503), messages.databaseUnavailable);
+      expect((await api.call(anonymous, platformApi.ready)).statusCode).toBe(503);
     } finally {
       await brokenApp.close();
     }

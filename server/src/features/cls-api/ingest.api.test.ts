@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import {
   buildElasticEntitlement,
   buildElasticServer,
@@ -9,62 +9,62 @@ import {
   usageEvents,
 } from '../../../harness/elastic-factories.ts';
 import { buildAccount } from '../../../harness/factories.ts';
-import { createTestDatabase, type TestDatabase } from '../../../test/test-db.ts';
+import { apiTest } from '../../../test/api-fixture.ts';
 import { queryRows } from '../../db/database.ts';
 import { reconcile } from '../ledger/service.ts';
 import { ingestUsage } from './ingest.ts';
 
-let database: TestDatabase;
 const NOW = new Date('2026-06-30T00:00:00Z');
 
-beforeAll(async () => {
-  database = await createTestDatabase();
-  await buildRateTable(database.db, '2025.1.0', { Solver: 2, Mesher: 0.5 });
-  await buildRateTable(database.db, '2024.1.0', { Solver: 1 });
+/** The database with the rate tables, and what the tests build and read on it (no app: ingestUsage is called). */
+const test = apiTest.extend('ledger', { scope: 'file' }, async ({ database }) => {
+  const { db } = database;
+  await buildRateTable(db, '2025.1.0', { Solver: 2, Mesher: 0.5 });
+  await buildRateTable(db, '2024.1.0', { Solver: 1 });
+  let accounts = 0;
+  /** A new account with an elastic server and these entitlements (their ids in order). */
+  const account = async (entitlements: { quantity: number; startDate: string; endDate: string }[]) => {
+    accounts += 1;
+    const customerNumber = String(5_100_000 + accounts);
+    await buildAccount(db, { customerNumber });
+    const clsId = await buildElasticServer(db, customerNumber);
+    const ids: number[] = [];
+    for (const e of entitlements) ids.push((await buildElasticEntitlement(db, customerNumber, e)).id);
+    return { server: { customerNumber, clsId }, ids };
+  };
+  const used = async (id: number) =>
+    Number(
+      (await queryRows<{ u: string }>(db, sql`select used_cents as u from entitlements where id = ${id}`))[0]
+        .u,
+    );
+  const sessions = (clsId: string) =>
+    queryRows<{
+      session_id: string;
+      hours: number;
+      charge: number;
+      end_time: unknown;
+      session_status: string;
+    }>(
+      db,
+      sql`select session_id, hours, charge, end_time, session_status from usage_sessions where server_id = ${clsId}
+        order by session_id`,
+    );
+  const expectBalanced = async (customerNumber: string) => {
+    const [r] = await reconcile(db, customerNumber);
+    expect(r.balanced, JSON.stringify(r)).toBe(true);
+    return r;
+  };
+  return { db, account, used, sessions, expectBalanced };
 });
-afterAll(async () => {
-  await database?.close();
-});
-
-let accounts = 0;
-async function account(entitlements: { quantity: number; startDate: string; endDate: string }[]) {
-  accounts += 1;
-  const customerNumber = String(5_100_000 + accounts);
-  await buildAccount(database.db, { customerNumber });
-  const clsId = await buildElasticServer(database.db, customerNumber);
-  const ids: number[] = [];
-  for (const e of entitlements) ids.push((await buildElasticEntitlement(database.db, customerNumber, e)).id);
-  return { server: { customerNumber, clsId }, ids };
-}
-
-const used = async (id: number) =>
-  Number(
-    (
-      await queryRows<{ u: string }>(
-        database.db,
-        sql`select used_cents as u from entitlements where id = ${id}`,
-      )
-    )[0].u,
-  );
-const sessions = (clsId: string) =>
-  queryRows<{ session_id: string; hours: number; charge: number; end_time: unknown; session_status: string }>(
-    database.db,
-    sql`select session_id, hours, charge, end_time, session_status from usage_sessions where server_id = ${clsId}
-      order by session_id`,
-  );
-
-async function expectBalanced(customerNumber: string) {
-  const [r] = await reconcile(database.db, customerNumber);
-  expect(r.balanced, JSON.stringify(r)).toBe(true);
-  return r;
-}
 
 describe('rating', () => {
-  it('charges rate × count × hours with the 0.01-hour floor on finished sessions', async () => {
+  test('charges rate × count × hours with the 0.01-hour floor on finished sessions', async ({
+    ledger: { db, account, used, sessions, expectBalanced },
+  }) => {
     const { server, ids } = await account([
       { quantity: 1000, startDate: '2026-01-01', endDate: '2026-12-31' },
     ]);
-    await recordUsage(database.db, server, [
+    await recordUsage(db, server, [
       {
         sessionId: 'a',
         product: 'Solver',
@@ -89,7 +89,9 @@ describe('rating', () => {
     await expectBalanced(server.customerNumber);
   });
 
-  it('lets an active session accrue with heartbeats and stops at its end', async () => {
+  test('lets an active session accrue with heartbeats and stops at its end', async ({
+    ledger: { db, account, sessions, expectBalanced },
+  }) => {
     const { server } = await account([{ quantity: 1000, startDate: '2026-01-01', endDate: '2026-12-31' }]);
     const base = {
       sessionId: 'live',
@@ -99,33 +101,25 @@ describe('rating', () => {
       user: 'u',
       host: 'h',
     };
-    await ingestUsage(database.db, server, [{ ...base, type: 'start', time: base.startTime }], NOW);
-    await ingestUsage(
-      database.db,
-      server,
-      [{ ...base, type: 'heartbeat', time: '2026-06-02T10:00:00Z' }],
-      NOW,
-    );
+    await ingestUsage(db, server, [{ ...base, type: 'start', time: base.startTime }], NOW);
+    await ingestUsage(db, server, [{ ...base, type: 'heartbeat', time: '2026-06-02T10:00:00Z' }], NOW);
     let [row] = await sessions(server.clsId);
     expect([row.hours, row.charge, row.end_time, row.session_status]).toEqual([2, 4, null, 'Active']);
-    await ingestUsage(database.db, server, [{ ...base, type: 'end', time: '2026-06-02T11:00:00Z' }], NOW);
+    await ingestUsage(db, server, [{ ...base, type: 'end', time: '2026-06-02T11:00:00Z' }], NOW);
     // A heartbeat that arrives after the end changes nothing.
-    await ingestUsage(
-      database.db,
-      server,
-      [{ ...base, type: 'heartbeat', time: '2026-06-02T12:00:00Z' }],
-      NOW,
-    );
+    await ingestUsage(db, server, [{ ...base, type: 'heartbeat', time: '2026-06-02T12:00:00Z' }], NOW);
     [row] = await sessions(server.clsId);
     expect([row.hours, row.charge, row.session_status]).toEqual([3, 6, 'Completed']);
     await expectBalanced(server.customerNumber);
   });
 
-  it('prices a session with the rate table of the entitlement that pays first', async () => {
+  test('prices a session with the rate table of the entitlement that pays first', async ({
+    ledger: { db, account, sessions },
+  }) => {
     const { server } = await account([
       { quantity: 100, startDate: '2026-01-01', endDate: '2026-12-31', rateTableVersion: '2024.1.0' },
     ] as never);
-    await recordUsage(database.db, server, [
+    await recordUsage(db, server, [
       { sessionId: 'x', product: 'Solver', start: '2026-03-01T00:00:00Z', end: '2026-03-01T01:00:00Z' },
     ]);
     expect((await sessions(server.clsId))[0].charge).toBe(1);
@@ -133,13 +127,15 @@ describe('rating', () => {
 });
 
 describe('draw-down', () => {
-  it('draws the earliest-expiring entitlement first, never below zero, and records the rest as overage', async () => {
+  test('draws the earliest-expiring entitlement first, never below zero, and records the rest as overage', async ({
+    ledger: { db, account, used, expectBalanced },
+  }) => {
     const { server, ids } = await account([
       { quantity: 10, startDate: '2026-01-01', endDate: '2026-12-31' },
       { quantity: 5, startDate: '2026-01-01', endDate: '2026-07-31' },
     ]);
     // 2 units/h × 10 h = 20 units: 5 from the July entitlement, 10 from December, 5 uncovered.
-    await recordUsage(database.db, server, [
+    await recordUsage(db, server, [
       { product: 'Solver', start: '2026-06-01T00:00:00Z', end: '2026-06-01T10:00:00Z' },
     ]);
     expect([await used(ids[1]), await used(ids[0])]).toEqual([500, 1000]);
@@ -147,12 +143,14 @@ describe('draw-down', () => {
     expect([r.sessions, r.drawn, r.overage]).toEqual([20, 15, 5]);
   });
 
-  it('skips entitlements not valid on the usage day', async () => {
+  test('skips entitlements not valid on the usage day', async ({
+    ledger: { db, account, used, expectBalanced },
+  }) => {
     const { server, ids } = await account([
       { quantity: 100, startDate: '2026-07-01', endDate: '2026-12-31' },
       { quantity: 100, startDate: '2025-01-01', endDate: '2025-12-31' },
     ]);
-    await recordUsage(database.db, server, [
+    await recordUsage(db, server, [
       { product: 'Solver', start: '2026-06-01T00:00:00Z', end: '2026-06-01T01:00:00Z' },
     ]);
     expect([await used(ids[0]), await used(ids[1])]).toEqual([0, 0]);
@@ -161,42 +159,46 @@ describe('draw-down', () => {
 });
 
 describe('idempotency and bad events', () => {
-  it('replaying a batch 10 times changes nothing', async () => {
+  test('replaying a batch 10 times changes nothing', async ({ ledger: { db, account, sessions } }) => {
     const { server } = await account([{ quantity: 50, startDate: '2026-01-01', endDate: '2026-12-31' }]);
     const events = usageEvents([
       { product: 'Solver', start: '2026-05-01T00:00:00Z', end: '2026-05-01T03:00:00Z' },
       { product: 'Mesher', count: 4, start: '2026-05-01T00:00:00Z', end: null, seen: '2026-05-01T02:00:00Z' },
     ]);
-    await ingestUsage(database.db, server, events, NOW);
-    const first = await reconcile(database.db, server.customerNumber);
+    await ingestUsage(db, server, events, NOW);
+    const first = await reconcile(db, server.customerNumber);
     const rows = await sessions(server.clsId);
-    for (let i = 0; i < 10; i++) await ingestUsage(database.db, server, events, NOW);
-    expect(await reconcile(database.db, server.customerNumber)).toEqual(first);
+    for (let i = 0; i < 10; i++) await ingestUsage(db, server, events, NOW);
+    expect(await reconcile(db, server.customerNumber)).toEqual(first);
     expect(await sessions(server.clsId)).toEqual(rows);
     const ledgerRows = await queryRows<{ n: number }>(
-      database.db,
+      db,
       sql`select count(*)::int as n from elastic_ledger where customer_number = ${server.customerNumber}`,
     );
     expect(ledgerRows[0].n).toBe(2);
   });
 
-  it('handles an end that arrives before its start', async () => {
+  test('handles an end that arrives before its start', async ({
+    ledger: { db, account, sessions, expectBalanced },
+  }) => {
     const { server } = await account([{ quantity: 50, startDate: '2026-01-01', endDate: '2026-12-31' }]);
     const [start, end] = usageEvents([
       { product: 'Solver', start: '2026-05-01T00:00:00Z', end: '2026-05-01T02:00:00Z' },
     ]);
-    await ingestUsage(database.db, server, [end], NOW);
-    await ingestUsage(database.db, server, [start], NOW);
+    await ingestUsage(db, server, [end], NOW);
+    await ingestUsage(db, server, [start], NOW);
     const [row] = await sessions(server.clsId);
     expect([row.hours, row.charge, row.session_status]).toEqual([2, 4, 'Completed']);
     await expectBalanced(server.customerNumber);
   });
 
-  it('rejects bad events with their index and reason and keeps the good ones', async () => {
+  test('rejects bad events with their index and reason and keeps the good ones', async ({
+    ledger: { db, account, sessions },
+  }) => {
     const { server } = await account([{ quantity: 50, startDate: '2026-01-01', endDate: '2026-12-31' }]);
     const [good] = usageEvents([{ product: 'Solver', start: '2026-05-01T00:00:00Z', end: null }]);
     const result = await ingestUsage(
-      database.db,
+      db,
       server,
       [
         { ...good, productCount: 0 },
@@ -217,7 +219,9 @@ describe('idempotency and bad events', () => {
 });
 
 describe('ledger invariants', () => {
-  it('hold for random event streams with duplicates and reordering', async () => {
+  test('hold for random event streams with duplicates and reordering', async ({
+    ledger: { db, account, used },
+  }) => {
     const session = fc.record({
       product: fc.constantFrom('Solver', 'Mesher'),
       count: fc.integer({ min: 1, max: 8 }),
@@ -253,11 +257,11 @@ describe('ledger invariants', () => {
             [stream[i % stream.length], stream[j]] = [stream[j], stream[i % stream.length]];
           }
           const half = Math.ceil(stream.length / 2);
-          await ingestUsage(database.db, server, stream.slice(0, half), NOW);
-          await ingestUsage(database.db, server, stream.slice(half), NOW);
-          const once = await reconcile(database.db, server.customerNumber);
-          await ingestUsage(database.db, server, events, NOW);
-          expect(await reconcile(database.db, server.customerNumber)).toEqual(once);
+          await ingestUsage(db, server, stream.slice(0, half), NOW);
+          await ingestUsage(db, server, stream.slice(half), NOW);
+          const once = await reconcile(db, server.customerNumber);
+          await ingestUsage(db, server, events, NOW);
+          expect(await reconcile(db, server.customerNumber)).toEqual(once);
           const [r] = once;
           expect(r.balanced).toBe(true);
           for (const id of ids) {
@@ -272,7 +276,9 @@ describe('ledger invariants', () => {
     );
   });
 
-  it('20 parallel batches for one account never overdraw and reconcile exactly', async () => {
+  test('20 parallel batches for one account never overdraw and reconcile exactly', async ({
+    ledger: { db, account, used, expectBalanced },
+  }) => {
     const { server, ids } = await account([
       { quantity: 300, startDate: '2026-01-01', endDate: '2026-12-31' },
       { quantity: 100, startDate: '2026-01-01', endDate: '2026-09-30' },
@@ -288,7 +294,7 @@ describe('ledger invariants', () => {
         })),
       ),
     );
-    const results = await Promise.all(batches.map((events) => ingestUsage(database.db, server, events, NOW)));
+    const results = await Promise.all(batches.map((events) => ingestUsage(db, server, events, NOW)));
     expect(results.every((r) => r.accepted === 20)).toBe(true);
     expect(await used(ids[1])).toBe(10_000);
     expect(await used(ids[0])).toBe(30_000);
