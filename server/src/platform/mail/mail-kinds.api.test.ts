@@ -1,32 +1,28 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { activationsApi } from '@lp/contract/activations/api';
+import { fsaApi } from '@lp/contract/fsa/api';
+import { licenseFilesApi } from '@lp/contract/license-files/api';
+import { statementsApi } from '@lp/contract/statements/api';
 import { desc, eq } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import {
   buildElasticEntitlement,
   buildElasticServer,
   buildRateTable,
 } from '../../../harness/elastic-factories.ts';
 import { buildEntitlement, buildLease, dayFromToday as day } from '../../../harness/factories.ts';
-import { createTestApp } from '../../../harness/test-app.ts';
-import { buildAccountFixture } from '../../../test/account-fixture.ts';
+import { acme, apiTest } from '../../../test/api-fixture.ts';
 import { header, type MimePart, parseMime } from '../../../test/mime.ts';
 import { type Received, startSmtpSink } from '../../../test/smtp-sink.ts';
-import { createTestDatabase, type TestDatabase } from '../../../test/test-db.ts';
 import { accounts, emails, fsaPrices, products } from '../../db/schema.ts';
 import { auditCheckpointJob } from '../../features/audit/checkpoint-service.ts';
 import { noticesJob } from '../../features/notices/service.ts';
 import { loadConfig } from '../config.ts';
 import type { AppContext } from '../context.ts';
 import { runDueJobs } from '../jobs.ts';
-import {
-  createSmtpTransport,
-  deliverDueEmails,
-  type MailTransport,
-  type StoredAttachment,
-} from './mailer.ts';
+import { createSmtpTransport, deliverDueEmails, type StoredAttachment } from './mailer.ts';
 
 /*
  * Issue 22 §6 (decision 060): each kind of e-mail the product sends, caused the way it is in production (the API
@@ -36,48 +32,78 @@ import {
  */
 
 const PUBLIC_URL = 'https://portal.example.com/licensing';
-const CN = '6600001';
-const OTHER = '6600002';
+const CN = acme.customerNumber;
 const SERVER_ID = 'AA0000000066';
+const CLS_SERVER = 'CLS-MAIL-1';
 const FSA_PART = 'MAIL-FSA-SOLVER';
-type Headers = Record<string, string>;
 
-let database: TestDatabase;
-let app: FastifyInstance;
-let ctx: AppContext;
-let smtp: Awaited<ReturnType<typeof startSmtpSink>>;
-let transport: MailTransport;
-let boss: Headers;
-let root: string;
-let clsServer: string;
-
-beforeAll(async () => {
-  root = fs.mkdtempSync(path.join(os.tmpdir(), 'lp-mail-kinds-'));
-  smtp = await startSmtpSink();
-  transport = createSmtpTransport(smtp.url);
-  const env = {
+const it = apiTest
+  // biome-ignore lint/correctness/noEmptyPattern: Vitest reads a fixture's dependencies from this pattern (none).
+  .extend('root', { scope: 'file' }, async ({}, { onCleanup }) => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'lp-mail-kinds-'));
+    onCleanup(() => fs.rmSync(root, { recursive: true, force: true }));
+    return root;
+  })
+  /** The SMTP server the mail is delivered to, and a transport of the test's own to it. */
+  // biome-ignore lint/correctness/noEmptyPattern: Vitest reads a fixture's dependencies from this pattern (none).
+  .extend('smtp', { scope: 'file' }, async ({}, { onCleanup }) => {
+    const sink = await startSmtpSink();
+    const transport = createSmtpTransport(sink.url);
+    onCleanup(async () => {
+      transport.close?.();
+      await sink.close();
+    });
+    return { sink, transport };
+  })
+  .override('appEnv', { scope: 'file' }, async ({ root, smtp }) => ({
     PUBLIC_URL,
-    SMTP_URL: smtp.url,
+    SMTP_URL: smtp.sink.url,
     MAIL_FROM: 'Licensing Portal <no-reply@portal.example.com>',
     DATA_DIR: root,
     AUDIT_CHECKPOINT_DIR: path.join(root, 'checkpoints'),
     AUDIT_CHECKPOINT_EMAIL: 'audit@vendor.example',
-  };
-  database = await createTestDatabase();
-  app = await createTestApp(database, env);
-  ctx = {
-    config: loadConfig({ NODE_ENV: 'test', ...env }),
-    database,
-    db: database.db,
-    secret: Buffer.alloc(32),
-    log: app.log,
-  };
+  }))
+  /** What the jobs and the outbox's round are given: the app's configuration, database and log. */
+  .extend(
+    'ctx',
+    { scope: 'file' },
+    async ({ app, appEnv, database }): Promise<AppContext> => ({
+      config: loadConfig({ NODE_ENV: 'test', ...appEnv }),
+      database,
+      db: database.db,
+      secret: Buffer.alloc(32),
+      log: app.log,
+    }),
+  )
+  .extend('mail', { scope: 'file' }, async ({ ctx, database, smtp: { sink, transport } }) => ({
+    /**
+     * The message the outbox delivers that `match` picks. The app's worker sends it within its poll; a round now
+     * sends it at once (whichever of the two claims it sends it, once).
+     */
+    delivered: async (match: (mail: MimePart, envelope: Received) => boolean): Promise<MimePart> => {
+      await deliverDueEmails(ctx, transport);
+      const received = await sink.next((m) => match(parseMime(m.raw), m));
+      return parseMime(received.raw);
+    },
+    /** The outbox row of the newest message with this subject: what the account's e-mail page shows. */
+    storedAttachments: async (subject: string): Promise<StoredAttachment[]> => {
+      const [row] = await database.db
+        .select()
+        .from(emails)
+        .where(eq(emails.subject, subject))
+        .orderBy(desc(emails.id))
+        .limit(1);
+      return row?.attachments as StoredAttachment[];
+    },
+  }));
+
+// The cast comes first: its accounts own the data.
+it.beforeAll(async ({ api, database, cast: { boss } }) => {
   const db = database.db;
-  ({ boss } = await buildAccountFixture(db, CN, OTHER));
   await db.update(accounts).set({ supportEmail: 'it@acme.example' }).where(eq(accounts.customerNumber, CN));
   // A statement: an elastic server and entitlement.
   await buildRateTable(db, '2025.1.0', { Solver: 2 });
-  clsServer = await buildElasticServer(db, CN, 'CLS-MAIL-1');
+  await buildElasticServer(db, CN, CLS_SERVER);
   await buildElasticEntitlement(db, CN, {
     activationId: 'ACT-MAIL',
     quantity: 1000,
@@ -96,14 +122,13 @@ beforeAll(async () => {
     { partNumber: FSA_PART, name: 'Solver FSA', family: 'Platform', daemon: 'simlmd', featureName: 'solver' },
   ]);
   await buildLease(db, CN, 'LF-MAIL', { partNumber: 'MAIL-SOLVER' });
-  const activated = await post('/api/fulfillments/create', {
+  await api.ok(boss, activationsApi.create, {
     customerNumber: CN,
     serverName: 'lic-mail',
     serverId: SERVER_ID,
     serverIdType: 'ETHERNET',
     activations: [{ id: 'LF-MAIL', count: 1 }],
   });
-  expect(activated.statusCode, activated.body).toBe(200);
   // An FSA order: a contract with its busops list and a price.
   const contract = await buildEntitlement(db, CN, {
     activationId: 'FSA-MAIL',
@@ -128,39 +153,7 @@ beforeAll(async () => {
   await buildEntitlement(db, CN, { activationId: 'L-MAIL', productName: 'Solver', endDate: day(25) });
 });
 
-afterAll(async () => {
-  await app?.close();
-  transport?.close?.();
-  await smtp?.close();
-  await database?.close();
-  if (root) fs.rmSync(root, { recursive: true, force: true });
-});
-
-function post(url: string, payload: object) {
-  return app.inject({ method: 'POST', url, headers: boss, payload });
-}
-
-/**
- * The message the outbox delivers that `match` picks. The app's worker sends it within its poll; a round now sends
- * it at once (whichever of the two claims it sends it, once).
- */
-async function delivered(match: (mail: MimePart, envelope: Received) => boolean): Promise<MimePart> {
-  await deliverDueEmails(ctx, transport);
-  const received = await smtp.next((m) => match(parseMime(m.raw), m));
-  return parseMime(received.raw);
-}
 const subjectOf = (mail: MimePart) => header(mail, 'Subject') ?? '';
-
-/** The outbox row of the newest message with this subject: what the account's e-mail page shows. */
-async function storedAttachments(subject: string): Promise<StoredAttachment[]> {
-  const [row] = await database.db
-    .select()
-    .from(emails)
-    .where(eq(emails.subject, subject))
-    .orderBy(desc(emails.id))
-    .limit(1);
-  return row?.attachments as StoredAttachment[];
-}
 
 /**
  * What every kind must be: text/plain and text/html as alternatives (in a multipart/mixed with the attachments
@@ -191,15 +184,18 @@ const asStored = (attachments: MimePart[]) =>
   }));
 
 describe('each kind of e-mail, as a mail client receives it', () => {
-  it('the statement e-mail: its summary as text, the PDF attached as recorded', async () => {
-    const res = await post('/api/emailweek', {
+  it('the statement e-mail: its summary as text, the PDF attached as recorded', async ({
+    api,
+    cast: { boss },
+    mail: { delivered, storedAttachments },
+  }) => {
+    await api.ok(boss, statementsApi.emailWeek, {
       customerid: CN,
       customername: 'Acme',
-      server: clsServer,
+      server: CLS_SERVER,
       activationid: 'ACT-MAIL',
       date: '2026-03-31T10:00:00.000Z',
     });
-    expect(res.statusCode, res.body).toBe(200);
     const mail = await delivered((m) => subjectOf(m).startsWith('Weekly Statement ACT-MAIL'));
     expect(header(mail, 'List-Unsubscribe')).toBeUndefined();
     const { text, words, attachments } = readable(mail);
@@ -211,31 +207,38 @@ describe('each kind of e-mail, as a mail client receives it', () => {
     expect(asStored(attachments)).toEqual(await storedAttachments(subjectOf(mail)));
   });
 
-  it('the license file e-mail: the keys address absolute in both parts, the file attached as recorded', async () => {
-    const res = await post('/api/fulfillments/email', {
+  it('the license file e-mail: the keys address absolute in both parts, the file attached as recorded', async ({
+    api,
+    cast: { boss },
+    mail: { delivered, storedAttachments },
+  }) => {
+    await api.ok(boss, licenseFilesApi.email, {
       customerNumber: CN,
       serverId: SERVER_ID,
       serverIdType: 'ETHERNET',
     });
-    expect(res.statusCode, res.body).toBe(200);
+    const keys = `${PUBLIC_URL}${licenseFilesApi.keys.path}`;
     const mail = await delivered((m) => subjectOf(m).startsWith('License file license_'));
     const { words, html, attachments } = readable(mail);
     expect(words).toContain(`The license file of license server lic-mail (${SERVER_ID.toLowerCase()})`);
-    expect(words).toContain(`anyone can check it with the public keys at ${PUBLIC_URL}/api/license-keys.`);
-    expect(html).toContain(`<a href="${PUBLIC_URL}/api/license-keys">`);
+    expect(words).toContain(`anyone can check it with the public keys at ${keys}.`);
+    expect(html).toContain(`<a href="${keys}">`);
     expect(attachments.map((a) => [a.type, a.content.toString('utf8').startsWith('SERVER ')])).toEqual([
       ['text/plain', true],
     ]);
     expect(asStored(attachments)).toEqual(await storedAttachments(subjectOf(mail)));
   });
 
-  it('the FSA order confirmation: the order lines as a table in the text', async () => {
-    const res = await post('/api/entitlements', {
+  it('the FSA order confirmation: the order lines as a table in the text', async ({
+    api,
+    cast: { boss },
+    mail: { delivered },
+  }) => {
+    await api.ok(boss, fsaApi.order, {
       customerNumber: CN,
       fsaID: 'FSA-MAIL',
       products: [{ ansysbpn: FSA_PART, ansyscount: 2, startdate: day(0), duration: '7' }],
     });
-    expect(res.statusCode, res.body).toBe(200);
     const mail = await delivered((m) => subjectOf(m) === 'FSA order on FSA-MAIL: 1 line(s)');
     expect(mail.type).toBe('multipart/alternative');
     const { text, words } = readable(mail);
@@ -247,7 +250,10 @@ describe('each kind of e-mail, as a mail client receives it', () => {
     expect(text).toMatch(/\r?\n\r?\nTotal: [\d,.]+ USD\r?\n\r?\nRemaining balance: [\d,.]+ USD/);
   });
 
-  it('the notice digest: the notices, the link to the notice choices, List-Unsubscribe to it', async () => {
+  it('the notice digest: the notices, the link to the notice choices, List-Unsubscribe to it', async ({
+    ctx,
+    mail: { delivered },
+  }) => {
     const choices = `${PUBLIC_URL}/emails?account=${CN}&notices=choose`;
     expect(await runDueJobs(ctx, [noticesJob])).toEqual([
       expect.objectContaining({ name: 'notices', ok: true }),
@@ -267,7 +273,11 @@ describe('each kind of e-mail, as a mail client receives it', () => {
     expect(html).toContain(`<a href="${choices.replace('&', '&amp;')}">choose your notices</a>`);
   });
 
-  it('the audit checkpoint copy: the command to check it, the checkpoint attached as written', async () => {
+  it('the audit checkpoint copy: the command to check it, the checkpoint attached as written', async ({
+    ctx,
+    root,
+    mail: { delivered },
+  }) => {
     expect(await runDueJobs(ctx, [auditCheckpointJob(60)])).toEqual([
       expect.objectContaining({ name: 'audit-checkpoint', ok: true }),
     ]);
