@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import { accountsApi } from '@lp/contract/accounts/api';
 import { apiCatalogue } from '@lp/contract/api-catalogue';
 import { messages } from '@lp/contract/common/errors';
 import type { Operation } from '@lp/contract/common/operation';
-import { contactRoles } from '@lp/domain/policy';
+import { transactionsApi } from '@lp/contract/transactions/api';
 import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import {
   buildElasticEntitlement,
   buildElasticServer,
@@ -14,61 +14,16 @@ import {
   recordUsage,
   usageEvents,
 } from '../../harness/elastic-factories.ts';
-import { addContact, buildAccount } from '../../harness/factories.ts';
-import { signInAs } from '../../harness/sign-in.ts';
-import { createTestApp } from '../../harness/test-app.ts';
-import { createTestDatabase, type TestDatabase } from '../../test/test-db.ts';
+import { buildAccount } from '../../harness/factories.ts';
+import { apiTest, bearer } from '../../test/api-fixture.ts';
 import { queryRows } from '../db/database.ts';
 import { issueServerCredential } from '../features/cls-api/server-credentials.ts';
 
 /* Decision 059: a field a call does not declare is refused with 400 naming it, before the call does anything. */
 
 const CN = '5900001';
-type Headers = Record<string, string>;
+const clsId = 'CLS-STRICT';
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
-
-let database: TestDatabase;
-let app: FastifyInstance;
-let staff: Headers;
-let server: Headers;
-let clsId: string;
-
-beforeAll(async () => {
-  database = await createTestDatabase();
-  app = await createTestApp(database);
-  const db = database.db;
-  await buildRateTable(db, '2025.1.0', { Solver: 2 });
-  await buildAccount(db, { customerNumber: CN, name: 'Strict Input' });
-  clsId = await buildElasticServer(db, CN, 'CLS-STRICT');
-  await buildElasticEntitlement(db, CN, { quantity: 1e6, startDate: '2020-01-01', endDate: '2099-12-31' });
-  await addContact(db, CN, 'admin@strict.example', contactRoles.admin);
-  // Passes every guard (alert staff, busops-only calls), so the only refusal left is the body's.
-  staff = (await signInAs(db, 'ops@vendor.example', { vendorRoles: ['busops', 'admin'] })).headers;
-  const { token } = await issueServerCredential(db, { customerNumber: CN, clsId, createdBy: 'test' });
-  server = { authorization: `Bearer ${token}` };
-});
-
-afterAll(async () => {
-  await app?.close();
-  await database?.close();
-});
-
-/** Rows of every table: a refused call must leave each as it was. */
-async function tableCounts(): Promise<Record<string, number>> {
-  const tables = await queryRows<{ name: string }>(
-    database.db,
-    sql`select table_name as name from information_schema.tables
-        where table_schema = 'public' and table_type = 'BASE TABLE' order by table_name`,
-  );
-  const counts = await queryRows<{ name: string; n: number }>(
-    database.db,
-    sql.join(
-      tables.map(({ name }) => sql`select ${name} as name, count(*)::int as n from ${sql.identifier(name)}`),
-      sql` union all `,
-    ),
-  );
-  return Object.fromEntries(counts.map(({ name, n }) => [name, Number(n)]));
-}
 
 /** A path parameter value its declaration takes (ids are numbers or UUIDs, accounts are account numbers). */
 function pathOf(op: Operation): string {
@@ -80,16 +35,56 @@ function pathOf(op: Operation): string {
   });
 }
 
-const headersOf = (op: Operation): Headers => (op.auth === 'server-credential' ? server : staff);
-
-function send(op: Operation, payload?: unknown, query = '') {
-  return app.inject({
-    method: op.method.toUpperCase() as Method,
-    url: `${pathOf(op)}${query}`,
-    headers: headersOf(op),
-    ...(payload !== undefined && { payload: payload as object }),
+const test = apiTest
+  /** Passes every guard (alert staff, busops-only calls), so the only refusal left is the body's. */
+  .extend('staff', { scope: 'file' }, async ({ signIn }) =>
+    signIn('ops@vendor.example', { vendorRoles: ['busops', 'admin'] }),
+  )
+  .extend('calls', { scope: 'file' }, async ({ app, database, staff }) => {
+    const { db } = database;
+    await buildRateTable(db, '2025.1.0', { Solver: 2 });
+    await buildAccount(db, { customerNumber: CN, name: 'Strict Input' });
+    await buildElasticServer(db, CN, clsId);
+    await buildElasticEntitlement(db, CN, { quantity: 1e6, startDate: '2020-01-01', endDate: '2099-12-31' });
+    const server = bearer(
+      (await issueServerCredential(db, { customerNumber: CN, clsId, createdBy: 'test' })).token,
+    );
+    return {
+      /**
+       * Any declared call as it stands, with this payload and query string as written (a stray field is what
+       * these tests send), by staff or, for the license-server calls, the server.
+       */
+      send: (op: Operation, payload?: unknown, query = '') =>
+        app.inject({
+          method: op.method.toUpperCase() as Method,
+          url: `${pathOf(op)}${query}`,
+          headers: (op.auth === 'server-credential' ? server : staff).headers,
+          ...(payload !== undefined && { payload: payload as object }),
+        }),
+      /** Rows of every table: a refused call must leave each as it was. */
+      tableCounts: async (): Promise<Record<string, number>> => {
+        const tables = await queryRows<{ name: string }>(
+          db,
+          sql`select table_name as name from information_schema.tables
+              where table_schema = 'public' and table_type = 'BASE TABLE' order by table_name`,
+        );
+        const counts = await queryRows<{ name: string; n: number }>(
+          db,
+          sql.join(
+            tables.map(
+              ({ name }) => sql`select ${name} as name, count(*)::int as n from ${sql.identifier(name)}`,
+            ),
+            sql` union all `,
+          ),
+        );
+        return Object.fromEntries(counts.map(({ name, n }) => [name, Number(n)]));
+      },
+    };
+  })
+  /** The usage page with these fields besides the account, as written (a misspelled one is what tests send). */
+  .extend('fetchUsage', { scope: 'file' }, async ({ api, staff }) => {
+    return (body: object) => api.call(staff, transactionsApi.page, { customerNumber: CN, ...body });
   });
-}
 
 const refusal = (names: string) => ({
   status: 'FAILURE',
@@ -98,7 +93,9 @@ const refusal = (names: string) => ({
 });
 
 describe('every declared call refuses fields it does not declare', () => {
-  it('a body field no call declares is refused with 400 naming it, and nothing is written', async () => {
+  test('a body field no call declares is refused with 400 naming it, and nothing is written', async ({
+    calls: { send, tableCounts },
+  }) => {
     const withBody = apiCatalogue.filter((op) => op.body);
     expect(withBody.length).toBeGreaterThan(70);
     const before = await tableCounts();
@@ -111,7 +108,9 @@ describe('every declared call refuses fields it does not declare', () => {
     expect(await tableCounts()).toEqual(before);
   });
 
-  it('a call that takes no body refuses one; a call that takes no query string (other than a GET) refuses one', async () => {
+  test('a call that takes no body refuses one; a call that takes no query string (other than a GET) refuses one', async ({
+    calls: { send, tableCounts },
+  }) => {
     const noBody = apiCatalogue.filter((op) => !op.body && op.method !== 'get' && !op.form);
     expect(noBody.map((op) => op.operationId).sort()).toEqual(
       expect.arrayContaining(['deleteEmail', 'resolveAlert', 'revokeServerCredential', 'signOut']),
@@ -133,7 +132,10 @@ describe('every declared call refuses fields it does not declare', () => {
     expect(await tableCounts()).toEqual(before);
   });
 
-  it('a declared query string refuses parameters it does not declare; GETs without one ignore theirs', async () => {
+  test('a declared query string refuses parameters it does not declare; GETs without one ignore theirs', async ({
+    app,
+    calls: { send },
+  }) => {
     const lastUpdated = apiCatalogue.find((op) => op.operationId === 'getLastUpdatedOn') as Operation;
     const misspelled = await send(lastUpdated, undefined, `?accountid=${CN}`);
     expect(misspelled.statusCode).toBe(400);
@@ -143,28 +145,22 @@ describe('every declared call refuses fields it does not declare', () => {
     const buildInfo = apiCatalogue.find((op) => op.operationId === 'getBuildInfo') as Operation;
     expect((await send(buildInfo, undefined, '?_=1732600000000')).statusCode).toBe(200);
     // The IdP's own parameters on the sign-in callback are the protocol's, not the portal's to refuse.
-    const callback = await app.inject('/api/auth/callback?state=x&code=y&iss=https%3A%2F%2Fidp.example');
+    const callback = await app.inject(
+      `${operation('signInCallback').path}?state=x&code=y&iss=https%3A%2F%2Fidp.example`,
+    );
     expect(callback.statusCode).toBe(302);
   });
 });
 
 describe('the usage call with a misspelled period (issue 22 §5)', () => {
-  beforeAll(async () => {
+  test.beforeAll(async ({ database, calls: _server }) => {
     await recordUsage(database.db, { customerNumber: CN, clsId }, [
       { product: 'Solver', start: '2026-03-01T08:00:00Z', end: '2026-03-01T09:00:00Z' },
       { product: 'Solver', start: '2026-03-05T08:00:00Z', end: '2026-03-05T09:00:00Z' },
     ]);
   });
 
-  const fetchUsage = (body: object) =>
-    app.inject({
-      method: 'POST',
-      url: '/api/fetchUsage',
-      headers: staff,
-      payload: { customerNumber: CN, ...body },
-    });
-
-  it('answers 400 naming form and too instead of every date', async () => {
+  test('answers 400 naming form and too instead of every date', async ({ fetchUsage }) => {
     const res = await fetchUsage({ form: '2026-03-01', too: '2026-03-01' });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toEqual(refusal('form, too'));
@@ -172,7 +168,7 @@ describe('the usage call with a misspelled period (issue 22 §5)', () => {
     expect((await fetchUsage({ from: '2026-03-01', to: '2026-03-01' })).json()).toEqual(refusal('from, to'));
   });
 
-  it('a misspelled criterion or sort field is named with its place', async () => {
+  test('a misspelled criterion or sort field is named with its place', async ({ fetchUsage }) => {
     const criterion = await fetchUsage({
       filter: {
         condition: 'ALL',
@@ -186,8 +182,9 @@ describe('the usage call with a misspelled period (issue 22 §5)', () => {
     expect(sorting.json()).toEqual(refusal('sorting.dir'));
   });
 
-  it('the period as the call declares it selects that day only', async () => {
-    const res = await fetchUsage({
+  test('the period as the call declares it selects that day only', async ({ api, staff }) => {
+    const { data } = await api.ok(staff, transactionsApi.page, {
+      customerNumber: CN,
       filter: {
         condition: 'ALL',
         criteria: [
@@ -199,8 +196,7 @@ describe('the usage call with a misspelled period (issue 22 §5)', () => {
         ],
       },
     });
-    expect(res.statusCode).toBe(200);
-    expect(res.json().data.map((r: { StartTime: string }) => r.StartTime)).toEqual(['2026-03-01 08:00:00']);
+    expect(data.map((r) => r.StartTime)).toEqual(['2026-03-01 08:00:00']);
   });
 });
 
@@ -247,7 +243,9 @@ const strayKey = fc
   .filter((key) => !['__proto__', 'constructor', 'prototype'].includes(key));
 
 describe('random stray fields on valid bodies', () => {
-  it('are refused with 400 naming them, before anything is written', async () => {
+  test('are refused with 400 naming them, before anything is written', async ({
+    calls: { send, tableCounts },
+  }) => {
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...writes), strayKey, async (write, key) => {
         const body = write.body();
@@ -262,7 +260,7 @@ describe('random stray fields on valid bodies', () => {
     );
   });
 
-  it('in a nested object too, named with its place', async () => {
+  test('in a nested object too, named with its place', async ({ calls: { send } }) => {
     await fc.assert(
       fc.asyncProperty(strayKey, async (key) => {
         fc.pre(!['rulename', 'ipaddress'].includes(key));
@@ -278,7 +276,9 @@ describe('random stray fields on valid bodies', () => {
     );
   });
 
-  it('the same bodies without the stray field are accepted (so the stray field alone was refused)', async () => {
+  test('the same bodies without the stray field are accepted (so the stray field alone was refused)', async ({
+    calls: { send },
+  }) => {
     for (const write of writes) {
       const res = await send(operation(write.operationId), write.body());
       expect(res.statusCode, `${write.operationId}: ${res.body}`).toBe(200);
@@ -287,7 +287,9 @@ describe('random stray fields on valid bodies', () => {
 });
 
 describe('usage events from a license server', () => {
-  it('an event with a field the API does not declare is rejected by index, naming it; the others are kept', async () => {
+  test('an event with a field the API does not declare is rejected by index, naming it; the others are kept', async ({
+    calls: { send },
+  }) => {
     const [start, end] = usageEvents([
       {
         product: 'Solver',
@@ -305,7 +307,11 @@ describe('usage events from a license server', () => {
 });
 
 describe("fields the spec's clients send are declared, and accepted though not read", () => {
-  it('AG Grid column state, the generic data service sorting accounts, new activations carrying their row', async () => {
+  test('AG Grid column state, the generic data service sorting accounts, new activations carrying their row', async ({
+    api,
+    staff,
+    calls: { send },
+  }) => {
     const prefs = await send(operation('saveTablePrefs'), {
       tables: [
         {
@@ -334,7 +340,7 @@ describe("fields the spec's clients send are declared, and accepted though not r
     });
     expect(prefs.statusCode, prefs.body).toBe(200);
 
-    const accounts = await send(operation('listAccounts'), {
+    const accounts = await api.ok(staff, accountsApi.page, {
       filter: {
         condition: 'ANY',
         criteria: [{ name: 'AccountID', method: 'CONTAINS', value: CN, casefold: true }],
@@ -343,8 +349,7 @@ describe("fields the spec's clients send are declared, and accepted though not r
       offset: 0,
       limit: 100,
     });
-    expect(accounts.statusCode, accounts.body).toBe(200);
-    expect(accounts.json().data).toEqual([{ AccountID: CN, AccountName: 'Strict Input' }]);
+    expect(accounts.data).toEqual([{ AccountID: CN, AccountName: 'Strict Input' }]);
     const distinct = await send(operation('distinctAccounts'), { key: 'AccountName', limit: 500 });
     expect(distinct.statusCode, distinct.body).toBe(200);
 
