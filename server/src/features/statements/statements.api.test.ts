@@ -1,10 +1,13 @@
 import { messages } from '@lp/contract/common/errors';
+import type { BodyInput } from '@lp/contract/common/operation';
+import { emailsApi } from '@lp/contract/emails/api';
+import { prefsApi } from '@lp/contract/prefs/api';
+import { statementsApi } from '@lp/contract/statements/api';
 import { contactRoles } from '@lp/domain/policy';
 import { BALANCE_ADJUSTMENT, UNCOVERED_ACTIVATION, UNCOVERED_PO } from '@lp/domain/statement';
 import { desc, eq } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
 import { PDFParse } from 'pdf-parse';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import {
   buildElasticEntitlement,
   buildElasticServer,
@@ -12,8 +15,7 @@ import {
   recordUsage,
 } from '../../../harness/elastic-factories.ts';
 import { addContact, buildAccount, buildEntitlement } from '../../../harness/factories.ts';
-import { signInAs } from '../../../harness/sign-in.ts';
-import { createTestApp } from '../../../harness/test-app.ts';
+import { acme, anonymous, apiTest, other } from '../../../test/api-fixture.ts';
 import {
   outline,
   pdfCatalog,
@@ -22,21 +24,14 @@ import {
   type StructNode,
   structTree,
 } from '../../../test/pdf-structure.ts';
-import { createTestDatabase, type TestDatabase } from '../../../test/test-db.ts';
-import { emails } from '../../db/schema.ts';
+import { accounts, emails } from '../../db/schema.ts';
 import type { StoredAttachment } from '../../platform/mail/mailer.ts';
 import { postAdjustment } from '../ledger/service.ts';
 
-let database: TestDatabase;
-let app: FastifyInstance;
-const headers: Record<string, Record<string, string>> = {};
-
-const ACME = '5200001';
+const ACME = acme.customerNumber;
 const OVER = '5200002';
 const EMPTY = '5200003';
-const OTHER = '5200004';
-let acmeServer: string;
-let otherServer: string;
+const OTHER = other.customerNumber;
 const march = { from: '2026-03-01', to: '2026-03-31' };
 
 /** Charges land on the day a session ends (rate × count × hours). */
@@ -47,21 +42,34 @@ const session = (product: string, start: string, hours: number, count = 1) => ({
   end: new Date(Date.parse(start) + hours * 3_600_000).toISOString(),
 });
 
-beforeAll(async () => {
-  database = await createTestDatabase();
+const ACME_SERVER = 'CLS-ACME-1';
+const OTHER_SERVER = 'CLS-OTHER-1';
+
+const test = apiTest
+  /** Someone signed in who belongs to no account. */
+  .extend('stranger', { scope: 'file' }, async ({ signIn }) => signIn('nobody@elsewhere.example'))
+  /** The account's newest e-mail. */
+  .extend('latestEmail', { scope: 'file' }, async ({ database }) => async () => {
+    const [row] = await database.db
+      .select()
+      .from(emails)
+      .where(eq(emails.customerNumber, ACME))
+      .orderBy(desc(emails.id))
+      .limit(1);
+    return row!;
+  });
+
+// The cast comes first: its accounts own the ledger; its admin administers Overdrawn and No Elastic as well.
+test.beforeAll(async ({ database, cast: _accounts }) => {
   const { db } = database;
-  app = await createTestApp(database);
-  await buildAccount(db, { customerNumber: ACME, name: 'Acme Statements Ltd' });
+  await db.update(accounts).set({ name: 'Acme Statements Ltd' }).where(eq(accounts.customerNumber, ACME));
   await buildAccount(db, { customerNumber: OVER, name: 'Overdrawn Inc' });
   await buildAccount(db, { customerNumber: EMPTY, name: 'No Elastic Corp' });
-  await buildAccount(db, { customerNumber: OTHER, name: 'Other Corp' });
-  for (const cn of [ACME, OVER, EMPTY]) await addContact(db, cn, 'admin@acme.example', contactRoles.admin);
-  await addContact(db, ACME, 'viewer@acme.example', contactRoles.viewer);
-  await addContact(db, OTHER, 'admin@other.example', contactRoles.admin);
+  for (const cn of [OVER, EMPTY]) await addContact(db, cn, 'boss@acme.example', contactRoles.admin);
   await buildRateTable(db, '2025.1.0', { Fluent: 10, Mechanical: 4 });
 
-  acmeServer = await buildElasticServer(db, ACME, 'CLS-ACME-1');
-  otherServer = await buildElasticServer(db, OTHER, 'CLS-OTHER-1');
+  await buildElasticServer(db, ACME, ACME_SERVER);
+  await buildElasticServer(db, OTHER, OTHER_SERVER);
   // Drawn first (earliest expiry), then the big one.
   await buildElasticEntitlement(db, ACME, {
     activationId: 'ACT-SMALL',
@@ -93,7 +101,7 @@ beforeAll(async () => {
     endDate: '2026-12-31',
   });
 
-  await recordUsage(db, { customerNumber: ACME, clsId: acmeServer }, [
+  await recordUsage(db, { customerNumber: ACME, clsId: ACME_SERVER }, [
     session('Fluent', '2026-02-10T08:00:00Z', 5), // 50 before the period, from ACT-SMALL
     session('Fluent', '2026-03-05T08:00:00Z', 8), // 80: 50 empties ACT-SMALL, 30 from ACT-BIG
     session('Mechanical', '2026-03-20T08:00:00Z', 2.5, 2), // 20 from ACT-BIG
@@ -123,28 +131,16 @@ beforeAll(async () => {
   await recordUsage(db, { customerNumber: OVER, clsId: 'CLS-OVER-1' }, [
     session('Fluent', '2026-03-10T08:00:00Z', 2.5), // 25: 10 covered, 15 overage
   ]);
-
-  headers.admin = (await signInAs(db, 'admin@acme.example')).headers;
-  headers.viewer = (await signInAs(db, 'viewer@acme.example')).headers;
-  headers.outsider = (await signInAs(db, 'nobody@elsewhere.example')).headers;
-  headers.otherAdmin = (await signInAs(db, 'admin@other.example')).headers;
-  headers.support = (await signInAs(db, 'support@vendor.example', { vendorRoles: ['support'] })).headers;
 });
 
-afterAll(async () => {
-  await app?.close();
-  await database?.close();
-});
-
-const post = (url: string, who: string | null, payload: object) =>
-  app.inject({ method: 'POST', url, headers: who ? headers[who] : {}, payload });
-const statementBody = (over: object = {}) => ({
-  ...march,
-  today: '2026-04-15',
-  customerNumber: ACME,
-  customerName: 'Acme Statements Ltd',
-  ...over,
-});
+const statementBody = (over: object = {}) =>
+  ({
+    ...march,
+    today: '2026-04-15',
+    customerNumber: ACME,
+    customerName: 'Acme Statements Ltd',
+    ...over,
+  }) as BodyInput<typeof statementsApi.statement>;
 const pdfInfo = async (data: Buffer): Promise<Record<string, unknown>> => {
   const parser = new PDFParse({ data: new Uint8Array(data) });
   try {
@@ -163,10 +159,11 @@ const pdfText = async (data: Buffer) => {
 };
 
 describe('POST /api/statements', () => {
-  it('computes balances and period usage per purchase order from the ledger rollups', async () => {
-    const res = await post('/api/statements', 'admin', statementBody());
-    expect(res.statusCode).toBe(200);
-    const body = res.json();
+  test('computes balances and period usage per purchase order from the ledger rollups', async ({
+    api,
+    cast: { boss },
+  }) => {
+    const body = await api.ok(boss, statementsApi.statement, statementBody());
     expect(body.status).toBe('SUCCESS');
     expect(body.data.Customer).toEqual({
       ReportDate: '2026-04-15',
@@ -214,24 +211,23 @@ describe('POST /api/statements', () => {
     ]);
   });
 
-  it('counts usage through the end day and none before the start day', async () => {
-    const feb = (
-      await post('/api/statements', 'admin', statementBody({ from: '2026-02-10', to: '2026-02-10' }))
-    )
-      .json()
-      .data.Records.find((r: { ActivationId: string }) => r.ActivationId === 'ACT-SMALL');
+  test('counts usage through the end day and none before the start day', async ({ api, cast: { boss } }) => {
+    const records = async (period: { from: string; to: string }) =>
+      (await api.ok(boss, statementsApi.statement, statementBody(period))).data.Records;
+    const feb = (await records({ from: '2026-02-10', to: '2026-02-10' })).find(
+      (r) => r.ActivationId === 'ACT-SMALL',
+    );
     expect(feb).toMatchObject({ BalanceBeforeStart: 100, Used: 50, BalanceAtEnd: 50 });
-    const april = (
-      await post('/api/statements', 'admin', statementBody({ from: '2026-04-01', to: '2026-04-30' }))
-    )
-      .json()
-      .data.Records.find((r: { ActivationId: string }) => r.ActivationId === 'ACT-BIG');
+    const april = (await records({ from: '2026-04-01', to: '2026-04-30' })).find(
+      (r) => r.ActivationId === 'ACT-BIG',
+    );
     expect(april).toMatchObject({ BalanceBeforeStart: 955, Used: 10, BalanceAtEnd: 945, TotalUsed: 55 });
   });
 
-  it('lists usage no entitlement covered as its own Overage row', async () => {
-    const res = await post('/api/statements', 'admin', statementBody({ customerNumber: OVER }));
-    const { Records, Products } = res.json().data;
+  test('lists usage no entitlement covered as its own Overage row', async ({ api, cast: { boss } }) => {
+    const { Records, Products } = (
+      await api.ok(boss, statementsApi.statement, statementBody({ customerNumber: OVER }))
+    ).data;
     expect(Records).toEqual([
       expect.objectContaining({
         ActivationId: 'ACT-TINY',
@@ -252,29 +248,42 @@ describe('POST /api/statements', () => {
     expect(Products).toEqual([{ product: 'Fluent', total: 25, currency: 'USD' }]);
   });
 
-  it('answers an account without elastic entitlements with the spec text', async () => {
-    const res = await post('/api/statements', 'admin', statementBody({ customerNumber: EMPTY }));
-    expect(res.json()).toMatchObject({ status: 'FAILURE', err: messages.noActiveEntitlements });
+  test('answers an account without elastic entitlements with the spec text', async ({
+    api,
+    cast: { boss },
+  }) => {
+    const refusal = await api.refused(
+      boss,
+      statementsApi.statement,
+      statementBody({ customerNumber: EMPTY }),
+    );
+    expect(refusal).toMatchObject({ status: 'FAILURE', err: messages.noActiveEntitlements });
     expect(messages.noActiveEntitlements).toBe('No active entitlements for account');
   });
 
-  it('lets view-only contacts and vendor staff read, with the report date defaulting to today', async () => {
-    expect((await post('/api/statements', 'viewer', statementBody())).statusCode).toBe(200);
-    const res = await post('/api/statements', 'support', statementBody({ today: undefined }));
-    expect(res.json().data.Customer.ReportDate).toBe(new Date().toISOString().slice(0, 10));
+  test('lets view-only contacts and vendor staff read, with the report date defaulting to today', async ({
+    api,
+    cast: { reader, support },
+  }) => {
+    await api.ok(reader, statementsApi.statement, statementBody());
+    const answer = await api.ok(support, statementsApi.statement, statementBody({ today: undefined }));
+    expect(answer.data.Customer.ReportDate).toBe(new Date().toISOString().slice(0, 10));
   });
 
-  it('answers 401 without a session and 403 to outsiders, naming nothing of the account', async () => {
-    expect((await post('/api/statements', null, statementBody())).statusCode).toBe(401);
-    for (const who of ['outsider', 'otherAdmin']) {
-      const res = await post('/api/statements', who, statementBody());
-      expect(res.statusCode).toBe(403);
-      expect(res.body).not.toContain('ACT-');
-      expect(res.json().err).toBe(messages.noPermissionPage);
+  test('answers 401 without a session and 403 to outsiders, naming nothing of the account', async ({
+    api,
+    stranger,
+    cast: { outsider },
+  }) => {
+    await api.refused(anonymous, statementsApi.statement, statementBody(), 401);
+    for (const who of [stranger, outsider]) {
+      const refusal = await api.refused(who, statementsApi.statement, statementBody(), 403);
+      expect(JSON.stringify(refusal)).not.toContain('ACT-');
+      expect(refusal.err).toBe(messages.noPermissionPage);
     }
   });
 
-  it('refuses bad periods with 400', async () => {
+  test('refuses bad periods with 400', async ({ api, cast: { boss } }) => {
     for (const bad of [
       { from: '2026-02-30' },
       { to: '31/03/2026' },
@@ -282,18 +291,20 @@ describe('POST /api/statements', () => {
       { customerNumber: '' },
       { from: undefined },
     ]) {
-      const res = await post('/api/statements', 'admin', statementBody(bad));
-      expect(res.statusCode, JSON.stringify(bad)).toBe(400);
-      expect(res.json().status).toBe('FAILURE');
+      // refused checks the FAILURE envelope.
+      await api.refused(boss, statementsApi.statement, statementBody(bad), 400);
     }
-    const reversed = await post('/api/statements', 'admin', statementBody({ from: '2026-04-01' }));
-    expect(reversed.json().err).toMatch(/start date is after the end date/);
+    const reversed = await api.refused(boss, statementsApi.statement, statementBody({ from: '2026-04-01' }));
+    expect(reversed.err).toMatch(/start date is after the end date/);
   });
 });
 
 describe('POST /api/getPdf', () => {
-  it('answers a PDF named after customer and period with the header, both tables and pie legends', async () => {
-    const res = await post('/api/getPdf', 'admin', statementBody());
+  test('answers a PDF named after customer and period with the header, both tables and pie legends', async ({
+    api,
+    cast: { boss },
+  }) => {
+    const res = await api.call(boss, statementsApi.pdf, statementBody());
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('application/pdf');
     expect(res.headers['content-disposition']).toBe(
@@ -324,8 +335,11 @@ describe('POST /api/getPdf', () => {
     expect(text).not.toContain('Service credit');
   });
 
-  it('is tagged for screen readers: structure in reading order, column headers, language and title', async () => {
-    const pdf = (await post('/api/getPdf', 'admin', statementBody())).rawPayload;
+  test('is tagged for screen readers: structure in reading order, column headers, language and title', async ({
+    api,
+    cast: { boss },
+  }) => {
+    const pdf = (await api.call(boss, statementsApi.pdf, statementBody())).rawPayload;
     const catalog = pdfCatalog(pdf);
     expect(pdfObject(pdf, refOf(catalog, 'MarkInfo'))).toMatch(/\/Marked true/);
     expect(catalog).toMatch(/\/Lang \(en-US\)/);
@@ -370,42 +384,36 @@ describe('POST /api/getPdf', () => {
     for (const leaf of leaves(sections)) expect(leaf.content.length, leaf.role).toBeGreaterThan(0);
   });
 
-  it('refuses like the statement call', async () => {
-    expect((await post('/api/getPdf', null, statementBody())).statusCode).toBe(401);
-    expect((await post('/api/getPdf', 'outsider', statementBody())).statusCode).toBe(403);
-    const bad = await post('/api/getPdf', 'admin', statementBody({ to: '2026-02-01' }));
+  test('refuses like the statement call', async ({ api, stranger, cast: { boss } }) => {
+    await api.refused(anonymous, statementsApi.pdf, statementBody(), 401);
+    await api.refused(stranger, statementsApi.pdf, statementBody(), 403);
+    const bad = await api.call(boss, statementsApi.pdf, statementBody({ to: '2026-02-01' }));
     expect(bad.statusCode).toBe(400);
     expect(bad.headers['content-type']).toMatch(/application\/json/);
-    const empty = await post('/api/getPdf', 'admin', statementBody({ customerNumber: EMPTY }));
-    expect(empty.json()).toMatchObject({ status: 'FAILURE', err: messages.noActiveEntitlements });
+    const empty = await api.refused(boss, statementsApi.pdf, statementBody({ customerNumber: EMPTY }));
+    expect(empty).toMatchObject({ status: 'FAILURE', err: messages.noActiveEntitlements });
   });
 });
 
 describe('POST /api/emailweek and /api/emailmonth', () => {
-  const emailBody = (over: object = {}) => ({
-    customerid: ACME,
-    customername: 'Acme Statements Ltd',
-    server: 'CLS-ACME-1',
-    activationid: 'ACT-BIG',
-    date: '2026-03-31T10:00:00.000Z',
-    ...over,
-  });
-  const latestEmail = async () => {
-    const [row] = await database.db
-      .select()
-      .from(emails)
-      .where(eq(emails.customerNumber, ACME))
-      .orderBy(desc(emails.id))
-      .limit(1);
-    return row;
-  };
+  const emailBody = (over: object = {}) =>
+    ({
+      customerid: ACME,
+      customername: 'Acme Statements Ltd',
+      server: ACME_SERVER,
+      activationid: 'ACT-BIG',
+      date: '2026-03-31T10:00:00.000Z',
+      ...over,
+    }) as BodyInput<typeof statementsApi.emailWeek>;
 
-  it('records the weekly statement of the entitlement in the account e-mails, PDF attached', async () => {
-    const res = await post('/api/emailweek', 'admin', emailBody());
-    expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ status: 'SUCCESS' });
+  test('records the weekly statement of the entitlement in the account e-mails, PDF attached', async ({
+    api,
+    latestEmail,
+    cast: { boss },
+  }) => {
+    expect(await api.ok(boss, statementsApi.emailWeek, emailBody())).toEqual({ status: 'SUCCESS' });
     const mail = await latestEmail();
-    expect(mail.to).toBe('admin@acme.example');
+    expect(mail.to).toBe(boss.email);
     expect(mail.subject).toBe('Weekly Statement ACT-BIG 2026-03-25 to 2026-03-31');
     expect(mail.body).toContain('CLS-ACME-1');
     expect(mail.body).toContain('-5'); // the credit of 2026-03-25 is the only movement that week
@@ -420,81 +428,94 @@ describe('POST /api/emailweek and /api/emailmonth', () => {
     expect(text).not.toContain('ACT-SMALL');
 
     // The account's e-mail list shows it.
-    const list = await post('/api/getemails', 'admin', { customerNumber: ACME });
-    expect(list.json().data[0]).toMatchObject({ subject: mail.subject, to: 'admin@acme.example' });
+    const list = await api.ok(boss, emailsApi.page, { customerNumber: ACME });
+    expect(list.data[0]).toMatchObject({ subject: mail.subject, to: boss.email });
   });
 
-  it('sends the monthly statement for the month through the date, to the requesting user', async () => {
-    const res = await post('/api/emailmonth', 'admin', emailBody({ date: '2026-03-31' }));
-    expect(res.json()).toEqual({ status: 'SUCCESS' });
+  test('sends the monthly statement for the month through the date, to the requesting user', async ({
+    api,
+    latestEmail,
+    cast: { boss },
+  }) => {
+    const answer = await api.ok(boss, statementsApi.emailMonth, emailBody({ date: '2026-03-31' }));
+    expect(answer).toEqual({ status: 'SUCCESS' });
     const mail = await latestEmail();
-    expect(mail.to).toBe('admin@acme.example');
+    expect(mail.to).toBe(boss.email);
     expect(mail.subject).toBe('Monthly Statement ACT-BIG 2026-03-01 to 2026-03-31');
     expect(mail.body).toContain('45.00 USD'); // period used
     expect(mail.body).toContain('955.00 USD'); // balance at the end
   });
 
-  it('refuses unknown or foreign activation ids and servers with 404, sending nothing', async () => {
+  test('refuses unknown or foreign activation ids and servers with 404, sending nothing', async ({
+    api,
+    database,
+    cast: { boss },
+  }) => {
     const before = await database.db.$count(emails);
     for (const over of [
       { activationid: 'ACT-NOPE' },
       { activationid: 'ACT-OTHER' },
       { activationid: 'ACT-SSL' },
       { server: 'CLS-NOPE' },
-      { server: otherServer },
+      { server: OTHER_SERVER },
     ]) {
-      const res = await post('/api/emailweek', 'admin', emailBody(over));
-      expect(res.statusCode, JSON.stringify(over)).toBe(404);
-      expect(res.json().status).toBe('FAILURE');
+      // refused checks the FAILURE envelope.
+      await api.refused(boss, statementsApi.emailWeek, emailBody(over), 404);
     }
     expect(await database.db.$count(emails)).toBe(before);
   });
 
-  it('refuses view-only users and view-only support staff with 403, sending nothing (decision 022)', async () => {
+  test('refuses view-only users and view-only support staff with 403, sending nothing (decision 022)', async ({
+    api,
+    database,
+    cast: { reader, support },
+  }) => {
     const before = await database.db.$count(emails);
-    for (const [url, who] of [
-      ['/api/emailweek', 'viewer'],
-      ['/api/emailmonth', 'viewer'],
-      ['/api/emailweek', 'support'],
+    for (const [operation, who] of [
+      [statementsApi.emailWeek, reader],
+      [statementsApi.emailMonth, reader],
+      [statementsApi.emailWeek, support],
     ] as const) {
-      const res = await post(url, who, emailBody());
-      expect(res.statusCode, `${url} ${who}`).toBe(403);
-      expect(res.json()).toEqual({ status: 'FAILURE', err: messages.noPermission, code: 'FORBIDDEN' });
+      const refusal = await api.refused(who, operation, emailBody(), 403);
+      expect(refusal, `${operation.operationId} ${who.email}`).toEqual({
+        status: 'FAILURE',
+        err: messages.noPermission,
+        code: 'FORBIDDEN',
+      });
     }
     expect(await database.db.$count(emails)).toBe(before);
   });
 
-  it('checks session, access and input', async () => {
-    expect((await post('/api/emailweek', null, emailBody())).statusCode).toBe(401);
-    expect((await post('/api/emailmonth', null, emailBody())).statusCode).toBe(401);
-    const outsider = await post('/api/emailweek', 'outsider', emailBody());
-    expect(outsider.statusCode).toBe(403);
-    expect(outsider.body).not.toContain('ACT-BIG');
-    expect((await post('/api/emailmonth', 'otherAdmin', emailBody())).statusCode).toBe(403);
+  test('checks session, access and input', async ({ api, stranger, cast: { boss, outsider } }) => {
+    await api.refused(anonymous, statementsApi.emailWeek, emailBody(), 401);
+    await api.refused(anonymous, statementsApi.emailMonth, emailBody(), 401);
+    const foreign = await api.refused(stranger, statementsApi.emailWeek, emailBody(), 403);
+    expect(JSON.stringify(foreign)).not.toContain('ACT-BIG');
+    await api.refused(outsider, statementsApi.emailMonth, emailBody(), 403);
     for (const bad of [
       { date: 'yesterday' },
       { activationid: '' },
       { server: undefined },
       { customerid: '' },
     ]) {
-      expect((await post('/api/emailweek', 'admin', emailBody(bad))).statusCode, JSON.stringify(bad)).toBe(
-        400,
-      );
+      const res = await api.call(boss, statementsApi.emailWeek, emailBody(bad));
+      expect(res.statusCode, JSON.stringify(bad)).toBe(400);
     }
   });
 });
 
 describe('saved statement view (elasticTransaction)', () => {
-  it('keeps a date range saved without filters, and forgets it when reset', async () => {
-    const save = (pref: object) =>
-      post('/api/featureflag/pref', 'admin', {
+  test('keeps a date range saved without filters, and forgets it when reset', async ({
+    api,
+    cast: { boss },
+  }) => {
+    const save = (pref: { dateRange?: string; startDate?: string; endDate?: string }) =>
+      api.ok(boss, prefsApi.save, {
         tables: [{ customerNumber: ACME, tableName: 'elasticTransaction', ...pref }],
       });
     const saved = async () =>
-      (await app.inject({ method: 'GET', url: '/api/featureflag/pref', headers: headers.admin }))
-        .json()
-        .data.find((p: { tableName: string }) => p.tableName === 'elasticTransaction');
-    expect((await save({ dateRange: 'This week' })).statusCode).toBe(200);
+      (await api.ok(boss, prefsApi.list, undefined)).data.find((p) => p.tableName === 'elasticTransaction');
+    await save({ dateRange: 'This week' });
     expect(await saved()).toMatchObject({ dateRange: 'This week' });
     await save({ startDate: '2026-03-01', endDate: '2026-03-31' });
     expect(await saved()).toMatchObject({ startDate: '2026-03-01', endDate: '2026-03-31' });
