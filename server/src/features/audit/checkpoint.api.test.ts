@@ -1,16 +1,14 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { auditCheckpointStatusSchema } from '@lp/contract/audit/schemas';
-import { successOf } from '@lp/contract/common/envelope';
-import { contactRoles } from '@lp/domain/policy';
+import { auditApi } from '@lp/contract/audit/api';
+import { noticesApi } from '@lp/contract/notices/api';
 import { and, asc, eq, gte, type SQL, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addContact, buildAccount } from '../../../harness/factories.ts';
-import { signInAs } from '../../../harness/sign-in.ts';
+import { describe, expect } from 'vitest';
 import { createTestApp } from '../../../harness/test-app.ts';
-import { createTestDatabase, type TestDatabase } from '../../../test/test-db.ts';
+import { acme, apiTest, other } from '../../../test/api-fixture.ts';
+import { createTestDatabase } from '../../../test/test-db.ts';
 import type { Db } from '../../db/database.ts';
 import { auditChainHeads, auditCheckpoints, auditEntries, emails, jobRuns } from '../../db/schema.ts';
 import { loadConfig } from '../../platform/config.ts';
@@ -30,23 +28,57 @@ import { verifyAudit } from './verify-service.ts';
  * Audit Log page's status line. Also §7: the server makes every request id; a client's is kept beside it.
  */
 
-const root = fs.mkdtempSync(path.join(os.tmpdir(), 'lp-audit-checkpoints-'));
-/** One configuration per test: its own checkpoint folder, one signing key (DATA_DIR) for all. */
-const configFor = (name: string, env: Record<string, string> = {}) =>
-  loadConfig({ DATA_DIR: root, AUDIT_CHECKPOINT_DIR: path.join(root, name), ...env });
+/** The checkpoint folder of the app, whose status line the last tests read. */
+const STATUS_DIR = 'status';
 
-let database: TestDatabase;
-let app: FastifyInstance;
-
-beforeAll(async () => {
-  database = await createTestDatabase();
-  app = await createTestApp(database, { DATA_DIR: root, AUDIT_CHECKPOINT_DIR: path.join(root, 'app') });
-});
-afterAll(async () => {
-  await app?.close();
-  await database?.close();
-  fs.rmSync(root, { recursive: true, force: true });
-});
+const it = apiTest
+  /** DATA_DIR (one signing key for all) and, below it, a checkpoint folder per test. */
+  // biome-ignore lint/correctness/noEmptyPattern: Vitest reads a fixture's dependencies from this pattern (none).
+  .extend('root', { scope: 'file' }, async ({}, { onCleanup }) => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'lp-audit-checkpoints-'));
+    onCleanup(() => fs.rmSync(root, { recursive: true, force: true }));
+    return root;
+  })
+  .override('appEnv', { scope: 'file' }, async ({ root }) => ({
+    DATA_DIR: root,
+    AUDIT_CHECKPOINT_DIR: path.join(root, STATUS_DIR),
+  }))
+  /** A database of the tampering tests, apart from the app's, whose checkpoint status must stay clean. */
+  // biome-ignore lint/correctness/noEmptyPattern: Vitest reads a fixture's dependencies from this pattern (none).
+  .extend('logDb', { scope: 'file' }, async ({}, { onCleanup }) => {
+    const own = await createTestDatabase();
+    onCleanup(() => own.close());
+    return own.db;
+  })
+  .extend('evidence', { scope: 'file' }, async ({ root, app }) => {
+    /** One configuration per test: its own checkpoint folder, one signing key (DATA_DIR) for all. */
+    const configFor = (name: string, env: Record<string, string> = {}) =>
+      loadConfig({ DATA_DIR: root, AUDIT_CHECKPOINT_DIR: path.join(root, name), ...env });
+    /** The key the first checkpoint created in DATA_DIR; verifying never creates one. */
+    const publicKey = () => {
+      const key = checkpointKey(configFor('unused'), { create: false });
+      if (!key) throw new Error('no checkpoint key yet');
+      return key.publicKey;
+    };
+    return {
+      root,
+      publicKey,
+      checkpoint: (db: Db, name: string, env?: Record<string, string>) =>
+        makeCheckpoint(
+          { db, config: configFor(name, env), log: app.log },
+          { at: tick(), period: null, node: 'test' },
+        ),
+      /** `audit verify` of one chain against the checkpoints of a folder. */
+      verifyWith: (db: Db, name: string, chain?: string) => {
+        const { checkpoints } = readCheckpoints(path.join(root, name), publicKey());
+        return verifyAudit(
+          db,
+          chain,
+          checkpoints.map((c) => c.checkpoint),
+        );
+      },
+    };
+  });
 
 // Each checkpoint gets its own minute: file names are the checkpoint's instant.
 let clock = Date.parse('2026-03-01T00:00:00Z');
@@ -70,30 +102,6 @@ const write = (db: Db, chain: string, n: number) =>
 const writeMany = async (db: Db, chain: string, count: number) => {
   for (let i = 1; i <= count; i++) await write(db, chain, i);
 };
-
-const checkpoint = (db: Db, name: string, env?: Record<string, string>) =>
-  makeCheckpoint(
-    { db, config: configFor(name, env), log: app.log },
-    { at: tick(), period: null, node: 'test' },
-  );
-
-/** `audit verify` of one chain against the checkpoints of a folder. */
-function verifyWith(db: Db, name: string, chain?: string) {
-  const dir = path.join(root, name);
-  const { checkpoints } = readCheckpoints(dir, publicKey());
-  return verifyAudit(
-    db,
-    chain,
-    checkpoints.map((c) => c.checkpoint),
-  );
-}
-
-/** The key the first checkpoint created in DATA_DIR; verifying never creates one. */
-function publicKey() {
-  const key = checkpointKey(configFor('unused'), { create: false });
-  if (!key) throw new Error('no checkpoint key yet');
-  return key.publicKey;
-}
 
 /** What the database owner can do: switch the tables' triggers off, change rows, switch them on again. */
 async function asOwner(db: Db, change: (tx: Db) => Promise<unknown>) {
@@ -150,8 +158,10 @@ async function refused(db: Db, statement: SQL, message: RegExp) {
 }
 
 describe('the database refuses', () => {
-  it('TRUNCATE of the log and of the chain heads, deleting a head, and moving a head back', async () => {
-    const db = database.db;
+  it('TRUNCATE of the log and of the chain heads, deleting a head, and moving a head back', async ({
+    logDb,
+  }) => {
+    const db = logDb;
     await writeMany(db, '5800001', 3);
     await refused(db, sql`truncate audit_entries`, /audit entries are append-only/);
     await refused(db, sql`truncate audit_chain_heads`, /audit chain heads only move forward/);
@@ -167,7 +177,9 @@ describe('the database refuses', () => {
 });
 
 describe('audit verify against the checkpoints finds', () => {
-  it('a truncated log, which alone verifies as 0 chains', async () => {
+  it('a truncated log, which alone verifies as 0 chains', async ({
+    evidence: { checkpoint, verifyWith },
+  }) => {
     const own = await createTestDatabase();
     try {
       await writeMany(own.db, '5810001', 3);
@@ -189,8 +201,11 @@ describe('audit verify against the checkpoints finds', () => {
     }
   });
 
-  it('a rolled-back head (last entries deleted, the head moved back)', async () => {
-    const db = database.db;
+  it('a rolled-back head (last entries deleted, the head moved back)', async ({
+    logDb,
+    evidence: { checkpoint, verifyWith },
+  }) => {
+    const db = logDb;
     await writeMany(db, '5820001', 4);
     await checkpoint(db, 'rollback');
     const second = await entryAt(db, '5820001', 2);
@@ -210,8 +225,8 @@ describe('audit verify against the checkpoints finds', () => {
     );
   });
 
-  it('a deleted head row', async () => {
-    const db = database.db;
+  it('a deleted head row', async ({ logDb, evidence: { checkpoint, verifyWith } }) => {
+    const db = logDb;
     await writeMany(db, '5830001', 3);
     await checkpoint(db, 'head');
     await asOwner(db, (tx) => tx.execute(sql`delete from audit_chain_heads where chain = '5830001'`));
@@ -225,8 +240,11 @@ describe('audit verify against the checkpoints finds', () => {
     });
   });
 
-  it('history rewritten with the log’s own hash, naming the first checkpointed entry that differs', async () => {
-    const db = database.db;
+  it('history rewritten with the log’s own hash, naming the first checkpointed entry that differs', async ({
+    logDb,
+    evidence: { checkpoint, verifyWith },
+  }) => {
+    const db = logDb;
     await writeMany(db, '5840001', 2);
     await checkpoint(db, 'rewritten');
     for (let i = 3; i <= 5; i++) await write(db, '5840001', i);
@@ -241,8 +259,11 @@ describe('audit verify against the checkpoints finds', () => {
     );
   });
 
-  it('a vanished chain (its entries and its head removed)', async () => {
-    const db = database.db;
+  it('a vanished chain (its entries and its head removed)', async ({
+    logDb,
+    evidence: { checkpoint, verifyWith },
+  }) => {
+    const db = logDb;
     await writeMany(db, '5850001', 2);
     await writeMany(db, '5850002', 2);
     await checkpoint(db, 'vanished');
@@ -265,8 +286,11 @@ describe('audit verify against the checkpoints finds', () => {
     ]);
   });
 
-  it('an edited checkpoint file (bad signature) and one signed by another key', async () => {
-    const db = database.db;
+  it('an edited checkpoint file (bad signature) and one signed by another key', async ({
+    logDb,
+    evidence: { root, publicKey, checkpoint },
+  }) => {
+    const db = logDb;
     await writeMany(db, '5860001', 2);
     const first = await checkpoint(db, 'forged');
     const dir = path.join(root, 'forged');
@@ -311,7 +335,10 @@ describe('audit verify against the checkpoints finds', () => {
 });
 
 describe('the checkpoint job', () => {
-  it('writes one checkpoint per period however many API nodes run it, and mails a copy to the audit address', async () => {
+  it('writes one checkpoint per period however many API nodes run it, and mails a copy to the audit address', async ({
+    app,
+    evidence: { root, publicKey },
+  }) => {
     const own = await createTestDatabase();
     const env = {
       DATA_DIR: root,
@@ -389,11 +416,15 @@ describe('the checkpoint job', () => {
 });
 
 describe('the checkpoint key in prod', () => {
-  it('is never generated: without AUDIT_CHECKPOINT_KEY a run records why; with it, checkpoints are signed by it', async () => {
+  it('is never generated: without AUDIT_CHECKPOINT_KEY a run records why; with it, checkpoints are signed by it', async ({
+    app,
+    logDb,
+    evidence: { root, publicKey },
+  }) => {
     const dataDir = fs.mkdtempSync(path.join(root, 'prod-'));
     const prod = { APP_ENVIRONMENT: 'prod', PUBLIC_URL: 'https://portal.example.com', DATA_DIR: dataDir };
     const run = (config: ReturnType<typeof loadConfig>) =>
-      makeCheckpoint({ db: database.db, config, log: app.log }, { at: tick(), period: null, node: 'test' });
+      makeCheckpoint({ db: logDb, config, log: app.log }, { at: tick(), period: null, node: 'test' });
 
     const missing = await run(loadConfig(prod));
     expect(missing).toMatchObject({ file: null, verification: { ok: false } });
@@ -420,75 +451,46 @@ describe('the checkpoint key in prod', () => {
 });
 
 describe('the Audit Log page’s status and the request ids', () => {
-  const ACME = '5880001';
-  const OTHER = '5880002';
-  let own: TestDatabase;
-  let page: FastifyInstance;
-  const headers: Record<string, Record<string, string>> = {};
-  const status = async (who: string, customerNumber?: string) => {
-    const res = await page.inject({
-      method: 'POST',
-      url: '/api/audit/checkpoint-status',
-      headers: headers[who],
-      payload: customerNumber ? { customerNumber } : {},
-    });
-    return { code: res.statusCode, body: res.json() };
-  };
-  const dirName = 'status';
+  // The app's own database: nothing in it is tampered with but what these tests do.
+  const ACME = acme.customerNumber;
+  const OTHER = other.customerNumber;
 
-  beforeAll(async () => {
-    own = await createTestDatabase();
-    page = await createTestApp(own, { DATA_DIR: root, AUDIT_CHECKPOINT_DIR: path.join(root, dirName) });
-    await buildAccount(own.db, { customerNumber: ACME, name: 'Acme Evidence' });
-    await buildAccount(own.db, { customerNumber: OTHER, name: 'Other Evidence' });
-    await addContact(own.db, ACME, 'admin@acme.example', contactRoles.admin);
-    await addContact(own.db, ACME, 'viewer@acme.example', contactRoles.viewer);
-    headers.admin = (await signInAs(own.db, 'admin@acme.example')).headers;
-    headers.viewer = (await signInAs(own.db, 'viewer@acme.example')).headers;
-    headers.busops = (await signInAs(own.db, 'busops@vendor.example', { vendorRoles: ['busops'] })).headers;
-  });
-  afterAll(async () => {
-    await page?.close();
-    await own?.close();
-  });
-
-  it('keeps a client’s X-Request-Id beside the server’s own request id, both in the chain', async () => {
-    const res = await page.inject({
-      method: 'POST',
-      url: '/api/notices/types',
-      headers: { ...headers.admin, 'x-request-id': 'forged' },
-      payload: { customerNumber: ACME, disabledTypes: ['lease-ending'] },
-    });
+  it('keeps a client’s X-Request-Id beside the server’s own request id, both in the chain', async ({
+    api,
+    database: { db },
+    cast: { boss },
+  }) => {
+    const res = await api.call(
+      boss,
+      noticesApi.setTypes,
+      { customerNumber: ACME, disabledTypes: ['lease-ending'] },
+      { headers: { 'x-request-id': 'forged' } },
+    );
     expect(res.statusCode, res.body).toBe(200);
     const serverId = res.headers['x-request-id'];
     expect(serverId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
-    const [entry] = await own.db.select().from(auditEntries).where(eq(auditEntries.chain, ACME));
+    const [entry] = await db.select().from(auditEntries).where(eq(auditEntries.chain, ACME));
     expect(entry).toMatchObject({ requestId: serverId, clientRequestId: 'forged' });
 
     // The reader sees both, marked apart.
-    const read = await page.inject({
-      method: 'POST',
-      url: '/api/audit',
-      headers: headers.admin,
-      payload: { customerNumber: ACME },
-    });
-    expect(read.json().data[0]).toMatchObject({ requestId: serverId, clientRequestId: 'forged' });
+    const read = await api.ok(boss, auditApi.page, { customerNumber: ACME });
+    expect(read.data[0]).toMatchObject({ requestId: serverId, clientRequestId: 'forged' });
 
     // The client's id is hashed with the entry: removing it shows as an edited entry.
-    expect(await verifyAudit(own.db, ACME)).toEqual([{ chain: ACME, entries: 1, ok: true }]);
-    await asOwner(own.db, (tx) => tx.execute(sql`update audit_entries set client_request_id = null`));
-    expect((await verifyAudit(own.db, ACME))[0].problem).toEqual({ seq: 1, reason: 'entry edited' });
-    await asOwner(own.db, (tx) => tx.execute(sql`update audit_entries set client_request_id = 'forged'`));
+    expect(await verifyAudit(db, ACME)).toEqual([{ chain: ACME, entries: 1, ok: true }]);
+    await asOwner(db, (tx) => tx.execute(sql`update audit_entries set client_request_id = null`));
+    expect((await verifyAudit(db, ACME))[0].problem).toEqual({ seq: 1, reason: 'entry edited' });
+    await asOwner(db, (tx) => tx.execute(sql`update audit_entries set client_request_id = 'forged'`));
 
     // Without a header, or with one that is no plausible id, there is no client id.
-    const plain = await page.inject({
-      method: 'POST',
-      url: '/api/notices/types',
-      headers: { ...headers.admin, 'x-request-id': 'not an id; <script>' },
-      payload: { customerNumber: ACME, disabledTypes: [] },
-    });
+    const plain = await api.call(
+      boss,
+      noticesApi.setTypes,
+      { customerNumber: ACME, disabledTypes: [] },
+      { headers: { 'x-request-id': 'not an id; <script>' } },
+    );
     expect(plain.statusCode).toBe(200);
-    const rows = await own.db
+    const rows = await db
       .select()
       .from(auditEntries)
       .where(eq(auditEntries.chain, ACME))
@@ -496,15 +498,21 @@ describe('the Audit Log page’s status and the request ids', () => {
     expect(rows[1]).toMatchObject({ requestId: plain.headers['x-request-id'], clientRequestId: null });
   });
 
-  it('shows the last checkpoint and the verdict: every problem to vendor staff, its own chain’s to an account', async () => {
+  it('shows the last checkpoint and the verdict: every problem to vendor staff, its own chain’s to an account', async ({
+    api,
+    database: { db },
+    cast: { boss, reader, busops },
+    evidence: { checkpoint },
+  }) => {
+    const status = auditApi.checkpointStatus;
     const none = { lastCheckpoint: null, checkedAt: null, ok: null, problems: [] };
-    expect(await status('admin', ACME)).toEqual({ code: 200, body: { status: 'SUCCESS', data: none } });
-    expect((await status('viewer', ACME)).code).toBe(403);
-    expect((await status('admin')).code).toBe(403);
+    expect(await api.ok(boss, status, { customerNumber: ACME })).toEqual({ status: 'SUCCESS', data: none });
+    await api.refused(reader, status, { customerNumber: ACME }, 403);
+    await api.refused(boss, status, {}, 403);
 
-    await writeMany(own.db, OTHER, 3);
-    const first = await checkpoint(own.db, dirName);
-    const passed = successOf(auditCheckpointStatusSchema).parse((await status('busops')).body).data;
+    await writeMany(db, OTHER, 3);
+    const first = await checkpoint(db, STATUS_DIR);
+    const passed = (await api.ok(busops, status, {})).data;
     expect(passed).toEqual({
       lastCheckpoint: first.at.slice(0, 19).replace('T', ' '),
       checkedAt: first.at.slice(0, 19).replace('T', ' '),
@@ -512,20 +520,23 @@ describe('the Audit Log page’s status and the request ids', () => {
       problems: [],
     });
 
-    await rewrite(own.db, OTHER, 2, { n: 'forged' });
-    const second = await checkpoint(own.db, dirName);
+    await rewrite(db, OTHER, 2, { n: 'forged' });
+    const second = await checkpoint(db, STATUS_DIR);
     expect(second.verification.ok).toBe(false);
-    const staff = (await status('busops')).body.data;
+    const staff = (await api.ok(busops, status, {})).data;
     expect(staff).toMatchObject({ lastCheckpoint: second.at.slice(0, 19).replace('T', ' '), ok: false });
     expect(staff.problems).toEqual([
       { chain: OTHER, seq: 3, reason: expect.stringMatching(/^history rewritten/) },
     ]);
-    expect((await status('admin', ACME)).body.data).toMatchObject({ ok: false, problems: [] });
+    expect((await api.ok(boss, status, { customerNumber: ACME })).data).toMatchObject({
+      ok: false,
+      problems: [],
+    });
 
     // A failure stays on record: the next check (nothing changed) still fails, and writes no new file.
-    const third = await checkpoint(own.db, dirName);
+    const third = await checkpoint(db, STATUS_DIR);
     expect(third).toMatchObject({ file: null, verification: { ok: false } });
-    expect((await status('busops')).body.data).toMatchObject({
+    expect((await api.ok(busops, status, {})).data).toMatchObject({
       lastCheckpoint: staff.lastCheckpoint,
       checkedAt: third.at.slice(0, 19).replace('T', ' '),
       ok: false,
