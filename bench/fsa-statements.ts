@@ -14,12 +14,17 @@ import { openBenchDatabase } from './bench-database.ts';
 /**
  * What one 50-line FSA order sends to PostgreSQL (issue 23 §1): every statement of the order and of the bare
  * authenticated call bench/fsa.ts compares it with, counted and timed at the driver, and the request's time
- * outside the database (parsing, pricing, hashing, the answer). In-process (app.inject), PostgreSQL only: the
- * statements are the same on PGlite. `npx tsx bench/fsa-statements.ts [--orders 20] [--print]`.
+ * outside the database (parsing, pricing, hashing, the answer). In-process (app.inject). The statements are counted
+ * on PostgreSQL (the driver is wrapped); `--engine pglite` times the same calls on PGlite, where the database runs
+ * in the process and no statement is counted. `npx tsx bench/fsa-statements.ts [--orders 20] [--print] [--engine]`.
  */
 
 const { values: opt } = parseArgs({
-  options: { orders: { type: 'string', default: '20' }, print: { type: 'boolean', default: false } },
+  options: {
+    orders: { type: 'string', default: '20' },
+    print: { type: 'boolean', default: false },
+    engine: { type: 'string', default: 'postgres' },
+  },
 });
 const ORDERS = Number(opt.orders);
 
@@ -76,9 +81,24 @@ pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
 } as never;
 
 async function main() {
-  const bench = await openBenchDatabase('postgres', 4);
+  const bench = await openBenchDatabase(opt.engine === 'pglite' ? 'pglite' : 'postgres', 4);
   try {
     const db = bench.database.db;
+    const pglite = (bench.database as { pglite?: Record<string, (...args: unknown[]) => Promise<unknown>> })
+      .pglite;
+    if (pglite)
+      // PGlite: every protocol message and the flush to its files, timed as the driver's statements are.
+      for (const method of ['execProtocolStream', 'syncToFs']) {
+        const original = pglite[method].bind(pglite);
+        pglite[method] = async (...args: unknown[]) => {
+          const started = performance.now();
+          try {
+            return await original(...args);
+          } finally {
+            if (recording) log.push({ text: method, ms: performance.now() - started });
+          }
+        };
+      }
     await db.insert(products).values(
       Array.from({ length: LINES }, (_, k) => ({
         partNumber: part(k),

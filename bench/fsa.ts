@@ -153,8 +153,9 @@ async function orderStage(label: string, post: Post) {
     pair(result.subject),
     `${pair(result.base)} (POST /api/fulfillments/servers)`,
     ratios(result.subject, result.base),
-    '<= 300 ms p95',
-    result.subject.p95 <= 300,
+    // Issue 23 §1 (a quiet machine): 60 ms p95 and 4x the bare call of the same run at p95; 300 ms was issue 12's.
+    '<= 60 ms p95 and <= 4x the bare call p95',
+    result.subject.p95 <= 60 && result.subject.p95 <= 4 * result.base.p95,
   );
 }
 
