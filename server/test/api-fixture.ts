@@ -70,6 +70,38 @@ export interface CallOptions {
   headers?: Record<string, string>;
 }
 
+/**
+ * A multipart/form-data body as a browser sends it: the text fields, then the file part (named `file`) when
+ * there is one. `call` and `refused` send it with its content type; `upload` is `ok` for it.
+ */
+export class Multipart {
+  readonly payload: Buffer;
+  readonly contentType: string;
+
+  constructor(
+    fields: Record<string, string>,
+    file?: { name: string; content: string | Buffer },
+    boundary = '----lp-test-boundary',
+  ) {
+    const parts: Buffer[] = [];
+    for (const [name, value] of Object.entries(fields))
+      parts.push(
+        Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`),
+      );
+    if (file)
+      parts.push(
+        Buffer.from(
+          `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: text/plain\r\n\r\n`,
+        ),
+        Buffer.isBuffer(file.content) ? file.content : Buffer.from(file.content),
+        Buffer.from('\r\n'),
+      );
+    parts.push(Buffer.from(`--${boundary}--\r\n`));
+    this.payload = Buffer.concat(parts);
+    this.contentType = `multipart/form-data; boundary=${boundary}`;
+  }
+}
+
 /** The declared operations, called through app.inject: no path written by hand, every answer typed and checked. */
 export interface Api {
   /** The raw answer, for what ok/refused do not cover (headers, streams, text and files). */
@@ -94,6 +126,13 @@ export interface Api {
     status?: number,
     options?: CallOptions,
   ): Promise<Refusal>;
+  /** `ok` for an upload (an operation declared with `form`): sends the form, answers the checked answer, typed. */
+  upload<const O extends Operation>(
+    who: Caller,
+    operation: O,
+    form: Multipart,
+    options?: CallOptions,
+  ): Promise<ResponseOf<O>>;
 }
 
 export function apiOf(app: FastifyInstance): Api {
@@ -103,14 +142,15 @@ export function apiOf(app: FastifyInstance): Api {
       query?: Record<string, string>;
       body?: unknown;
     };
+    const form = parts.body instanceof Multipart ? parts.body : undefined;
     return app.inject({
       method: operation.method.toUpperCase() as 'GET' | 'POST' | 'PUT' | 'DELETE',
       url: operationUrl(operation, parts.params, parts.query),
-      headers: { ...who.headers, ...options.headers },
-      payload: parts.body as object | undefined,
+      headers: { ...who.headers, ...(form && { 'content-type': form.contentType }), ...options.headers },
+      payload: form ? form.payload : (parts.body as object | undefined),
     });
   };
-  return {
+  const api: Api = {
     call,
     async ok(who, operation, input, options) {
       const res = await call(who, operation, input, options);
@@ -126,6 +166,7 @@ export function apiOf(app: FastifyInstance): Api {
       // The answer as sent (not the schema's output), so a test compares exactly what a client receives.
       return answer;
     },
+    upload: (who, operation, form, options) => api.ok(who, operation, form as never, options),
     async refused(who, operation, input, status, options) {
       const res = await call(who, operation, input, options);
       if (status === undefined) {
@@ -138,6 +179,7 @@ export function apiOf(app: FastifyInstance): Api {
       return refusal;
     },
   };
+  return api;
 }
 
 /**
