@@ -9,8 +9,9 @@ export default defineConfig({
   timeout: 180_000,
   expect: { timeout: 30_000 },
   // Each worker runs against its own server and database (tests/fixtures.ts); the tests of one file run in
-  // order. One worker by default: on 2 cores the browser is CPU-bound (two workers took 28.8 min for the layer
-  // on a session machine, one took 21.8 min in CI). E2E_WORKERS=N runs N files side by side on a bigger machine.
+  // order. One worker by default: on 2 cores two workers took longer than one (28.8 against 21.8 min). One worker
+  // leaves about a third of the two cores idle, so `npm test` runs the API layers beside this one
+  // (scripts/test.mjs). E2E_WORKERS=N runs N files side by side on a bigger machine.
   fullyParallel: false,
   workers: Number(process.env.E2E_WORKERS ?? 1),
   retries: 0,

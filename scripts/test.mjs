@@ -1,7 +1,10 @@
 // `npm test`: every layer — lint, typecheck, unit, web components, API integration on PGlite and PostgreSQL,
 // browser tests.
 // Installs what is missing first (npm packages, Debian chromium). Ends with one "N passed, N failed" line.
-import { spawnSync } from 'node:child_process';
+// Two lanes run side by side after lint (issue 23 §5): the browser layer, which leaves about a third of two cores
+// idle while it waits on pages and servers, and the other layers one after another. Each line of a lane's output
+// starts with its layer's name.
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,11 +17,32 @@ ensureInstalled();
 
 /** Wall-clock seconds of each layer, printed at the end. */
 const durations = [];
-function timed(layer, fn) {
+async function timed(layer, fn) {
   const t0 = Date.now();
-  const result = fn();
+  const result = await fn();
   durations.push([layer, (Date.now() - t0) / 1000]);
   return result;
+}
+
+/** Runs a command beside the other lane; answers its exit code. Each output line is prefixed with `label`. */
+function runInLane(label, cmd, args, env = process.env) {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    for (const [stream, out] of [
+      [child.stdout, process.stdout],
+      [child.stderr, process.stderr],
+    ]) {
+      let rest = '';
+      stream.on('data', (chunk) => {
+        const lines = (rest + chunk).split('\n');
+        rest = lines.pop() ?? '';
+        for (const line of lines) out.write(`[${label}] ${line}\n`);
+      });
+      stream.on('end', () => rest && out.write(`[${label}] ${rest}\n`));
+    }
+    child.on('error', () => resolve(1));
+    child.on('close', (code) => resolve(code ?? 1));
+  });
 }
 
 /** Installs a Debian package when `binary` is missing; `apt-get update` once per run. */
@@ -66,18 +90,16 @@ const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'lp-test-'));
 const totals = { passed: 0, failed: 0, skipped: 0 };
 
 console.log('\n== lint (biome) ==');
-timed('lint', () => run('npx', ['biome', 'check', '.']));
-console.log('\n== typecheck (tsc) ==');
-timed('typecheck', () => run('npx', ['tsc', '-p', '.']));
+await timed('lint', () => run('npx', ['biome', 'check', '.']));
 
 const pgUrl = postgresUrl();
 const statuses = [];
 /** One vitest project per run, so each layer gets its own duration. */
-function vitestLayer(project, env = {}) {
-  console.log(`\n== ${project} (vitest) ==`);
+async function vitestLayer(project, env = {}) {
   const json = path.join(tmp, `vitest-${project}.json`);
-  const status = timed(project, () =>
-    run(
+  const status = await timed(project, () =>
+    runInLane(
+      project,
       'npx',
       [
         'vitest',
@@ -88,7 +110,7 @@ function vitestLayer(project, env = {}) {
         '--reporter=json',
         `--outputFile.json=${json}`,
       ],
-      { env: { ...process.env, ...env }, allowFailure: true },
+      { ...process.env, ...env },
     ),
   );
   statuses.push(status);
@@ -99,38 +121,53 @@ function vitestLayer(project, env = {}) {
     totals.skipped += r.numPendingTests + r.numTodoTests;
   } else if (status !== 0) totals.failed += 1;
 }
-vitestLayer('unit');
-// A screen's variants as React components in jsdom (web/src/**/*.test.tsx), instead of one browser test each.
-vitestLayer('web-components');
-vitestLayer('api-pglite');
-if (pgUrl) vitestLayer('api-postgres', { TEST_DATABASE_URL: pgUrl });
+/** Lint, typecheck, unit, web components and both API engines, one after another. */
+async function layersLane() {
+  const typecheck = await timed('typecheck', () => runInLane('typecheck', 'npx', ['tsc', '-p', '.']));
+  statuses.push(typecheck);
+  if (typecheck !== 0) totals.failed += 1;
+  await vitestLayer('unit');
+  // A screen's variants as React components in jsdom (web/src/**/*.test.tsx), instead of one browser test each.
+  await vitestLayer('web-components');
+  await vitestLayer('api-pglite');
+  if (pgUrl) await vitestLayer('api-postgres', { TEST_DATABASE_URL: pgUrl });
+}
+
+/** The web build, then the browser tests. */
+async function browserLane() {
+  await timed('build', () => ensureWebBuilt());
+  const pwJson = path.join(tmp, 'playwright.json');
+  const pwStatus = await timed('browser', () =>
+    runInLane(
+      'browser',
+      'npx',
+      ['playwright', 'test', '--config', 'e2e/playwright.config.ts', '--reporter=list,json'],
+      {
+        ...process.env,
+        PLAYWRIGHT_JSON_OUTPUT_NAME: pwJson,
+        // The scale-out test (e2e/tests/scale-out.spec.ts) runs two API nodes on this PostgreSQL server.
+        ...(pgUrl ? { TEST_DATABASE_URL: pgUrl } : {}),
+      },
+    ),
+  );
+  statuses.push(pwStatus);
+  if (fs.existsSync(pwJson)) {
+    const s = JSON.parse(fs.readFileSync(pwJson, 'utf8')).stats;
+    totals.passed += s.expected + s.flaky;
+    totals.failed += s.unexpected;
+    totals.skipped += s.skipped;
+  } else if (pwStatus !== 0) totals.failed += 1;
+}
 
 ensureChromium();
 ensureNginx();
-timed('build', () => ensureWebBuilt());
-console.log('\n== browser tests (playwright, chromium) ==');
-const pwJson = path.join(tmp, 'playwright.json');
-const pwStatus = timed('browser', () =>
-  run('npx', ['playwright', 'test', '--config', 'e2e/playwright.config.ts', '--reporter=list,json'], {
-    // The scale-out test (e2e/tests/scale-out.spec.ts) runs two API nodes on this PostgreSQL server.
-    env: {
-      ...process.env,
-      PLAYWRIGHT_JSON_OUTPUT_NAME: pwJson,
-      ...(pgUrl ? { TEST_DATABASE_URL: pgUrl } : {}),
-    },
-    allowFailure: true,
-  }),
+console.log(
+  '\n== typecheck, unit, web components, API (PGlite, PostgreSQL) | build, browser (side by side) ==',
 );
-statuses.push(pwStatus);
-if (fs.existsSync(pwJson)) {
-  const s = JSON.parse(fs.readFileSync(pwJson, 'utf8')).stats;
-  totals.passed += s.expected + s.flaky;
-  totals.failed += s.unexpected;
-  totals.skipped += s.skipped;
-} else if (pwStatus !== 0) totals.failed += 1;
+await Promise.all([layersLane(), browserLane()]);
 
 durations.push(['total', (Date.now() - started) / 1000]);
-console.log('\nDurations:');
+console.log('\nDurations (the build and browser layers ran beside the others):');
 for (const [layer, seconds] of durations)
   console.log(`  ${layer.padEnd(14)}${seconds.toFixed(1).padStart(8)} s`);
 if (!pgUrl) {

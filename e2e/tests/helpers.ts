@@ -53,14 +53,19 @@ async function signInOverHttp(origin: string, email: string): Promise<Cookie[]> 
 
 /**
  * Signs `page`'s context in as `email` with a session made over HTTP (once per worker and user), then opens
- * `startAt`: a page load instead of the IdP's two. The sign-in pages have their own tests (shell.spec.ts).
+ * `startAt` (or the path it answers once signed in): a page load instead of the IdP's two. The sign-in pages have
+ * their own tests (shell.spec.ts).
  */
-export async function signIn(page: Page, email: string, startAt = '/elastic') {
+export async function signIn(
+  page: Page,
+  email: string,
+  startAt: string | ((origin: string) => Promise<string>) = '/elastic',
+) {
   // The context's own server (the worker's, or a proxy in front of it): its base URL, resolved.
   const origin = new URL((await page.request.get('/healthz')).url()).origin;
   const key = `${origin} ${email}`;
   const searchBox = accountBox(page);
-  const open = async () => {
+  const open = async (last: boolean) => {
     if (!sessions.has(key)) {
       const made = signInOverHttp(origin, email);
       // A failed sign-in is not kept: the next test tries again.
@@ -68,15 +73,65 @@ export async function signIn(page: Page, email: string, startAt = '/elastic') {
       sessions.set(key, made);
     }
     await page.context().addCookies(await (sessions.get(key) as Promise<Cookie[]>));
-    await page.goto(startAt);
+    let target: string;
+    try {
+      target = typeof startAt === 'string' ? startAt : await startAt(origin);
+    } catch (e) {
+      if (last) throw e;
+      return false;
+    }
+    await page.goto(target);
     await expect(searchBox.or(page.getByLabel('Email'))).toBeVisible();
     return searchBox.isVisible();
   };
-  if (await open()) return;
+  if (await open(false)) return;
   // The session was made on an earlier server at the same address (a restarted one): sign in anew.
   sessions.delete(key);
-  await open();
+  await open(true);
   await expect(searchBox).toBeVisible();
+}
+
+/** Customer numbers by server, user and exact account name, looked up once per worker. */
+const accountNumbers = new Map<string, Promise<string>>();
+
+/** The customer number of the account named exactly `name`, as the signed-in user of `page` sees it. */
+function accountNumber(page: Page, origin: string, email: string, name: string): Promise<string> {
+  const key = `${origin} ${email} ${name}`;
+  if (!accountNumbers.has(key)) {
+    const found = (async () => {
+      const res = await page.request.post(`${origin}/api/getaccounts`, {
+        headers: { 'x-lp-csrf': '1' },
+        data: {
+          limit: 10,
+          filter: { criteria: [{ name: 'AccountName', method: 'EQUALS', value: name }] },
+        },
+      });
+      const rows = ((await res.json()) as { data?: { AccountID: string; AccountName: string }[] }).data;
+      const id = rows?.find((r) => r.AccountName === name)?.AccountID;
+      if (!id) throw new Error(`${email} sees no account named ${name} at ${origin} (${res.status()})`);
+      return id;
+    })();
+    // A failed lookup (a stale session) is not kept.
+    found.catch(() => accountNumbers.delete(key));
+    accountNumbers.set(key, found);
+  }
+  return accountNumbers.get(key) as Promise<string>;
+}
+
+/**
+ * Signs in and opens `path` on the account named exactly `account` through the link a colleague would share
+ * (`?account=`, issue 21): one page load instead of the first account's page, a search and a pick. The account
+ * box and its search have their own tests (shell.spec.ts); tests of other screens start here.
+ */
+export async function openAccountPage(page: Page, email: string, account: string, path: string) {
+  let customerNumber = '';
+  await signIn(page, email, async (origin) => {
+    customerNumber = await accountNumber(page, origin, email, account);
+    const url = new URL(path, origin);
+    url.searchParams.set('account', customerNumber);
+    return url.pathname + url.search;
+  });
+  await expect(accountBox(page)).toHaveValue(`${customerNumber} (${account})`);
 }
 
 /** Types into the top-bar box and waits for the (debounced, 1 s) option list. */

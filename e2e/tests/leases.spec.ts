@@ -7,6 +7,7 @@ import {
   filterColumn,
   holdCalls,
   isDefaultView,
+  openAccountPage,
   pickAccount,
   signIn,
 } from './helpers.ts';
@@ -118,9 +119,7 @@ const clippedColumns = (grid: Locator) =>
   });
 
 async function openLeases(page: Page) {
-  await signIn(page, 'admin@acme.example');
-  await pickAccount(page, 'Aerospace', /Acme Aerospace Inc\./);
-  await page.getByRole('link', { name: 'Leases/Perpetuals' }).click();
+  await openAccountPage(page, 'admin@acme.example', 'Acme Aerospace Inc.', '/ssl');
   await expect(page).toHaveURL(/\/ssl(\?|$)/);
   await expect(page.getByRole('heading', { name: 'Leases/Perpetuals', level: 1 })).toBeVisible();
   await expect(page.getByTestId('selected-customer')).toHaveText(/Acme Aerospace Inc\./);
