@@ -7,8 +7,8 @@ import {
 } from '@lp/domain/filter-rules';
 import { type SQL, sql } from 'drizzle-orm';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../../../test/test-db.ts';
+import { describe, expect } from 'vitest';
+import { apiTest } from '../../../test/api-fixture.ts';
 import { usageSessionsResource } from '../../features/transactions/resource.ts';
 import { AppError } from '../errors.ts';
 import { queryCount, queryDistinct, queryPage } from './engine.ts';
@@ -323,32 +323,6 @@ const anyCriterionArb: fc.Arbitrary<Criterion> = fc
   })
   .map((c) => c as Criterion);
 
-// ---------- database ----------
-let database: TestDatabase;
-
-async function load(rows: Row[]) {
-  await database.db.execute(sql`delete from lp_scratch`);
-  if (rows.length === 0) return;
-  const ts = (ms: number | null) => (ms === null ? sql`null` : sql`${iso(ms)}::timestamptz`);
-  // A bound number travels as its JavaScript text, which writes -0 as 0.
-  const float = (n: number | null) =>
-    n === null ? sql`null` : sql`${Object.is(n, -0) ? '-0' : String(n)}::float8`;
-  const values = rows.map(
-    (r) =>
-      sql`(${r.id}, ${r.txt}, ${r.name}, ${float(r.num)}, ${r.cnt}, ${float(r.score)}, ${ts(r.at)}, ${ts(r.created)}, ${r.flag}, ${r.active}, ${
-        r.tags === null
-          ? sql`null`
-          : sql`array[${sql.join(
-              r.tags.map((t) => sql`${t}::text`),
-              sql`, `,
-            )}]::text[]`
-      })`,
-  );
-  await database.db.execute(
-    sql`insert into lp_scratch (id, txt, name, num, cnt, score, at, created, flag, active, tags) values ${sql.join(values, sql`, `)}`,
-  );
-}
-
 async function expectAppError(promise: Promise<unknown>, message: string | RegExp) {
   const error = await promise.then(
     () => undefined,
@@ -359,17 +333,53 @@ async function expectAppError(promise: Promise<unknown>, message: string | RegEx
   expect((error as AppError).message).toMatch(message);
 }
 
-beforeAll(async () => {
-  database = await createTestDatabase();
-  await database.db.execute(
+/**
+ * The database with the scratch table, and how the tests fill and query it: `load` replaces its rows, `selected`
+ * answers the ids a filter selects (one page), `check` compares the engine with the evaluator on rows and a rule.
+ */
+const test = apiTest.extend('engine', { scope: 'file' }, async ({ database }) => {
+  const { db } = database;
+  await db.execute(
     sql`create table lp_scratch (id integer primary key, txt text, name text not null, num double precision,
       cnt integer not null, score double precision not null, at timestamptz, created timestamptz not null,
       flag boolean, active boolean not null, tags text[])`,
   );
-});
-
-afterAll(async () => {
-  await database?.close();
+  const load = async (rows: Row[]) => {
+    await db.execute(sql`delete from lp_scratch`);
+    if (rows.length === 0) return;
+    const ts = (ms: number | null) => (ms === null ? sql`null` : sql`${iso(ms)}::timestamptz`);
+    // A bound number travels as its JavaScript text, which writes -0 as 0.
+    const float = (n: number | null) =>
+      n === null ? sql`null` : sql`${Object.is(n, -0) ? '-0' : String(n)}::float8`;
+    const values = rows.map(
+      (r) =>
+        sql`(${r.id}, ${r.txt}, ${r.name}, ${float(r.num)}, ${r.cnt}, ${float(r.score)}, ${ts(r.at)}, ${ts(r.created)}, ${r.flag}, ${r.active}, ${
+          r.tags === null
+            ? sql`null`
+            : sql`array[${sql.join(
+                r.tags.map((t) => sql`${t}::text`),
+                sql`, `,
+              )}]::text[]`
+        })`,
+    );
+    await db.execute(
+      sql`insert into lp_scratch (id, txt, name, num, cnt, score, at, created, flag, active, tags) values ${sql.join(values, sql`, `)}`,
+    );
+  };
+  const selected = async (filter: FilterRule, scope?: SQL): Promise<number[]> => {
+    const page = await queryPage(db, scratch, { scope, request: { filter, limit: 1000 }, secret });
+    expect(page.token).toBeNull();
+    return page.rows.map((r) => Number(r.Id)).sort((x, y) => x - y);
+  };
+  /** The engine selects and counts exactly the rows the evaluator keeps. */
+  const check = async (rows: Row[], filter: FilterRule, activeOnly: boolean) => {
+    await load(rows);
+    const scope: SQL | undefined = activeOnly ? sql`s.active` : undefined;
+    const expected = evaluated(filter, rows, activeOnly);
+    expect(await selected(filter, scope)).toEqual(expected);
+    expect(await queryCount(db, scratch, { scope, filter })).toBe(expected.length);
+  };
+  return { db, load, selected, check };
 });
 
 /** The ids of the rows the evaluator keeps, in id order. */
@@ -378,32 +388,22 @@ function evaluated(filter: FilterRule, rows: Row[], activeOnly: boolean): number
   return rows.filter((row) => (!activeOnly || row.active) && keep(asApiRow(row))).map((r) => r.id);
 }
 
-async function selected(filter: FilterRule, scope?: SQL): Promise<number[]> {
-  const page = await queryPage(database.db, scratch, { scope, request: { filter, limit: 1000 }, secret });
-  expect(page.token).toBeNull();
-  return page.rows.map((r) => Number(r.Id)).sort((x, y) => x - y);
-}
-
 describe('filter compilation against the evaluator', () => {
-  const check = async (rows: Row[], filter: FilterRule, activeOnly: boolean) => {
-    await load(rows);
-    const scope: SQL | undefined = activeOnly ? sql`s.active` : undefined;
-    const expected = evaluated(filter, rows, activeOnly);
-    expect(await selected(filter, scope)).toEqual(expected);
-    expect(await queryCount(database.db, scratch, { scope, filter })).toBe(expected.length);
-  };
-
-  it('returns exactly the rows the evaluator keeps, for random rules and rows with NULLs', async () => {
+  test('returns exactly the rows the evaluator keeps, for random rules and rows with NULLs', async ({
+    engine: { check },
+  }) => {
     await fc.assert(fc.asyncProperty(rowsArb, ruleArb, fc.boolean(), check), { numRuns: 400 });
   });
 
-  it('agrees with the evaluator on timestamp rules at day and range boundaries', async () => {
+  test('agrees with the evaluator on timestamp rules at day and range boundaries', async ({
+    engine: { check },
+  }) => {
     await fc.assert(fc.asyncProperty(rowsArb, ruleArbFor(['Created', 'At']), fc.constant(false), check), {
       numRuns: 300,
     });
   });
 
-  it('agrees on single negated criteria over nullable columns', async () => {
+  test('agrees on single negated criteria over nullable columns', async ({ engine: { check } }) => {
     const negated = criterionArbFor(['Txt', 'Num', 'At', 'Flag', 'Tags']).map(
       (c): FilterRule => ({ condition: 'ALL', criteria: [{ ...c, not: true }] }),
     );
@@ -435,7 +435,9 @@ describe('filter compilation against the evaluator', () => {
         criteria: fc.array(criterion, { minLength: 1, maxLength: 2 }),
       });
 
-    it('case beyond ASCII (İ, final Σ) and code-point order (astral after U+FFFD)', async () => {
+    test('case beyond ASCII (İ, final Σ) and code-point order (astral after U+FFFD)', async ({
+      engine: { check },
+    }) => {
       const textCriterion = fc.record({
         name: fc.constantFrom('Txt', 'Name'),
         method: fc.constantFrom<FilterMethod>(
@@ -473,7 +475,7 @@ describe('filter compilation against the evaluator', () => {
       );
     });
 
-    it('the text form of numbers (exponents, -0, long digits)', async () => {
+    test('the text form of numbers (exponents, -0, long digits)', async ({ engine: { check } }) => {
       const numberText = fc.record({
         name: fc.constantFrom('Num', 'Score'),
         method: fc.constantFrom<FilterMethod>('CONTAINS', 'STARTSWITH', 'EQUALS', '>', '<'),
@@ -501,7 +503,9 @@ describe('filter compilation against the evaluator', () => {
     });
   });
 
-  it('refuses exactly the criteria the evaluator refuses, with the same message, and agrees on the rest', async () => {
+  test('refuses exactly the criteria the evaluator refuses, with the same message, and agrees on the rest', async ({
+    engine: { db, load, selected },
+  }) => {
     const seen = { refused: 0, accepted: 0 };
     await fc.assert(
       fc.asyncProperty(rowsArb, anyCriterionArb, async (rows, criterion) => {
@@ -514,7 +518,7 @@ describe('filter compilation against the evaluator', () => {
           refusal = (e as Error).message;
         }
         if (refusal !== undefined) {
-          const error = await queryCount(database.db, scratch, { filter }).then(
+          const error = await queryCount(db, scratch, { filter }).then(
             () => undefined,
             (e: unknown) => e,
           );
@@ -536,7 +540,9 @@ describe('filter compilation against the evaluator', () => {
 });
 
 describe('negated criteria over NULL', () => {
-  it('select the rows whose value is NULL (not, NOT EQUAL), on the server as in the evaluator', async () => {
+  test('select the rows whose value is NULL (not, NOT EQUAL), on the server as in the evaluator', async ({
+    engine: { load, selected },
+  }) => {
     const row = (id: number, txt: string | null, num: number | null): Row => ({
       id,
       txt,
@@ -577,7 +583,9 @@ describe('continuation tokens', () => {
     )
     .map((rules) => rules as SortRule[]);
 
-  it('paging through every page returns the full ordered result, without duplicates or gaps', async () => {
+  test('paging through every page returns the full ordered result, without duplicates or gaps', async ({
+    engine: { db, load },
+  }) => {
     await fc.assert(
       fc.asyncProperty(
         rowsArb,
@@ -587,7 +595,7 @@ describe('continuation tokens', () => {
         async (rows, sorting, limit, rule) => {
           await load(rows);
           const filter = rule;
-          const full = await queryPage(database.db, scratch, {
+          const full = await queryPage(db, scratch, {
             request: { filter, sorting, limit: 1000 },
             secret,
           });
@@ -595,7 +603,7 @@ describe('continuation tokens', () => {
           const paged: Record<string, unknown>[] = [];
           let token: string | null = null;
           for (let i = 0; ; i++) {
-            const page = await queryPage(database.db, scratch, {
+            const page = await queryPage(db, scratch, {
               request: { filter, sorting, limit, token },
               secret,
             });
@@ -607,7 +615,7 @@ describe('continuation tokens', () => {
           }
           expect(paged.map(fingerprint)).toEqual(full.rows.map(fingerprint));
           // Offset paging agrees with token paging.
-          const second = await queryPage(database.db, scratch, {
+          const second = await queryPage(db, scratch, {
             request: { filter, sorting, limit, offset: limit },
             secret,
           });
@@ -618,7 +626,9 @@ describe('continuation tokens', () => {
     );
   });
 
-  it('refuses tampered tokens and tokens of another resource, sort, filter or scope', async () => {
+  test('refuses tampered tokens and tokens of another resource, sort, filter or scope', async ({
+    engine: { db, load },
+  }) => {
     const rows = Array.from(
       { length: 10 },
       (_, i): Row => ({
@@ -637,14 +647,14 @@ describe('continuation tokens', () => {
     );
     await load(rows);
     const filter: FilterRule = { condition: 'ALL', criteria: [{ name: 'Score', method: '>=', value: 1 }] };
-    const first = await queryPage(database.db, scratch, {
+    const first = await queryPage(db, scratch, {
       request: { filter, limit: 3, token: null },
       secret,
     });
     expect(first.rows.map((r) => r.Score)).toEqual([3, 6, 9]);
     const token = first.token!;
     expect(token).toEqual(expect.any(String));
-    const ok = await queryPage(database.db, scratch, { request: { filter, limit: 3, token }, secret });
+    const ok = await queryPage(db, scratch, { request: { filter, limit: 3, token }, secret });
     expect(ok.rows.length).toBe(3);
 
     const bad = 'Invalid continuation token';
@@ -653,29 +663,23 @@ describe('continuation tokens', () => {
       Buffer.from(body, 'base64url').toString().replace('"k":[0', '"k":[1'),
     ).toString('base64url');
     for (const t of [`${forged}.${mac}`, `${body}.${mac.slice(0, -2)}AA`, 'garbage', `${body}x.${mac}`]) {
-      await expectAppError(
-        queryPage(database.db, scratch, { request: { filter, limit: 3, token: t }, secret }),
-        bad,
-      );
+      await expectAppError(queryPage(db, scratch, { request: { filter, limit: 3, token: t }, secret }), bad);
     }
+    await expectAppError(queryPage(db, otherResource, { request: { filter, limit: 3, token }, secret }), bad);
     await expectAppError(
-      queryPage(database.db, otherResource, { request: { filter, limit: 3, token }, secret }),
-      bad,
-    );
-    await expectAppError(
-      queryPage(database.db, scratch, {
+      queryPage(db, scratch, {
         request: { filter, limit: 3, token, sorting: [{ name: 'Cnt', direction: 'desc' }] },
         secret,
       }),
       bad,
     );
-    await expectAppError(queryPage(database.db, scratch, { request: { limit: 3, token }, secret }), bad);
+    await expectAppError(queryPage(db, scratch, { request: { limit: 3, token }, secret }), bad);
     await expectAppError(
-      queryPage(database.db, scratch, { scope: sql`s.active`, request: { filter, limit: 3, token }, secret }),
+      queryPage(db, scratch, { scope: sql`s.active`, request: { filter, limit: 3, token }, secret }),
       bad,
     );
     await expectAppError(
-      queryPage(database.db, scratch, {
+      queryPage(db, scratch, {
         request: { filter, limit: 3, token },
         secret: Buffer.from('another secret'),
       }),
@@ -683,7 +687,9 @@ describe('continuation tokens', () => {
     );
   });
 
-  it('refuses token paging on a nullable sort column but pages it by offset', async () => {
+  test('refuses token paging on a nullable sort column but pages it by offset', async ({
+    engine: { db, load },
+  }) => {
     await load(
       Array.from(
         { length: 5 },
@@ -704,10 +710,10 @@ describe('continuation tokens', () => {
     );
     const sorting: SortRule[] = [{ name: 'Txt', direction: 'asc' }];
     await expectAppError(
-      queryPage(database.db, scratch, { request: { sorting, limit: 2, token: null }, secret }),
+      queryPage(db, scratch, { request: { sorting, limit: 2, token: null }, secret }),
       'fetch by continuation token is not supported',
     );
-    const page = await queryPage(database.db, scratch, { request: { sorting, limit: 2, offset: 2 }, secret });
+    const page = await queryPage(db, scratch, { request: { sorting, limit: 2, offset: 2 }, secret });
     expect(page.rows.map((r) => r.Txt)).toEqual(['t4', null]);
     expect(page.token).toBeNull();
   });
@@ -731,58 +737,45 @@ describe('count and distinct', () => {
     }),
   );
 
-  it('counts with and without a cap, refusing above the cap', async () => {
+  test('counts with and without a cap, refusing above the cap', async ({ engine: { db, load } }) => {
     await load(rows);
-    expect(await queryCount(database.db, scratch, {})).toBe(12);
-    expect(await queryCount(database.db, scratch, { cap: 12 })).toBe(12);
+    expect(await queryCount(db, scratch, {})).toBe(12);
+    expect(await queryCount(db, scratch, { cap: 12 })).toBe(12);
     const filter: FilterRule = { condition: 'ALL', criteria: [{ name: 'Cnt', method: '<', value: 5 }] };
-    expect(await queryCount(database.db, scratch, { filter, cap: 5 })).toBe(5);
+    expect(await queryCount(db, scratch, { filter, cap: 5 })).toBe(5);
     await expectAppError(
-      queryCount(database.db, scratch, { cap: 11 }),
+      queryCount(db, scratch, { cap: 11 }),
       'total number of records exceeds maximum allowed length',
     );
   });
 
-  it('returns sorted distinct values with raw types, nulls last, and refuses too many', async () => {
+  test('returns sorted distinct values with raw types, nulls last, and refuses too many', async ({
+    engine: { db, load },
+  }) => {
     await load(rows);
-    expect(await queryDistinct(database.db, scratch, { key: 'Name' })).toEqual([
-      'n0',
-      'n1',
-      'n2',
-      'n3',
-      'n4',
-    ]);
-    expect(await queryDistinct(database.db, scratch, { key: 'Flag' })).toEqual([false, true, null]);
-    const nums = await queryDistinct(database.db, scratch, { key: 'Num' });
+    expect(await queryDistinct(db, scratch, { key: 'Name' })).toEqual(['n0', 'n1', 'n2', 'n3', 'n4']);
+    expect(await queryDistinct(db, scratch, { key: 'Flag' })).toEqual([false, true, null]);
+    const nums = await queryDistinct(db, scratch, { key: 'Num' });
     expect(nums).toEqual([0.5, 1.5, 2.5, 3.5, 4.5, 5.5, null]);
-    const at = await queryDistinct(database.db, scratch, {
+    const at = await queryDistinct(db, scratch, {
       key: 'At',
       filter: { condition: 'ALL', criteria: [{ name: 'Cnt', method: 'INRANGE', value: [1, 2] }] },
     });
     expect(at).toEqual([new Date(BASE + DAY), new Date(BASE + 2 * DAY)]);
-    expect(await queryDistinct(database.db, scratch, { key: 'Tags' })).toEqual([
-      'common',
-      't0',
-      't1',
-      't2',
-      't3',
-    ]);
-    expect(await queryDistinct(database.db, scratch, { key: 'Name', limit: 5 })).toHaveLength(5);
-    await expectAppError(
-      queryDistinct(database.db, scratch, { key: 'Name', limit: 4 }),
-      'Too many distinct values',
-    );
+    expect(await queryDistinct(db, scratch, { key: 'Tags' })).toEqual(['common', 't0', 't1', 't2', 't3']);
+    expect(await queryDistinct(db, scratch, { key: 'Name', limit: 5 })).toHaveLength(5);
+    await expectAppError(queryDistinct(db, scratch, { key: 'Name', limit: 4 }), 'Too many distinct values');
     // A larger requested limit is capped at the resource's maxDistinct.
     await expectAppError(
-      queryDistinct(database.db, { ...scratch, maxDistinct: 4 }, { key: 'Name', limit: 100 }),
+      queryDistinct(db, { ...scratch, maxDistinct: 4 }, { key: 'Name', limit: 100 }),
       'Too many distinct values',
     );
-    await expectAppError(queryDistinct(database.db, scratch, { key: 'nope' }), "Unknown column 'nope'");
+    await expectAppError(queryDistinct(db, scratch, { key: 'nope' }), "Unknown column 'nope'");
   });
 
-  it('returns rows keyed by API names with raw values', async () => {
+  test('returns rows keyed by API names with raw values', async ({ engine: { db, load } }) => {
     await load(rows);
-    const page = await queryPage(database.db, scratch, {
+    const page = await queryPage(db, scratch, {
       request: { sorting: [{ name: 'Cnt', direction: 'DESC' }], limit: 1 },
       secret,
     });
@@ -806,7 +799,9 @@ describe('count and distinct', () => {
 });
 
 describe('usage sessions resource', () => {
-  it('pages one account by token with a filter, keyed by the spec attribute names', async () => {
+  test('pages one account by token with a filter, keyed by the spec attribute names', async ({
+    engine: { db },
+  }) => {
     const insert = (customer: string, i: number) =>
       sql`(${customer}, ${`s${i}`}, ${iso(BASE + i * 60_000)}::timestamptz, ${i % 3 ? iso(BASE + i * 60_000 + 3_600_000) : null}::timestamptz,
         'Fluent', 2, 1.5, 3.25, 'USD', ${`user${i % 2}`}, 'host', 'P', 'Closed', ${`srv-${customer}`})`;
@@ -814,7 +809,7 @@ describe('usage sessions resource', () => {
       ...Array.from({ length: 7 }, (_, i) => insert('1001', i)),
       ...Array.from({ length: 3 }, (_, i) => insert('2002', i)),
     ];
-    await database.db.execute(sql`insert into usage_sessions (customer_number, session_id, start_time, end_time,
+    await db.execute(sql`insert into usage_sessions (customer_number, session_id, start_time, end_time,
       product, product_count, hours, charge, currency, username, host, project, session_status, server_id)
       values ${sql.join(values, sql`, `)}`);
     const scope = sql`u.customer_number = ${'1001'}`;
@@ -823,12 +818,12 @@ describe('usage sessions resource', () => {
       criteria: [{ name: 'User', method: 'EQUALS', value: 'USER0', casefold: true }],
     };
     const sorting: SortRule[] = [{ name: 'StartTime', direction: 'DESC' }];
-    const first = await queryPage(database.db, usageSessionsResource, {
+    const first = await queryPage(db, usageSessionsResource, {
       scope,
       request: { filter, sorting, limit: 3, token: null },
       secret,
     });
-    const next = await queryPage(database.db, usageSessionsResource, {
+    const next = await queryPage(db, usageSessionsResource, {
       scope,
       request: { filter, sorting, limit: 3, token: first.token },
       secret,
@@ -848,8 +843,8 @@ describe('usage sessions resource', () => {
       AccountID: '1001',
       SessionStatus: 'Closed',
     });
-    expect(await queryCount(database.db, usageSessionsResource, { scope })).toBe(7);
-    expect(await queryDistinct(database.db, usageSessionsResource, { scope, key: 'User' })).toEqual([
+    expect(await queryCount(db, usageSessionsResource, { scope })).toBe(7);
+    expect(await queryDistinct(db, usageSessionsResource, { scope, key: 'User' })).toEqual([
       'user0',
       'user1',
     ]);
