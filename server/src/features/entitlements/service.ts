@@ -212,6 +212,13 @@ export interface FsaContractRow {
   lastOrderedAt: string | null;
 }
 
+/** A contract as an order reads it under the contract's lock: its terms and the sum of its order lines. */
+export type LockedFsaContractRow = Omit<FsaContractRow, 'lineCount' | 'lastOrderedAt'>;
+export interface LockedFsaContract {
+  contract: LockedFsaContractRow;
+  prices: FsaPriceRow[];
+}
+
 const fsaLine = alias(entitlements, 'fsa_line');
 
 /** One product of a contract's price table (`fsa_prices`), its prices in cents (null = not offered). */
@@ -321,9 +328,24 @@ export const fsaEntitlements = {
    * the same statement (the prices need no lock: one round trip less for an order); undefined when the account has
    * no such contract.
    */
-  lockContract: async (tx: Db, customerNumber: string, activationId: string) => {
+  lockContract: async (
+    tx: Db,
+    customerNumber: string,
+    activationId: string,
+  ): Promise<LockedFsaContract | undefined> => {
     const [row] = await tx
-      .select({ id: entitlements.id, prices: priceTableOf(sql`${entitlements.id}`) })
+      .select({
+        id: entitlements.id,
+        customerNumber: entitlements.customerNumber,
+        activationId: entitlements.activationId,
+        poNumber: entitlements.poNumber,
+        startDate: entitlements.startDate,
+        endDate: entitlements.endDate,
+        currency: entitlements.currency,
+        busopsEmails: entitlements.busopsEmails,
+        budgetCents: sql<number>`coalesce(${entitlements.priceCents}, 0)`.mapWith(Number),
+        prices: priceTableOf(sql`${entitlements.id}`),
+      })
       .from(entitlements)
       .where(
         and(
@@ -334,9 +356,14 @@ export const fsaEntitlements = {
       )
       .for('update');
     if (!row) return undefined;
-    // Read after the lock: the sum then includes every line committed by the lock's previous holder.
-    const [contract] = await selectFsaContracts(tx).where(eq(entitlements.id, row.id));
-    return { contract, prices: row.prices };
+    // Read after the lock, in a statement of its own (a statement's snapshot is taken before it waits for a lock):
+    // the sum then includes every line committed by the lock's previous holder.
+    const [lines] = await tx
+      .select({ cents: sql<number>`coalesce(sum(${entitlements.priceCents}), 0)`.mapWith(Number) })
+      .from(entitlements)
+      .where(eq(entitlements.fsaContractId, row.id));
+    const { prices, ...contract } = row;
+    return { contract: { ...contract, linesCents: lines?.cents ?? 0 }, prices };
   },
   /** The order lines of the given contracts, with the catalogue name of their product. */
   lines: (db: Db, contractIds: number[]) =>

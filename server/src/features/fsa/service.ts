@@ -35,7 +35,12 @@ import { sendAccountEmail } from '../../platform/mail/mailer.ts';
 import type { Principal } from '../../platform/principal.ts';
 import { authorizeAccount } from '../accounts/policy.ts';
 import { type AuditChange, auditActor, recordAudit } from '../audit/service.ts';
-import { type FsaContractRow, type FsaLineValues, fsaEntitlements } from '../entitlements/service.ts';
+import {
+  type FsaContractRow,
+  type FsaLineValues,
+  fsaEntitlements,
+  type LockedFsaContractRow,
+} from '../entitlements/service.ts';
 import { type ConfirmedLine, orderConfirmation } from './order-email.ts';
 import { contractsWithPrices, listPrices, type PriceRow } from './repository.ts';
 
@@ -43,14 +48,14 @@ import { contractsWithPrices, listPrices, type PriceRow } from './repository.ts'
 export const balanceOf = (c: { budgetCents: number; linesCents: number }) => c.budgetCents - c.linesCents;
 
 /** The contract's busops e-mail list (comma-separated; semicolons accepted too). */
-export const busopsList = (c: FsaContractRow) =>
+export const busopsList = (c: Pick<FsaContractRow, 'busopsEmails'>) =>
   (c.busopsEmails ?? '')
     .split(/[,;]/)
     .map((e) => e.trim())
     .filter(Boolean);
 
 const todayUtc = (now: Date) => now.toISOString().slice(0, 10);
-const termOf = (c: FsaContractRow): FsaTerm => ({
+const termOf = (c: Pick<FsaContractRow, 'startDate' | 'endDate'>): FsaTerm => ({
   startDate: c.startDate,
   endDate: c.endDate ?? c.startDate,
 });
@@ -180,7 +185,7 @@ const failure = (error: string): LinePrice => ({ ok: false, field: 'count', erro
 
 function planLine(
   line: FsaOrderLine,
-  contract: FsaContractRow,
+  contract: LockedFsaContractRow,
   prices: Map<string, PriceRow>,
   today: string,
 ): PlannedLine {
