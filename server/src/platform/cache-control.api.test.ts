@@ -50,9 +50,8 @@ describe('Cache-Control', () => {
     expect(answers.map((r) => r.headers['cache-control'])).toEqual(answers.map(() => 'no-store'));
   });
 
-  test('is no-store on an envelope the HTTP parser sends itself', async ({ app }) => {
-    await app.listen({ host: '127.0.0.1', port: 0 });
-    const { port } = app.server.address() as net.AddressInfo;
+  test('is no-store on an envelope the HTTP parser sends itself', async ({ baseUrl }) => {
+    const port = Number(new URL(baseUrl).port);
     const answer = await new Promise<string>((resolve, reject) => {
       let text = '';
       const socket = net.connect(port, '127.0.0.1', () => socket.write('NOT HTTP AT ALL\r\n\r\n'));

@@ -31,12 +31,7 @@ const test = apiTest
     return app;
   })
   /** The usage page's URL on the app, listening (a real HTTP client, so streaming and encodings are real). */
-  .extend('usageUrl', { scope: 'file' }, async ({ app }) => {
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    const address = app.server.address();
-    const port = typeof address === 'object' && address ? address.port : 0;
-    return `http://127.0.0.1:${port}${transactionsApi.page.path}`;
-  });
+  .extend('usageUrl', { scope: 'file' }, async ({ baseUrl }) => `${baseUrl}${transactionsApi.page.path}`);
 
 // The cast comes first: its account Acme owns the usage.
 test.beforeAll(async ({ database, cast: _accounts }) => {
