@@ -18,7 +18,7 @@ import {
   recordUsage,
 } from '../../../harness/elastic-factories.ts';
 import { addContact, buildAccount } from '../../../harness/factories.ts';
-import { anonymous, apiTest, bearer, type Caller } from '../../../test/api-fixture.ts';
+import { anonymous, apiTest, bearer, type Caller, type InputOf } from '../../../test/api-fixture.ts';
 import { issueServerCredential } from './server-credentials.ts';
 
 /*
@@ -371,6 +371,7 @@ describe('bad input is a 400, never a 500', () => {
   });
 
   test('usage queries: unknown columns, bad methods, bad values and paging', async ({
+    api,
     people: { admin },
     send: { post, postRaw },
   }) => {
@@ -412,20 +413,19 @@ describe('bad input is a 400, never a 500', () => {
     expectFailure(await q(criterion({ name: 'x', method: 'EQUALS', value: 1 }), transactionsApi.count), 400);
 
     // A reversed range is a valid question with no answer; text that looks like SQL is just text.
-    const reversed = await q(
-      criterion({ name: 'StartTime', method: 'DATERANGE', value: ['2026-02-01', '2026-01-01'] }),
-    );
-    expect(reversed.statusCode).toBe(200);
-    expect(reversed.json().data).toEqual([]);
-    const injected = await q(
-      criterion({ name: 'User', method: 'EQUALS', value: sqlish }),
-      transactionsApi.count,
-    );
-    expect(injected.json()).toEqual({ status: 'SUCCESS', data: 0 });
-    const theirServer = await q({ serverId: fixtures[THEIRS].clsId }, transactionsApi.count);
-    expect(theirServer.json()).toEqual({ status: 'SUCCESS', data: 0 });
-    const all = await q({}, transactionsApi.count);
-    expect(all.json()).toEqual({ status: 'SUCCESS', data: 1 });
+    const reversed = await api.ok(admin, transactionsApi.page, {
+      customerNumber: MINE,
+      filter: { criteria: [{ name: 'StartTime', method: 'DATERANGE', value: ['2026-02-01', '2026-01-01'] }] },
+    });
+    expect(reversed.data).toEqual([]);
+    const count = (extra: Omit<InputOf<typeof transactionsApi.count>, 'customerNumber'>) =>
+      api.ok(admin, transactionsApi.count, { customerNumber: MINE, ...extra });
+    const injected = await count({
+      filter: { criteria: [{ name: 'User', method: 'EQUALS', value: sqlish }] },
+    });
+    expect(injected).toEqual({ status: 'SUCCESS', data: 0 });
+    expect(await count({ serverId: fixtures[THEIRS].clsId })).toEqual({ status: 'SUCCESS', data: 0 });
+    expect(await count({})).toEqual({ status: 'SUCCESS', data: 1 });
   });
 
   test('PIN and usernames: the rules answer with the spec text', async ({
