@@ -1,7 +1,7 @@
 import { activationsApi } from '@lp/contract/activations/api';
-import type { BodyInput } from '@lp/contract/common/operation';
 import { describe, expect } from 'vitest';
 import { buildLease, dayFromToday as day } from '../../../harness/factories.ts';
+import { activationCalls, type CreateBody, type ReturnBody } from '../../../test/activation-calls.ts';
 import { acme, apiTest } from '../../../test/api-fixture.ts';
 import { auditLog } from '../../../test/audit-entries.ts';
 import { products } from '../../db/schema.ts';
@@ -17,9 +17,6 @@ const PART = 'SIM-AUDIT-2';
 let hostSeq = 0;
 const newHostId = () => (0xa00000 + ++hostSeq).toString(16).padStart(12, '0');
 
-type CreateBody = Omit<BodyInput<typeof activationsApi.create>, 'customerNumber' | 'serverIdType'>;
-type ReturnBody = Omit<BodyInput<typeof activationsApi.return>, 'customerNumber'>;
-
 const test = apiTest
   .extend('audit', { scope: 'file' }, async ({ database }) => {
     const log = auditLog(database.db);
@@ -29,20 +26,8 @@ const test = apiTest
         (await log.since(from)).filter((e) => e.objectType === 'fulfillment'),
     };
   })
-  /** The admin's batches on the account's ETHERNET hosts, and the host's fulfillment ids by activation id. */
-  .extend('calls', { scope: 'file' }, async ({ api, cast: { boss } }) => ({
-    create: (body: CreateBody) =>
-      api.ok(boss, activationsApi.create, { customerNumber: CN, serverIdType: 'ETHERNET', ...body }),
-    giveBack: (body: ReturnBody) => api.ok(boss, activationsApi.return, { customerNumber: CN, ...body }),
-    fulfillmentsOn: async (hostId: string) => {
-      const { data } = await api.ok(boss, activationsApi.allEntitlements, {
-        customerNumber: CN,
-        serverId: hostId,
-        serverIdType: 'ETHERNET',
-      });
-      return Object.fromEntries(data.assigned.map((r) => [r.activationid, r.fulfillments[0]!.FulfillmentID]));
-    },
-  }));
+  /** The admin's batches on the account's hosts. */
+  .extend('calls', { scope: 'file' }, async ({ api, cast: { boss } }) => activationCalls(api, boss, CN));
 
 // The cast comes first: its account owns the leases.
 test.beforeAll(async ({ database, cast: _accounts }) => {
@@ -61,7 +46,7 @@ test.beforeAll(async ({ database, cast: _accounts }) => {
 describe('fulfillments audit', () => {
   test('a create batch is one entry per fulfillment: activation id, host and seats, by the user', async ({
     audit,
-    calls: { create, fulfillmentsOn },
+    calls: { create, live },
     cast: { boss },
   }) => {
     const hostId = newHostId();
@@ -77,7 +62,7 @@ describe('fulfillments audit', () => {
         { id: 'FUL-A', count: 2 },
       ],
     });
-    const ids = await fulfillmentsOn(hostId);
+    const ids = await live(hostId);
     const entries = await audit.fulfillmentEntries(from);
     expect(entries).toHaveLength(2);
     expect(entries[0]).toMatchObject({
@@ -87,21 +72,21 @@ describe('fulfillments audit', () => {
       actorName: 'boss@acme.example',
       action: 'fulfillments.created',
       objectType: 'fulfillment',
-      objectId: String(ids['FUL-A']),
+      objectId: String(ids['FUL-A']!.id),
       before: null,
       after: { activationId: 'FUL-A', host: hostId, count: 3 },
       clientIp: '127.0.0.1',
     });
     expect(entries[0]!.requestId).toBeTruthy();
     expect(entries[1]).toMatchObject({
-      objectId: String(ids['FUL-B']),
+      objectId: String(ids['FUL-B']!.id),
       after: { activationId: 'FUL-B', host: hostId, count: 2 },
     });
     // More seats on a live fulfillment: its seats before and after.
     const more = await audit.mark();
     await create({ serverName: 'ful1', serverId: hostId, activations: [{ id: 'FUL-B', count: 1 }] });
     expect(await audit.fulfillmentEntries(more)).toMatchObject([
-      { objectId: String(ids['FUL-B']), before: { count: 2 }, after: { count: 3 } },
+      { objectId: String(ids['FUL-B']!.id), before: { count: 2 }, after: { count: 3 } },
     ]);
   });
 
@@ -133,7 +118,7 @@ describe('fulfillments audit', () => {
   test('a return batch is one entry per fulfillment with its seats before and after; a refused one writes nothing', async ({
     api,
     audit,
-    calls: { create, giveBack, fulfillmentsOn },
+    calls: { create, giveBack, live },
     cast: { boss },
   }) => {
     const hostId = newHostId();
@@ -145,7 +130,7 @@ describe('fulfillments audit', () => {
         { id: 'FUL-B', count: 1 },
       ],
     });
-    const ids = await fulfillmentsOn(hostId);
+    const ids = await live(hostId);
     let from = await audit.mark();
     await api.refused(
       boss,
@@ -153,8 +138,8 @@ describe('fulfillments audit', () => {
       {
         customerNumber: CN,
         activations: [
-          { id: ids['FUL-A'], count: -1 },
-          { id: ids['FUL-B'], count: -2 },
+          { id: ids['FUL-A']!.id, count: -1 },
+          { id: ids['FUL-B']!.id, count: -2 },
         ],
       },
       409,
@@ -163,31 +148,31 @@ describe('fulfillments audit', () => {
     from = await audit.mark();
     await giveBack({
       activations: [
-        { id: ids['FUL-A']!, count: -1 },
-        { id: ids['FUL-B']!, count: -1 },
-        { id: ids['FUL-A']!, count: -1 },
+        { id: ids['FUL-A']!.id, count: -1 },
+        { id: ids['FUL-B']!.id, count: -1 },
+        { id: ids['FUL-A']!.id, count: -1 },
       ],
     });
     const entries = await audit.fulfillmentEntries(from);
     expect(entries.map((e) => [e.action, e.objectId, e.before, e.after])).toEqual([
-      ['fulfillments.returned', String(ids['FUL-A']), { count: 3 }, { count: 1 }],
-      ['fulfillments.returned', String(ids['FUL-B']), { count: 1 }, { count: 0 }],
+      ['fulfillments.returned', String(ids['FUL-A']!.id), { count: 3 }, { count: 1 }],
+      ['fulfillments.returned', String(ids['FUL-B']!.id), { count: 1 }, { count: 0 }],
     ]);
     expect(entries.every((e) => e.customerNumber === CN && e.actorName === 'boss@acme.example')).toBe(true);
   });
 
   test('a rehost: returns from the source, then one rehosted entry per fulfillment naming both hosts; replays write nothing', async ({
     audit,
-    calls: { create, giveBack, fulfillmentsOn },
+    calls: { create, giveBack, live },
   }) => {
     const source = newHostId();
     const target = newHostId();
     await create({ serverName: 'src', serverId: source, activations: [{ id: 'FUL-A', count: 2 }] });
-    const { 'FUL-A': sourceId } = await fulfillmentsOn(source);
+    const sourceId = (await live(source))['FUL-A']!.id;
     const back: ReturnBody = {
       lifecycle: 'rehost',
       operationKey: 'audit-rehost-return',
-      activations: [{ id: sourceId!, count: -2 }],
+      activations: [{ id: sourceId, count: -2 }],
     };
     const move: CreateBody = {
       serverName: 'dst',
@@ -200,7 +185,7 @@ describe('fulfillments audit', () => {
     let from = await audit.mark();
     await giveBack(back);
     await create(move);
-    const { 'FUL-A': targetId } = await fulfillmentsOn(target);
+    const targetId = (await live(target))['FUL-A']!.id;
     expect(
       (await audit.since(from)).map((e) => [e.action, e.objectType, e.objectId, e.before, e.after]),
     ).toEqual([

@@ -1,12 +1,12 @@
 import { activationsApi } from '@lp/contract/activations/api';
 import { messages } from '@lp/contract/common/errors';
-import type { BodyInput } from '@lp/contract/common/operation';
 import { licenseServersApi } from '@lp/contract/license-servers/api';
 import { FSA_MANUAL_DRAWDOWN_PART } from '@lp/domain/entitlements';
 import { contactRoles } from '@lp/domain/policy';
 import { eq, sql } from 'drizzle-orm';
 import { describe, expect } from 'vitest';
 import { addContact, buildAccount, buildLease, dayFromToday as day } from '../../../harness/factories.ts';
+import { activationCalls, type CreateBody } from '../../../test/activation-calls.ts';
 import { acme, anonymous, apiTest, type Caller, other } from '../../../test/api-fixture.ts';
 import { entitlements, products } from '../../db/schema.ts';
 
@@ -24,11 +24,7 @@ const newHostId = () => {
   return { pasted: hex.match(/../g)!.join(':'), canonical: hex.toLowerCase() };
 };
 
-/** A create on an ETHERNET host of Acme unless the body names another account or id type. */
-type CreateBody = Omit<BodyInput<typeof activationsApi.create>, 'customerNumber' | 'serverIdType'> & {
-  customerNumber?: string;
-  serverIdType?: string;
-};
+/** A create's body on an ETHERNET host of Acme unless it names another account or id type. */
 const createBody = <B extends object>(body: B) => ({ customerNumber: CN, serverIdType: 'ETHERNET', ...body });
 const hostBody = (hostId: string, customerNumber: string = CN) => ({
   customerNumber,
@@ -51,8 +47,9 @@ const test = apiTest
       (customerNumber: string, activationId: string, over: Partial<typeof entitlements.$inferInsert> = {}) =>
         buildLease(database.db, customerNumber, activationId, { partNumber: PART, ...over }),
   )
-  .extend('calls', { scope: 'file' }, async ({ api, database }) => ({
-    create: (who: Caller, body: CreateBody) => api.ok(who, activationsApi.create, createBody(body)),
+  .extend('calls', { scope: 'file' }, async ({ api, database, cast: { boss } }) => ({
+    /** The admin's calls on Acme's hosts (create, giveBack, hostView, live, servers). */
+    ...activationCalls(api, boss, CN),
     /** A create that must be refused (with `status`, any 4xx when not given): its refusal. */
     createRefused: (who: Caller, body: object, status?: number) =>
       api.refused(who, activationsApi.create, createBody(body), status),
@@ -64,16 +61,6 @@ const test = apiTest
         .where(eq(entitlements.activationId, activationId));
       return row!.activated;
     },
-    servers: async (who: Caller, customerNumber: string = CN) =>
-      (await api.ok(who, licenseServersApi.list, { customerNumber })).data,
-    hostView: async (who: Caller, serverId: string, customerNumber: string = CN) =>
-      (
-        await api.ok(who, activationsApi.allEntitlements, {
-          customerNumber,
-          serverId,
-          serverIdType: 'ETHERNET',
-        })
-      ).data,
   }));
 
 // The cast comes first: its accounts own the leases, and its admin administers Sister and Blocked too.
@@ -204,7 +191,7 @@ describe('creating fulfillments', () => {
     calls: { create, servers, hostView },
   }) => {
     const host = newHostId();
-    const answer = await create(boss, {
+    const answer = await create({
       serverName: 'licsrv01',
       serverId: host.pasted,
       type: 'new',
@@ -214,10 +201,10 @@ describe('creating fulfillments', () => {
       ],
     });
     expect(answer).toEqual({ status: 'SUCCESS', data: { count: 6, replayed: false } });
-    const listed = (await servers(boss)).find((s) => s.serverId === host.canonical);
+    const listed = (await servers()).find((s) => s.serverId === host.canonical);
     expect(listed).toMatchObject({ name: 'licsrv01', state: 'Active', shared: false });
     expect(listed?.displayName).toBe(`licsrv01 (MAC_ADDRESS=${host.canonical})`);
-    const view = await hostView(boss, host.canonical);
+    const view = await hostView(host.canonical);
     expect(view.assigned.map((r) => [r.activationid, r.ansysactivated]).sort()).toEqual([
       ['LEASE-A', 4],
       ['PERP-OK', 2],
@@ -301,14 +288,14 @@ describe('creating fulfillments', () => {
     expect(await activated('LEASE-A')).toBe(before);
     // A port in range is kept (issue 21: an imported 27000 became 1055).
     const ported = newHostId();
-    await create(boss, {
+    await create({
       serverName: 'ported',
       serverId: ported.pasted,
       portNumber: 27_000,
       type: 'new',
       activations: [{ id: 'LEASE-A', count: 1 }],
     });
-    expect((await servers(boss)).find((s) => s.serverId === ported.canonical)?.portNumber).toBe(27_000);
+    expect((await servers()).find((s) => s.serverId === ported.canonical)?.portNumber).toBe(27_000);
   });
 
   test('is all or nothing: a line over its available seats rolls back the whole batch', async ({
@@ -331,7 +318,7 @@ describe('creating fulfillments', () => {
     );
     expect(refusal.err).toBe(messages.activatedOverAvailable);
     expect(await activated('LEASE-A')).toBe(before);
-    expect((await servers(boss)).some((s) => s.serverId === host.canonical)).toBe(false);
+    expect((await servers()).some((s) => s.serverId === host.canonical)).toBe(false);
   });
 
   test('offers no seat of a Shared Web or Named User line and refuses to activate one (decision 031)', async ({
@@ -342,7 +329,7 @@ describe('creating fulfillments', () => {
     await ssl(CN, 'NAMED-50', { quantity: 50, licenseModel: 'Named User' });
     await ssl(CN, 'SHARED-50', { quantity: 50, licenseModel: 'Shared Web' });
     const host = newHostId();
-    const { available } = await hostView(boss, host.canonical);
+    const { available } = await hostView(host.canonical);
     expect(available.map((r) => r.activationid)).not.toContain('NAMED-50');
     expect(available.map((r) => r.activationid)).not.toContain('SHARED-50');
     for (const id of ['NAMED-50', 'SHARED-50']) {
@@ -383,7 +370,7 @@ describe('creating fulfillments', () => {
   }) => {
     const host = newHostId();
     const before = await activated('LEASE-A');
-    await create(boss, {
+    await create({
       serverName: 'first',
       serverId: host.pasted,
       type: 'new',
@@ -427,31 +414,31 @@ describe('creating fulfillments', () => {
     api,
     ssl,
     cast: { boss },
-    calls: { create, createRefused, activated, hostView, servers },
+    calls: { create, createRefused, activated, servers, hostView, giveBack },
   }) => {
     await ssl(CN, 'REHOST-A', { quantity: 4 });
     const held = newHostId();
     const source = newHostId();
     // The holder is active and shared with another account of the same user.
-    await create(boss, {
+    await create({
       serverName: 'held',
       serverId: held.canonical,
       type: 'new',
       activations: [{ id: 'REHOST-A', count: 1 }],
     });
-    await create(boss, {
+    await create({
       customerNumber: SISTER,
       serverName: 'held',
       serverId: held.canonical,
       activations: [{ id: 'SISTER-A', count: 1 }],
     });
-    await create(boss, {
+    await create({
       serverName: 'src',
       serverId: source.canonical,
       type: 'new',
       activations: [{ id: 'REHOST-A', count: 2 }],
     });
-    const [row] = (await hostView(boss, source.canonical)).assigned;
+    const [row] = (await hostView(source.canonical)).assigned;
     // The returns name the target: one the create would refuse is refused before the source loses a seat.
     const returnFor = (serverName: string, serverId: string) => ({
       customerNumber: CN,
@@ -471,7 +458,7 @@ describe('creating fulfillments', () => {
     );
     expect(await activated('REHOST-A')).toBe(3);
     // A free target passes; the create checks again in its own transaction.
-    await api.ok(boss, activationsApi.return, returnFor('moved', newHostId().canonical));
+    await giveBack(returnFor('moved', newHostId().canonical));
     const rehost = (serverName: string, serverId: string) => ({
       serverName,
       serverId,
@@ -489,11 +476,11 @@ describe('creating fulfillments', () => {
     const onto = await createRefused(boss, rehost('src', source.canonical));
     expect(onto.err).toBe(`Host src (${source.canonical}) is active.`);
     // Nothing moved: the holder keeps its one seat, no host of the new name exists, the seats stay returned.
-    expect((await hostView(boss, held.canonical)).assigned.map((r) => r.ansysactivated)).toEqual([1]);
-    expect((await servers(boss)).some((s) => s.name === 'newname')).toBe(false);
+    expect((await hostView(held.canonical)).assigned.map((r) => r.ansysactivated)).toEqual([1]);
+    expect((await servers()).some((s) => s.name === 'newname')).toBe(false);
     expect(await activated('REHOST-A')).toBe(1);
     const fresh = newHostId();
-    await create(boss, rehost('moved', fresh.canonical));
+    await create(rehost('moved', fresh.canonical));
   });
 });
 
@@ -501,17 +488,17 @@ describe('returning fulfillments and host lifecycle', () => {
   test('returns seats, turns an emptied host Inactive, then removes it', async ({
     api,
     cast: { boss, outsider },
-    calls: { create, activated, hostView, servers },
+    calls: { create, activated, servers, hostView, giveBack },
   }) => {
     const host = newHostId();
     const before = await activated('LEASE-B');
-    await create(boss, {
+    await create({
       serverName: 'old',
       serverId: host.pasted,
       type: 'new',
       activations: [{ id: 'LEASE-B', count: 2 }],
     });
-    const [row] = (await hostView(boss, host.canonical)).assigned;
+    const [row] = (await hostView(host.canonical)).assigned;
     const id = row!.fulfillments[0]!.FulfillmentID;
     await api.refused(
       boss,
@@ -521,14 +508,13 @@ describe('returning fulfillments and host lifecycle', () => {
     );
     const removeActive = await api.refused(boss, licenseServersApi.remove, hostBody(host.canonical), 409);
     expect(removeActive.err).toBe(`Host old (${host.canonical}) is active.`);
-    const answer = await api.ok(boss, activationsApi.return, {
-      customerNumber: CN,
+    const answer = await giveBack({
       lifecycle: 'deactivate',
       activations: [{ id, count: -2 }],
     });
     expect(answer).toEqual({ status: 'SUCCESS', data: { count: 2, replayed: false } });
     expect(await activated('LEASE-B')).toBe(before);
-    expect((await servers(boss)).find((s) => s.serverId === host.canonical)?.state).toBe('Inactive');
+    expect((await servers()).find((s) => s.serverId === host.canonical)?.state).toBe('Inactive');
     // Another account's fulfillment id is as unknown as a made-up one.
     await api.refused(
       outsider,
@@ -537,7 +523,7 @@ describe('returning fulfillments and host lifecycle', () => {
       404,
     );
     await api.ok(boss, licenseServersApi.remove, hostBody(host.canonical));
-    expect((await servers(boss)).some((s) => s.serverId === host.canonical)).toBe(false);
+    expect((await servers()).some((s) => s.serverId === host.canonical)).toBe(false);
   });
 });
 
@@ -548,13 +534,13 @@ describe('shared license servers', () => {
     calls: { create },
   }) => {
     const host = newHostId();
-    await create(boss, {
+    await create({
       serverName: 'shared1',
       serverId: host.pasted,
       type: 'new',
       activations: [{ id: 'LEASE-A', count: 1 }],
     });
-    await create(boss, {
+    await create({
       customerNumber: SISTER,
       serverName: 'shared1',
       serverId: host.canonical,
@@ -593,17 +579,17 @@ describe('associated accounts and overlapping hosts', () => {
     calls: { create, hostView },
   }) => {
     const host = newHostId();
-    await create(boss, {
+    await create({
       serverName: 'join1',
       serverId: host.pasted,
       type: 'new',
       activations: [{ id: 'LEASE-A', count: 1 }],
     });
     // Sister does not use the host: no assigned rows, its available ones (the same answer as for an unknown host).
-    const view = await hostView(boss, host.canonical, SISTER);
+    const view = await hostView(host.canonical, SISTER);
     expect(view.assigned).toEqual([]);
     expect(view.available.map((r) => r.activationid)).toContain('SISTER-A');
-    expect(await hostView(boss, newHostId().canonical, SISTER)).toEqual(view);
+    expect(await hostView(newHostId().canonical, SISTER)).toEqual(view);
     // The call that lists a host's activations still answers 404 for a host the account does not use.
     await api.refused(
       boss,
@@ -611,24 +597,23 @@ describe('associated accounts and overlapping hosts', () => {
       { customerNumber: SISTER, serverId: host.canonical, serverIdType: 'ETHERNET' },
       404,
     );
-    await create(boss, {
+    await create({
       customerNumber: SISTER,
       serverName: 'join1',
       serverId: host.canonical,
       activations: [{ id: 'SISTER-A', count: 1 }],
     });
-    expect((await hostView(boss, host.canonical, SISTER)).assigned.map((r) => r.activationid)).toEqual([
+    expect((await hostView(host.canonical, SISTER)).assigned.map((r) => r.activationid)).toEqual([
       'SISTER-A',
     ]);
   });
 
   test('refuses a new host that takes in an id of a host in use (triad or single), and allows it once that host is inactive', async ({
-    api,
     cast: { boss },
-    calls: { create, createRefused, hostView },
+    calls: { create, createRefused, hostView, giveBack },
   }) => {
     const single = newHostId();
-    await create(boss, {
+    await create({
       serverName: 'alone',
       serverId: single.canonical,
       type: 'new',
@@ -646,12 +631,11 @@ describe('associated accounts and overlapping hosts', () => {
     // Named by the host that holds the id, which the account uses.
     expect(triad.err).toBe(`Host identifier alone (${single.canonical}) is already in use.`);
     // Once the single host is returned whole (Inactive), its id may serve the triad.
-    const [row] = (await hostView(boss, single.canonical)).assigned;
-    await api.ok(boss, activationsApi.return, {
-      customerNumber: CN,
+    const [row] = (await hostView(single.canonical)).assigned;
+    await giveBack({
       activations: row!.fulfillments.map((f) => ({ id: f.FulfillmentID, count: -1 })),
     });
-    await create(boss, triadBody);
+    await create(triadBody);
     // And a single host may not take a member of that triad.
     const member = await createRefused(boss, {
       serverName: 'member',
@@ -707,18 +691,18 @@ describe('concurrency and retries', () => {
   test('a save cut off between its steps, retried from fresh server data, ends in exactly the intended state', async ({
     api,
     cast: { boss },
-    calls: { create, createRefused, activated, hostView },
+    calls: { create, createRefused, activated, hostView, giveBack },
   }) => {
     // Intended change on one host: RETRY 3 -> 1 seat (return 2) and LEASE-B +1 seat.
     const host = newHostId();
-    await create(boss, {
+    await create({
       serverName: 'resume',
       serverId: host.pasted,
       type: 'new',
       activations: [{ id: 'RETRY', count: 3 }],
     });
     const bBefore = await activated('LEASE-B');
-    const fid = (await hostView(boss, host.canonical)).assigned[0]!.fulfillments[0]!.FulfillmentID;
+    const fid = (await hostView(host.canonical)).assigned[0]!.fulfillments[0]!.FulfillmentID;
     const returnBatch = {
       customerNumber: CN,
       operationKey: 'save-0001-return',
@@ -731,9 +715,9 @@ describe('concurrency and retries', () => {
       activations: [{ id: 'LEASE-B', count: 1 }],
     };
     // Step 1 commits, then the browser dies (or the answer is lost) before step 2.
-    await api.ok(boss, activationsApi.return, returnBatch);
+    await giveBack(returnBatch);
     // The retry resends step 1 with its key: answered from the first outcome, nothing returned twice.
-    const again = await api.ok(boss, activationsApi.return, returnBatch);
+    const again = await giveBack(returnBatch);
     expect(again).toEqual({ status: 'SUCCESS', data: { count: 2, replayed: true } });
     // A step that fails inside its transaction leaves nothing behind and can be retried with the same key.
     await createRefused(
@@ -742,10 +726,10 @@ describe('concurrency and retries', () => {
       400,
     );
     expect(await activated('LEASE-B')).toBe(bBefore);
-    expect((await create(boss, createBatch)).data).toEqual({ count: 1, replayed: false });
+    expect((await create(createBatch)).data).toEqual({ count: 1, replayed: false });
     // A double click sends step 2 again.
-    expect((await create(boss, createBatch)).data).toEqual({ count: 1, replayed: true });
-    const view = await hostView(boss, host.canonical);
+    expect((await create(createBatch)).data).toEqual({ count: 1, replayed: true });
+    const view = await hostView(host.canonical);
     expect(view.assigned.map((r) => [r.activationid, r.ansysactivated]).sort()).toEqual([
       ['LEASE-B', 1],
       ['RETRY', 1],
@@ -760,9 +744,7 @@ describe('concurrency and retries', () => {
   });
 
   test("a retry that differs only in fields the server never reads (the client's time, action, name) is replayed", async ({
-    api,
-    cast: { boss },
-    calls: { create, activated, hostView },
+    calls: { create, activated, hostView, giveBack },
   }) => {
     const host = newHostId();
     const first: CreateBody = {
@@ -776,9 +758,9 @@ describe('concurrency and retries', () => {
       activations: [{ id: 'LEASE-B', count: 1, ansysproduct: 'Product', startdate: '2026-01-01' }],
     };
     const before = await activated('LEASE-B');
-    expect((await create(boss, first)).data).toEqual({ count: 1, replayed: false });
+    expect((await create(first)).data).toEqual({ count: 1, replayed: false });
     // The browser's retry a moment later carries its clock again (the wire is unchanged; it need not freeze it).
-    const retry = await create(boss, {
+    const retry = await create({
       ...first,
       time: Date.now(),
       action: '',
@@ -787,15 +769,15 @@ describe('concurrency and retries', () => {
     });
     expect(retry).toEqual({ status: 'SUCCESS', data: { count: 1, replayed: true } });
     expect(await activated('LEASE-B')).toBe(before + 1);
-    const fid = (await hostView(boss, host.canonical)).assigned[0]!.fulfillments[0]!.FulfillmentID;
-    const giveBack = {
+    const fid = (await hostView(host.canonical)).assigned[0]!.fulfillments[0]!.FulfillmentID;
+    const giveBackBatch = {
       customerNumber: CN,
       operationKey: 'clock-0001-return',
       activations: [{ id: fid, count: -1 }],
     };
-    await api.ok(boss, activationsApi.return, { ...giveBack, time: 1 });
-    const returnedAgain = await api.ok(boss, activationsApi.return, {
-      ...giveBack,
+    await giveBack({ ...giveBackBatch, time: 1 });
+    const returnedAgain = await giveBack({
+      ...giveBackBatch,
       time: 2,
       action: 'return',
     });
@@ -807,12 +789,12 @@ describe('concurrency and retries', () => {
     api,
     ssl,
     cast: { boss },
-    calls: { create, activated, hostView, servers },
+    calls: { create, activated, servers, hostView, giveBack },
   }) => {
     // A lease of its own with seats to spare, so the create succeeds whichever of the two runs first.
     await ssl(CN, 'LEASE-BUSY');
     const host = newHostId();
-    await create(boss, {
+    await create({
       serverName: 'busy',
       serverId: host.pasted,
       type: 'new',
@@ -820,17 +802,17 @@ describe('concurrency and retries', () => {
     });
     const before = await activated('LEASE-BUSY');
     for (let round = 0; round < 5; round++) {
-      const fid = (await hostView(boss, host.canonical)).assigned[0]!.fulfillments[0]!.FulfillmentID;
+      const fid = (await hostView(host.canonical)).assigned[0]!.fulfillments[0]!.FulfillmentID;
       // Both must answer 200, whichever runs first.
       await Promise.all([
-        api.ok(boss, activationsApi.return, { customerNumber: CN, activations: [{ id: fid, count: -1 }] }),
-        create(boss, {
+        giveBack({ activations: [{ id: fid, count: -1 }] }),
+        create({
           serverName: 'busy',
           serverId: host.canonical,
           activations: [{ id: 'LEASE-BUSY', count: 1 }],
         }),
       ]);
-      const [row] = (await servers(boss)).filter((h) => h.serverId === host.canonical);
+      const [row] = (await servers()).filter((h) => h.serverId === host.canonical);
       // One seat is live whichever ran first: the host must say Active.
       expect(row!.state).toBe('Active');
       await api.refused(boss, licenseServersApi.remove, hostBody(host.canonical), 409);

@@ -2,6 +2,7 @@ import { activationsApi } from '@lp/contract/activations/api';
 import { licenseServersApi } from '@lp/contract/license-servers/api';
 import { describe, expect } from 'vitest';
 import { buildLease } from '../../../harness/factories.ts';
+import { activationCalls } from '../../../test/activation-calls.ts';
 import { acme, apiTest, type Caller, other } from '../../../test/api-fixture.ts';
 import { fulfillmentEvents, products } from '../../db/schema.ts';
 
@@ -18,39 +19,26 @@ const hostsBody = (hostIds: string[]) => ({
 });
 
 const test = apiTest
-  /** The admin's calls on the account's ETHERNET hosts, and the history of hosts as anyone asks for it. */
-  .extend('calls', { scope: 'file' }, async ({ api, cast: { boss } }) => ({
-    create: (serverId: string, activations: { id: string; count: number }[], type: 'new' | '' = 'new') =>
-      api.ok(boss, activationsApi.create, {
-        customerNumber: CN,
-        serverName: `h${serverId.slice(-2)}`,
-        serverId,
-        serverIdType: 'ETHERNET',
-        type,
-        activations,
-      }),
-    hostOf: async (serverId: string) =>
-      (await api.ok(boss, licenseServersApi.list, { customerNumber: CN })).data.find(
-        (s) => s.serverId === serverId,
-      ),
-    liveFulfillments: async (serverId: string) =>
-      (
-        await api.ok(boss, activationsApi.hostEntitlements, {
-          customerNumber: CN,
-          serverId,
-          serverIdType: 'ETHERNET',
-        })
-      ).data.map((r) => ({
-        activationId: r.activationid,
-        id: r.fulfillments[0]!.FulfillmentID,
-        count: r.fulfillments[0]!.FulfillCount,
-      })),
-    history: (
-      who: Caller,
-      hostIds: string[],
-      operation: typeof activationsApi.history | typeof activationsApi.exportHistory = activationsApi.history,
-    ) => api.ok(who, operation, hostsBody(hostIds)),
-  }));
+  /** The admin's calls on the account's hosts, and the history of hosts as anyone asks for it. */
+  .extend('calls', { scope: 'file' }, async ({ api, cast: { boss } }) => {
+    const calls = activationCalls(api, boss, CN);
+    return {
+      ...calls,
+      create: (serverId: string, activations: { id: string; count: number }[], type: 'new' | '' = 'new') =>
+        calls.create({ serverName: `h${serverId.slice(-2)}`, serverId, type, activations }),
+      hostOf: async (serverId: string) => (await calls.servers()).find((s) => s.serverId === serverId),
+      /** The live fulfillments on a host, in the order the host lists them. */
+      liveFulfillments: async (serverId: string) =>
+        Object.entries(await calls.live(serverId)).map(([activationId, f]) => ({ activationId, ...f })),
+      history: (
+        who: Caller,
+        hostIds: string[],
+        operation:
+          | typeof activationsApi.history
+          | typeof activationsApi.exportHistory = activationsApi.history,
+      ) => api.ok(who, operation, hostsBody(hostIds)),
+    };
+  });
 
 // The cast comes first: its accounts own the leases.
 test.beforeAll(async ({ database, cast: _accounts }) => {
@@ -190,7 +178,7 @@ describe('host state follows its live seats (spec 002 §4 host lifecycle)', () =
   test('a rehost that returns every live fulfillment leaves the source Inactive, and it may then be removed', async ({
     api,
     cast: { boss },
-    calls: { create, hostOf, liveFulfillments },
+    calls: { create, giveBack, hostOf, liveFulfillments },
   }) => {
     const source = 'a10000000003';
     const hostBody = { customerNumber: CN, hostId: source, hostIdType: 'ETHERNET' };
@@ -203,27 +191,15 @@ describe('host state follows its live seats (spec 002 §4 host lifecycle)', () =
     const refused = await api.refused(boss, licenseServersApi.remove, hostBody, 409);
     expect(refused.err).toBe(`Host h03 (${source}) is active.`);
     // Returning part of it keeps it Active; the rest (the rehost) makes it Inactive.
-    await api.ok(boss, activationsApi.return, {
-      customerNumber: CN,
-      lifecycle: 'rehost',
-      activations: [{ id: live[0]!.id, count: -live[0]!.count }],
-    });
+    await giveBack({ lifecycle: 'rehost', activations: [{ id: live[0]!.id, count: -live[0]!.count }] });
     expect((await hostOf(source))?.state).toBe('Active');
-    await api.ok(boss, activationsApi.return, {
-      customerNumber: CN,
-      lifecycle: 'rehost',
-      activations: [{ id: live[1]!.id, count: -live[1]!.count }],
-    });
+    await giveBack({ lifecycle: 'rehost', activations: [{ id: live[1]!.id, count: -live[1]!.count }] });
     expect((await hostOf(source))?.state).toBe('Inactive');
     // Activating again makes it Active; deactivating all makes it Inactive again.
     await create(source, [{ id: 'HI-S1', count: 1 }], '');
     expect((await hostOf(source))?.state).toBe('Active');
     const [again] = await liveFulfillments(source);
-    await api.ok(boss, activationsApi.return, {
-      customerNumber: CN,
-      lifecycle: 'deactivate',
-      activations: [{ id: again!.id, count: -1 }],
-    });
+    await giveBack({ lifecycle: 'deactivate', activations: [{ id: again!.id, count: -1 }] });
     expect((await hostOf(source))?.state).toBe('Inactive');
     await api.ok(boss, licenseServersApi.remove, hostBody);
     expect(await hostOf(source)).toBeUndefined();

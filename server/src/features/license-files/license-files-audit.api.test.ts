@@ -1,9 +1,9 @@
-import { activationsApi } from '@lp/contract/activations/api';
 import { licenseFilesApi } from '@lp/contract/license-files/api';
 import { contactRoles } from '@lp/domain/policy';
 import { eq } from 'drizzle-orm';
 import { describe, expect } from 'vitest';
 import { addContact, buildAccount, buildLease } from '../../../harness/factories.ts';
+import { activationCalls } from '../../../test/activation-calls.ts';
 import { acme, apiTest, other } from '../../../test/api-fixture.ts';
 import { auditLog } from '../../../test/audit-entries.ts';
 import { accounts, products } from '../../db/schema.ts';
@@ -43,25 +43,17 @@ test.beforeAll(async ({ api, database, cast: { boss } }) => {
   await addContact(db, SISTER, 'boss@acme.example', contactRoles.admin);
   await buildLease(db, CN, 'LFA-A', { partNumber: 'LFA-SOLVER' });
   await buildLease(db, SISTER, 'LFA-S', { partNumber: 'LFA-SOLVER' });
+  const { create, live, giveBack } = activationCalls(api, boss, CN);
   for (const [customerNumber, id, serverId] of [
     [CN, 'LFA-A', HOST],
     [SISTER, 'LFA-S', HOST],
     [CN, 'LFA-A', EMPTY],
   ] as const) {
-    await api.ok(boss, activationsApi.create, {
-      customerNumber,
-      serverName: 'lfa',
-      serverIdType: 'ETHERNET',
-      serverId,
-      activations: [{ id, count: 1 }],
-    });
+    await create({ customerNumber, serverName: 'lfa', serverId, activations: [{ id, count: 1 }] });
   }
   // Everything of the account returned from EMPTY: the host stays, with no line to license.
-  const [row] = (await api.ok(boss, activationsApi.hostEntitlements, ofHost(EMPTY))).data;
-  await api.ok(boss, activationsApi.return, {
-    customerNumber: CN,
-    activations: [{ id: row!.fulfillments[0]!.FulfillmentID, count: -1 }],
-  });
+  const returned = (await live(EMPTY))['LFA-A']!;
+  await giveBack({ activations: [{ id: returned.id, count: -1 }] });
 });
 
 describe('license-files audit', () => {

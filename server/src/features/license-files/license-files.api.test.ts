@@ -1,5 +1,4 @@
 import os from 'node:os';
-import { activationsApi } from '@lp/contract/activations/api';
 import { messages } from '@lp/contract/common/errors';
 import { emailsApi } from '@lp/contract/emails/api';
 import { licenseFilesApi } from '@lp/contract/license-files/api';
@@ -10,6 +9,7 @@ import { eq } from 'drizzle-orm';
 import { describe, expect } from 'vitest';
 import { addContact, buildAccount, buildLease, dayFromToday as day } from '../../../harness/factories.ts';
 import { createTestApp } from '../../../harness/test-app.ts';
+import { activationCalls } from '../../../test/activation-calls.ts';
 import { acme, anonymous, apiOf, apiTest, type Caller, Multipart, other } from '../../../test/api-fixture.ts';
 import { accounts, emails, type entitlements, products } from '../../db/schema.ts';
 import { loadConfig } from '../../platform/config.ts';
@@ -44,6 +44,7 @@ const test = apiTest
         buildLease(database.db, customerNumber, activationId, { partNumber: 'LF-SOLVER', ...over }),
   )
   .extend('calls', { scope: 'file' }, async ({ api, cast: { boss } }) => ({
+    ...activationCalls(api, boss, CN),
     /** The admin activates seats on a host (of any of the admin's accounts). */
     activate: (
       customerNumber: string,
@@ -52,9 +53,10 @@ const test = apiTest
       activations: { id: string; count: number }[],
       extra: { ansysborrowable?: boolean } = {},
     ) =>
-      api.ok(boss, activationsApi.create, {
-        ...ofHost(serverId, customerNumber),
+      activationCalls(api, boss, customerNumber).create({
         serverName,
+        serverId,
+        serverIdType: idTypeOf(serverId),
         activations,
         ...extra,
       }),
@@ -69,7 +71,7 @@ const test = apiTest
   }));
 
 // The cast comes first: its accounts own the leases, and its admin is the sister account's admin too.
-test.beforeAll(async ({ api, database, lease, cast: { boss }, calls: { activate } }) => {
+test.beforeAll(async ({ api, database, lease, cast: { boss }, calls: { activate, live, giveBack } }) => {
   const { db } = database;
   await db.insert(products).values([
     {
@@ -120,11 +122,8 @@ test.beforeAll(async ({ api, database, lease, cast: { boss }, calls: { activate 
   await lease(CN, 'LF-NOPRODUCT', { partNumber: null });
   await activate(CN, 'odd1', ODD, [{ id: 'LF-NOPRODUCT', count: 1 }]);
   // Everything returned: the host stays, with no line to license.
-  const [row] = (await api.ok(boss, activationsApi.hostEntitlements, ofHost(EMPTY))).data;
-  await api.ok(boss, activationsApi.return, {
-    customerNumber: CN,
-    activations: [{ id: row!.fulfillments[0]!.FulfillmentID, count: -1 }],
-  });
+  const unused = (await live(EMPTY))['LF-UNUSED']!;
+  await giveBack({ activations: [{ id: unused.id, count: -1 }] });
 });
 
 describe('license text of a host', () => {

@@ -6,6 +6,7 @@ import { parseLicenseText, tokenText } from '@lp/domain/license-file-parse';
 import fc from 'fast-check';
 import { describe, expect } from 'vitest';
 import { buildLease } from '../../../harness/factories.ts';
+import { activationCalls } from '../../../test/activation-calls.ts';
 import { acme, anonymous, apiTest, type Caller, Multipart, other } from '../../../test/api-fixture.ts';
 import { products } from '../../db/schema.ts';
 import { unknownHost } from '../license-servers/service.ts';
@@ -62,35 +63,27 @@ const test = apiTest.extend('calls', { scope: 'file' }, async ({ api, cast: { bo
     expect(res.statusCode, res.body).toBe(200);
     return displayLinesOf(res.body);
   };
+  const admin = activationCalls(api, boss, CN);
   return {
+    ...admin,
+    /** The admin's calls on Acme's hosts, unchanged. */
+    admin,
+    /** `who` activates seats of their account on a Borrowable host. */
     create: (
       who: Caller,
       customerNumber: string,
       serverId: string,
       activations: { id: string; count: number }[],
     ) =>
-      api.ok(who, activationsApi.create, {
-        customerNumber,
+      activationCalls(api, who, customerNumber).create({
         serverName: `h${serverId.slice(-2)}`,
         serverId,
-        serverIdType: 'ETHERNET',
         ansysborrowable: true,
         activations,
       }),
     /** The customer's live fulfillments on a host by activation id. */
-    live: async (who: Caller, customerNumber: string, serverId: string) =>
-      Object.fromEntries(
-        (
-          await api.ok(who, activationsApi.hostEntitlements, {
-            customerNumber,
-            serverId,
-            serverIdType: 'ETHERNET',
-          })
-        ).data.map((r) => [
-          r.activationid,
-          { id: r.fulfillments[0]!.FulfillmentID, count: r.fulfillments[0]!.FulfillCount },
-        ]),
-      ),
+    live: (who: Caller, customerNumber: string, serverId: string) =>
+      activationCalls(api, who, customerNumber).live(serverId),
     /** The account's file of a host, as downloaded. */
     download: async (serverId = HOST) => {
       const res = await api.call(boss, licenseFilesApi.download, {
@@ -299,7 +292,7 @@ describe('the preview is the saved file (decision 048)', () => {
   test('for random plans of returns, creates and Borrowable, what the preview adds and removes is what the file gains and loses', async ({
     api,
     cast: { boss },
-    calls: { live, linesOnHost },
+    calls: { admin, live, linesOnHost },
   }) => {
     await fc.assert(
       fc.asyncProperty(
@@ -316,12 +309,7 @@ describe('the preview is the saved file (decision 048)', () => {
           const host = { serverName: 'pp', serverId, serverIdType: 'ETHERNET' };
           const initial = ids.flatMap((id, i) => (start[i] ? [{ id, count: start[i] }] : []));
           if (initial.length) {
-            await api.ok(boss, activationsApi.create, {
-              customerNumber: CN,
-              ...host,
-              ansysborrowable: startBorrow,
-              activations: initial,
-            });
+            await admin.create({ ...host, ansysborrowable: startBorrow, activations: initial });
           }
           const onHost = initial.length ? await live(boss, CN, serverId) : {};
           // Part or all of a fulfillment's seats go back.
@@ -343,15 +331,10 @@ describe('the preview is the saved file (decision 048)', () => {
 
           // The save the page runs: returns, creates carrying Borrowable, or Borrowable saved on its own.
           if (returns.length) {
-            await api.ok(boss, activationsApi.return, { customerNumber: CN, activations: returns });
+            await admin.giveBack({ activations: returns });
           }
           if (creates.length) {
-            await api.ok(boss, activationsApi.create, {
-              customerNumber: CN,
-              ...host,
-              ansysborrowable: borrowable,
-              activations: creates,
-            });
+            await admin.create({ ...host, ansysborrowable: borrowable, activations: creates });
           } else if (initial.length) {
             await api.ok(boss, licenseServersApi.settings, {
               customerNumber: CN,
@@ -370,7 +353,7 @@ describe('the preview is the saved file (decision 048)', () => {
   test('a Borrowable change alone is saved for a user who may edit the host: every borrowable line gains BORROW, as the preview says', async ({
     api,
     cast: { boss, reader, outsider },
-    calls: { create, live, linesOnHost },
+    calls: { create, giveBack, servers, live, linesOnHost },
   }) => {
     const serverId = 'b30000000fff';
     await create(boss, CN, serverId, [
@@ -405,10 +388,7 @@ describe('the preview is the saved file (decision 048)', () => {
     expect(await linesOnHost(serverId)).toEqual(applied(plain, change!));
     // Part of a fulfillment goes back (issue 21): the rest stays on the host, in the file.
     const held = (await live(boss, CN, serverId))['PP-1']!;
-    await api.ok(boss, activationsApi.return, {
-      customerNumber: CN,
-      activations: [{ id: held.id, count: -1 }],
-    });
+    await giveBack({ activations: [{ id: held.id, count: -1 }] });
     expect((await live(boss, CN, serverId))['PP-1']).toEqual({ id: held.id, count: 1 });
     const over = await api.refused(
       boss,
@@ -417,7 +397,7 @@ describe('the preview is the saved file (decision 048)', () => {
       409,
     );
     expect(over.err).toBe(messages.returnOverActivated);
-    const hosts = (await api.ok(boss, licenseServersApi.list, { customerNumber: CN })).data;
+    const hosts = await servers();
     expect(hosts.find((h) => h.serverId === serverId)!.ansysborrowable).toBe(true);
   });
 });

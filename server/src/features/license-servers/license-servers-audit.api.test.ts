@@ -1,10 +1,10 @@
 import { activationsApi } from '@lp/contract/activations/api';
-import type { BodyInput } from '@lp/contract/common/operation';
 import { licenseServersApi } from '@lp/contract/license-servers/api';
 import { contactRoles } from '@lp/domain/policy';
 import { and, eq } from 'drizzle-orm';
 import { describe, expect } from 'vitest';
 import { addContact, buildAccount, buildLease } from '../../../harness/factories.ts';
+import { activationCalls } from '../../../test/activation-calls.ts';
 import { acme, apiTest } from '../../../test/api-fixture.ts';
 import { auditLog } from '../../../test/audit-entries.ts';
 import { portalContacts, products } from '../../db/schema.ts';
@@ -29,8 +29,6 @@ const hostBody = (hostId: string, customerNumber: string = CN) => ({
   hostIdType: 'ETHERNET',
 });
 
-type CreateBody = Omit<BodyInput<typeof activationsApi.create>, 'customerNumber' | 'serverIdType'>;
-
 const test = apiTest
   .extend('audit', { scope: 'file' }, async ({ database }) => {
     const log = auditLog(database.db);
@@ -40,22 +38,19 @@ const test = apiTest
         (await log.since(from)).filter((e) => e.objectType === 'license-server'),
     };
   })
-  /** The admin's calls on the account's (or Sister's) ETHERNET hosts. */
-  .extend('calls', { scope: 'file' }, async ({ api, cast: { boss } }) => ({
-    create: (body: CreateBody, customerNumber: string = CN) =>
-      api.ok(boss, activationsApi.create, { customerNumber, serverIdType: 'ETHERNET', ...body }),
-    fulfillmentOf: async (hostId: string, customerNumber: string = CN) => {
-      const { data } = await api.ok(boss, activationsApi.allEntitlements, {
-        customerNumber,
-        serverId: hostId,
-        serverIdType: 'ETHERNET',
-      });
-      return data.assigned[0]!.fulfillments[0]!.FulfillmentID;
-    },
-    /** Saves the host's Borrowable on its own (decision 048). */
-    settings: (hostId: string, ansysborrowable: boolean) =>
-      api.ok(boss, licenseServersApi.settings, { ...hostBody(hostId), ansysborrowable }),
-  }));
+  /** The admin's calls on the account's (or Sister's) hosts. */
+  .extend('calls', { scope: 'file' }, async ({ api, cast: { boss } }) => {
+    const calls = activationCalls(api, boss, CN);
+    return {
+      ...calls,
+      /** The first fulfillment on a host of the account. */
+      fulfillmentOf: async (hostId: string, customerNumber: string = CN) =>
+        (await calls.hostView(hostId, customerNumber)).assigned[0]!.fulfillments[0]!.FulfillmentID,
+      /** Saves the host's Borrowable on its own (decision 048). */
+      settings: (hostId: string, ansysborrowable: boolean) =>
+        api.ok(boss, licenseServersApi.settings, { ...hostBody(hostId), ansysborrowable }),
+    };
+  });
 
 // The cast comes first: its accounts own the leases, and its admin is Sister's admin too.
 test.beforeAll(async ({ database, cast: _accounts }) => {
@@ -175,7 +170,7 @@ describe('license-servers audit', () => {
   test('a host emptied by returns is deactivated, and activated again by a create; a refused return writes nothing', async ({
     api,
     audit,
-    calls: { create, fulfillmentOf },
+    calls: { create, giveBack, fulfillmentOf },
     cast: { boss },
   }) => {
     const hostId = newHostId();
@@ -190,14 +185,10 @@ describe('license-servers audit', () => {
     );
     expect(await audit.since(from)).toEqual([]);
     // Returning one seat of two leaves the host Active: no host entry.
-    await api.ok(boss, activationsApi.return, { customerNumber: CN, activations: [{ id, count: -1 }] });
+    await giveBack({ activations: [{ id, count: -1 }] });
     expect(await audit.hostEntries(from)).toEqual([]);
     from = await audit.mark();
-    await api.ok(boss, activationsApi.return, {
-      customerNumber: CN,
-      lifecycle: 'deactivate',
-      activations: [{ id, count: -1 }],
-    });
+    await giveBack({ lifecycle: 'deactivate', activations: [{ id, count: -1 }] });
     expect(await audit.hostEntries(from)).toMatchObject([
       {
         customerNumber: CN,
@@ -218,17 +209,22 @@ describe('license-servers audit', () => {
   test('removing an inactive host: deleted with its last account, removed while another uses it; an active one writes nothing', async ({
     api,
     audit,
-    calls: { create, fulfillmentOf },
+    calls: { create, giveBack, fulfillmentOf },
     cast: { boss },
   }) => {
     const hostId = newHostId();
     await create({ serverName: 'gone', serverId: hostId, activations: [{ id: 'AUD-A', count: 1 }] });
-    await create({ serverName: 'gone', serverId: hostId, activations: [{ id: 'AUD-S', count: 1 }] }, SISTER);
+    await create({
+      serverName: 'gone',
+      serverId: hostId,
+      activations: [{ id: 'AUD-S', count: 1 }],
+      customerNumber: SISTER,
+    });
     let from = await audit.mark();
     await api.refused(boss, licenseServersApi.remove, hostBody(hostId), 409);
     expect(await audit.since(from)).toEqual([]);
     for (const cn of [CN, SISTER])
-      await api.ok(boss, activationsApi.return, {
+      await giveBack({
         customerNumber: cn,
         activations: [{ id: await fulfillmentOf(hostId, cn), count: -1 }],
       });
@@ -259,7 +255,12 @@ describe('license-servers audit', () => {
   }) => {
     const hostId = newHostId();
     await create({ serverName: 'both', serverId: hostId, activations: [{ id: 'AUD-A', count: 1 }] });
-    await create({ serverName: 'both', serverId: hostId, activations: [{ id: 'AUD-S', count: 1 }] }, SISTER);
+    await create({
+      serverName: 'both',
+      serverId: hostId,
+      activations: [{ id: 'AUD-S', count: 1 }],
+      customerNumber: SISTER,
+    });
     const from = await audit.mark();
     await settings(hostId, true);
     const entries = await audit.hostEntries(from);
