@@ -4,13 +4,16 @@ import { expect, test } from './fixtures.ts';
 import {
   expectNoSeriousViolations,
   holdCalls,
+  openAccountPage,
   pickAccount,
-  refuseCalls,
-  signIn,
   watchFailedLoads,
 } from './helpers.ts';
 
-const ACCOUNT = /Acme Aerospace Inc\./;
+/*
+ * /clscredentials (spec 001 §2.4): the administrator's journeys. The viewer's page and the failures that go to
+ * /nopermissions are component tests (web/src/features/credentials/pages/credentials-page.test.tsx).
+ */
+const ACCOUNT = 'Acme Aerospace Inc.';
 const LOADING = 'Getting Elastic License Server information...';
 const SAVING = 'Saving Elastic License Server information...';
 const INVALID_PIN = 'PIN number is not valid. Please enter a 6 digits number.';
@@ -22,9 +25,7 @@ const CONFIRM_USERS =
   'Are you sure you want to change the allowed usernames for this Elastic License Server?';
 
 async function openCredentials(page: Page, email = 'admin@acme.example') {
-  await signIn(page, email);
-  await pickAccount(page, 'Aerospace', ACCOUNT);
-  await page.goto('/clscredentials');
+  await openAccountPage(page, email, ACCOUNT, '/clscredentials');
   await expect(page.getByRole('heading', { name: 'Elastic Credentials' })).toBeVisible();
   await expect(serverId(page)).not.toHaveValue('');
 }
@@ -54,11 +55,9 @@ async function saveUsersAs(page: Page, text: string) {
 test('the page shows the server id and a generated six-digit PIN once both are known', async ({ page }) => {
   // Hold the first read so the loading spinner can be seen; the form is not shown before the data.
   const release = await holdCalls(page, '**/api/getUsers');
-  await signIn(page, 'admin@acme.example');
-  await pickAccount(page, 'Aerospace', ACCOUNT);
   // The first visit (a server without a PIN yet) loads without any failed request (issue 21).
   const failed = watchFailedLoads(page);
-  await page.goto('/clscredentials');
+  await openAccountPage(page, 'admin@acme.example', ACCOUNT, '/clscredentials');
   await expect(page.getByText(LOADING)).toBeVisible();
   await expect(pinInput(page)).toHaveCount(0);
   release();
@@ -234,29 +233,6 @@ test('leaving with unsaved changes asks first (600 px dialog)', async ({ page })
   await expect(pinInput(page)).not.toHaveValue('000001');
 });
 
-test('a view-only user sees the credentials with the inputs disabled', async ({ page, browser }) => {
-  // The administrator puts a list in place first.
-  const adminContext = await browser.newContext();
-  const admin = await adminContext.newPage();
-  await openCredentials(admin);
-  await saveUsersAs(admin, 'lab-user');
-  const pin = await pinInput(admin).inputValue();
-
-  await openCredentials(page, 'engineer@acme.example');
-  await expect(pinInput(page)).toHaveValue(pin);
-  await expect(pinInput(page)).toBeDisabled();
-  await expect(usersInput(page)).toHaveValue('lab-user');
-  await expect(usersInput(page)).toBeDisabled();
-  await expect(banner(page)).toHaveText('Blocking all other users');
-  await expect(button(page, 'PIN', 'Change PIN')).toBeDisabled();
-  await expect(button(page, 'Access restrictions', 'Save')).toBeDisabled();
-  // Reading is allowed: the export works for viewers too.
-  await expect(button(page, 'Export', 'Export to JSON file')).toBeEnabled();
-
-  await saveUsersAs(admin, '');
-  await adminContext.close();
-});
-
 test('changing the customer reloads server, PIN and users', async ({ page }) => {
   await openCredentials(page);
   const first = await serverId(page).inputValue();
@@ -265,22 +241,4 @@ test('changing the customer reloads server, PIN and users', async ({ page }) => 
   await expect(serverId(page)).toHaveValue(/\S+/);
   await expect(pinInput(page)).toHaveValue(/^[0-9]{6}$/);
   await expect(page).toHaveURL(/\/clscredentials(\?|$)/);
-});
-
-test('a failed credentials call goes to /nopermissions', async ({ page }) => {
-  await refuseCalls(page, '**/api/getUsers', 403, 'You do not have enough permissions to view this page.');
-  await signIn(page, 'admin@acme.example');
-  await pickAccount(page, 'Aerospace', ACCOUNT);
-  await page.goto('/clscredentials');
-  await expect(page).toHaveURL(/\/nopermissions$/);
-  await expect(page.getByText('You do not have enough permissions to view this page.')).toBeVisible();
-});
-
-test('a failed save goes to /nopermissions', async ({ page }) => {
-  await openCredentials(page);
-  await refuseCalls(page, '**/api/saveUsers', 403, 'You do not have enough permissions for such operation.');
-  await usersInput(page).fill('blocked');
-  await button(page, 'Access restrictions', 'Save').click();
-  await confirm(page).getByRole('button', { name: 'Yes' }).click();
-  await expect(page).toHaveURL(/\/nopermissions$/);
 });

@@ -5,21 +5,27 @@ import { ModalsProvider } from '@mantine/modals';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
 import type { ReactNode } from 'react';
-import { MemoryRouter } from 'react-router';
+import { createMemoryRouter, RouterProvider } from 'react-router';
 import { vi } from 'vitest';
 
-/** Renders `ui` inside the app's providers (theme, queries without retries, modals) at `path`. */
+/**
+ * Renders `ui` inside the app's providers (theme, queries without retries, modals) at `path`, under a data router
+ * as the app's (a leave guard blocks navigation only there; `ui` may hold its own `<Routes>`). `location()` gives
+ * the router's current path (where the screen sent the user, e.g. `/nopermissions`).
+ */
 export function renderScreen(ui: ReactNode, path = '/') {
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  return render(
+  const router = createMemoryRouter([{ path: '*', element: ui }], { initialEntries: [path] });
+  const result = render(
     <MantineProvider>
       <QueryClientProvider client={queryClient}>
         <ModalsProvider modalProps={{ closeButtonProps: { 'aria-label': 'Close' } }}>
-          <MemoryRouter initialEntries={[path]}>{ui}</MemoryRouter>
+          <RouterProvider router={router} />
         </ModalsProvider>
       </QueryClientProvider>
     </MantineProvider>,
   );
+  return { ...result, location: () => router.state.location.pathname };
 }
 
 /** The declared operation a "METHOD /path" names (path parameters filled in), or undefined. */
@@ -42,6 +48,28 @@ class AnswerWithFields {
 export const withFields = (data: unknown, fields: Record<string, unknown>) =>
   new AnswerWithFields(data, fields);
 
+/**
+ * A FAILURE answer (spec 000 §4: `{ status: 'FAILURE', err, code }`) with its HTTP status:
+ * `serveApi({ key: refused(403, messages.noPermission) })`. Refusals are not checked against the success schema.
+ */
+class Refusal {
+  constructor(
+    readonly status: number,
+    readonly err: string,
+    readonly code?: string,
+  ) {}
+}
+export const refused = (status: number, err: string, code?: string) => new Refusal(status, err, code);
+
+/** An answer given only once `until` settles, so a screen's loading state can be seen: `later(data, gate)`. */
+class LaterAnswer {
+  constructor(
+    readonly answer: unknown,
+    readonly until: Promise<unknown>,
+  ) {}
+}
+export const later = (answer: unknown, until: Promise<unknown>) => new LaterAnswer(answer, until);
+
 const successBody = (answer: unknown) =>
   answer instanceof AnswerWithFields
     ? { status: 'SUCCESS', data: answer.data, ...answer.fields }
@@ -51,12 +79,14 @@ const successBody = (answer: unknown) =>
  * Answers the app's API calls in place of the server: `answers` maps "METHOD /path" to the `data` of a success
  * answer (spec 000 §4: `{ status: 'SUCCESS', data }`). Each answer must be one the contract declares for that
  * call (its response schema), so a screen is never tested against a shape the server cannot send. Any other call
- * fails the test. Returns the calls made.
+ * fails the test. An answer may also be `refused(status, err)` or `later(answer, gate)`. Returns the calls made.
  */
 export function serveApi(answers: Record<string, unknown>) {
-  for (const [key, data] of Object.entries(answers)) {
+  for (const [key, given] of Object.entries(answers)) {
     const operation = operationOf(key);
     if (!operation) throw new Error(`No declared operation answers ${key}`);
+    const data = given instanceof LaterAnswer ? given.answer : given;
+    if (data instanceof Refusal) continue;
     const checked = operation.response?.safeParse(successBody(data));
     if (checked && !checked.success)
       throw new Error(
@@ -69,10 +99,16 @@ export function serveApi(answers: Record<string, unknown>) {
     const key = `${(init?.method ?? 'GET').toUpperCase()} ${url.pathname}`;
     calls.push(key);
     if (!(key in answers)) throw new Error(`Unexpected call: ${key}`);
-    return new Response(JSON.stringify(successBody(answers[key])), {
-      status: 200,
-      headers: { 'content-type': 'application/json' },
-    });
+    let answer = answers[key];
+    if (answer instanceof LaterAnswer) {
+      await answer.until;
+      answer = answer.answer;
+    }
+    const [status, body] =
+      answer instanceof Refusal
+        ? [answer.status, { status: 'FAILURE', err: answer.err, code: answer.code }]
+        : [200, successBody(answer)];
+    return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
   });
   return calls;
 }

@@ -24,6 +24,11 @@ globalThis.ResizeObserver = class {
   unobserve() {}
   disconnect() {}
 };
+// Mantine's autosized textarea measures again once web fonts load (document.fonts, which jsdom lacks).
+if (!('fonts' in document))
+  Object.defineProperty(document, 'fonts', {
+    value: { addEventListener: () => {}, removeEventListener: () => {}, ready: Promise.resolve() },
+  });
 // Mantine scrolls a focused option or a modal's content into view.
 Element.prototype.scrollIntoView = () => {};
 
