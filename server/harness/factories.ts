@@ -6,6 +6,7 @@ import {
   licenseServerAccounts,
   licenseServers,
   portalContacts,
+  products,
 } from '../src/db/schema.ts';
 
 type AccountInsert = typeof accounts.$inferInsert;
@@ -22,6 +23,15 @@ export async function buildAccount(db: Db, over: Partial<AccountInsert> = {}) {
     })
     .returning();
   return row;
+}
+
+/** A product (part number): vendor daemon `daemon` (simlmd unless given) licenses it as `featureName`. */
+export async function buildProduct(
+  db: Db,
+  partNumber: string,
+  product: { name: string; featureName: string; family?: string; daemon?: string },
+) {
+  await db.insert(products).values({ partNumber, family: 'Platform', daemon: 'simlmd', ...product });
 }
 
 export async function addContact(db: Db, customerNumber: string, email: string, role: string) {

@@ -1,10 +1,9 @@
 import { activationsApi } from '@lp/contract/activations/api';
 import { describe, expect } from 'vitest';
-import { buildLease, dayFromToday as day } from '../../../harness/factories.ts';
+import { buildLease, buildProduct, dayFromToday as day } from '../../../harness/factories.ts';
 import { activationCalls, type CreateBody, type ReturnBody } from '../../../test/activation-calls.ts';
 import { acme, apiTest } from '../../../test/api-fixture.ts';
 import { auditLog } from '../../../test/audit-entries.ts';
-import { products } from '../../db/schema.ts';
 
 /*
  * Issue 13 §1: fulfillments created, returned and rehosted are audited, one entry per fulfillment with its seats
@@ -31,13 +30,7 @@ const test = apiTest
 
 // The cast comes first: its account owns the leases.
 test.beforeAll(async ({ database, cast: _accounts }) => {
-  await database.db.insert(products).values({
-    partNumber: PART,
-    name: 'Solver',
-    family: 'Platform',
-    daemon: 'simlmd',
-    featureName: 'solver',
-  });
+  await buildProduct(database.db, PART, { name: 'Solver', featureName: 'solver' });
   for (const id of ['FUL-A', 'FUL-B'])
     await buildLease(database.db, CN, id, { partNumber: PART, quantity: 20 });
   await buildLease(database.db, CN, 'FUL-GONE', { partNumber: PART, startDate: day(-400), endDate: day(-1) });

@@ -5,10 +5,16 @@ import { FSA_MANUAL_DRAWDOWN_PART } from '@lp/domain/entitlements';
 import { contactRoles } from '@lp/domain/policy';
 import { eq, sql } from 'drizzle-orm';
 import { describe, expect } from 'vitest';
-import { addContact, buildAccount, buildLease, dayFromToday as day } from '../../../harness/factories.ts';
+import {
+  addContact,
+  buildAccount,
+  buildLease,
+  buildProduct,
+  dayFromToday as day,
+} from '../../../harness/factories.ts';
 import { activationCalls, type CreateBody } from '../../../test/activation-calls.ts';
 import { acme, anonymous, apiTest, type Caller, other } from '../../../test/api-fixture.ts';
-import { entitlements, products } from '../../db/schema.ts';
+import { entitlements } from '../../db/schema.ts';
 
 const CN = acme.customerNumber;
 const OTHER = other.customerNumber;
@@ -66,13 +72,7 @@ const test = apiTest
 // The cast comes first: its accounts own the leases, and its admin administers Sister and Blocked too.
 test.beforeAll(async ({ database, ssl, cast: _accounts, stranger: _stranger }) => {
   const { db } = database;
-  await db.insert(products).values({
-    partNumber: PART,
-    name: 'Solver',
-    family: 'Platform',
-    daemon: 'simlmd',
-    featureName: 'solver',
-  });
+  await buildProduct(db, PART, { name: 'Solver', featureName: 'solver' });
   await buildAccount(db, { customerNumber: SISTER, name: 'Acme Sister' });
   await addContact(db, SISTER, 'boss@acme.example', contactRoles.admin);
   await buildAccount(db, { customerNumber: BLOCKED, name: 'Blocked', exportControlStatus: 'Denied' });
@@ -84,11 +84,8 @@ test.beforeAll(async ({ database, ssl, cast: _accounts, stranger: _stranger }) =
   await ssl(CN, 'GONE', { startDate: day(-400), endDate: day(-1) });
   await ssl(CN, 'LAST-SEATS', { quantity: 10 });
   await ssl(CN, 'RETRY', { quantity: 5 });
-  await db.insert(products).values({
-    partNumber: FSA_MANUAL_DRAWDOWN_PART,
+  await buildProduct(db, FSA_MANUAL_DRAWDOWN_PART, {
     name: 'Flexible Spending Account Manual Drawdown',
-    family: 'Platform',
-    daemon: 'simlmd',
     featureName: 'fsa_manual',
   });
   await ssl(CN, 'DRAWDOWN', { partNumber: FSA_MANUAL_DRAWDOWN_PART });

@@ -1,10 +1,10 @@
 import { activationsApi } from '@lp/contract/activations/api';
 import { licenseServersApi } from '@lp/contract/license-servers/api';
 import { describe, expect } from 'vitest';
-import { buildLease } from '../../../harness/factories.ts';
+import { buildLease, buildProduct } from '../../../harness/factories.ts';
 import { activationCalls } from '../../../test/activation-calls.ts';
 import { acme, apiTest, type Caller, other } from '../../../test/api-fixture.ts';
-import { fulfillmentEvents, products } from '../../db/schema.ts';
+import { fulfillmentEvents } from '../../db/schema.ts';
 
 const CN = acme.customerNumber;
 const OTHER = other.customerNumber;
@@ -42,10 +42,18 @@ const test = apiTest
 
 // The cast comes first: its accounts own the leases.
 test.beforeAll(async ({ database, cast: _accounts }) => {
-  await database.db.insert(products).values([
-    { partNumber: 'HI-SOLVER', name: 'Solver', family: 'Fluids', daemon: 'cfdlmd', featureName: 'solver' },
-    { partNumber: 'HI-MESH', name: 'Mesher', family: 'Fluids', daemon: 'cfdlmd', featureName: 'mesher' },
-  ]);
+  await buildProduct(database.db, 'HI-SOLVER', {
+    name: 'Solver',
+    family: 'Fluids',
+    daemon: 'cfdlmd',
+    featureName: 'solver',
+  });
+  await buildProduct(database.db, 'HI-MESH', {
+    name: 'Mesher',
+    family: 'Fluids',
+    daemon: 'cfdlmd',
+    featureName: 'mesher',
+  });
   await buildLease(database.db, CN, 'HI-S1', { partNumber: 'HI-SOLVER' });
   await buildLease(database.db, CN, 'HI-M1', { partNumber: 'HI-MESH' });
   await buildLease(database.db, OTHER, 'HI-O1', { partNumber: 'HI-SOLVER' });

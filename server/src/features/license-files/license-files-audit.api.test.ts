@@ -2,11 +2,11 @@ import { licenseFilesApi } from '@lp/contract/license-files/api';
 import { contactRoles } from '@lp/domain/policy';
 import { eq } from 'drizzle-orm';
 import { describe, expect } from 'vitest';
-import { addContact, buildAccount, buildLease } from '../../../harness/factories.ts';
+import { addContact, buildAccount, buildLease, buildProduct } from '../../../harness/factories.ts';
 import { activationCalls } from '../../../test/activation-calls.ts';
 import { acme, apiTest, other } from '../../../test/api-fixture.ts';
 import { auditLog } from '../../../test/audit-entries.ts';
-import { accounts, products } from '../../db/schema.ts';
+import { accounts } from '../../db/schema.ts';
 
 /*
  * Issue 13 §1: license files generated, downloaded and e-mailed are audited, one entry per account's file, by
@@ -31,8 +31,7 @@ const test = apiTest.extend('audit', { scope: 'file' }, async ({ database }) => 
 // The cast comes first: its accounts own the leases, and its admin is the sister account's admin too.
 test.beforeAll(async ({ api, database, cast: { boss } }) => {
   const { db } = database;
-  await db.insert(products).values({
-    partNumber: 'LFA-SOLVER',
+  await buildProduct(db, 'LFA-SOLVER', {
     name: 'Solver',
     family: 'Fluids',
     daemon: 'cfdlmd',

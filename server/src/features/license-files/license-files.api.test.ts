@@ -7,11 +7,17 @@ import { verifyLicenseText } from '@lp/domain/license-signature';
 import { contactRoles } from '@lp/domain/policy';
 import { eq } from 'drizzle-orm';
 import { describe, expect } from 'vitest';
-import { addContact, buildAccount, buildLease, dayFromToday as day } from '../../../harness/factories.ts';
+import {
+  addContact,
+  buildAccount,
+  buildLease,
+  buildProduct,
+  dayFromToday as day,
+} from '../../../harness/factories.ts';
 import { createTestApp } from '../../../harness/test-app.ts';
 import { activationCalls } from '../../../test/activation-calls.ts';
 import { acme, anonymous, apiOf, apiTest, type Caller, Multipart, other } from '../../../test/api-fixture.ts';
-import { accounts, emails, type entitlements, products } from '../../db/schema.ts';
+import { accounts, emails, type entitlements } from '../../db/schema.ts';
 import { loadConfig } from '../../platform/config.ts';
 import { rotateSigningKey } from './service.ts';
 
@@ -73,22 +79,18 @@ const test = apiTest
 // The cast comes first: its accounts own the leases, and its admin is the sister account's admin too.
 test.beforeAll(async ({ api, database, lease, cast: { boss }, calls: { activate, live, giveBack } }) => {
   const { db } = database;
-  await db.insert(products).values([
-    {
-      partNumber: 'LF-SOLVER',
-      name: 'Solver',
-      family: 'Fluids',
-      daemon: 'cfdlmd',
-      featureName: 'cfd_solver',
-    },
-    {
-      partNumber: 'LF-MECH',
-      name: 'Mechanical',
-      family: 'Structures',
-      daemon: 'mechlmd',
-      featureName: 'mech',
-    },
-  ]);
+  await buildProduct(db, 'LF-SOLVER', {
+    name: 'Solver',
+    family: 'Fluids',
+    daemon: 'cfdlmd',
+    featureName: 'cfd_solver',
+  });
+  await buildProduct(db, 'LF-MECH', {
+    name: 'Mechanical',
+    family: 'Structures',
+    daemon: 'mechlmd',
+    featureName: 'mech',
+  });
   await db.update(accounts).set({ supportEmail: 'it@acme.example' }).where(eq(accounts.customerNumber, CN));
   await buildAccount(db, { customerNumber: SISTER, name: 'Acme Sister' });
   await addContact(db, SISTER, 'boss@acme.example', contactRoles.admin);

@@ -5,10 +5,10 @@ import { licenseServersApi } from '@lp/contract/license-servers/api';
 import { parseLicenseText, tokenText } from '@lp/domain/license-file-parse';
 import fc from 'fast-check';
 import { describe, expect } from 'vitest';
-import { buildLease } from '../../../harness/factories.ts';
+import { buildLease, buildProduct } from '../../../harness/factories.ts';
 import { activationCalls } from '../../../test/activation-calls.ts';
 import { acme, anonymous, apiTest, type Caller, Multipart, other } from '../../../test/api-fixture.ts';
-import { products } from '../../db/schema.ts';
+
 import { unknownHost } from '../license-servers/service.ts';
 import { VERIFY_MAX_BYTES } from './routes.ts';
 
@@ -102,22 +102,18 @@ const test = apiTest.extend('calls', { scope: 'file' }, async ({ api, cast: { bo
 
 // The cast comes first: its accounts own the leases and the hosts.
 test.beforeAll(async ({ database, cast: { boss, outsider }, calls: { create } }) => {
-  await database.db.insert(products).values([
-    {
-      partNumber: 'PV-SOLVER',
-      name: 'Solver',
-      family: 'Fluids',
-      daemon: 'cfdlmd',
-      featureName: 'cfd_solver',
-    },
-    {
-      partNumber: 'PV-MECH',
-      name: 'Mechanical',
-      family: 'Structures',
-      daemon: 'mechlmd',
-      featureName: 'mech',
-    },
-  ]);
+  await buildProduct(database.db, 'PV-SOLVER', {
+    name: 'Solver',
+    family: 'Fluids',
+    daemon: 'cfdlmd',
+    featureName: 'cfd_solver',
+  });
+  await buildProduct(database.db, 'PV-MECH', {
+    name: 'Mechanical',
+    family: 'Structures',
+    daemon: 'mechlmd',
+    featureName: 'mech',
+  });
   await buildLease(database.db, CN, 'PV-A', { partNumber: 'PV-SOLVER' });
   await buildLease(database.db, CN, 'PV-B', { partNumber: 'PV-MECH', licenseModel: 'Network Borrow' });
   await buildLease(database.db, CN, 'PV-C', { partNumber: 'PV-SOLVER', quantity: 20 });

@@ -3,11 +3,11 @@ import { licenseServersApi } from '@lp/contract/license-servers/api';
 import { contactRoles } from '@lp/domain/policy';
 import { and, eq } from 'drizzle-orm';
 import { describe, expect } from 'vitest';
-import { addContact, buildAccount, buildLease } from '../../../harness/factories.ts';
+import { addContact, buildAccount, buildLease, buildProduct } from '../../../harness/factories.ts';
 import { activationCalls } from '../../../test/activation-calls.ts';
 import { acme, apiTest } from '../../../test/api-fixture.ts';
 import { auditLog } from '../../../test/audit-entries.ts';
-import { portalContacts, products } from '../../db/schema.ts';
+import { portalContacts } from '../../db/schema.ts';
 import { verifyAudit } from '../audit/service.ts';
 
 /*
@@ -46,6 +46,16 @@ const test = apiTest
       /** The first fulfillment on a host of the account. */
       fulfillmentOf: async (hostId: string, customerNumber: string = CN) =>
         (await calls.hostView(hostId, customerNumber)).assigned[0]!.fulfillments[0]!.FulfillmentID,
+      /** A host of both accounts, a seat of each on it. */
+      onBoth: async (serverName: string, hostId: string) => {
+        await calls.create({ serverName, serverId: hostId, activations: [{ id: 'AUD-A', count: 1 }] });
+        await calls.create({
+          serverName,
+          serverId: hostId,
+          activations: [{ id: 'AUD-S', count: 1 }],
+          customerNumber: SISTER,
+        });
+      },
       /** Saves the host's Borrowable on its own (decision 048). */
       settings: (hostId: string, ansysborrowable: boolean) =>
         api.ok(boss, licenseServersApi.settings, { ...hostBody(hostId), ansysborrowable }),
@@ -54,13 +64,7 @@ const test = apiTest
 
 // The cast comes first: its accounts own the leases, and its admin is Sister's admin too.
 test.beforeAll(async ({ database, cast: _accounts }) => {
-  await database.db.insert(products).values({
-    partNumber: PART,
-    name: 'Solver',
-    family: 'Platform',
-    daemon: 'simlmd',
-    featureName: 'solver',
-  });
+  await buildProduct(database.db, PART, { name: 'Solver', featureName: 'solver' });
   await buildAccount(database.db, { customerNumber: SISTER, name: 'Acme Sister' });
   await addContact(database.db, SISTER, 'boss@acme.example', contactRoles.admin);
   await buildAccount(database.db, { customerNumber: STRANGER, name: 'Stranger Co' });
@@ -209,17 +213,11 @@ describe('license-servers audit', () => {
   test('removing an inactive host: deleted with its last account, removed while another uses it; an active one writes nothing', async ({
     api,
     audit,
-    calls: { create, giveBack, fulfillmentOf },
+    calls: { onBoth, giveBack, fulfillmentOf },
     cast: { boss },
   }) => {
     const hostId = newHostId();
-    await create({ serverName: 'gone', serverId: hostId, activations: [{ id: 'AUD-A', count: 1 }] });
-    await create({
-      serverName: 'gone',
-      serverId: hostId,
-      activations: [{ id: 'AUD-S', count: 1 }],
-      customerNumber: SISTER,
-    });
+    await onBoth('gone', hostId);
     let from = await audit.mark();
     await api.refused(boss, licenseServersApi.remove, hostBody(hostId), 409);
     expect(await audit.since(from)).toEqual([]);
@@ -251,16 +249,10 @@ describe('license-servers audit', () => {
     database,
     audit,
     cast: { boss },
-    calls: { create, settings },
+    calls: { onBoth, settings },
   }) => {
     const hostId = newHostId();
-    await create({ serverName: 'both', serverId: hostId, activations: [{ id: 'AUD-A', count: 1 }] });
-    await create({
-      serverName: 'both',
-      serverId: hostId,
-      activations: [{ id: 'AUD-S', count: 1 }],
-      customerNumber: SISTER,
-    });
+    await onBoth('both', hostId);
     const from = await audit.mark();
     await settings(hostId, true);
     const entries = await audit.hostEntries(from);
