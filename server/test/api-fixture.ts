@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import {
   type BodyInput,
   type Operation,
@@ -135,6 +138,18 @@ export interface Api {
   ): Promise<ResponseOf<O>>;
 }
 
+/**
+ * How a call reads in a test's title: its method and the URL it goes to (`GET /api/getaccountinfo/1000001`), for
+ * a table of calls (`it.for(calls.map(...))('anonymous $call gets 401')`). `input` as `api.call` takes it.
+ */
+export function callName(operation: Operation, input?: unknown): string {
+  const { params, query } = (operation.params || operation.query ? (input ?? {}) : {}) as {
+    params?: Record<string, string | number>;
+    query?: Record<string, string>;
+  };
+  return `${operation.method.toUpperCase()} ${operationUrl(operation, params, query)}`;
+}
+
 export function apiOf(app: FastifyInstance): Api {
   const call: Api['call'] = (who, operation, input, options = {}) => {
     const parts = (operation.params || operation.query ? (input ?? {}) : { body: input }) as {
@@ -185,11 +200,21 @@ export function apiOf(app: FastifyInstance): Api {
 /**
  * The API test of a file (decision 065): a migrated database of its own on the engine the project runs, the real
  * app on it, `api` to call declared operations, `cast` signed in on first use and `signIn` for anyone else
- * (`baseUrl` when a test needs the app listening). All are file-scoped: built once for the file, when a hook or
- * test first asks, and closed after its last test.
+ * (`baseUrl` when a test needs the app listening, `tempDir` a folder of its own). All are file-scoped: built once
+ * for the file, when a hook or test first asks, and closed after its last test.
  */
 export const apiTest = test
   .extend('appEnv', { scope: 'file' }, {} as Record<string, string>)
+  /**
+   * A folder of the file's own (a DATA_DIR, checkpoint or upload folder a file names in its `appEnv`), removed
+   * after the file's last test.
+   */
+  // biome-ignore lint/correctness/noEmptyPattern: Vitest reads a fixture's dependencies from this pattern (none).
+  .extend('tempDir', { scope: 'file' }, async ({}, { onCleanup }) => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lp-api-test-'));
+    onCleanup(() => fs.rmSync(dir, { recursive: true, force: true }));
+    return dir;
+  })
   // biome-ignore lint/correctness/noEmptyPattern: Vitest reads a fixture's dependencies from this pattern (none).
   .extend('database', { scope: 'file' }, async ({}, { onCleanup }) => {
     const database: TestDatabase = await createTestDatabase();

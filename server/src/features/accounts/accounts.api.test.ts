@@ -1,6 +1,6 @@
 import { accountsApi } from '@lp/contract/accounts/api';
 import { messages } from '@lp/contract/common/errors';
-import { type Operation, operationUrl } from '@lp/contract/common/operation';
+import type { Operation } from '@lp/contract/common/operation';
 import { platformApi } from '@lp/contract/platform/api';
 import { prefsApi } from '@lp/contract/prefs/api';
 import type { FilterRule } from '@lp/contract/query/schemas';
@@ -9,7 +9,7 @@ import { contactRoles } from '@lp/domain/policy';
 import { describe, expect } from 'vitest';
 import { addContact, buildAccount, buildEntitlement } from '../../../harness/factories.ts';
 import { createTestApp } from '../../../harness/test-app.ts';
-import { anonymous, apiOf, apiTest } from '../../../test/api-fixture.ts';
+import { anonymous, apiOf, apiTest, callName } from '../../../test/api-fixture.ts';
 
 const it = apiTest
   /**
@@ -60,19 +60,13 @@ describe('authentication', () => {
     [prefsApi.list, undefined],
     [prefsApi.save, {}],
   ];
-  it.for(
-    calls.map(([operation, input]) => {
-      const { params } = (input ?? {}) as { params?: Record<string, string> };
-      return {
-        call: `${operation.method.toUpperCase()} ${operationUrl(operation, params)}`,
-        operation,
-        input,
-      };
-    }),
-  )('anonymous $call gets 401 and no data', async ({ operation, input }, { api }) => {
-    const refusal = await api.refused(anonymous, operation, input, 401);
-    expect(refusal).toEqual({ status: 'FAILURE', err: 'Unauthorised', code: 'UNAUTHENTICATED' });
-  });
+  it.for(calls.map(([operation, input]) => ({ call: callName(operation, input), operation, input })))(
+    'anonymous $call gets 401 and no data',
+    async ({ operation, input }, { api }) => {
+      const refusal = await api.refused(anonymous, operation, input, 401);
+      expect(refusal).toEqual({ status: 'FAILURE', err: 'Unauthorised', code: 'UNAUTHENTICATED' });
+    },
+  );
 });
 
 describe('listAccounts', () => {

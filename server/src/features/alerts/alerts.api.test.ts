@@ -1,9 +1,9 @@
 import { alertsApi } from '@lp/contract/alerts/api';
 import { messages } from '@lp/contract/common/errors';
-import { type BodyInput, type Operation, operationUrl } from '@lp/contract/common/operation';
+import type { BodyInput, Operation } from '@lp/contract/common/operation';
 import { sql } from 'drizzle-orm';
 import { describe, expect } from 'vitest';
-import { anonymous, apiTest, type Caller } from '../../../test/api-fixture.ts';
+import { anonymous, apiTest, type Caller, callName } from '../../../test/api-fixture.ts';
 import { alerts } from '../../db/schema.ts';
 import { CATEGORY_RANGE_MESSAGE, DATE_FILTER_MESSAGE } from './service.ts';
 
@@ -55,19 +55,13 @@ describe('authentication and authorization', () => {
     [alertsApi.edit, { params: { id: 1 }, body: {} }],
     [alertsApi.resolve, { params: { id: 1 }, body: {} }],
   ];
-  it.for(
-    calls.map(([operation, input]) => {
-      const { params } = (input ?? {}) as { params?: Record<string, number> };
-      return {
-        call: `${operation.method.toUpperCase()} ${operationUrl(operation, params)}`,
-        operation,
-        input,
-      };
-    }),
-  )('anonymous $call gets 401', async ({ operation, input }, { api }) => {
-    const refusal = await api.refused(anonymous, operation, input, 401);
-    expect(refusal).toEqual({ status: 'FAILURE', err: 'Unauthorised', code: 'UNAUTHENTICATED' });
-  });
+  it.for(calls.map(([operation, input]) => ({ call: callName(operation, input), operation, input })))(
+    'anonymous $call gets 401',
+    async ({ operation, input }, { api }) => {
+      const refusal = await api.refused(anonymous, operation, input, 401);
+      expect(refusal).toEqual({ status: 'FAILURE', err: 'Unauthorised', code: 'UNAUTHENTICATED' });
+    },
+  );
 
   it('lets a customer read alerts but not create, edit or resolve them', async ({
     api,

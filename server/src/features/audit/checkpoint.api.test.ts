@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { auditApi } from '@lp/contract/audit/api';
 import { noticesApi } from '@lp/contract/notices/api';
@@ -32,16 +31,10 @@ import { verifyAudit } from './verify-service.ts';
 const STATUS_DIR = 'status';
 
 const it = apiTest
-  /** DATA_DIR (one signing key for all) and, below it, a checkpoint folder per test. */
-  // biome-ignore lint/correctness/noEmptyPattern: Vitest reads a fixture's dependencies from this pattern (none).
-  .extend('root', { scope: 'file' }, async ({}, { onCleanup }) => {
-    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'lp-audit-checkpoints-'));
-    onCleanup(() => fs.rmSync(root, { recursive: true, force: true }));
-    return root;
-  })
-  .override('appEnv', { scope: 'file' }, async ({ root }) => ({
-    DATA_DIR: root,
-    AUDIT_CHECKPOINT_DIR: path.join(root, STATUS_DIR),
+  /** DATA_DIR (one signing key for all) is the file's folder; below it, a checkpoint folder per test. */
+  .override('appEnv', { scope: 'file' }, async ({ tempDir }) => ({
+    DATA_DIR: tempDir,
+    AUDIT_CHECKPOINT_DIR: path.join(tempDir, STATUS_DIR),
   }))
   /** A database of the tampering tests, apart from the app's, whose checkpoint status must stay clean. */
   // biome-ignore lint/correctness/noEmptyPattern: Vitest reads a fixture's dependencies from this pattern (none).
@@ -50,7 +43,7 @@ const it = apiTest
     onCleanup(() => own.close());
     return own.db;
   })
-  .extend('evidence', { scope: 'file' }, async ({ root, app }) => {
+  .extend('evidence', { scope: 'file' }, async ({ tempDir: root, app }) => {
     /** One configuration per test: its own checkpoint folder, one signing key (DATA_DIR) for all. */
     const configFor = (name: string, env: Record<string, string> = {}) =>
       loadConfig({ DATA_DIR: root, AUDIT_CHECKPOINT_DIR: path.join(root, name), ...env });

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { auditApi } from '@lp/contract/audit/api';
@@ -38,12 +37,6 @@ const statements = script
   .map((s) => s.replace(/\blp_app\b/g, role));
 
 const it = apiTest
-  // biome-ignore lint/correctness/noEmptyPattern: Vitest reads a fixture's dependencies from this pattern (none).
-  .extend('dataDir', { scope: 'file' }, async ({}, { onCleanup }) => {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lp-audit-grants-'));
-    onCleanup(() => fs.rmSync(dataDir, { recursive: true, force: true }));
-    return dataDir;
-  })
   /** The database as the app's login sees it, with the URL it connects with (PostgreSQL only). */
   .extend('asApp', { scope: 'file' }, async ({ database }, { onCleanup }) => {
     await database.db.execute(sql.raw(`create role ${role} login`));
@@ -75,7 +68,7 @@ async function refused(db: Db, statement: SQL, message: RegExp) {
 describe('docs/database-grants.sql', () => {
   it('lets the app login migrate at start, serve, append to the log and make checkpoints', async ({
     asApp: { database: asApp, url: appUrl },
-    dataDir,
+    tempDir: dataDir,
     onTestFinished,
   }) => {
     await migrateDatabase(asApp, appUrl);

@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { activationsApi } from '@lp/contract/activations/api';
 import { fsaApi } from '@lp/contract/fsa/api';
@@ -38,12 +37,6 @@ const CLS_SERVER = 'CLS-MAIL-1';
 const FSA_PART = 'MAIL-FSA-SOLVER';
 
 const it = apiTest
-  // biome-ignore lint/correctness/noEmptyPattern: Vitest reads a fixture's dependencies from this pattern (none).
-  .extend('root', { scope: 'file' }, async ({}, { onCleanup }) => {
-    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'lp-mail-kinds-'));
-    onCleanup(() => fs.rmSync(root, { recursive: true, force: true }));
-    return root;
-  })
   /** The SMTP server the mail is delivered to, and a transport of the test's own to it. */
   // biome-ignore lint/correctness/noEmptyPattern: Vitest reads a fixture's dependencies from this pattern (none).
   .extend('smtp', { scope: 'file' }, async ({}, { onCleanup }) => {
@@ -55,7 +48,7 @@ const it = apiTest
     });
     return { sink, transport };
   })
-  .override('appEnv', { scope: 'file' }, async ({ root, smtp }) => ({
+  .override('appEnv', { scope: 'file' }, async ({ tempDir: root, smtp }) => ({
     PUBLIC_URL,
     SMTP_URL: smtp.sink.url,
     MAIL_FROM: 'Licensing Portal <no-reply@portal.example.com>',
@@ -275,7 +268,7 @@ describe('each kind of e-mail, as a mail client receives it', () => {
 
   it('the audit checkpoint copy: the command to check it, the checkpoint attached as written', async ({
     ctx,
-    root,
+    tempDir: root,
     mail: { delivered },
   }) => {
     expect(await runDueJobs(ctx, [auditCheckpointJob(60)])).toEqual([
