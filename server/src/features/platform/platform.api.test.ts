@@ -1,34 +1,27 @@
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signInAs } from '../../../harness/sign-in.ts';
-import { createTestApp } from '../../../harness/test-app.ts';
-import { createTestDatabase, type TestDatabase } from '../../../test/test-db.ts';
+import { accountsApi } from '@lp/contract/accounts/api';
+import { authApi } from '@lp/contract/auth/api';
+import { platformApi } from '@lp/contract/platform/api';
+import { prefsApi } from '@lp/contract/prefs/api';
+import { describe, expect } from 'vitest';
+import { anonymous, apiTest } from '../../../test/api-fixture.ts';
 
-let database: TestDatabase;
-let app: FastifyInstance;
-
-beforeAll(async () => {
-  database = await createTestDatabase();
-  app = await createTestApp(database, {
-    APP_ENVIRONMENT: 'uat',
-    BUILD_INFO: 'build 42',
-    PRODUCT_NAME: 'Flow Suite',
-  });
-});
-
-afterAll(async () => {
-  await app?.close();
-  await database?.close();
-});
+const test = apiTest.override(
+  'appEnv',
+  { scope: 'file' },
+  { APP_ENVIRONMENT: 'uat', BUILD_INFO: 'build 42', PRODUCT_NAME: 'Flow Suite' },
+);
 
 describe('operations endpoints', () => {
-  it('reports health and database readiness', async () => {
-    expect((await app.inject('/healthz')).json()).toEqual({ status: 'ok' });
-    expect((await app.inject('/readyz')).json()).toEqual({ status: 'ok', database: database.engine });
+  test('reports health and database readiness', async ({ api, database }) => {
+    expect(await api.ok(anonymous, platformApi.health, undefined)).toEqual({ status: 'ok' });
+    expect(await api.ok(anonymous, platformApi.ready, undefined)).toEqual({
+      status: 'ok',
+      database: database.engine,
+    });
   });
 
-  it('sends security headers and a request id on every answer', async () => {
-    const res = await app.inject('/api/config');
+  test('sends security headers and a request id on every answer', async ({ api }) => {
+    const res = await api.call(anonymous, platformApi.config);
     const csp = String(res.headers['content-security-policy']);
     expect(csp).toContain("script-src 'self'");
     expect(csp).not.toMatch(/script-src[^;]*unsafe-inline/);
@@ -37,37 +30,41 @@ describe('operations endpoints', () => {
     expect(res.headers['x-request-id']).toEqual(expect.any(String));
   });
 
-  it('serves the client configuration and environment without sign-in', async () => {
-    const config = (await app.inject('/api/config')).json();
+  test('serves the client configuration and environment without sign-in', async ({ api }) => {
+    const config = await api.ok(anonymous, platformApi.config, undefined);
     expect(config).toMatchObject({
       production: false,
       productName: 'Flow Suite',
-      loginUrl: '/api/auth/login',
+      loginUrl: authApi.login.path,
     });
-    const env = await app.inject('/api/environment');
+    const env = await api.call(anonymous, platformApi.environment);
     expect(env.body).toBe('uat');
   });
 
-  it('serves build info to signed-in users', async () => {
-    const { headers } = await signInAs(database.db, 'someone@acme.example');
-    expect((await app.inject({ url: '/api/getBuildInfo', headers })).json()).toEqual({
+  test('serves build info to signed-in users', async ({ api, signIn }) => {
+    const someone = await signIn('someone@acme.example');
+    expect(await api.ok(someone, platformApi.buildInfo, undefined)).toEqual({
       status: 'SUCCESS',
       err: null,
       data: 'build 42',
     });
   });
 
-  it('publishes an OpenAPI document generated from the contract', async () => {
-    const doc = (await app.inject('/api/docs')).json();
+  test('publishes an OpenAPI document generated from the contract', async ({ api }) => {
+    const doc = (await api.ok(anonymous, platformApi.docs, undefined)) as {
+      openapi: string;
+      // biome-ignore lint/suspicious/noExplicitAny: the document's paths are read as JSON, as a client reads them.
+      paths: Record<string, any>;
+    };
     expect(doc.openapi).toBe('3.1.0');
     expect(
-      doc.paths['/api/getaccounts'].post.requestBody.content['application/json'].schema.properties,
+      doc.paths[accountsApi.page.path].post.requestBody.content['application/json'].schema.properties,
     ).toHaveProperty('filter');
-    expect(doc.paths['/api/featureflag/pref'].post).toBeDefined();
+    expect(doc.paths[prefsApi.save.path].post).toBeDefined();
   });
 
-  it('answers unknown API paths with a JSON 404', async () => {
-    const { headers } = await signInAs(database.db, 'someone@acme.example');
+  test('answers unknown API paths with a JSON 404', async ({ app, signIn }) => {
+    const { headers } = await signIn('someone@acme.example');
     const res = await app.inject({ url: '/api/no-such-thing', headers });
     expect(res.statusCode).toBe(404);
     expect(res.json().status).toBe('FAILURE');
