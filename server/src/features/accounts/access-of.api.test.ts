@@ -4,21 +4,14 @@ import { and, eq } from 'drizzle-orm';
 import { describe, expect } from 'vitest';
 import { addContact, buildAccount, buildEntitlement } from '../../../harness/factories.ts';
 import { apiTest } from '../../../test/api-fixture.ts';
+import { principalOf as person } from '../../../test/principal.ts';
 import type { Db } from '../../db/database.ts';
 import { portalContacts } from '../../db/schema.ts';
 import type { AppContext } from '../../platform/context.ts';
-import type { Principal } from '../../platform/principal.ts';
 import { accessOf, authorizeAccount, permitAccount, permits } from './policy.ts';
 
 /** The account gate over many accounts (issue 23 §2, decision 063): one statement, and inside a caller's transaction. */
 
-const person = (email: string, vendorRoles: Principal['vendorRoles'] = []): Principal => ({
-  userId: '00000000-0000-0000-0000-000000000000',
-  email,
-  name: email,
-  vendorRoles,
-  via: 'session',
-});
 const ADMIN = 'gate-admin@acme.example';
 
 /** `db` with every statement it prepares counted: what the gate costs, seen from the database's side. */

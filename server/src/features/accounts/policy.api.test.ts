@@ -3,8 +3,8 @@ import { contactRoles } from '@lp/domain/policy';
 import { describe, expect } from 'vitest';
 import { addContact, buildAccount, buildEntitlement } from '../../../harness/factories.ts';
 import { apiTest } from '../../../test/api-fixture.ts';
+import { principalOf as person } from '../../../test/principal.ts';
 import type { AppContext } from '../../platform/context.ts';
-import type { Principal } from '../../platform/principal.ts';
 import { authorizeAccount } from './policy.ts';
 
 /** The account gate, called directly on the file's database (no app). */
@@ -19,14 +19,6 @@ const it = apiTest.extend('ctx', { scope: 'file' }, async ({ database }) => {
   await addContact(db, '3000003', 'admin@acme.example', contactRoles.admin);
   await addContact(db, '3000002', 'admin@acme.example', contactRoles.admin);
   return { db } as AppContext;
-});
-
-const person = (email: string, vendorRoles: Principal['vendorRoles'] = []): Principal => ({
-  userId: '00000000-0000-0000-0000-000000000000',
-  email,
-  name: email,
-  vendorRoles,
-  via: 'session',
 });
 
 const denied = (p: Promise<unknown>, message: string) =>
