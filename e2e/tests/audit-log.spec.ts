@@ -6,6 +6,7 @@ import {
   expectSavedView,
   filterColumn,
   isDefaultView,
+  openAccountPage,
   pickAccount,
   signIn,
 } from './helpers.ts';
@@ -46,8 +47,7 @@ async function openAuditLog(page: Page) {
 const cell = (page: Page, colId: string) => grid(page).locator(`.ag-row[row-index="0"] [col-id="${colId}"]`);
 
 test('an administrator finds their IP rule change, its before/after, and exports it', async ({ page }) => {
-  await signIn(page, 'admin@acme.example');
-  await pickAccount(page, 'Aerospace', /Acme Aerospace Inc\./);
+  await openAccountPage(page, 'admin@acme.example', 'Acme Aerospace Inc.', '/whitelistips');
   await saveIpRule(page, 'Audit office', '192.0.2.0/24');
 
   await openAuditLog(page);
@@ -132,8 +132,7 @@ test('a viewer has no Audit Log: not in the menu, the page goes to /nopermission
 });
 
 test('vendor staff switch to every account, each row naming its account', async ({ page }) => {
-  await signIn(page, 'busops@demo.example');
-  await pickAccount(page, 'Aerospace', /Acme Aerospace Inc\./);
+  await openAccountPage(page, 'busops@demo.example', 'Acme Aerospace Inc.', '/whitelistips');
   await saveIpRule(page, 'Staff office', '198.51.100.0/24');
   await openAuditLog(page);
   await page.getByRole('switch', { name: 'All accounts' }).click();
@@ -146,8 +145,7 @@ test('vendor staff switch to every account, each row naming its account', async 
 });
 
 test('the page shows the last checkpoint and that verification passed', async ({ page }) => {
-  await signIn(page, 'admin@acme.example');
-  await pickAccount(page, 'Aerospace', /Acme Aerospace Inc\./);
+  await openAccountPage(page, 'admin@acme.example', 'Acme Aerospace Inc.', '/elastic');
   // The checkpoint job runs when the server starts: wait for its first checkpoint.
   await expect
     .poll(async () => {

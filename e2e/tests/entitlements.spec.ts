@@ -6,9 +6,8 @@ import {
   expectSavedView,
   filterColumn,
   isDefaultView,
-  pickAccount,
+  openAccountPage,
   refuseCalls,
-  signIn,
 } from './helpers.ts';
 
 /*
@@ -77,8 +76,7 @@ function expected(r: ElasticRecord) {
 }
 
 async function openAcme(page: Page, email = 'admin@acme.example') {
-  await signIn(page, email);
-  await pickAccount(page, 'Aerospace', /Acme Aerospace Inc\./);
+  await openAccountPage(page, email, 'Acme Aerospace Inc.', '/elastic');
   await expect(page).toHaveURL(/\/elastic(\?|$)/);
   await expect(page.getByTestId('selected-customer')).toHaveText(/Acme Aerospace Inc\./);
   await expect(table(page, 'Active Entitlements').locator('.ag-row').first()).toBeVisible();
@@ -164,8 +162,8 @@ test('shows the active and inactive elastic entitlements with their real balance
 test('an account without elastic entitlements goes to /ssl; view-only users see the tables', async ({
   page,
 }) => {
-  await signIn(page, 'admin@acme.example');
-  await pickAccount(page, 'Acme Energy', /Acme Energy Systems Ltd\./);
+  // Opened on /elastic, the account without elastic entitlements goes to /ssl.
+  await openAccountPage(page, 'admin@acme.example', 'Acme Energy Systems Ltd.', '/elastic');
   await expect(page).toHaveURL(/\/ssl(\?|$)/);
   const selected = await accountBox(page).inputValue();
   expect(await records(page, selected.split(' ')[0])).toEqual([]);

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
-import { expectNoSeriousViolations, pickAccount, signIn } from './helpers.ts';
+import { expectNoSeriousViolations, openAccountPage } from './helpers.ts';
 
 /*
  * Issue 12 §4 on /entitlementsFSA's Entitlements tab (decision 037): the low-balance warnings at 80 % and 95 %
@@ -64,9 +64,7 @@ const warningOf = (page: Page, id: string) =>
 
 /** Opens the page on Northwind Turbines Inc.; answers its customer number. */
 async function openFsa(page: Page) {
-  await signIn(page, 'admin@northwind.example');
-  await pickAccount(page, 'Northwind', /Northwind Turbines Inc\./);
-  await page.getByRole('link', { name: 'Flexible Spending Account' }).click();
+  await openAccountPage(page, 'admin@northwind.example', 'Northwind Turbines Inc.', '/entitlementsFSA');
   await expect(page.getByRole('heading', { name: 'Flexible Spending Account', level: 1 })).toBeVisible();
   const selected = page.getByTestId('selected-customer');
   await expect(selected).toHaveText(/^\d+ \(Northwind Turbines Inc\.\)$/);

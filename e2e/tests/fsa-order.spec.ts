@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
-import { expectNoSeriousViolations, pickAccount, signIn } from './helpers.ts';
+import { expectNoSeriousViolations, openAccountPage } from './helpers.ts';
 
 /*
  * FSA Order Products (spec 002 §2 "FSA order creation screen", "FSA order confirmation dialog", §4, §5, §11;
@@ -60,10 +60,8 @@ async function defaultContract(page: Page, customerNumber: string) {
   return contract;
 }
 
-async function openFsa(page: Page, email: string, account: [string, RegExp]) {
-  await signIn(page, email);
-  await pickAccount(page, ...account);
-  await page.getByRole('link', { name: 'Flexible Spending Account' }).click();
+async function openFsa(page: Page, email: string, account: string) {
+  await openAccountPage(page, email, account, '/entitlementsFSA');
   await expect(page).toHaveURL(/\/entitlementsFSA(\?|$)/);
 }
 
@@ -114,7 +112,7 @@ const addDays = (day: string, n: number) => {
 test('Order on a contract row opens Order Products; Order & Activate orders and lands on /activations with the lease', async ({
   page,
 }) => {
-  await openFsa(page, 'admin@acme.example', ['Aerospace', /Acme Aerospace Inc\./]);
+  await openFsa(page, 'admin@acme.example', 'Acme Aerospace Inc.');
   const contract = await defaultContract(page, ACME);
   const product = await productFor30Days(page, ACME, contract.entitlementId);
 
@@ -195,7 +193,7 @@ test('Order on a contract row opens Order Products; Order & Activate orders and 
 test('business operations order a manual entry and a standard line; the balance error blocks the order', async ({
   page,
 }) => {
-  await openFsa(page, 'busops@demo.example', ['Aerospace', /Acme Aerospace Inc\./]);
+  await openFsa(page, 'busops@demo.example', 'Acme Aerospace Inc.');
   await page.getByRole('tab', { name: 'Order Products' }).click();
   const contract = await defaultContract(page, ACME);
   const product = await productFor30Days(page, ACME, contract.entitlementId);
@@ -283,7 +281,7 @@ test('business operations order a manual entry and a standard line; the balance 
 test('a line the server refuses stays with its error and the balance is recomputed; a network error is shown', async ({
   page,
 }) => {
-  await openFsa(page, 'busops@demo.example', ['Automotive', /Acme Automotive GmbH/]);
+  await openFsa(page, 'busops@demo.example', 'Acme Automotive GmbH');
   const customerNumber = (await page.getByTestId('selected-customer').textContent())?.match(/\d{5,}/)?.[0];
   if (!customerNumber) throw new Error('no customer number shown');
   await page.getByRole('tab', { name: 'Order Products' }).click();
@@ -354,7 +352,7 @@ test('a line the server refuses stays with its error and the balance is recomput
 test('a view-only user gets the notice instead of the confirmation, and the server refuses the order', async ({
   page,
 }) => {
-  await openFsa(page, 'engineer@acme.example', ['Aerospace', /Acme Aerospace Inc\./]);
+  await openFsa(page, 'engineer@acme.example', 'Acme Aerospace Inc.');
   await page.getByRole('tab', { name: 'Order Products' }).click();
   const contract = await defaultContract(page, ACME);
   const product = await productFor30Days(page, ACME, contract.entitlementId);

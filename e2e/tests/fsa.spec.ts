@@ -9,6 +9,7 @@ import {
   filterColumn,
   holdCalls,
   isDefaultView,
+  openAccountPage,
   pickAccount,
   refuseCalls,
   signIn,
@@ -86,9 +87,7 @@ const rowOf = (grid: Locator, id: string) =>
   });
 
 async function openFsa(page: Page) {
-  await signIn(page, 'admin@acme.example');
-  await pickAccount(page, 'Aerospace', /Acme Aerospace Inc\./);
-  await page.getByRole('link', { name: 'Flexible Spending Account' }).click();
+  await openAccountPage(page, 'admin@acme.example', 'Acme Aerospace Inc.', '/entitlementsFSA');
   await expect(page).toHaveURL(/\/entitlementsFSA(\?|$)/);
   await expect(page.getByRole('heading', { name: 'Flexible Spending Account', level: 1 })).toBeVisible();
   await expect(page.getByTestId('selected-customer')).toHaveText(/Acme Aerospace Inc\./);

@@ -1,6 +1,6 @@
 import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
-import { expectSavedView, filterColumn, isDefaultView, pickAccount, signIn } from './helpers.ts';
+import { expectSavedView, filterColumn, isDefaultView, openAccountPage } from './helpers.ts';
 
 /*
  * Grid layout on a 1366 × 768 and a 1920 × 1080 screen (issue 8 §3, issue 21 §3, decisions 024 and 052): on every
@@ -267,8 +267,7 @@ test('every table of an administrator’s pages is laid out unclipped at 1366 an
 }) => {
   test.setTimeout(300_000);
   await page.setViewportSize(SIZES[0]);
-  await signIn(page, 'admin@acme.example');
-  await pickAccount(page, 'Aerospace', /Acme Aerospace Inc\./);
+  await openAccountPage(page, 'admin@acme.example', 'Acme Aerospace Inc.', '/elastic');
   await expect(page).toHaveURL(/\/elastic(\?|$)/);
   for (const gridPage of adminPages) {
     await page.setViewportSize(SIZES[0]);
@@ -306,10 +305,8 @@ test('business operations see the audit log of all accounts and the FSA order li
   page,
 }) => {
   await page.setViewportSize(SIZES[0]);
-  await signIn(page, 'busops@demo.example');
-  await pickAccount(page, 'Aerospace', /Acme Aerospace Inc\./);
   // An audited change, so the log has a row to measure.
-  await page.goto('/whitelistips');
+  await openAccountPage(page, 'busops@demo.example', 'Acme Aerospace Inc.', '/whitelistips');
   await expect(page.getByTestId('ip-banner')).toBeVisible();
   const n = (await page.getByTestId('ip-rule-row').count()) + 1;
   await page.getByRole('button', { name: 'Add Rule', exact: true }).click();

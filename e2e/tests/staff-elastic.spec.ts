@@ -1,6 +1,6 @@
 import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
-import { expectNoSeriousViolations, pickAccount, signIn } from './helpers.ts';
+import { expectNoSeriousViolations, openAccountPage } from './helpers.ts';
 
 /*
  * Vendor-staff tools of the elastic area (docs/decisions/013, 014): license-server credentials on
@@ -9,7 +9,6 @@ import { expectNoSeriousViolations, pickAccount, signIn } from './helpers.ts';
  */
 
 const ACME = '1000123';
-const ACCOUNT = /Acme Aerospace Inc\./;
 const SECTION = 'License server credentials';
 const TOKEN_ONCE = 'Copy the token now and configure it on the license server. It will not be shown again.';
 
@@ -39,9 +38,7 @@ const remaining = (r: ElasticRecord) =>
   Math.min(r.LineItemQuantity, Math.max(0, Math.round((r.LineItemQuantity - r.Used) * 10) / 10));
 
 async function openAccount(page: Page, email: string, path: string) {
-  await signIn(page, email);
-  await pickAccount(page, ACME, ACCOUNT);
-  await page.goto(path);
+  await openAccountPage(page, email, 'Acme Aerospace Inc.', path);
 }
 
 /** Opens /clscredentials and waits for the server id and (for staff) the credentials list. */

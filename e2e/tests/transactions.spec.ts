@@ -7,6 +7,7 @@ import {
   expectSavedView,
   holdCalls,
   isDefaultView,
+  openAccountPage,
   pickAccount,
   signIn,
 } from './helpers.ts';
@@ -60,9 +61,7 @@ async function startTimes(page: Page): Promise<string[]> {
 }
 
 async function openTransactions(page: Page) {
-  await signIn(page, 'admin@acme.example');
-  await pickAccount(page, 'Aerospace', /Acme Aerospace Inc\./);
-  await page.goto('/transactions');
+  await openAccountPage(page, 'admin@acme.example', 'Acme Aerospace Inc.', '/transactions');
   await expect(page.getByRole('heading', { name: 'Usage Transactions' })).toBeVisible();
   // Start from the default view, whatever an earlier test saved (known once the first rows are in).
   await total(page);
