@@ -24,6 +24,7 @@ const WEB_APP = "Features read the shell's state only from app/customer-context.
 const WEB_SERVER = 'The browser never imports server code';
 const WEB_SELF = 'Inside the web app, import by relative path';
 const OUTSIDE = "Tools, benchmarks and browser tests call a feature's service, never its repository";
+const NO_TEST_HELPERS = 'The operator CLI and the benchmarks never import test helpers';
 const SHARED_PKGS = 'contract/ and domain/ are shared by the server and the browser and import neither';
 
 /** [file the import is written in, the import's specifier, the message it must fail with or null when allowed] */
@@ -85,6 +86,12 @@ const cases = [
   // Tools and benchmarks use the server's services.
   ['tools/src/probe.ts', '@lp/server/features/ip-rules/repository', OUTSIDE],
   ['bench/probe.ts', '@lp/server/features/ledger/repository.ts', OUTSIDE],
+  // Product tools and benchmarks share the harness with tests, never the test helpers.
+  ['tools/src/probe.ts', '@lp/server/test/test-db', NO_TEST_HELPERS],
+  ['bench/probe.ts', '@lp/server/test/api-fixture', NO_TEST_HELPERS],
+  ['tools/src/probe.ts', '../test/scratch-db.ts', NO_TEST_HELPERS],
+  ['bench/probe.ts', '@lp/server/harness/test-app', null],
+  ['tools/src/probe.test.ts', '@lp/server/test/test-db', null],
   ['tools/src/probe.ts', '@lp/server/features/ip-rules/service', null],
 ];
 
