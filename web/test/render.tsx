@@ -61,6 +61,17 @@ class Refusal {
 }
 export const refused = (status: number, err: string, code?: string) => new Refusal(status, err, code);
 
+/** An answer that is not the JSON envelope (a file, a page), as it is: `raw(200, 'text/html', '<html>…')`. */
+class RawAnswer {
+  constructor(
+    readonly status: number,
+    readonly contentType: string,
+    readonly body: string,
+  ) {}
+}
+export const raw = (status: number, contentType: string, body: string) =>
+  new RawAnswer(status, contentType, body);
+
 /** An answer given only once `until` settles, so a screen's loading state can be seen: `later(data, gate)`. */
 class LaterAnswer {
   constructor(
@@ -79,14 +90,15 @@ const successBody = (answer: unknown) =>
  * Answers the app's API calls in place of the server: `answers` maps "METHOD /path" to the `data` of a success
  * answer (spec 000 §4: `{ status: 'SUCCESS', data }`). Each answer must be one the contract declares for that
  * call (its response schema), so a screen is never tested against a shape the server cannot send. Any other call
- * fails the test. An answer may also be `refused(status, err)` or `later(answer, gate)`. Returns the calls made.
+ * fails the test. An answer may also be `refused(status, err)`, `raw(status, type, body)` or
+ * `later(answer, gate)`. Returns the calls made; calling it again replaces the answers.
  */
 export function serveApi(answers: Record<string, unknown>) {
   for (const [key, given] of Object.entries(answers)) {
     const operation = operationOf(key);
     if (!operation) throw new Error(`No declared operation answers ${key}`);
     const data = given instanceof LaterAnswer ? given.answer : given;
-    if (data instanceof Refusal) continue;
+    if (data instanceof Refusal || data instanceof RawAnswer) continue;
     const checked = operation.response?.safeParse(successBody(data));
     if (checked && !checked.success)
       throw new Error(
@@ -104,6 +116,11 @@ export function serveApi(answers: Record<string, unknown>) {
       await answer.until;
       answer = answer.answer;
     }
+    if (answer instanceof RawAnswer)
+      return new Response(answer.body, {
+        status: answer.status,
+        headers: { 'content-type': answer.contentType },
+      });
     const [status, body] =
       answer instanceof Refusal
         ? [answer.status, { status: 'FAILURE', err: answer.err, code: answer.code }]
