@@ -1,49 +1,48 @@
+import { authApi } from '@lp/contract/auth/api';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { createTestApp } from '../../../harness/test-app.ts';
+import { apiTest } from '../../../test/api-fixture.ts';
 import { freePort, TestBrowser } from '../../../test/test-browser.ts';
-import { createTestDatabase, type TestDatabase } from '../../../test/test-db.ts';
 import { idpAccounts } from '../../db/schema.ts';
 import { hashPassword } from './password.ts';
 
-let database: TestDatabase;
-const apps: FastifyInstance[] = [];
-
-beforeAll(async () => {
-  database = await createTestDatabase();
+/*
+ * The page differs by environment, so each test builds an app of its own on the fixture's database, listening
+ * where its PUBLIC_URL says (the IdP's redirects name it).
+ */
+const test = apiTest.extend('loginPageOf', { scope: 'file' }, async ({ database }, { onCleanup }) => {
   await database.db.insert(idpAccounts).values({
     email: 'demo.busops@vendor.example',
     name: 'Demo Busops',
     roles: ['busops'],
     passwordHash: await hashPassword('x'),
   });
+  const apps: FastifyInstance[] = [];
+  onCleanup(async () => {
+    for (const app of apps) await app.close();
+  });
+  return async (env: Record<string, string>): Promise<string> => {
+    const port = await freePort();
+    const base = `http://localhost:${port}`;
+    const app = await createTestApp(database, { PORT: String(port), PUBLIC_URL: base, ...env });
+    apps.push(app);
+    await app.listen({ host: '127.0.0.1', port });
+    const { response, url } = await new TestBrowser().navigate(`${base}${authApi.login.path}`);
+    expect(url.pathname).toMatch(/^\/oidc\/interaction\//);
+    return response.text();
+  };
 });
-
-afterAll(async () => {
-  for (const app of apps) await app.close();
-  await database?.close();
-});
-
-async function loginPageOf(env: Record<string, string>): Promise<string> {
-  const port = await freePort();
-  const base = `http://localhost:${port}`;
-  const app = await createTestApp(database, { PORT: String(port), PUBLIC_URL: base, ...env });
-  apps.push(app);
-  await app.listen({ host: '127.0.0.1', port });
-  const { response, url } = await new TestBrowser().navigate(`${base}/api/auth/login`);
-  expect(url.pathname).toMatch(/^\/oidc\/interaction\//);
-  return response.text();
-}
 
 describe('the built-in login page', () => {
-  it('lists the demo users and the default DEMO_PASSWORD outside production', async () => {
+  test('lists the demo users and the default DEMO_PASSWORD outside production', async ({ loginPageOf }) => {
     const html = await loginPageOf({ APP_ENVIRONMENT: 'dev' });
     expect(html).toContain('Demo users');
     expect(html).toContain('demo.busops@vendor.example');
     expect(html).toContain('<code>demo-password</code>');
   });
 
-  it('lists no demo users in production', async () => {
+  test('lists no demo users in production', async ({ loginPageOf }) => {
     const html = await loginPageOf({ APP_ENVIRONMENT: 'prod', ALLOW_INSECURE_URLS: 'true' });
     expect(html).toContain('<label for="email">Email</label>');
     expect(html).not.toContain('Demo users');
