@@ -1,9 +1,7 @@
 import os from 'node:os';
 import { and, eq } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp } from '../../harness/test-app.ts';
-import { createTestDatabase, type TestDatabase } from '../../test/test-db.ts';
+import { describe, expect } from 'vitest';
+import { apiTest } from '../../test/api-fixture.ts';
 import { jobRuns } from '../db/schema.ts';
 import { loadConfig } from './config.ts';
 import type { AppContext } from './context.ts';
@@ -15,26 +13,19 @@ import { createMetrics } from './metrics.ts';
  * never repeats, a run whose node died is taken over after its lease, and a failed run is retried later.
  */
 
-let database: TestDatabase;
-let app: FastifyInstance;
-let ctx: AppContext;
-
-beforeAll(async () => {
-  database = await createTestDatabase();
-  app = await createTestApp(database);
-  ctx = {
+/** What the runner is given: a configuration, the fixture's database, the app's log and the job metrics. */
+const test = apiTest.extend(
+  'ctx',
+  { scope: 'file' },
+  async ({ database, app }): Promise<AppContext> => ({
     config: loadConfig({ NODE_ENV: 'test', DATA_DIR: os.tmpdir() }),
     database,
     db: database.db,
     secret: Buffer.alloc(32),
     log: app.log,
     metrics: createMetrics(database),
-  };
-});
-afterAll(async () => {
-  await app?.close();
-  await database?.close();
-});
+  }),
+);
 
 const at = (iso: string) => () => new Date(iso);
 const MINUTE = 60_000;
@@ -59,16 +50,16 @@ function countingJob(name: string, failures = 0) {
   return { job, runs };
 }
 
-const rowOf = async (name: string, runKey: string) =>
+const rowOf = async (db: AppContext['db'], name: string, runKey: string) =>
   (
-    await database.db
+    await db
       .select()
       .from(jobRuns)
       .where(and(eq(jobRuns.name, name), eq(jobRuns.runKey, runKey)))
   )[0];
 
 describe('runDueJobs', () => {
-  it('runs a daily job once however many nodes poll, and again the next day', async () => {
+  test('runs a daily job once however many nodes poll, and again the next day', async ({ ctx }) => {
     const { job, runs } = countingJob('daily-once');
     const noon = at('2026-11-25T12:00:00Z');
     const polls = ['node-a', 'node-b', 'node-c', 'node-a', 'node-b'].map((node) =>
@@ -83,13 +74,13 @@ describe('runDueJobs', () => {
       { name: 'daily-once', runKey: '2026-11-26', ok: true },
     ]);
     expect(runs).toEqual(['2026-11-25', '2026-11-26']);
-    expect(await rowOf('daily-once', '2026-11-25')).toMatchObject({ attempts: 1, error: null });
+    expect(await rowOf(ctx.db, 'daily-once', '2026-11-25')).toMatchObject({ attempts: 1, error: null });
   });
 
-  it('takes over a run whose node died, once the lease has passed', async () => {
+  test('takes over a run whose node died, once the lease has passed', async ({ ctx }) => {
     const { job, runs } = countingJob('taken-over');
     // node-a claimed at 10:00 and died: no finish.
-    await database.db.insert(jobRuns).values({
+    await ctx.db.insert(jobRuns).values({
       name: 'taken-over',
       runKey: '2026-11-25',
       node: 'node-a',
@@ -101,22 +92,25 @@ describe('runDueJobs', () => {
       { name: 'taken-over', runKey: '2026-11-25', ok: true },
     ]);
     expect(runs).toEqual(['2026-11-25']);
-    expect(await rowOf('taken-over', '2026-11-25')).toMatchObject({ node: 'node-b', attempts: 2 });
+    expect(await rowOf(ctx.db, 'taken-over', '2026-11-25')).toMatchObject({ node: 'node-b', attempts: 2 });
   });
 
-  it('retries a failed run after the retry delay and records the error meanwhile', async () => {
+  test('retries a failed run after the retry delay and records the error meanwhile', async ({ ctx }) => {
     const { job, runs } = countingJob('retried', 1);
     const options = { node: 'node-a', retryDelayMs: 10 * MINUTE };
     expect(await runDueJobs(ctx, [job], { ...options, now: at('2026-11-25T08:00:00Z') })).toEqual([
       { name: 'retried', runKey: '2026-11-25', ok: false },
     ]);
-    expect(await rowOf('retried', '2026-11-25')).toMatchObject({ error: 'failure 1', finishedAt: null });
+    expect(await rowOf(ctx.db, 'retried', '2026-11-25')).toMatchObject({
+      error: 'failure 1',
+      finishedAt: null,
+    });
     expect(await runDueJobs(ctx, [job], { ...options, now: at('2026-11-25T08:05:00Z') })).toEqual([]);
     expect(await runDueJobs(ctx, [job], { ...options, now: at('2026-11-25T08:11:00Z') })).toEqual([
       { name: 'retried', runKey: '2026-11-25', ok: true },
     ]);
     expect(runs).toEqual(['2026-11-25']);
-    expect(await rowOf('retried', '2026-11-25')).toMatchObject({ error: null, attempts: 2 });
+    expect(await rowOf(ctx.db, 'retried', '2026-11-25')).toMatchObject({ error: null, attempts: 2 });
     // Each run is counted by its outcome (decision 055).
     const counted = (await ctx.metrics!.jobRuns.get()).values.filter((v) => v.labels.job === 'retried');
     expect(counted.map((v) => [v.labels.outcome, v.value]).sort()).toEqual([

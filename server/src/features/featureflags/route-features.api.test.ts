@@ -1,12 +1,12 @@
 import { spawn } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
+import { featureFlagsApi } from '@lp/contract/featureflags/api';
 import { routeFeatureDescription, routeFeatures } from '@lp/domain/feature-flags';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { signInAs } from '../../../harness/sign-in.ts';
 import { createTestApp } from '../../../harness/test-app.ts';
+import { apiOf, apiTest, type Caller } from '../../../test/api-fixture.ts';
 import { createTestDatabase, type TestDatabase } from '../../../test/test-db.ts';
 import { type Database, openPglite } from '../../db/database.ts';
 import { accounts, features } from '../../db/schema.ts';
@@ -19,20 +19,23 @@ import { ensureRouteFeatures } from './service.ts';
  */
 
 const root = path.resolve(import.meta.dirname, '../../../..');
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lp-route-features-'));
 const postgres = process.env.TEST_ENGINE === 'postgres';
-let pgDatabase: TestDatabase | undefined;
 
-beforeAll(async () => {
-  if (postgres) pgDatabase = await createTestDatabase();
+/**
+ * What the process starts on: the file's own folder as its DATA_DIR and, on PostgreSQL, a database of its own. Not the
+ * fixture's `database`: on PGlite the process opens its folder itself, which the in-process database cannot be.
+ */
+const test = apiTest.extend('installation', { scope: 'file' }, async ({ tempDir }, { onCleanup }) => {
+  const pgDatabase = postgres ? await createTestDatabase() : undefined;
+  onCleanup(async () => {
+    await pgDatabase?.close();
+  });
+  return { dataDir: tempDir, pgDatabase };
 });
-afterAll(async () => {
-  await pgDatabase?.close();
-  fs.rmSync(dataDir, { recursive: true, force: true });
-});
+type Installation = { dataDir: string; pgDatabase?: TestDatabase };
 
 /** Runs main.ts until it is ready, then stops it with SIGTERM; fails with its output if it exits otherwise. */
-async function startAndStop(): Promise<string> {
+async function startAndStop({ dataDir, pgDatabase }: Installation): Promise<string> {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     SEED_ON_EMPTY: 'false',
@@ -63,7 +66,10 @@ async function startAndStop(): Promise<string> {
 }
 
 /** The database the process used (PGlite's folder is free again once the process has exited). */
-async function withDatabase<T>(use: (database: Database) => Promise<T>): Promise<T> {
+async function withDatabase<T>(
+  { dataDir, pgDatabase }: Installation,
+  use: (database: Database) => Promise<T>,
+): Promise<T> {
   if (postgres) return use(pgDatabase!);
   const database = await openPglite(path.join(dataDir, 'pglite'));
   try {
@@ -83,17 +89,20 @@ const byName = <T extends { name: string }>(rows: T[]) =>
   [...rows].sort((a, b) => (a.name < b.name ? -1 : 1));
 
 describe('route features on an installation without demo data', () => {
-  it('are there after the first start and answered by GET /api/featureflag/features', async () => {
-    const output = await startAndStop();
+  test(`are there after the first start and answered by GET ${featureFlagsApi.list.path}`, async ({
+    installation,
+  }) => {
+    const output = await startAndStop(installation);
     expect(output).toContain('route features added');
-    await withDatabase(async (database) => {
+    await withDatabase(installation, async (database) => {
       expect(await database.db.$count(accounts)).toBe(0);
       const app = await createTestApp(database);
       try {
-        const { headers } = await signInAs(database.db, 'dev@vendor.example', { vendorRoles: ['support'] });
-        const res = await app.inject({ method: 'GET', url: '/api/featureflag/features', headers });
-        expect(res.statusCode).toBe(200);
-        const data = res.json().data;
+        const { userId, headers } = await signInAs(database.db, 'dev@vendor.example', {
+          vendorRoles: ['support'],
+        });
+        const dev: Caller = { email: 'dev@vendor.example', userId, headers };
+        const { data } = await apiOf(app).ok(dev, featureFlagsApi.list, undefined);
         expect(data.features).toEqual(byName(expected));
         expect(data.enabled).toEqual(byName(expected).map((f) => f.name));
       } finally {
@@ -102,9 +111,11 @@ describe('route features on an installation without demo data', () => {
     });
   }, 360_000);
 
-  it('are neither duplicated nor reset by the next start, and what an administrator changed stays', async () => {
+  test('are neither duplicated nor reset by the next start, and what an administrator changed stays', async ({
+    installation,
+  }) => {
     // The next start runs the same call main.ts made above (a second process would add 20-30 s per engine).
-    await withDatabase(async ({ db }) => {
+    await withDatabase(installation, async ({ db }) => {
       await db
         .update(features)
         .set({ enabled: false, description: 'Off until the e-mail relay is set up' })

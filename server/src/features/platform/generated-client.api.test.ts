@@ -4,15 +4,14 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { apiTokensApi } from '@lp/contract/api-tokens/api';
+import { leasesApi } from '@lp/contract/leases/api';
+import { platformApi } from '@lp/contract/platform/api';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import type { FastifyInstance } from 'fastify';
 import openapiTS, { astToString } from 'openapi-typescript';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { buildLease } from '../../../harness/factories.ts';
-import { createTestApp } from '../../../harness/test-app.ts';
-import { buildAccountFixture } from '../../../test/account-fixture.ts';
-import { createTestDatabase, type TestDatabase } from '../../../test/test-db.ts';
+import { acme, apiTest } from '../../../test/api-fixture.ts';
 import { API_REFERENCE_PATH } from './api-reference.ts';
 
 /*
@@ -21,42 +20,27 @@ import { API_REFERENCE_PATH } from './api-reference.ts';
  * the document's own schema for the status answered.
  */
 
-const CN = '7200001';
+const CN = acme.customerNumber;
 const repoRoot = path.resolve(import.meta.dirname, '../../../..');
 const require = createRequire(import.meta.url);
 
-let database: TestDatabase;
-let app: FastifyInstance;
-let baseUrl: string;
-let token: string;
-let dir: string;
-
-beforeAll(async () => {
-  database = await createTestDatabase();
-  app = await createTestApp(database);
-  const { boss } = await buildAccountFixture(database.db, CN, '7200002');
-  // Dated answers for the format check: a lease, and a perpetual (no end, a maintenance end).
-  await buildLease(database.db, CN, 'GEN-LEASE');
-  await buildLease(database.db, CN, 'GEN-PERPETUAL', { endDate: null, versionDate: '2027-06-30' });
-  const created = await app.inject({
-    method: 'POST',
-    url: apiTokensApi.create.path,
-    headers: boss,
-    payload: { name: 'generated client' },
+const test = apiTest
+  /** Acme's leases and a personal API token of its admin, which the generated client calls with. */
+  .extend('token', { scope: 'file' }, async ({ api, database, cast: { boss } }) => {
+    // Dated answers for the format check: a lease, and a perpetual (no end, a maintenance end).
+    await buildLease(database.db, CN, 'GEN-LEASE');
+    await buildLease(database.db, CN, 'GEN-PERPETUAL', { endDate: null, versionDate: '2027-06-30' });
+    return (await api.ok(boss, apiTokensApi.create, { name: 'generated client' })).data.token;
+  })
+  /** Under the repository's node_modules, so the generated files resolve openapi-fetch as a client's code would. */
+  // biome-ignore lint/correctness/noEmptyPattern: Vitest reads a fixture's dependencies from this pattern (none).
+  .extend('dir', { scope: 'file' }, async ({}, { onCleanup }) => {
+    const cache = path.join(repoRoot, 'node_modules/.cache');
+    await fs.mkdir(cache, { recursive: true });
+    const dir = await fs.mkdtemp(path.join(cache, 'generated-client-'));
+    onCleanup(() => fs.rm(dir, { recursive: true, force: true }));
+    return dir;
   });
-  token = created.json().data.token;
-  baseUrl = await app.listen({ port: 0, host: '127.0.0.1' });
-  // Under the repository's node_modules, so the generated files resolve openapi-fetch as a client's code would.
-  const cache = path.join(repoRoot, 'node_modules/.cache');
-  await fs.mkdir(cache, { recursive: true });
-  dir = await fs.mkdtemp(path.join(cache, 'generated-client-'));
-});
-
-afterAll(async () => {
-  await app?.close();
-  await database?.close();
-  if (dir) await fs.rm(dir, { recursive: true, force: true });
-});
 
 /** What a client developer writes against the generated types: four calls, and one the types refuse. */
 const usage = `import createClient from 'openapi-fetch';
@@ -101,8 +85,12 @@ export function refusedByTheTypes(client: ReturnType<typeof createClient<paths>>
 `;
 
 describe('a client generated from /api/docs', () => {
-  it('type-checks, and its calls answer what the document declares', { timeout: 240_000 }, async () => {
-    const doc = await (await fetch(`${baseUrl}/api/docs`)).json();
+  test('type-checks, and its calls answer what the document declares', { timeout: 240_000 }, async ({
+    baseUrl,
+    token,
+    dir,
+  }) => {
+    const doc = await (await fetch(`${baseUrl}${platformApi.docs.path}`)).json();
     await fs.writeFile(path.join(dir, 'schema.ts'), astToString(await openapiTS(doc)));
     await fs.writeFile(path.join(dir, 'usage.ts'), usage);
     await fs.writeFile(
@@ -144,8 +132,10 @@ describe('a client generated from /api/docs', () => {
     // The answers' dates are declared, so Ajv (ajv-formats) checks them below: a token's instants, a lease's days.
     const schemaOf = (path: string, method: string) =>
       JSON.stringify(doc.paths[path][method].responses['200'].content['application/json'].schema);
-    expect(schemaOf('/api/tokens', 'get')).toMatch(/"createdAt":\{"type":"string","format":"date-time"\}/);
-    expect(schemaOf('/api/fetchEntitlements', 'post')).toMatch(
+    expect(schemaOf(apiTokensApi.mine.path, apiTokensApi.mine.method)).toMatch(
+      /"createdAt":\{"type":"string","format":"date-time"\}/,
+    );
+    expect(schemaOf(leasesApi.page.path, leasesApi.page.method)).toMatch(
       /"StartDate":\{"type":"string","format":"date"\}/,
     );
     expect(result.answers[3].body).toMatchObject({
@@ -172,14 +162,16 @@ describe('a client generated from /api/docs', () => {
 });
 
 describe('the API reference page', () => {
-  it('is served with Scalar from this server, its start script allowed by its hash and nothing from elsewhere', async () => {
+  test('is served with Scalar from this server, its start script allowed by its hash and nothing from elsewhere', async ({
+    baseUrl,
+  }) => {
     const page = await fetch(`${baseUrl}${API_REFERENCE_PATH}/`);
     expect(page.status).toBe(200);
     const html = await page.text();
     const csp = page.headers.get('content-security-policy') ?? '';
     expect(csp).toMatch(/script-src 'self' 'sha256-[A-Za-z0-9+/=]+'(;|$)/);
     expect(html).toContain('<script src="js/scalar.js"></script>');
-    expect(html).toContain('"url": "/api/docs"');
+    expect(html).toContain(`"url": "${platformApi.docs.path}"`);
     // Nothing the page names is on another host.
     expect(html).not.toMatch(/https?:\/\//);
     const bundle = await fetch(`${baseUrl}${API_REFERENCE_PATH}/js/scalar.js`);
@@ -187,8 +179,8 @@ describe('the API reference page', () => {
     expect(bundle.headers.get('content-type')).toMatch(/javascript/);
     expect(bundle.headers.get('cache-control')).toBe('public, max-age=86400');
     // Elsewhere the policy stays strict.
-    expect((await fetch(`${baseUrl}/api/docs`)).headers.get('content-security-policy')).toMatch(
-      /script-src 'self';/,
-    );
+    expect(
+      (await fetch(`${baseUrl}${platformApi.docs.path}`)).headers.get('content-security-policy'),
+    ).toMatch(/script-src 'self';/);
   });
 });
