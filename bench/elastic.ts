@@ -146,7 +146,7 @@ const day = (offsetDays: number) => formatDate(Date.now() + offsetDays * DAY);
 /** An account with its elastic license server and three purchase orders over the last 13 months. */
 async function elasticAccount(db: Database['db'], customerNumber: string): Promise<ElasticServer> {
   await buildAccount(db, { customerNumber, name: `Bench ${customerNumber}` });
-  const clsId = await buildElasticServer(db, customerNumber, `CLS-${customerNumber}`);
+  const elasticServerId = await buildElasticServer(db, customerNumber, `CLS-${customerNumber}`);
   const orders = [
     { quantity: 1_000_000, startDate: day(-400), endDate: day(-150) },
     { quantity: 2_000_000, startDate: day(-200), endDate: day(165) },
@@ -154,7 +154,7 @@ async function elasticAccount(db: Database['db'], customerNumber: string): Promi
   ];
   for (const o of orders)
     await buildElasticEntitlement(db, customerNumber, { ...o, rateTableVersion: RATE_TABLE });
-  return { customerNumber, clsId };
+  return { customerNumber, elasticServerId };
 }
 
 /** Sessions starting evenly over [fromMs, toMs): 1-4 seats, exponential length (mean 2 h, at most 2 days). */
@@ -292,7 +292,7 @@ async function ingestStage(bench: BenchDatabase) {
             product, product_version, product_count, hours, charge, currency, username, host, project,
             session_status, referer_ip, server_id)
           select ${server.customerNumber}, "sessionId", "startTime", "time", product, "productVersion", "productCount",
-            0, 0, 'USD', "user", host, project, 'Active', ip, ${server.clsId}
+            0, 0, 'USD', "user", host, project, 'Active', ip, ${server.elasticServerId}
           from jsonb_to_recordset(${JSON.stringify(starts)}::jsonb) as t("sessionId" text, "startTime" timestamptz,
             "time" timestamptz, product text, "productVersion" text, "productCount" int, "user" text, host text,
             project text, ip text)`);
@@ -300,7 +300,7 @@ async function ingestStage(bench: BenchDatabase) {
         await tx.execute(sql`update bench_sessions b set end_time = t."time", last_seen_at = t."time",
             session_status = 'Completed'
           from jsonb_to_recordset(${JSON.stringify(ends)}::jsonb) as t("sessionId" text, "time" timestamptz)
-          where b.server_id = ${server.clsId} and b.session_id = t."sessionId"`);
+          where b.server_id = ${server.elasticServerId} and b.session_id = t."sessionId"`);
     });
   };
   const runBaseline = async (servers: ElasticServer[], batches: UsageEventInput[][][]) => {

@@ -13,15 +13,19 @@ export async function buildRateTable(db: Db, version: string, rates: Record<stri
     .onConflictDoNothing();
 }
 
-/** The account's elastic license server (license_servers kind 'elastic'); answers its clsId. */
-export async function buildElasticServer(db: Db, customerNumber: string, clsId = `CLS${randomInt(1e9)}`) {
+/** The account's elastic license server (license_servers kind 'elastic'); answers its host id (elasticServerId; clsId on the wire). */
+export async function buildElasticServer(
+  db: Db,
+  customerNumber: string,
+  elasticServerId = `CLS${randomInt(1e9)}`,
+) {
   await buildLicenseServer(db, customerNumber, {
     kind: 'elastic',
-    hostIdentity: clsId,
+    hostIdentity: elasticServerId,
     name: 'Elastic License Server',
     alias: `${customerNumber}-cls`,
   });
-  return clsId;
+  return elasticServerId;
 }
 
 /** An Elastic-AEU entitlement (quantity in units). */
@@ -81,7 +85,7 @@ export function usageEvents(sessions: readonly UsageSpec[]): UsageEventInput[] {
  */
 export async function recordUsage(
   db: Db,
-  server: { customerNumber: string; clsId: string },
+  server: { customerNumber: string; elasticServerId: string },
   sessions: readonly UsageSpec[],
 ) {
   const result = await ingestUsage(

@@ -32,14 +32,14 @@ export async function buildFuzzWorld(db: Db): Promise<FuzzWorld> {
   const customerNumber = '5500001';
   await buildRateTable(db, '2025.1.0', { Solver: 2 });
   await buildAccount(db, { customerNumber, name: 'Fuzz' });
-  const clsId = await buildElasticServer(db, customerNumber, 'CLS-FUZZ');
+  const elasticServerId = await buildElasticServer(db, customerNumber, 'CLS-FUZZ');
   await buildElasticEntitlement(db, customerNumber, {
     quantity: 1e6,
     startDate: '2020-01-01',
     endDate: '2099-12-31',
   });
   await addContact(db, customerNumber, 'admin@fuzz.example', contactRoles.admin);
-  const credential = await issueServerCredential(db, { customerNumber, clsId, createdBy: 'fuzz' });
+  const credential = await issueServerCredential(db, { customerNumber, elasticServerId, createdBy: 'fuzz' });
   return {
     customerNumber,
     identities: [

@@ -10,19 +10,24 @@ import { CommandError } from './errors.ts';
 
 export const elastic = {
   /** Issues a license-server credential; prints only the token. */
-  async issue(db: Db, customerNumber: string, clsId: string | undefined, out: (line: string) => void) {
+  async issue(
+    db: Db,
+    customerNumber: string,
+    elasticServerId: string | undefined,
+    out: (line: string) => void,
+  ) {
     const servers = await elasticServersOf(db, customerNumber);
-    const server = clsId ?? servers[0]?.hostIdentity;
-    if (!server) throw new CommandError(`Account ${customerNumber} has no active elastic license server.`);
+    const target = elasticServerId ?? servers[0]?.hostIdentity;
+    if (!target) throw new CommandError(`Account ${customerNumber} has no active elastic license server.`);
     try {
       const { id, token } = await issueServerCredential(
         db,
-        { customerNumber, clsId: server, createdBy: 'cli' },
+        { customerNumber, elasticServerId: target, createdBy: 'cli' },
         cliActor(),
       );
       out(token);
       process.stderr.write(
-        `Credential ${id} for elastic license server ${server} of account ${customerNumber}. Send it as "Authorization: Bearer <token>" to /cls/v1/*.\n`,
+        `Credential ${id} for elastic license server ${target} of account ${customerNumber}. Send it as "Authorization: Bearer <token>" to /cls/v1/*.\n`,
       );
       return 0;
     } catch (e) {

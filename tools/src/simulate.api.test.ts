@@ -31,7 +31,11 @@ beforeAll(async () => {
   const clsId = await buildElasticServer(database.db, CN);
   const today = new Date().toISOString().slice(0, 10);
   await buildElasticEntitlement(database.db, CN, { quantity: 50, startDate: '2020-01-01', endDate: today });
-  ({ token } = await issueServerCredential(database.db, { customerNumber: CN, clsId, createdBy: 'test' }));
+  ({ token } = await issueServerCredential(database.db, {
+    customerNumber: CN,
+    elasticServerId: clsId,
+    createdBy: 'test',
+  }));
 });
 afterAll(async () => {
   await app?.close();

@@ -26,7 +26,7 @@ const test = apiTest
     const clsId = await buildElasticServer(database.db, '4700001');
     const { token } = await issueServerCredential(database.db, {
       customerNumber: '4700001',
-      clsId,
+      elasticServerId: clsId,
       createdBy: 't',
     });
     return bearer(token);

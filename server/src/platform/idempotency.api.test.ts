@@ -144,7 +144,11 @@ async function buildWorld({
     price90DaysCents: 9_000,
     price1YearCents: 30_000,
   });
-  const { token } = await issueServerCredential(db, { customerNumber: CN, clsId: CLS, createdBy: 'test' });
+  const { token } = await issueServerCredential(db, {
+    customerNumber: CN,
+    elasticServerId: CLS,
+    createdBy: 'test',
+  });
   return {
     db,
     api,
@@ -492,7 +496,7 @@ const retried: Record<string, RetriedCase> = {
     prepare: async (w) => {
       const { id } = await issueServerCredential(w.db, {
         customerNumber: CN,
-        clsId: CLS,
+        elasticServerId: CLS,
         createdBy: 'test',
       });
       return { who: w.staff, params: { id } };

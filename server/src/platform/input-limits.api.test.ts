@@ -34,7 +34,10 @@ const test = apiTest
     await buildRateTable(db, '2025.1.0', { Solver: 2 });
     const clsId = await buildElasticServer(db, CN, 'CLS-LIMITS');
     await buildElasticEntitlement(db, CN, { quantity: 1e6, startDate: '2020-01-01', endDate: '2099-12-31' });
-    return bearer((await issueServerCredential(db, { customerNumber: CN, clsId, createdBy: 'test' })).token);
+    return bearer(
+      (await issueServerCredential(db, { customerNumber: CN, elasticServerId: clsId, createdBy: 'test' }))
+        .token,
+    );
   })
   .extend('ingest', { scope: 'file' }, async ({ api, server }) => {
     return (events: unknown[]) => api.call(server, clsApi.usage, { events });

@@ -168,7 +168,11 @@ describe('what a scrape shows', () => {
     await buildRateTable(db, '2025.1.0', { Solver: 2 });
     const clsId = await buildElasticServer(db, CN);
     await buildElasticEntitlement(db, CN, { quantity: 100, startDate: '2020-01-01', endDate: '2099-12-31' });
-    const { token } = await issueServerCredential(db, { customerNumber: CN, clsId, createdBy: 'test' });
+    const { token } = await issueServerCredential(db, {
+      customerNumber: CN,
+      elasticServerId: clsId,
+      createdBy: 'test',
+    });
     const hourAgo = new Date(Date.now() - 3_600_000).toISOString();
     const events = usageEvents([{ product: 'Solver', start: hourAgo, end: new Date().toISOString() }]);
     const res = await api.call(bearer(token), clsApi.usage, { events: [...events, { type: 'start' }] });

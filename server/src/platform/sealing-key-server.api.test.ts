@@ -37,9 +37,11 @@ async function sealWithKeyA(database: Database) {
   const { boss } = await buildAccountFixture(database.db, CN, '4300012');
   await buildLicenseServer(database.db, CN, { hostIdentity: CLS, kind: 'elastic' });
   const key = await sealingKey({ db: database.db, config });
-  await database.db
-    .insert(elasticServerSettings)
-    .values({ customerNumber: CN, clsId: CLS, pinCipher: seal(key, '042917', sealedAs.pin(CN, CLS)) });
+  await database.db.insert(elasticServerSettings).values({
+    customerNumber: CN,
+    elasticServerId: CLS,
+    pinCipher: seal(key, '042917', sealedAs.pin(CN, CLS)),
+  });
   return boss;
 }
 

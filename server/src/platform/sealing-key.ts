@@ -18,7 +18,7 @@ import { KEY_FILE, loadOrCreateKeyFile, readKeyFile, SealingKeyError, seal, unse
 /** What each sealed value is bound to (its associated data), so the check below opens what the features seal. */
 export const sealedAs = {
   signingKey: (keyId: string) => ['license-signing-key', keyId],
-  pin: (customerNumber: string, clsId: string) => [customerNumber, clsId],
+  pin: (customerNumber: string, elasticServerId: string) => [customerNumber, elasticServerId],
 };
 
 const CHECK_SETTING = 'sealing-key-check';
@@ -75,7 +75,7 @@ async function sealedValues(db: Db): Promise<Sealed[]> {
   const pins = await db
     .select({
       customerNumber: elasticServerSettings.customerNumber,
-      clsId: elasticServerSettings.clsId,
+      elasticServerId: elasticServerSettings.elasticServerId,
       stored: elasticServerSettings.pinCipher,
     })
     .from(elasticServerSettings)
@@ -84,7 +84,7 @@ async function sealedValues(db: Db): Promise<Sealed[]> {
     .limit(1);
   return [
     ...keys.map((k) => ({ stored: k.stored, boundTo: sealedAs.signingKey(k.keyId) })),
-    ...pins.map((p) => ({ stored: p.stored!, boundTo: sealedAs.pin(p.customerNumber, p.clsId) })),
+    ...pins.map((p) => ({ stored: p.stored!, boundTo: sealedAs.pin(p.customerNumber, p.elasticServerId) })),
   ];
 }
 

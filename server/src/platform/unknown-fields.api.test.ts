@@ -47,7 +47,8 @@ const test = apiTest
     await buildElasticServer(db, CN, clsId);
     await buildElasticEntitlement(db, CN, { quantity: 1e6, startDate: '2020-01-01', endDate: '2099-12-31' });
     const server = bearer(
-      (await issueServerCredential(db, { customerNumber: CN, clsId, createdBy: 'test' })).token,
+      (await issueServerCredential(db, { customerNumber: CN, elasticServerId: clsId, createdBy: 'test' }))
+        .token,
     );
     return {
       /**
@@ -154,7 +155,7 @@ describe('every declared call refuses fields it does not declare', () => {
 
 describe('the usage call with a misspelled period (issue 22 §5)', () => {
   test.beforeAll(async ({ database, calls: _server }) => {
-    await recordUsage(database.db, { customerNumber: CN, clsId }, [
+    await recordUsage(database.db, { customerNumber: CN, elasticServerId: clsId }, [
       { product: 'Solver', start: '2026-03-01T08:00:00Z', end: '2026-03-01T09:00:00Z' },
       { product: 'Solver', start: '2026-03-05T08:00:00Z', end: '2026-03-05T09:00:00Z' },
     ]);

@@ -62,14 +62,14 @@ export const ipRules = pgTable(
     customerNumber: text('customer_number')
       .notNull()
       .references(() => accounts.customerNumber, { onDelete: 'cascade' }),
-    clsId: text('cls_id')
+    elasticServerId: text('cls_id')
       .notNull()
       .references(() => licenseServers.hostIdentity, { onDelete: 'cascade', onUpdate: 'cascade' }),
     position: integer('position').notNull(),
     ruleName: text('rule_name').notNull(),
     ipAddress: text('ip_address').notNull(),
   },
-  (t) => [index('ip_rules_customer_cls_idx').on(t.customerNumber, t.clsId, t.position)],
+  (t) => [index('ip_rules_customer_cls_idx').on(t.customerNumber, t.elasticServerId, t.position)],
 );
 
 /** Versioned elastic rate tables: units per product count per hour. */
@@ -136,7 +136,7 @@ export const clsCredentials = pgTable(
     customerNumber: text('customer_number')
       .notNull()
       .references(() => accounts.customerNumber, { onDelete: 'cascade' }),
-    clsId: text('cls_id')
+    elasticServerId: text('cls_id')
       .notNull()
       .references(() => licenseServers.hostIdentity, { onDelete: 'cascade', onUpdate: 'cascade' }),
     tokenHash: text('token_hash').notNull().unique(),
@@ -144,7 +144,7 @@ export const clsCredentials = pgTable(
     createdBy: text('created_by').notNull(),
     revokedAt: ts('revoked_at'),
   },
-  (t) => [index('cls_credentials_server_idx').on(t.customerNumber, t.clsId)],
+  (t) => [index('cls_credentials_server_idx').on(t.customerNumber, t.elasticServerId)],
 );
 
 /** PIN (encrypted at rest) and allowed usernames of an elastic license server (spec 001 §2.4). */
@@ -154,12 +154,12 @@ export const elasticServerSettings = pgTable(
     customerNumber: text('customer_number')
       .notNull()
       .references(() => accounts.customerNumber, { onDelete: 'cascade' }),
-    clsId: text('cls_id')
+    elasticServerId: text('cls_id')
       .notNull()
       .references(() => licenseServers.hostIdentity, { onDelete: 'cascade', onUpdate: 'cascade' }),
     pinCipher: text('pin_cipher'),
     users: text('users').array().notNull().default(sql`'{}'::text[]`),
     updatedAt: ts('updated_at').notNull().default(sql`now()`),
   },
-  (t) => [primaryKey({ columns: [t.customerNumber, t.clsId] })],
+  (t) => [primaryKey({ columns: [t.customerNumber, t.elasticServerId] })],
 );

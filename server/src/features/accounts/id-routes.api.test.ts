@@ -34,7 +34,12 @@ const it = apiTest
         }
         const [row] = await db
           .insert(clsCredentials)
-          .values({ customerNumber, clsId, tokenHash: randomUUID(), createdBy: 'busops@vendor.example' })
+          .values({
+            customerNumber,
+            elasticServerId: clsId,
+            tokenHash: randomUUID(),
+            createdBy: 'busops@vendor.example',
+          })
           .returning();
         return row.id;
       },

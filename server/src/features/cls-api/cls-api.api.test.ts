@@ -30,9 +30,13 @@ const test = apiTest
       startDate: '2020-01-01',
       endDate: '2099-12-31',
     });
-    await db
-      .insert(ipRules)
-      .values({ customerNumber: CN, clsId, position: 0, ruleName: 'HQ', ipAddress: '203.0.113.0/24' });
+    await db.insert(ipRules).values({
+      customerNumber: CN,
+      elasticServerId: clsId,
+      position: 0,
+      ruleName: 'HQ',
+      ipAddress: '203.0.113.0/24',
+    });
     return { clsId, activationId };
   });
 

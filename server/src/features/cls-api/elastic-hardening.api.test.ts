@@ -60,7 +60,7 @@ const test = apiTest
         endDate: '2026-12-31',
         poNumber: `PO-SECRET-${customerNumber}`,
       });
-      await recordUsage(db, { customerNumber, clsId }, [
+      await recordUsage(db, { customerNumber, elasticServerId: clsId }, [
         { product: 'Solver', start: '2026-01-10T08:00:00Z', end: '2026-01-10T10:00:00Z', user: 'alice' },
       ]);
     }
@@ -70,7 +70,13 @@ const test = apiTest
     await addContact(db, THEIRS, 'admin@theirs.example', contactRoles.admin);
     await addContact(db, FUZZ, 'fuzz@fuzz.example', contactRoles.admin);
     const credential = async (customerNumber: string) =>
-      (await issueServerCredential(db, { ...server(customerNumber), createdBy: 'test' })).token;
+      (
+        await issueServerCredential(db, {
+          customerNumber,
+          elasticServerId: fixtures[customerNumber].clsId,
+          createdBy: 'test',
+        })
+      ).token;
     const token = await credential(MINE);
     return {
       admin: await signIn('admin@mine.example'),

@@ -30,7 +30,7 @@ const test = apiTest.extend('ledger', { scope: 'file' }, async ({ database }) =>
     const clsId = await buildElasticServer(db, customerNumber);
     const ids: number[] = [];
     for (const e of entitlements) ids.push((await buildElasticEntitlement(db, customerNumber, e)).id);
-    return { server: { customerNumber, clsId }, ids };
+    return { server: { customerNumber, elasticServerId: clsId }, ids };
   };
   const used = async (id: number) =>
     Number(
@@ -80,7 +80,7 @@ describe('rating', () => {
         end: '2026-06-01T10:00:05Z',
       },
     ]);
-    const rows = await sessions(server.clsId);
+    const rows = await sessions(server.elasticServerId);
     expect(rows.map((r) => [r.session_id, r.hours, r.charge, r.session_status])).toEqual([
       ['a', 1.5, 6, 'Completed'],
       ['b', 0.01, 0.01, 'Completed'],
@@ -103,12 +103,12 @@ describe('rating', () => {
     };
     await ingestUsage(db, server, [{ ...base, type: 'start', time: base.startTime }], NOW);
     await ingestUsage(db, server, [{ ...base, type: 'heartbeat', time: '2026-06-02T10:00:00Z' }], NOW);
-    let [row] = await sessions(server.clsId);
+    let [row] = await sessions(server.elasticServerId);
     expect([row.hours, row.charge, row.end_time, row.session_status]).toEqual([2, 4, null, 'Active']);
     await ingestUsage(db, server, [{ ...base, type: 'end', time: '2026-06-02T11:00:00Z' }], NOW);
     // A heartbeat that arrives after the end changes nothing.
     await ingestUsage(db, server, [{ ...base, type: 'heartbeat', time: '2026-06-02T12:00:00Z' }], NOW);
-    [row] = await sessions(server.clsId);
+    [row] = await sessions(server.elasticServerId);
     expect([row.hours, row.charge, row.session_status]).toEqual([3, 6, 'Completed']);
     await expectBalanced(server.customerNumber);
   });
@@ -122,7 +122,7 @@ describe('rating', () => {
     await recordUsage(db, server, [
       { sessionId: 'x', product: 'Solver', start: '2026-03-01T00:00:00Z', end: '2026-03-01T01:00:00Z' },
     ]);
-    expect((await sessions(server.clsId))[0].charge).toBe(1);
+    expect((await sessions(server.elasticServerId))[0].charge).toBe(1);
   });
 });
 
@@ -167,10 +167,10 @@ describe('idempotency and bad events', () => {
     ]);
     await ingestUsage(db, server, events, NOW);
     const first = await reconcile(db, server.customerNumber);
-    const rows = await sessions(server.clsId);
+    const rows = await sessions(server.elasticServerId);
     for (let i = 0; i < 10; i++) await ingestUsage(db, server, events, NOW);
     expect(await reconcile(db, server.customerNumber)).toEqual(first);
-    expect(await sessions(server.clsId)).toEqual(rows);
+    expect(await sessions(server.elasticServerId)).toEqual(rows);
     const ledgerRows = await queryRows<{ n: number }>(
       db,
       sql`select count(*)::int as n from elastic_ledger where customer_number = ${server.customerNumber}`,
@@ -187,7 +187,7 @@ describe('idempotency and bad events', () => {
     ]);
     await ingestUsage(db, server, [end], NOW);
     await ingestUsage(db, server, [start], NOW);
-    const [row] = await sessions(server.clsId);
+    const [row] = await sessions(server.elasticServerId);
     expect([row.hours, row.charge, row.session_status]).toEqual([2, 4, 'Completed']);
     await expectBalanced(server.customerNumber);
   });
@@ -214,7 +214,7 @@ describe('idempotency and bad events', () => {
     expect(result.rejected.map((r) => r.index)).toEqual([0, 2, 3, 4, 5]);
     expect(result.rejected[1].reason).toBe('product: "Unknown" is not priced in rate table 2025.1.0');
     expect(result.rejected[2].reason).toBe('time: event time is in the future');
-    expect(await sessions(server.clsId)).toHaveLength(1);
+    expect(await sessions(server.elasticServerId)).toHaveLength(1);
   });
 });
 

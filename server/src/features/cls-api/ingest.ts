@@ -25,7 +25,7 @@ export const DEFAULT_BACKFILL_DAYS = 400;
 
 export interface ElasticServer {
   customerNumber: string;
-  clsId: string;
+  elasticServerId: string;
 }
 
 export interface IngestResult {
@@ -100,7 +100,9 @@ export async function ingestUsage(
     const rates = await loadRateTables(tx);
     const newest = newestVersion(rates.keys());
     const currency = await elasticCurrencyOf(tx, cn);
-    const stored = await sessionsById(tx, server.clsId, [...new Set(events.map((e) => e.event.sessionId))]);
+    const stored = await sessionsById(tx, server.elasticServerId, [
+      ...new Set(events.map((e) => e.event.sessionId)),
+    ]);
 
     const working = new Map<string, Working>();
     for (const [key, s] of stored)
@@ -230,7 +232,7 @@ export async function ingestUsage(
           session_status: s.status,
           referer_ip: s.event.ip,
           cloud_job_id: s.event.cloudJobId ?? null,
-          server_id: server.clsId,
+          server_id: server.elasticServerId,
           rate_table_version: s.version,
           rate: s.rate,
           charged_cents: s.chargedCents,

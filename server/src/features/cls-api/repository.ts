@@ -15,7 +15,7 @@ export interface StoredSession {
 }
 
 /** The sessions of one server named in a batch (read under the account lock). */
-export async function sessionsById(db: Db, clsId: string, sessionIds: readonly string[]) {
+export async function sessionsById(db: Db, elasticServerId: string, sessionIds: readonly string[]) {
   const rows = await queryRows<{
     id: string | number;
     session_id: string;
@@ -32,7 +32,7 @@ export async function sessionsById(db: Db, clsId: string, sessionIds: readonly s
     sql`select id, session_id, start_time, end_time, last_seen_at, product, product_count, rate, charged_cents,
         entitlement_id
       from usage_sessions
-      where server_id = ${clsId}
+      where server_id = ${elasticServerId}
         and session_id in (select jsonb_array_elements_text(${JSON.stringify(sessionIds)}::jsonb))`,
   );
   const date = (v: string | Date | null) => (v === null ? null : new Date(v));

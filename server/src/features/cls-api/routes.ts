@@ -95,7 +95,7 @@ export function registerClsRoutes(app: FastifyInstance, ctx: AppContext): void {
     return {
       data: rows.map((r) => ({
         id: r.id,
-        clsId: r.clsId,
+        clsId: r.elasticServerId,
         createdAt: r.createdAt.toISOString(),
         createdBy: r.createdBy,
         revokedAt: r.revokedAt?.toISOString() ?? null,
@@ -113,7 +113,7 @@ export function registerClsRoutes(app: FastifyInstance, ctx: AppContext): void {
     await authorizeAccount(ctx, principal, body.customerNumber, 'edit');
     const issued = await issueServerCredential(
       ctx.db,
-      { ...body, createdBy: principal.email },
+      { customerNumber: body.customerNumber, elasticServerId: body.clsId, createdBy: principal.email },
       auditActor(principal),
     );
     return { data: { ...issued, ...body } };

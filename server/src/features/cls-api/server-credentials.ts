@@ -15,10 +15,10 @@ const hash = (token: string) => createHash('sha256').update(token).digest('hex')
  */
 export async function issueServerCredential(
   db: Db,
-  input: { customerNumber: string; clsId: string; createdBy: string },
+  input: { customerNumber: string; elasticServerId: string; createdBy: string },
   actor: AuditActor = automatedActor,
 ): Promise<{ id: string; token: string }> {
-  await requireElasticServer(db, input.customerNumber, input.clsId);
+  await requireElasticServer(db, input.customerNumber, input.elasticServerId);
   const token = PREFIX + randomBytes(32).toString('base64url');
   return db.transaction(async (tx) => {
     const [row] = await tx
@@ -30,7 +30,7 @@ export async function issueServerCredential(
         customerNumber: input.customerNumber,
         action: 'cls-api.credential.issued',
         object: { type: 'cls-credential', id: row.id },
-        after: { clsId: input.clsId, createdBy: input.createdBy },
+        after: { clsId: input.elasticServerId, createdBy: input.createdBy },
       },
     ]);
     return { id: row.id, token };
@@ -77,7 +77,7 @@ export async function listServerCredentials(db: Db, customerNumber: string) {
     .select({
       id: clsCredentials.id,
       customerNumber: clsCredentials.customerNumber,
-      clsId: clsCredentials.clsId,
+      elasticServerId: clsCredentials.elasticServerId,
       createdAt: clsCredentials.createdAt,
       createdBy: clsCredentials.createdBy,
       revokedAt: clsCredentials.revokedAt,
@@ -94,9 +94,12 @@ export async function listServerCredentials(db: Db, customerNumber: string) {
 export async function authenticateServer(db: Db, token: string): Promise<ElasticServer | null> {
   if (!token.startsWith(PREFIX)) return null;
   const [row] = await db
-    .select({ customerNumber: clsCredentials.customerNumber, clsId: clsCredentials.clsId })
+    .select({
+      customerNumber: clsCredentials.customerNumber,
+      elasticServerId: clsCredentials.elasticServerId,
+    })
     .from(clsCredentials)
     .where(and(eq(clsCredentials.tokenHash, hash(token)), isNull(clsCredentials.revokedAt)));
   if (!row) return null;
-  return (await isActiveElasticServer(db, row.customerNumber, row.clsId)) ? row : null;
+  return (await isActiveElasticServer(db, row.customerNumber, row.elasticServerId)) ? row : null;
 }

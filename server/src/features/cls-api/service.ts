@@ -47,10 +47,10 @@ export async function requireServer(
 
 /** What the license server enforces: PIN, allowed usernames, IP allow-list, and the products it may rate. */
 export async function serverPolicy(ctx: AppContext, server: ElasticServer, now = new Date()) {
-  const { customerNumber, clsId } = server;
+  const { customerNumber, elasticServerId } = server;
   const [{ pin, users }, ipRules, servers, entitlements, rates] = await Promise.all([
-    getElasticServerPolicy(ctx, customerNumber, clsId),
-    ipRulesOf(ctx.db, customerNumber, clsId),
+    getElasticServerPolicy(ctx, customerNumber, elasticServerId),
+    ipRulesOf(ctx.db, customerNumber, elasticServerId),
     elasticServersOf(ctx.db, customerNumber),
     ledgerEntitlements(ctx.db, customerNumber),
     loadRateTables(ctx.db),
@@ -58,8 +58,8 @@ export async function serverPolicy(ctx: AppContext, server: ElasticServer, now =
   const version = rateTableFor(entitlements, formatDate(now), newestVersion(rates.keys()));
   const body: PolicyResponse = {
     status: 'SUCCESS',
-    clsId,
-    alias: servers.find((s) => s.hostIdentity === clsId)?.alias ?? '',
+    clsId: elasticServerId,
+    alias: servers.find((s) => s.hostIdentity === elasticServerId)?.alias ?? '',
     pin,
     users,
     ipRules: ipRules.map((r) => ({ ruleName: r.rulename, ipAddress: r.ipaddress })),

@@ -49,7 +49,12 @@ const test = apiTest
         const [row] = await database.db
           .select()
           .from(elasticServerSettings)
-          .where(and(eq(elasticServerSettings.customerNumber, CN), eq(elasticServerSettings.clsId, clsId)));
+          .where(
+            and(
+              eq(elasticServerSettings.customerNumber, CN),
+              eq(elasticServerSettings.elasticServerId, clsId),
+            ),
+          );
         return row;
       },
       currentPin: async (clsId = CLS) =>

@@ -34,7 +34,11 @@ export function registerCredentialRoutes(app: FastifyInstance, ctx: AppContext):
     ctx,
     credentialsApi.changePin,
   )(async ({ principal, body }) => {
-    await changePin(ctx, principal, body);
+    await changePin(ctx, principal, {
+      customerNumber: body.customerNumber,
+      elasticServerId: body.clsId,
+      pin: body.pin,
+    });
   });
 
   route(
@@ -50,6 +54,10 @@ export function registerCredentialRoutes(app: FastifyInstance, ctx: AppContext):
     ctx,
     credentialsApi.saveUsers,
   )(async ({ principal, body }) => {
-    await saveUsers(ctx, principal, body);
+    await saveUsers(ctx, principal, {
+      customerNumber: body.customerNumber,
+      elasticServerId: body.clsId,
+      users: body.users,
+    });
   });
 }

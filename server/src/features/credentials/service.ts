@@ -45,11 +45,11 @@ async function readServerSettings(
   ctx: AppContext,
   principal: Principal,
   customerNumber: string,
-  clsId: string,
+  elasticServerId: string,
 ) {
   await authorizeAccount(ctx, principal, customerNumber, 'read');
-  await requireElasticServer(ctx.db, customerNumber, clsId);
-  return findSettings(ctx.db, customerNumber, clsId);
+  await requireElasticServer(ctx.db, customerNumber, elasticServerId);
+  return findSettings(ctx.db, customerNumber, elasticServerId);
 }
 
 /** POST /api/getpin: the stored PIN, or null while the server has none (decision 051). */
@@ -57,15 +57,15 @@ export async function getPin(
   ctx: AppContext,
   principal: Principal,
   customerNumber: string,
-  clsId: string,
+  elasticServerId: string,
 ): Promise<string | null> {
-  const settings = await readServerSettings(ctx, principal, customerNumber, clsId);
+  const settings = await readServerSettings(ctx, principal, customerNumber, elasticServerId);
   if (!settings?.pinCipher) return null;
   return unseal(
     await sealingKey(ctx),
     settings.pinCipher,
-    sealedAs.pin(customerNumber, clsId),
-    `PIN of ${clsId}`,
+    sealedAs.pin(customerNumber, elasticServerId),
+    `PIN of ${elasticServerId}`,
   );
 }
 
@@ -76,14 +76,14 @@ export async function getPin(
 export async function createFirstPins(
   tx: Db,
   key: Buffer,
-  servers: readonly { customerNumber: string; clsId: string }[],
+  servers: readonly { customerNumber: string; elasticServerId: string }[],
 ): Promise<void> {
   await insertPinCiphers(
     tx,
-    servers.map(({ customerNumber, clsId }) => ({
+    servers.map(({ customerNumber, elasticServerId }) => ({
       customerNumber,
-      clsId,
-      pinCipher: seal(key, randomPin(), sealedAs.pin(customerNumber, clsId)),
+      elasticServerId,
+      pinCipher: seal(key, randomPin(), sealedAs.pin(customerNumber, elasticServerId)),
     })),
   );
 }
@@ -98,18 +98,23 @@ export async function generatePin(
   ctx: AppContext,
   principal: Principal,
   customerNumber: string,
-  clsId: string,
+  elasticServerId: string,
 ): Promise<string> {
   await authorizeAccount(ctx, principal, customerNumber, 'edit');
   const key = await sealingKey(ctx);
   const stored = await ctx.db.transaction(async (tx) => {
-    await requireElasticServer(tx, customerNumber, clsId);
-    const pin = seal(key, randomPin(), sealedAs.pin(customerNumber, clsId));
-    if (await savePinCipherIfMissing(tx, customerNumber, clsId, pin))
-      await auditPin(tx, auditActor(principal), customerNumber, clsId, 'credentials.pin.generated');
-    return findSettings(tx, customerNumber, clsId);
+    await requireElasticServer(tx, customerNumber, elasticServerId);
+    const pin = seal(key, randomPin(), sealedAs.pin(customerNumber, elasticServerId));
+    if (await savePinCipherIfMissing(tx, customerNumber, elasticServerId, pin))
+      await auditPin(tx, auditActor(principal), customerNumber, elasticServerId, 'credentials.pin.generated');
+    return findSettings(tx, customerNumber, elasticServerId);
   });
-  return unseal(key, stored!.pinCipher!, sealedAs.pin(customerNumber, clsId), `PIN of ${clsId}`);
+  return unseal(
+    key,
+    stored!.pinCipher!,
+    sealedAs.pin(customerNumber, elasticServerId),
+    `PIN of ${elasticServerId}`,
+  );
 }
 
 /** The PIN's value is never recorded, only that it was set. */
@@ -117,11 +122,16 @@ const auditPin = (
   tx: Db,
   actor: AuditActor,
   customerNumber: string,
-  clsId: string,
+  elasticServerId: string,
   action: AuditActionOf<'credentials.pin.'>,
 ) =>
   recordAudit(tx, actor, [
-    { customerNumber, action, object: { type: 'license-server', id: clsId }, after: { pin: REDACTED } },
+    {
+      customerNumber,
+      action,
+      object: { type: 'license-server', id: elasticServerId },
+      after: { pin: REDACTED },
+    },
   ]);
 
 /**
@@ -131,14 +141,14 @@ const auditPin = (
 async function editServerSettings(
   ctx: AppContext,
   principal: Principal,
-  { customerNumber, clsId }: { customerNumber: string; clsId: string },
+  { customerNumber, elasticServerId }: { customerNumber: string; elasticServerId: string },
   problem: string | null,
   write: (tx: Db) => Promise<unknown>,
 ): Promise<void> {
   await authorizeAccount(ctx, principal, customerNumber, 'edit');
   if (problem) throw badRequest(problem);
   await ctx.db.transaction(async (tx) => {
-    await requireElasticServer(tx, customerNumber, clsId);
+    await requireElasticServer(tx, customerNumber, elasticServerId);
     await write(tx);
   });
 }
@@ -147,9 +157,9 @@ async function editServerSettings(
 export async function changePin(
   ctx: AppContext,
   principal: Principal,
-  request: { customerNumber: string; clsId: string; pin: string },
+  request: { customerNumber: string; elasticServerId: string; pin: string },
 ): Promise<void> {
-  const { customerNumber, clsId, pin } = request;
+  const { customerNumber, elasticServerId, pin } = request;
   await editServerSettings(
     ctx,
     principal,
@@ -158,8 +168,13 @@ export async function changePin(
     async (tx) => {
       // Proven in the transaction, after the caller's rights: a wrong key answers 503 and seals nothing.
       const key = await sealingKey({ db: tx, config: ctx.config });
-      await savePinCipher(tx, customerNumber, clsId, seal(key, pin, sealedAs.pin(customerNumber, clsId)));
-      await auditPin(tx, auditActor(principal), customerNumber, clsId, 'credentials.pin.changed');
+      await savePinCipher(
+        tx,
+        customerNumber,
+        elasticServerId,
+        seal(key, pin, sealedAs.pin(customerNumber, elasticServerId)),
+      );
+      await auditPin(tx, auditActor(principal), customerNumber, elasticServerId, 'credentials.pin.changed');
     },
   );
 }
@@ -169,31 +184,31 @@ export async function getUsers(
   ctx: AppContext,
   principal: Principal,
   customerNumber: string,
-  clsId: string,
+  elasticServerId: string,
 ): Promise<string[]> {
-  return (await readServerSettings(ctx, principal, customerNumber, clsId))?.users ?? [];
+  return (await readServerSettings(ctx, principal, customerNumber, elasticServerId))?.users ?? [];
 }
 
 /** POST /api/saveUsers: replaces the list, kept as typed (the rules compare names ignoring case). */
 export async function saveUsers(
   ctx: AppContext,
   principal: Principal,
-  request: { customerNumber: string; clsId: string; users: string[] },
+  request: { customerNumber: string; elasticServerId: string; users: string[] },
 ): Promise<void> {
-  const { customerNumber, clsId, users } = request;
+  const { customerNumber, elasticServerId, users } = request;
   await editServerSettings(
     ctx,
     principal,
     request,
     isValidUsernameList(users) ? null : messages.invalidUsernames,
     async (tx) => {
-      const before = (await findSettings(tx, customerNumber, clsId))?.users ?? [];
-      await replaceUsers(tx, customerNumber, clsId, users);
+      const before = (await findSettings(tx, customerNumber, elasticServerId))?.users ?? [];
+      await replaceUsers(tx, customerNumber, elasticServerId, users);
       await recordAudit(tx, auditActor(principal), [
         {
           customerNumber,
           action: 'credentials.users.changed',
-          object: { type: 'license-server', id: clsId },
+          object: { type: 'license-server', id: elasticServerId },
           before: { users: before },
           after: { users },
         },
@@ -209,16 +224,16 @@ export async function saveUsers(
 export async function getElasticServerPolicy(
   ctx: AppContext,
   customerNumber: string,
-  clsId: string,
+  elasticServerId: string,
 ): Promise<{ pin: string | null; users: string[] }> {
-  const settings = await findSettings(ctx.db, customerNumber, clsId);
+  const settings = await findSettings(ctx.db, customerNumber, elasticServerId);
   return {
     pin: settings?.pinCipher
       ? unseal(
           await sealingKey(ctx),
           settings.pinCipher,
-          sealedAs.pin(customerNumber, clsId),
-          `PIN of ${clsId}`,
+          sealedAs.pin(customerNumber, elasticServerId),
+          `PIN of ${elasticServerId}`,
         )
       : null,
     users: settings?.users ?? [],

@@ -103,9 +103,9 @@ export async function seedDemoWorld(db: Db, opts: SeedOptions): Promise<SeedSumm
   await createFirstPins(
     db,
     opts.pinKey,
-    world.licenseServerAccounts.flatMap(({ serverId, customerNumber }) => {
-      const server = elastic.get(serverId);
-      return server ? [{ customerNumber, clsId: server.hostIdentity }] : [];
+    world.licenseServerAccounts.flatMap(({ serverId: hostRowId, customerNumber }) => {
+      const server = elastic.get(hostRowId);
+      return server ? [{ customerNumber, elasticServerId: server.hostIdentity }] : [];
     }),
   );
   await insertAll(db, fulfillments, world.fulfillments);
@@ -188,7 +188,7 @@ export function usageSessionsSql(world: DemoWorld, seed: number, sessions: numbe
   const accountValues = slots
     .map(
       (a, i) =>
-        `(${i}, ${lit(a.customerNumber)}, ${lit(a.serverId)}, ${lit(a.hostPrefix)}, ${a.cloud}, ${a.userOffset}, ${lit(a.ipPrefix)}, ${a.ipBase})`,
+        `(${i}, ${lit(a.customerNumber)}, ${lit(a.elasticServerId)}, ${lit(a.hostPrefix)}, ${a.cloud}, ${a.userOffset}, ${lit(a.ipPrefix)}, ${a.ipBase})`,
     )
     .join(',\n    ');
   const productSlots = plan.products.flatMap((p) => (p.hpc ? [p] : [p, p, p]));

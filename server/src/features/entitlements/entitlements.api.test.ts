@@ -161,7 +161,7 @@ describe('listElasticEntitlements', () => {
       startDate: '2026-01-01',
       endDate: '2099-12-31',
     });
-    await recordUsage(database.db, { customerNumber: cn, clsId }, [
+    await recordUsage(database.db, { customerNumber: cn, elasticServerId: clsId }, [
       // 2 units per count-hour × 2 × 3 h = 12 units: 10 from the entitlement expiring first, 2 from the next.
       { product: 'solver', count: 2, start: '2026-03-02T08:00:00Z', end: '2026-03-02T11:00:00Z' },
       // 0.5 × 1 × 1.5 h = 0.75 units.

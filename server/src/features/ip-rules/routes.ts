@@ -27,6 +27,12 @@ export function registerIpRuleRoutes(app: FastifyInstance, ctx: AppContext): voi
     ipRulesApi.set,
   )(async ({ principal, body }) => ({
     err: null,
-    data: { whitelist: await setIpRules(ctx, principal, body) },
+    data: {
+      whitelist: await setIpRules(ctx, principal, {
+        customerNumber: body.customerNumber,
+        elasticServerId: body.clsId,
+        whitelist: body.whitelist,
+      }),
+    },
   }));
 }

@@ -21,53 +21,61 @@ export async function activatedElasticServers(
   return rows.map((r) => ({ DeviceID: r.hostIdentity, Alias: r.alias ?? '' }));
 }
 
-/** Whether clsId is an activated elastic license server of the account. */
-export async function isActiveElasticServer(db: Db, customerNumber: string, clsId: string): Promise<boolean> {
+/** Whether elasticServerId is an activated elastic license server of the account. */
+export async function isActiveElasticServer(
+  db: Db,
+  customerNumber: string,
+  elasticServerId: string,
+): Promise<boolean> {
   const servers = await elasticServersOf(db, customerNumber);
-  return servers.some((s) => s.hostIdentity === clsId);
+  return servers.some((s) => s.hostIdentity === elasticServerId);
 }
 
-/** A clsId names a server only within its account: another account's server id is as unknown as a made-up one. */
-export async function requireElasticServer(db: Db, customerNumber: string, clsId: string) {
-  if (!(await isActiveElasticServer(db, customerNumber, clsId))) throw notFound(unknownServer);
+/** An elasticServerId names a server only within its account: another account's server id is as unknown as a made-up one. */
+export async function requireElasticServer(db: Db, customerNumber: string, elasticServerId: string) {
+  if (!(await isActiveElasticServer(db, customerNumber, elasticServerId))) throw notFound(unknownServer);
 }
 
 /** A server's allow-list in order, without an authorization check (the license server's own policy call). */
-export async function ipRulesOf(db: Db, customerNumber: string, clsId: string): Promise<IpRuleDto[]> {
-  return listIpRules(db, customerNumber, clsId);
+export async function ipRulesOf(
+  db: Db,
+  customerNumber: string,
+  elasticServerId: string,
+): Promise<IpRuleDto[]> {
+  return listIpRules(db, customerNumber, elasticServerId);
 }
 
 export async function getIpRules(
   ctx: AppContext,
   principal: Principal,
   customerNumber: string,
-  clsId: string,
+  elasticServerId: string,
 ): Promise<IpRuleDto[]> {
   await authorizeAccount(ctx, principal, customerNumber, 'read');
-  await requireElasticServer(ctx.db, customerNumber, clsId);
-  return listIpRules(ctx.db, customerNumber, clsId);
+  await requireElasticServer(ctx.db, customerNumber, elasticServerId);
+  return listIpRules(ctx.db, customerNumber, elasticServerId);
 }
 
 /** Replaces the server's allow-list in one transaction with the validated, normalised rules (audited when it changes). */
 export async function setIpRules(
   ctx: AppContext,
   principal: Principal,
-  request: { customerNumber: string; clsId: string; whitelist: IpRuleDto[] },
+  request: { customerNumber: string; elasticServerId: string; whitelist: IpRuleDto[] },
 ): Promise<IpRuleDto[]> {
-  const { customerNumber, clsId } = request;
+  const { customerNumber, elasticServerId } = request;
   await authorizeAccount(ctx, principal, customerNumber, 'edit');
-  await requireElasticServer(ctx.db, customerNumber, clsId);
+  await requireElasticServer(ctx.db, customerNumber, elasticServerId);
   const check = checkIpRules(request.whitelist);
   const problem = firstIpRuleProblem(check);
   if (problem) throw badRequest(problem);
   await ctx.db.transaction(async (tx) => {
-    const before = await listIpRules(tx, customerNumber, clsId);
-    await replaceIpRules(tx, customerNumber, clsId, check.normalised);
+    const before = await listIpRules(tx, customerNumber, elasticServerId);
+    await replaceIpRules(tx, customerNumber, elasticServerId, check.normalised);
     await recordAudit(tx, auditActor(principal), [
       {
         customerNumber,
         action: 'ip-rules.changed',
-        object: { type: 'ip-rules', id: clsId },
+        object: { type: 'ip-rules', id: elasticServerId },
         before: { rules: before },
         after: { rules: check.normalised },
       },

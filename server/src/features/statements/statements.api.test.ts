@@ -101,7 +101,7 @@ test.beforeAll(async ({ database, cast: _accounts }) => {
     endDate: '2026-12-31',
   });
 
-  await recordUsage(db, { customerNumber: ACME, clsId: ACME_SERVER }, [
+  await recordUsage(db, { customerNumber: ACME, elasticServerId: ACME_SERVER }, [
     session('Fluent', '2026-02-10T08:00:00Z', 5), // 50 before the period, from ACT-SMALL
     session('Fluent', '2026-03-05T08:00:00Z', 8), // 80: 50 empties ACT-SMALL, 30 from ACT-BIG
     session('Mechanical', '2026-03-20T08:00:00Z', 2.5, 2), // 20 from ACT-BIG
@@ -128,7 +128,7 @@ test.beforeAll(async ({ database, cast: _accounts }) => {
     startDate: '2026-01-01',
     endDate: '2026-12-31',
   });
-  await recordUsage(db, { customerNumber: OVER, clsId: 'CLS-OVER-1' }, [
+  await recordUsage(db, { customerNumber: OVER, elasticServerId: 'CLS-OVER-1' }, [
     session('Fluent', '2026-03-10T08:00:00Z', 2.5), // 25: 10 covered, 15 overage
   ]);
 });

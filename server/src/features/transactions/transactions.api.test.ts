@@ -90,8 +90,8 @@ const test = apiTest
     const clsA = await buildElasticServer(db, ACME, 'CLS-ACME-A');
     const clsB = await buildElasticServer(db, ACME, 'CLS-ACME-B');
     const clsOther = await buildElasticServer(db, OTHER, 'CLS-OTHER');
-    await recordUsage(db, { customerNumber: ACME, clsId: clsA }, acmeSessions());
-    await recordUsage(db, { customerNumber: ACME, clsId: clsB }, [
+    await recordUsage(db, { customerNumber: ACME, elasticServerId: clsA }, acmeSessions());
+    await recordUsage(db, { customerNumber: ACME, elasticServerId: clsB }, [
       {
         product: 'Fluids',
         start: iso(T0 + 5 * minute),
@@ -107,7 +107,7 @@ const test = apiTest
         sessionId: 'b-2',
       },
     ]);
-    await recordUsage(db, { customerNumber: OTHER, clsId: clsOther }, [
+    await recordUsage(db, { customerNumber: OTHER, elasticServerId: clsOther }, [
       {
         product: 'Fluids',
         start: iso(T0),

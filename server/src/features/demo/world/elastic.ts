@@ -11,12 +11,12 @@ export function addElastic(ctx: WorldContext, { cn, plan }: AccountScope): void 
   const { rng, day, hostId, poNumber } = ctx;
   const { periods, targets, sessionAccounts } = ctx.rows;
   if (plan.elastic === 'none') return;
-  const clsId = hostId('ETHERNET');
+  const elasticServerId = hostId('ETHERNET');
   const elasticServer: ServerRow = {
     id: ctx.rows.licenseServers.length + 1,
     kind: 'elastic',
-    hostIdentity: clsId,
-    hostIds: clsId,
+    hostIdentity: elasticServerId,
+    hostIds: elasticServerId,
     hostIdTypes: 'ETHERNET',
     name: 'Elastic License Server',
     serverNames: 'Elastic License Server',
@@ -75,7 +75,7 @@ export function addElastic(ctx: WorldContext, { cn, plan }: AccountScope): void 
     sessionAccounts.push({
       customerNumber: cn,
       weight: Math.max(plan.weight, 1),
-      serverId: clsId,
+      elasticServerId,
       hostPrefix: slug(plan.name.split(' ')[0]),
       cloud: plan.cloud,
       userOffset: rng.int(0, 39),

@@ -47,7 +47,8 @@ export interface DemoUser {
 export interface SessionAccount {
   customerNumber: string;
   weight: number;
-  serverId: string;
+  /** The account's elastic license server (its host id; usage_sessions.server_id). */
+  elasticServerId: string;
   hostPrefix: string;
   cloud: boolean;
   userOffset: number;
