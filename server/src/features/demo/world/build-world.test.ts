@@ -70,7 +70,9 @@ describe('demo world generator', () => {
       // Changed once on purpose: the route features left the world for the product (decision 025), so only
       // the two experiments remain here (was 7446b48319060d88); the seeded features table is unchanged.
       features: '03c06af833a8d5fb',
-      sessionPlan: '4e823097d23366fb',
+      // Issue 23 §2: a session account names its elastic license server elasticServerId (was serverId); the
+      // values are the same (with the old key the digest is the old 4e823097d23366fb).
+      sessionPlan: '5fe4cc88ebba60a4',
       rateTables: '2c67e8a0a0756052',
     });
   });
