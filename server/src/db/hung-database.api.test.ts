@@ -1,11 +1,11 @@
 import net from 'node:net';
+import { accountsApi } from '@lp/contract/accounts/api';
 import { messages } from '@lp/contract/common/errors';
+import { platformApi } from '@lp/contract/platform/api';
 import { sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signInAs } from '../../harness/sign-in.ts';
+import { describe, expect } from 'vitest';
 import { createTestApp } from '../../harness/test-app.ts';
-import { createTestDatabase, type TestDatabase } from '../../test/test-db.ts';
+import { apiTest } from '../../test/api-fixture.ts';
 import { loadConfig } from '../platform/config.ts';
 import { METRICS_DATABASE_DEADLINE_MS } from '../platform/metrics.ts';
 import { ANSWER_GRACE_MS, type Database, openPostgres, timeoutsOf } from './database.ts';
@@ -62,52 +62,75 @@ async function startRelay(host: string, port: number): Promise<Relay> {
   };
 }
 
-let database: TestDatabase;
-let relay: Relay | undefined;
-let relayed: Database | undefined;
-let app: FastifyInstance;
-let base: string;
-let headers: Record<string, string>;
-
-beforeAll(async () => {
-  database = await createTestDatabase();
-  ({ headers } = await signInAs(database.db, 'staff@vendor.example', { vendorRoles: ['busops'] }));
-  let served: Database = database;
-  if (postgres) {
-    const url = new URL(database.url!);
-    relay = await startRelay(url.hostname, Number(url.port || 5432));
-    url.host = `127.0.0.1:${relay.port}`;
-    relayed = await openPostgres(url.toString(), defaults.DATABASE_POOL_MAX, timeoutsOf(defaults));
-    served = relayed;
-  }
-  app = await createTestApp(served, { METRICS_TOKEN: metricsToken });
-  base = await app.listen({ port: 0, host: '127.0.0.1' });
-});
-
-afterAll(async () => {
-  await app?.close();
-  await relayed?.close();
-  await relay?.close();
-  await database?.close();
-});
-
-/** A request and how long it took to be answered, in ms. */
-async function timed(path: string, init: RequestInit = {}) {
-  const started = performance.now();
-  const res = await fetch(`${base}${path}`, init);
-  const body = await res.json();
-  return { status: res.status, body, ms: performance.now() - started };
+interface Timed {
+  status: number;
+  // biome-ignore lint/suspicious/noExplicitAny: the answer's JSON, compared whole.
+  body: any;
+  ms: number;
 }
-const ready = () => timed('/readyz');
-const signedInCall = () =>
-  timed('/api/getaccounts', {
-    method: 'POST',
-    headers: { ...headers, 'content-type': 'application/json' },
-    body: '{}',
+
+const test = apiTest
+  /** On PostgreSQL, the relay and a database client of the product's defaults that connects through it. */
+  .extend('relayed', { scope: 'file' }, async ({ database }, { onCleanup }) => {
+    if (!postgres) return undefined;
+    const url = new URL(database.url!);
+    const relay = await startRelay(url.hostname, Number(url.port || 5432));
+    url.host = `127.0.0.1:${relay.port}`;
+    const served = await openPostgres(url.toString(), defaults.DATABASE_POOL_MAX, timeoutsOf(defaults)).catch(
+      async (e: unknown) => {
+        await relay.close();
+        throw e;
+      },
+    );
+    onCleanup(async () => {
+      await served.close();
+      await relay.close();
+    });
+    return { relay, served };
+  })
+  // The app serves the relayed database on PostgreSQL (the fixture's own on PGlite), with a metrics token.
+  .override('app', { scope: 'file' }, async ({ database, relayed }, { onCleanup }) => {
+    const app = await createTestApp(relayed?.served ?? database, { METRICS_TOKEN: metricsToken });
+    onCleanup(() => app.close());
+    return app;
+  })
+  /** Requests over HTTP to the listening app, each with how long it took to be answered, in ms. */
+  .extend('timed', { scope: 'file' }, async ({ baseUrl, signIn }) => {
+    const { headers } = await signIn('staff@vendor.example', { vendorRoles: ['busops'] });
+    const timed = async (path: string, init: RequestInit = {}): Promise<Timed> => {
+      const started = performance.now();
+      const res = await fetch(`${baseUrl}${path}`, init);
+      const body = await res.json();
+      return { status: res.status, body, ms: performance.now() - started };
+    };
+    return {
+      ready: () => timed(platformApi.ready.path),
+      signedInCall: () =>
+        timed(accountsApi.page.path, {
+          method: 'POST',
+          headers: { ...headers, 'content-type': 'application/json' },
+          body: '{}',
+        }),
+      scrape: async () => {
+        const started = performance.now();
+        const res = await fetch(`${baseUrl}/metrics`, {
+          headers: { authorization: `Bearer ${metricsToken}` },
+        });
+        return { status: res.status, text: await res.text(), ms: performance.now() - started };
+      },
+    };
+  })
+  /** The engine stops answering until the returned function is called: a black hole, or PGlite held. */
+  .extend('stopAnswering', { scope: 'file' }, async ({ database, relayed }) => {
+    return async (): Promise<() => Promise<void>> => {
+      if (!relayed) return holdPglite(database);
+      relayed.relay.blackHole();
+      return async () => relayed.relay.forward();
+    };
   });
 
 /** Holds PGlite's one connection in a transaction until the returned function is called. */
-async function holdPglite(): Promise<() => Promise<void>> {
+async function holdPglite(database: Database): Promise<() => Promise<void>> {
   let release!: () => void;
   const released = new Promise<void>((resolve) => {
     release = resolve;
@@ -128,19 +151,15 @@ async function holdPglite(): Promise<() => Promise<void>> {
   };
 }
 
-/** The engine stops answering until the returned function is called: a black hole, or PGlite held. */
-async function stopAnswering(): Promise<() => Promise<void>> {
-  if (!postgres) return holdPglite();
-  relay!.blackHole();
-  return async () => relay!.forward();
-}
-
 // The statement deadline plus the client's grace, and scheduling slack for a loaded 2-core machine.
 const callWithin = defaults.DATABASE_STATEMENT_TIMEOUT_MS + ANSWER_GRACE_MS + 1500;
 const pool = defaults.DATABASE_POOL_MAX;
 
 describe('a database that does not answer', () => {
-  it('fails the readiness check within 2 s, and passes it once the database answers again', async () => {
+  test('fails the readiness check within 2 s, and passes it once the database answers again', async ({
+    timed: { ready },
+    stopAnswering,
+  }) => {
     expect((await ready()).status).toBe(200);
     const resume = await stopAnswering();
     const probe = await ready();
@@ -152,9 +171,14 @@ describe('a database that does not answer', () => {
     expect(back.body).toEqual({ status: 'ok', database: postgres ? 'postgres' : 'pglite' });
   }, 60_000);
 
-  it('answers calls 503 in the envelope within seconds (PostgreSQL) and serves them again after', async () => {
+  test('answers calls 503 in the envelope within seconds (PostgreSQL) and serves them again after', async ({
+    database,
+    relayed,
+    timed: { signedInCall },
+    stopAnswering,
+  }) => {
     expect((await signedInCall()).status).toBe(200);
-    if (!postgres) {
+    if (!relayed) {
       // In-process PGlite cannot interrupt a statement: a call waits for the engine, then succeeds.
       const resume = await stopAnswering();
       const call = signedInCall();
@@ -170,10 +194,11 @@ describe('a database that does not answer', () => {
       silent = resolve;
     });
     const started = performance.now();
-    const transaction = relayed!.db
+    const { relay, served } = relayed;
+    const transaction = served.db
       .transaction(async (tx) => {
         await tx.execute(sql`select 1`);
-        relay!.blackHole();
+        relay.blackHole();
         silent();
         await tx.execute(sql`select 2`);
       })
@@ -193,7 +218,7 @@ describe('a database that does not answer', () => {
     expect(await transaction).toBeInstanceOf(Error);
     expect(performance.now() - started).toBeLessThan(callWithin);
 
-    relay!.forward();
+    relay.forward();
     // As many calls at once as the pool holds, twice: none is handed a connection that hung.
     for (const round of [1, 2]) {
       const after = await Promise.all(Array.from({ length: pool }, signedInCall));
@@ -215,12 +240,10 @@ describe('a database that does not answer', () => {
     expect((await signedInCall()).status).toBe(200);
   }, 60_000);
 
-  it('still answers a metrics scrape in time (decision 055), without the database-backed gauges', async () => {
-    const scrape = async () => {
-      const started = performance.now();
-      const res = await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${metricsToken}` } });
-      return { status: res.status, text: await res.text(), ms: performance.now() - started };
-    };
+  test('still answers a metrics scrape in time (decision 055), without the database-backed gauges', async ({
+    timed: { scrape },
+    stopAnswering,
+  }) => {
     expect((await scrape()).text).toMatch(/^lp_metrics_database_read_ok 1$/m);
     const resume = await stopAnswering();
     const during = await scrape();
