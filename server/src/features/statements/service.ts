@@ -94,7 +94,9 @@ export async function sendStatementEmail(
   request: StatementEmailRequest,
 ): Promise<void> {
   const { customer } = await authorizeAccount(ctx, principal, request.customerid, 'edit');
-  await requireElasticServer(ctx.db, customer.customerNumber, request.server);
+  // The request's `server` (spec 001) is the account's elastic license server.
+  const elasticServerId = request.server;
+  await requireElasticServer(ctx.db, customer.customerNumber, elasticServerId);
   const entitlement = await statementEntitlements.byActivationId(
     ctx.db,
     customer.customerNumber,
@@ -110,7 +112,7 @@ export async function sendStatementEmail(
   const record = statement.Records[0];
   const rows: [string, string][] = [
     ['Account', `${customer.customerNumber} (${customer.customerName})`],
-    ['Elastic license server', request.server],
+    ['Elastic license server', elasticServerId],
     ['Entitlement', entitlement.activationId],
     ['PO', entitlement.poNumber ?? ''],
     ['Period', `${period.from} to ${period.to}`],

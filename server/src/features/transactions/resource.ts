@@ -53,7 +53,8 @@ export const usageSessionsResource: Resource = {
   maxDistinct: 500,
 };
 
-export const accountScope = (customerNumber: string, serverId?: string | null) =>
-  serverId
-    ? sql`u.customer_number = ${customerNumber} and u.server_id = ${serverId}`
+/** The account's sessions, or those of one of its elastic license servers (usage_sessions.server_id). */
+export const accountScope = (customerNumber: string, elasticServerId?: string | null) =>
+  elasticServerId
+    ? sql`u.customer_number = ${customerNumber} and u.server_id = ${elasticServerId}`
     : sql`u.customer_number = ${customerNumber}`;

@@ -15,9 +15,10 @@ import { queryCount, queryDistinct, queryPage, streamPage } from '../../platform
 import { authorizeAccount } from '../accounts/policy.ts';
 import { accountScope, END_TIME_ORDER, usageSessionsResource } from './resource.ts';
 
+/** An account's usage, or one of its elastic license servers' (the wire's serverId, mapped in routes.ts). */
 interface UsageScope {
   customerNumber: string;
-  serverId?: string | null;
+  elasticServerId?: string | null;
 }
 
 const isColumn = (name: string): name is UsageColumn => (usageColumns as readonly string[]).includes(name);
@@ -65,10 +66,10 @@ export const LARGE_USAGE_PAGE = 1000;
 const STREAM_CHUNK_ROWS = 1000;
 
 function usagePageOptions(ctx: AppContext, request: UsagePageRequest) {
-  const { customerNumber, serverId, attributes, sorting, ...pageRequest } = request;
+  const { customerNumber, elasticServerId, attributes, sorting, ...pageRequest } = request;
   return {
     options: {
-      scope: accountScope(customerNumber, serverId),
+      scope: accountScope(customerNumber, elasticServerId),
       request: { ...pageRequest, sorting: usageSorting(sorting) },
       secret: ctx.secret,
     },
@@ -113,7 +114,7 @@ export async function countUsage(
 ) {
   await authorizeAccount(ctx, principal, request.customerNumber, 'read');
   return queryCount(ctx.db, usageSessionsResource, {
-    scope: accountScope(request.customerNumber, request.serverId),
+    scope: accountScope(request.customerNumber, request.elasticServerId),
     filter: request.filter,
   });
 }
@@ -126,7 +127,7 @@ export async function distinctUsage(
   await authorizeAccount(ctx, principal, request.customerNumber, 'read');
   if (!isColumn(request.key)) throw badRequest(`Unknown column '${request.key.slice(0, 60)}'`);
   const values = await queryDistinct(ctx.db, usageSessionsResource, {
-    scope: accountScope(request.customerNumber, request.serverId),
+    scope: accountScope(request.customerNumber, request.elasticServerId),
     filter: request.filter,
     key: request.key,
     limit: request.limit,
