@@ -10,17 +10,21 @@ export const getElasticDevice = (customerNumber: string, customerName: string) =
  * server is then asked to generate one (spec 001 §4: silently), which answers the PIN in force even when another
  * page generated it first. Setting a PIN is an edit (decision 022): a view-only user gets 403 and /nopermissions.
  */
-export async function getOrCreatePin(customerNumber: string, customerName: string, clsId: string) {
-  const { pin } = (await call(credentialsApi.getPin, { customerNumber, customerName, clsId })).data;
+export async function getOrCreatePin(customerNumber: string, customerName: string, elasticServerId: string) {
+  const { pin } = (
+    await call(credentialsApi.getPin, { customerNumber, customerName, clsId: elasticServerId })
+  ).data;
   if (pin !== null) return pin;
-  return (await call(credentialsApi.generatePin, { customerNumber, clsId })).data.pin;
+  return (await call(credentialsApi.generatePin, { customerNumber, clsId: elasticServerId })).data.pin;
 }
 
-export const changePin = (customerNumber: string, clsId: string, pin: string) =>
-  call(credentialsApi.changePin, { clsId, customerNumber, pin });
+export const changePin = (customerNumber: string, elasticServerId: string, pin: string) =>
+  call(credentialsApi.changePin, { clsId: elasticServerId, customerNumber, pin });
 
-export const getUsers = (customerNumber: string, customerName: string, clsId: string) =>
-  call(credentialsApi.getUsers, { customerNumber, customerName, clsId }).then((r) => r.data.users);
+export const getUsers = (customerNumber: string, customerName: string, elasticServerId: string) =>
+  call(credentialsApi.getUsers, { customerNumber, customerName, clsId: elasticServerId }).then(
+    (r) => r.data.users,
+  );
 
-export const saveUsers = (customerNumber: string, clsId: string, users: string[]) =>
-  call(credentialsApi.saveUsers, { clsId, customerNumber, users });
+export const saveUsers = (customerNumber: string, elasticServerId: string, users: string[]) =>
+  call(credentialsApi.saveUsers, { clsId: elasticServerId, customerNumber, users });

@@ -17,8 +17,8 @@ export const serverCredentialsQuery = (customerNumber: string) =>
 export function useIssueCredential(customerNumber: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async (clsId: string) => {
-      return (await call(clsApi.issueCredential, { customerNumber, clsId })).data;
+    mutationFn: async (elasticServerId: string) => {
+      return (await call(clsApi.issueCredential, { customerNumber, clsId: elasticServerId })).data;
     },
     onSuccess: () => queryClient.invalidateQueries({ queryKey: credentialsKey(customerNumber) }),
   });

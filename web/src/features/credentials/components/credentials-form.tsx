@@ -22,11 +22,11 @@ export const credentialTexts = {
   blockOthers: 'Blocking all other users',
 } as const;
 
-const withServerId = (question: string, serverId: string) => (
+const withServerId = (question: string, elasticServerId: string) => (
   <>
     {question}
     <br />
-    <strong>{serverId}</strong>
+    <strong>{elasticServerId}</strong>
   </>
 );
 

@@ -82,7 +82,13 @@ function CredentialRow({
   );
 }
 
-function ServerCredentialsSection({ customerNumber, clsId }: { customerNumber: string; clsId: string }) {
+function ServerCredentialsSection({
+  customerNumber,
+  elasticServerId,
+}: {
+  customerNumber: string;
+  elasticServerId: string;
+}) {
   const list = useQuery(serverCredentialsQuery(customerNumber));
   const issue = useIssueCredential(customerNumber);
   const revoke = useRevokeCredential(customerNumber);
@@ -93,9 +99,9 @@ function ServerCredentialsSection({ customerNumber, clsId }: { customerNumber: s
 
   const issueClicked = async () => {
     if (viewOnly) return showViewOnlyNotice(customerNumber);
-    if (busy || !(await confirmDialog(question(serverCredentialTexts.confirmIssue, clsId)))) return;
+    if (busy || !(await confirmDialog(question(serverCredentialTexts.confirmIssue, elasticServerId)))) return;
     try {
-      setIssued(await issue.mutateAsync(clsId));
+      setIssued(await issue.mutateAsync(elasticServerId));
       showSuccess(serverCredentialTexts.issued);
     } catch (e) {
       showError(errorText(e));
@@ -172,7 +178,7 @@ function ServerCredentialsSection({ customerNumber, clsId }: { customerNumber: s
  * Vendor staff (busops, support) issue and revoke the credentials the account's elastic license server
  * uses for the license-server API (docs/decisions/014-license-server-api.md); where view-only (decision 022) they get the notice. Nobody else sees it.
  */
-export function ServerCredentials(props: { customerNumber: string; clsId: string }) {
+export function ServerCredentials(props: { customerNumber: string; elasticServerId: string }) {
   const { roles } = useCurrentUser();
   return mayManageServerCredentials(roles) ? <ServerCredentialsSection {...props} /> : null;
 }

@@ -66,7 +66,10 @@ export default function CredentialsPage() {
         <Spinner text={LOADING} />
       )}
       {loaded ? (
-        <ServerCredentials customerNumber={customer.customerNumber} clsId={loaded.server.deviceId} />
+        <ServerCredentials
+          customerNumber={customer.customerNumber}
+          elasticServerId={loaded.server.deviceId}
+        />
       ) : null}
     </Stack>
   );

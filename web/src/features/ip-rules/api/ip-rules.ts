@@ -6,9 +6,9 @@ import { call } from '../../../lib/call.ts';
 export const getActivatedElasticServers = (customerNumber: string, customername: string) =>
   call(ipRulesApi.servers, { customerNumber, customername, server: '' }).then((r) => r.data);
 
-export const getIpRules = (customerNumber: string, clsId: string) =>
-  call(ipRulesApi.get, { clsId, customerNumber }).then((r) => r.data.whitelist);
+export const getIpRules = (customerNumber: string, elasticServerId: string) =>
+  call(ipRulesApi.get, { clsId: elasticServerId, customerNumber }).then((r) => r.data.whitelist);
 
 /** Replaces the list; answers it as stored (names trimmed, addresses normalised). */
-export const setIpRules = (customerNumber: string, clsId: string, whitelist: IpRuleDto[]) =>
-  call(ipRulesApi.set, { customerNumber, clsId, whitelist }).then((r) => r.data.whitelist);
+export const setIpRules = (customerNumber: string, elasticServerId: string, whitelist: IpRuleDto[]) =>
+  call(ipRulesApi.set, { customerNumber, clsId: elasticServerId, whitelist }).then((r) => r.data.whitelist);
