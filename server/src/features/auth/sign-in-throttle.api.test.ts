@@ -1,46 +1,43 @@
+import { authApi } from '@lp/contract/auth/api';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { createTestApp } from '../../../harness/test-app.ts';
+import { apiTest } from '../../../test/api-fixture.ts';
 import { auditEntriesOf } from '../../../test/audit-entries.ts';
 import { formAction, freePort, TestBrowser } from '../../../test/test-browser.ts';
-import { createTestDatabase, type TestDatabase } from '../../../test/test-db.ts';
+import type { Db } from '../../db/database.ts';
 import { idpAccounts, signInAddressFailures } from '../../db/schema.ts';
 import { hashPassword } from './password.ts';
 
-let database: TestDatabase;
-const apps: FastifyInstance[] = [];
 const password = 'correct horse battery';
 const lockedText = 'Too many failed sign-in attempts for this email address. Wait 15 minutes and try again.';
 
-beforeAll(async () => {
-  database = await createTestDatabase();
+const test = apiTest.extend('startNode', { scope: 'file' }, async ({ database }, { onCleanup }) => {
   const passwordHash = await hashPassword(password);
   await database.db
     .insert(idpAccounts)
     .values(
       ['ada@vendor.example', 'cu@customer.example'].map((email) => ({ email, name: email, passwordHash })),
     );
+  const apps: FastifyInstance[] = [];
+  onCleanup(async () => {
+    for (const app of apps) await app.close();
+  });
+  /** One API node on the file's database, listening on its own port (its limits differ by test). */
+  return async (env: Record<string, string> = {}) => {
+    const port = await freePort();
+    const base = `http://localhost:${port}`;
+    const app = await createTestApp(database, { PORT: String(port), PUBLIC_URL: base, ...env });
+    await app.listen({ host: '127.0.0.1', port });
+    apps.push(app);
+    return { app, base };
+  };
 });
-
-afterAll(async () => {
-  for (const app of apps) await app.close();
-  await database?.close();
-});
-
-/** One API node on the shared test database, listening on its own port. */
-async function startNode(env: Record<string, string> = {}) {
-  const port = await freePort();
-  const base = `http://localhost:${port}`;
-  const app = await createTestApp(database, { PORT: String(port), PUBLIC_URL: base, ...env });
-  await app.listen({ host: '127.0.0.1', port });
-  apps.push(app);
-  return { app, base };
-}
 
 /** The login form's URL after the real redirect chain, in a fresh browser. */
 async function loginForm(base: string) {
   const browser = new TestBrowser();
-  const { response, url } = await browser.navigate(`${base}/api/auth/login?returnTo=/home`);
+  const { response, url } = await browser.navigate(`${base}${authApi.login.path}?returnTo=/home`);
   expect(url.pathname).toMatch(/^\/oidc\/interaction\//);
   return { browser, action: formAction(await response.text(), url) };
 }
@@ -60,7 +57,9 @@ async function submit(
 }
 
 describe('the per-address sign-in limit', () => {
-  it('counts the socket address: a new X-Forwarded-For per attempt does not reset it', async () => {
+  test('counts the socket address: a new X-Forwarded-For per attempt does not reset it', async ({
+    startNode,
+  }) => {
     const { base } = await startNode({ LOGIN_RATE_LIMIT_PER_MINUTE: '3' });
     const form = await loginForm(base);
     const statuses: number[] = [];
@@ -78,7 +77,7 @@ describe('the per-address sign-in limit', () => {
     expect(last).toContain('Too many sign-in attempts. Wait a minute and try again.');
   });
 
-  it('follows X-Forwarded-For only from the proxies named in TRUST_PROXY', async () => {
+  test('follows X-Forwarded-For only from the proxies named in TRUST_PROXY', async ({ startNode }) => {
     const { base } = await startNode({ LOGIN_RATE_LIMIT_PER_MINUTE: '3', TRUST_PROXY: '127.0.0.1' });
     const form = await loginForm(base);
     const attempt = (i: number, client: string) =>
@@ -92,7 +91,7 @@ describe('the per-address sign-in limit', () => {
 });
 
 describe('the discovery document', () => {
-  it('always names PUBLIC_URL, whatever Host or X-Forwarded-* say', async () => {
+  test('always names PUBLIC_URL, whatever Host or X-Forwarded-* say', async ({ startNode }) => {
     for (const env of [{}, { TRUST_PROXY: '127.0.0.1' }] as Record<string, string>[]) {
       const { app, base } = await startNode(env);
       const res = await app.inject({
@@ -140,12 +139,14 @@ describe('sign-in lockout (decision 017, revised)', () => {
   }
 
   /** Moves every lock of the pairs and e-mails to the past, as if the wait were over (no sleeping in tests). */
-  const waitOutLocks = async () => {
+  const waitOutLocks = async (db: Db) => {
     const past = new Date(Date.now() - 1000);
-    await database.db.update(signInAddressFailures).set({ lockedUntil: past });
+    await db.update(signInAddressFailures).set({ lockedUntil: past });
   };
 
-  it("a stranger's failures from many addresses do not stop the user signing in from an address of theirs", async () => {
+  test("a stranger's failures from many addresses do not stop the user signing in from an address of theirs", async ({
+    startNode,
+  }) => {
     const nodeA = await startNode(limits);
     const nodeB = await startNode(limits);
     // Ada has signed in from home before.
@@ -174,16 +175,19 @@ describe('sign-in lockout (decision 017, revised)', () => {
     expect(await guess('ghost@vendor.example')).toEqual(answers);
   });
 
-  it('one address that keeps failing waits longer each time; another address is not affected', async () => {
+  test('one address that keeps failing waits longer each time; another address is not affected', async ({
+    database,
+    startNode,
+  }) => {
     const { base } = await startNode({ ...limits, LOGIN_ACCOUNT_MAX_FAILURES: '100' });
     const email = 'cu@customer.example';
     const attacker = '192.0.2.66';
     const wrong = () => signInFrom(base, email, attacker, 'wrong');
     const right = () => signInFrom(base, email, attacker);
     const seen = [await wrong(), await wrong(), await wrong(), await right()];
-    await waitOutLocks();
+    await waitOutLocks(database.db);
     seen.push(await wrong(), await right());
-    await waitOutLocks();
+    await waitOutLocks(database.db);
     seen.push(await wrong());
     const incorrect = { status: 200, error: 'Username or password is incorrect' };
     const locked = (wait: string) => ({

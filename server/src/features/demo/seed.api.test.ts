@@ -3,8 +3,9 @@ import { routeFeatureDescription, routeFeatures } from '@lp/domain/feature-flags
 import { contactRoles } from '@lp/domain/policy';
 import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../../../test/test-db.ts';
+import { describe, expect, vi } from 'vitest';
+import { apiTest } from '../../../test/api-fixture.ts';
+import type { Db } from '../../db/database.ts';
 import { loadConfig } from '../../platform/config.ts';
 import { unseal } from '../../platform/secret-box.ts';
 import { verifyPassword } from '../auth/service.ts';
@@ -18,14 +19,16 @@ const pinKey = randomBytes(32);
 const opts = { seed: 42, sessions: SESSIONS, demoPassword: 'demo-password', today: TODAY, pinKey };
 const silentLog = { info() {}, warn() {}, error() {}, debug() {} } as unknown as FastifyBaseLogger;
 
-let database: TestDatabase;
-const q = async <T = Record<string, unknown>>(text: string) =>
-  rowsOf<T>(await database.db.execute(sql.raw(text)));
-const one = async (text: string) => Number(Object.values((await q(text))[0])[0]);
-const values = async (text: string) => (await q<{ v: string }>(text)).map((r) => r.v);
+/** Reads of the file's database: rows of a query, its one number, its column `v`, and a fingerprint. */
+function readsOf(db: Db) {
+  const q = async <T = Record<string, unknown>>(text: string) => rowsOf<T>(await db.execute(sql.raw(text)));
+  const one = async (text: string) => Number(Object.values((await q(text))[0])[0]);
+  const values = async (text: string) => (await q<{ v: string }>(text)).map((r) => r.v);
+  return { q, one, values, fingerprint: () => fingerprint(q) };
+}
 
 /** A fingerprint of every seeded table (columns that are random by design, like password salts, left out). */
-async function fingerprint() {
+async function fingerprint(q: ReturnType<typeof readsOf>['q']) {
   const tables: [string, string, string][] = [
     ['users', 'id, email, name, vendor_roles', 'email'],
     ['idp_accounts', 'id, email, name, roles', 'email'],
@@ -60,16 +63,14 @@ async function fingerprint() {
   return out;
 }
 
-beforeAll(async () => {
-  database = await createTestDatabase();
+/** The demo world, seeded once into the fixture's database, and the reads of it. */
+const test = apiTest.extend('world', { scope: 'file' }, async ({ database }) => {
   await database.db.transaction((tx) => seedDemoWorld(tx, opts));
-});
-afterAll(async () => {
-  await database?.close();
+  return readsOf(database.db);
 });
 
 describe('demo world in the database', () => {
-  it('has entitlements of every kind and state the screens show', async () => {
+  test('has entitlements of every kind and state the screens show', async ({ world: { one, values } }) => {
     expect(await values(`select distinct kind as v from entitlements order by 1`)).toEqual([
       'ELASTIC',
       'FSA',
@@ -122,7 +123,9 @@ describe('demo world in the database', () => {
     expect(await one(`select count(*) from fsa_prices where price_1_year_cents is null`)).toBe(0);
   });
 
-  it('gives every elastic license server its first PIN as it is created, sealed (decision 022)', async () => {
+  test('gives every elastic license server its first PIN as it is created, sealed (decision 022)', async ({
+    world: { q },
+  }) => {
     const rows = await q<{ customer_number: string; cls_id: string; pin_cipher: string | null }>(
       `select a.customer_number, s.host_identity as cls_id, e.pin_cipher from license_servers s
         join license_server_accounts a on a.server_id = s.id
@@ -135,7 +138,9 @@ describe('demo world in the database', () => {
     expect(new Set(pins).size).toBeGreaterThan(1);
   });
 
-  it('has accounts of every org type, export status and access-flag combination', async () => {
+  test('has accounts of every org type, export status and access-flag combination', async ({
+    world: { one, values },
+  }) => {
     expect(await values(`select distinct org_type as v from accounts order by 1`)).toEqual([
       'Channel',
       'Direct',
@@ -152,7 +157,9 @@ describe('demo world in the database', () => {
     expect(await one(`select count(*) from accounts`)).toBe(50);
   });
 
-  it('gives customer users their per-account contact roles, the first being a good demo account', async () => {
+  test('gives customer users their per-account contact roles, the first being a good demo account', async ({
+    world: { q, one },
+  }) => {
     const contacts = async (email: string) =>
       q<{ customer_number: string; role: string }>(
         `select customer_number, role from portal_contacts where email = '${email}' order by customer_number`,
@@ -179,7 +186,9 @@ describe('demo world in the database', () => {
     }
   });
 
-  it('stores vendor staff with their roles and demo passwords that verify', async () => {
+  test('stores vendor staff with their roles and demo passwords that verify', async ({
+    world: { q, one },
+  }) => {
     const staff = await q<{ email: string; roles: string[]; password_hash: string }>(
       `select email, roles, password_hash from idp_accounts where email like '%@demo.example' order by email`,
     );
@@ -197,7 +206,10 @@ describe('demo world in the database', () => {
     );
   });
 
-  it('generates usage sessions on elastic entitlements, some still active', async () => {
+  test('generates usage sessions on elastic entitlements, some still active', async ({
+    database,
+    world: { q, one },
+  }) => {
     expect(await one(`select count(*) from usage_sessions`)).toBe(SESSIONS);
     expect(
       await one(`select count(*) from usage_sessions where end_time is null and session_status = 'Active'`),
@@ -250,7 +262,9 @@ describe('demo world in the database', () => {
     expect(used.some((u) => Number(u.pct) < 80)).toBe(true);
   });
 
-  it('has license servers (single, triad, elastic) with a consistent fulfillment history', async () => {
+  test('has license servers (single, triad, elastic) with a consistent fulfillment history', async ({
+    world: { one, values },
+  }) => {
     expect(await values(`select distinct kind as v from license_servers order by 1`)).toEqual([
       'elastic',
       'flexlm',
@@ -322,7 +336,9 @@ describe('demo world in the database', () => {
     ).toBeGreaterThan(0);
   });
 
-  it('has e-mails, alerts of every category and status, and route feature flags', async () => {
+  test('has e-mails, alerts of every category and status, and route feature flags', async ({
+    world: { q, one, values },
+  }) => {
     expect(
       await one(
         `select count(*) from emails where customer_number = (select min(customer_number) from accounts)`,
@@ -370,7 +386,10 @@ describe('demo world in the database', () => {
     expect(experiments[1].conflicts).toEqual([experiments[0].name]);
   });
 
-  it('is deterministic: clearing and seeding again with the same seed gives identical rows', async () => {
+  test('is deterministic: clearing and seeding again with the same seed gives identical rows', async ({
+    database,
+    world: { one, fingerprint },
+  }) => {
     const before = await fingerprint();
     await clearDemoWorld(database.db);
     expect(await one(`select count(*) from accounts`)).toBe(0);
@@ -387,7 +406,10 @@ describe('demo world in the database', () => {
     expect(other.usage_sessions).not.toBe(before.usage_sessions);
   });
 
-  it('seedIfEmpty leaves a seeded database alone and lists the demo users outside production', async () => {
+  test('seedIfEmpty leaves a seeded database alone and lists the demo users outside production', async ({
+    database,
+    world: { one },
+  }) => {
     const config = loadConfig({ SEED_SESSIONS: '100', DEMO_PASSWORD: 'secret-demo-pw' });
     const log = vi.spyOn(console, 'log').mockImplementation(() => {});
     try {
