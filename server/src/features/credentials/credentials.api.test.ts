@@ -22,7 +22,14 @@ const BARE = '4100003';
 const CLS = 'ELASTIC-CRED-1';
 const CLS_B = 'ELASTIC-CRED-2';
 
+/**
+ * The PIN key of this file's app, named rather than read from the shared temporary folder's key file, so the
+ * policy calls below open the PINs with exactly the key the app sealed them with.
+ */
+const PIN_KEY = 'c4'.repeat(32);
+
 const test = apiTest
+  .override('appEnv', { scope: 'file' }, { PIN_ENCRYPTION_KEY: PIN_KEY })
   /** The admin of an account without an elastic server. */
   .extend('bareBoss', { scope: 'file' }, async ({ database, signIn }) => {
     await buildAccount(database.db, { customerNumber: BARE, name: 'Bare' });
@@ -84,9 +91,9 @@ const test = apiTest
     };
   });
 
-/** A context like the test app's: the same data folder, so the same PIN key. */
+/** A context like the test app's: the same PIN key. */
 const policyCtx = (database: TestDatabase, log: AppContext['log']): AppContext => ({
-  config: loadConfig({ NODE_ENV: 'test', DATA_DIR: os.tmpdir() }),
+  config: loadConfig({ NODE_ENV: 'test', DATA_DIR: os.tmpdir(), PIN_ENCRYPTION_KEY: PIN_KEY }),
   database,
   db: database.db,
   secret: Buffer.alloc(32),
