@@ -1,7 +1,9 @@
+import { authApi } from '@lp/contract/auth/api';
+import { type Operation, operationUrl } from '@lp/contract/common/operation';
 import { eq } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { createTestApp } from '../../../harness/test-app.ts';
+import { apiTest } from '../../../test/api-fixture.ts';
 import { auditEntriesOf } from '../../../test/audit-entries.ts';
 import {
   type ExternalIdp,
@@ -9,7 +11,7 @@ import {
   startExternalIdp,
 } from '../../../test/external-idp-process.ts';
 import { formAction, freePort, TestBrowser } from '../../../test/test-browser.ts';
-import { createTestDatabase, type TestDatabase } from '../../../test/test-db.ts';
+import type { Database } from '../../db/database.ts';
 import { sessions, users } from '../../db/schema.ts';
 import { automatedActor } from '../audit/service.ts';
 import { disableUser, relinkUsers } from './user-admin.ts';
@@ -53,12 +55,8 @@ const accounts = {
   pu: account({ login: 'pu', sub: 'ext-0300', preferred_username: 'pu@acme.example', name: 'Pu', roles: [] }),
 };
 
-let database: TestDatabase;
-let idp: ExternalIdp;
-let strict: { app: FastifyInstance; base: string };
-let lenient: { app: FastifyInstance; base: string };
-
-async function portal(port: number, env: Record<string, string> = {}) {
+/** A portal on the file's database, listening at its PUBLIC_URL, signing in through the external provider. */
+async function portal(database: Database, idp: ExternalIdp, port: number, env: Record<string, string> = {}) {
   const base = `http://localhost:${port}`;
   const app = await createTestApp(database, {
     PORT: String(port),
@@ -73,54 +71,76 @@ async function portal(port: number, env: Record<string, string> = {}) {
   return { app, base };
 }
 
-beforeAll(async () => {
-  database = await createTestDatabase();
-  const [strictPort, lenientPort] = [await freePort(), await freePort()];
-  idp = await startExternalIdp({
-    portals: [`http://localhost:${strictPort}`, `http://localhost:${lenientPort}`],
-    accounts: Object.values(accounts),
+/** A URL of the portal at `base` for a declared operation. */
+const at = (base: string, operation: Operation, query?: Record<string, string>) =>
+  `${base}${operationUrl(operation, undefined, query)}`;
+
+const test = apiTest
+  /**
+   * The provider's process and two portals using it: strict, and lenient (accepts a token without
+   * email_verified). Closed after the file's last test.
+   */
+  .extend('idp', { scope: 'file' }, async ({ database }, { onCleanup }) => {
+    const [strictPort, lenientPort] = [await freePort(), await freePort()];
+    const closers: (() => Promise<void>)[] = [];
+    onCleanup(async () => {
+      for (const close of closers.reverse()) await close();
+    });
+    const idp = await startExternalIdp({
+      portals: [`http://localhost:${strictPort}`, `http://localhost:${lenientPort}`],
+      accounts: Object.values(accounts),
+    });
+    closers.push(() => idp.stop());
+    const strict = await portal(database, idp, strictPort);
+    closers.push(() => strict.app.close());
+    const lenient = await portal(database, idp, lenientPort, { OIDC_ACCEPT_MISSING_EMAIL_VERIFIED: 'true' });
+    closers.push(() => lenient.app.close());
+    await upsertUser(database.db, { email: 'admin@acme.example', name: 'Acme Admin', vendorRoles: [] });
+    await upsertUser(database.db, { email: 'quiet@acme.example', name: 'Quiet Person', vendorRoles: [] });
+    return { issuer: idp.issuer, strict, lenient };
+  })
+  .extend('portalUsers', { scope: 'file' }, async ({ database }) => ({
+    userByEmail: async (email: string) =>
+      (await database.db.select().from(users).where(eq(users.email, email)))[0],
+    sessionsOf: async (userId: string) =>
+      database.db.select().from(sessions).where(eq(sessions.userId, userId)),
+  }))
+  .extend('signInAt', { scope: 'file' }, async ({ idp }) => {
+    /** Starts a sign-in at the portal and logs in at the provider's form; resolves where the browser ends up. */
+    return async (browser: TestBrowser, base: string, who: ExternalIdpAccount, returnTo = '/elastic') => {
+      const login = await browser.navigate(at(base, authApi.login, { returnTo }));
+      expect(login.url.origin).toBe(idp.issuer);
+      const html = await login.response.text();
+      expect(html).toContain('External IdP');
+      const done = await browser.postForm(formAction(html, login.url), {
+        login: who.login ?? who.email!,
+        password: who.password,
+      });
+      return done.url;
+    };
   });
-  strict = await portal(strictPort);
-  lenient = await portal(lenientPort, { OIDC_ACCEPT_MISSING_EMAIL_VERIFIED: 'true' });
-  await upsertUser(database.db, { email: 'admin@acme.example', name: 'Acme Admin', vendorRoles: [] });
-  await upsertUser(database.db, { email: 'quiet@acme.example', name: 'Quiet Person', vendorRoles: [] });
-});
-
-afterAll(async () => {
-  await strict?.app.close();
-  await lenient?.app.close();
-  await idp?.stop();
-  await database?.close();
-});
-
-/** Starts a sign-in at the portal and logs in at the provider's form; resolves where the browser ends up. */
-async function signIn(browser: TestBrowser, base: string, who: ExternalIdpAccount, returnTo = '/elastic') {
-  const login = await browser.navigate(`${base}/api/auth/login?returnTo=${returnTo}`);
-  expect(login.url.origin).toBe(idp.issuer);
-  const html = await login.response.text();
-  expect(html).toContain('External IdP');
-  const done = await browser.postForm(formAction(html, login.url), {
-    login: who.login ?? who.email!,
-    password: who.password,
-  });
-  return done.url;
-}
-
-const userByEmail = async (email: string) =>
-  (await database.db.select().from(users).where(eq(users.email, email)))[0];
-const sessionsOf = async (userId: string) =>
-  database.db.select().from(sessions).where(eq(sessions.userId, userId));
 
 describe('sign-in with an external IdP (separate oidc-provider process)', () => {
-  it('does not mount the built-in provider', async () => {
-    const res = await fetch(`${strict.base}/oidc/.well-known/openid-configuration`);
+  test('does not mount the built-in provider', async ({
+    idp: {
+      strict: { base: strictBase },
+    },
+  }) => {
+    const res = await fetch(`${strictBase}/oidc/.well-known/openid-configuration`);
     expect(res.status).toBe(404);
   });
 
-  it('signs in a verified e-mail, binds the subject, takes the roles claim, and sign-out ends the provider session', async () => {
+  test('signs in a verified e-mail, binds the subject, takes the roles claim, and sign-out ends the provider session', async ({
+    idp: {
+      issuer,
+      strict: { base: strictBase },
+    },
+    portalUsers: { userByEmail, sessionsOf },
+    signInAt,
+  }) => {
     const browser = new TestBrowser();
-    const landed = await signIn(browser, strict.base, accounts.support);
-    expect(landed.href).toBe(`${strict.base}/elastic`);
+    const landed = await signInAt(browser, strictBase, accounts.support);
+    expect(landed.href).toBe(`${strictBase}/elastic`);
     expect(browser.setCookieHeaders.get('lp_session')).toMatch(
       /HttpOnly.*SameSite=Lax|SameSite=Lax.*HttpOnly/i,
     );
@@ -129,12 +149,12 @@ describe('sign-in with an external IdP (separate oidc-provider process)', () => 
     expect(user).toMatchObject({
       name: 'Ext Support',
       vendorRoles: ['support'],
-      idpIssuer: idp.issuer,
+      idpIssuer: issuer,
       idpSubject: 'ext-0001',
     });
     expect(user.rolesConfirmedAt).toBeInstanceOf(Date);
     expect(await sessionsOf(user.id)).toHaveLength(1);
-    const me = await browser.request(`${strict.base}/api/auth/session`);
+    const me = await browser.request(at(strictBase, authApi.session));
     expect((await me.json()).data).toEqual({
       email: 'ext.support@idp.example',
       name: 'Ext Support',
@@ -143,36 +163,43 @@ describe('sign-in with an external IdP (separate oidc-provider process)', () => 
     });
 
     // While the provider's session lasts, signing in again passes without its form.
-    const again = await browser.navigate(`${strict.base}/api/auth/login?returnTo=/ssl`);
-    expect(again.url.href).toBe(`${strict.base}/ssl`);
+    const again = await browser.navigate(at(strictBase, authApi.login, { returnTo: '/ssl' }));
+    expect(again.url.href).toBe(`${strictBase}/ssl`);
 
     // Sign-out: the portal session ends, and the browser is sent to the provider's end-session endpoint.
-    const out = await browser.request(`${strict.base}/api/auth/logout`, {
+    const out = await browser.request(at(strictBase, authApi.logout), {
       method: 'POST',
       headers: { 'x-lp-csrf': '1' },
     });
     const redirect = new URL((await out.json()).data.redirect);
-    expect(redirect.origin).toBe(idp.issuer);
-    expect(redirect.searchParams.get('post_logout_redirect_uri')).toBe(`${strict.base}/`);
+    expect(redirect.origin).toBe(issuer);
+    expect(redirect.searchParams.get('post_logout_redirect_uri')).toBe(`${strictBase}/`);
     expect(await sessionsOf(user.id)).toHaveLength(0);
-    expect((await browser.request(`${strict.base}/api/auth/session`)).status).toBe(401);
+    expect((await browser.request(at(strictBase, authApi.session))).status).toBe(401);
     const confirm = await browser.navigate(redirect);
     const confirmHtml = await confirm.response.text();
     expect(confirmHtml).toContain('Sign out of the External IdP?');
     const xsrf = /name="xsrf" value="([^"]+)"/.exec(confirmHtml)?.[1];
     const back = await browser.postForm(formAction(confirmHtml, confirm.url), { xsrf: xsrf!, logout: 'yes' });
-    expect(back.url.href).toBe(`${strict.base}/`);
+    expect(back.url.href).toBe(`${strictBase}/`);
 
     // The provider's session is over too: the next sign-in asks for the password again.
-    const next = await browser.navigate(`${strict.base}/api/auth/login`);
-    expect(next.url.origin).toBe(idp.issuer);
+    const next = await browser.navigate(at(strictBase, authApi.login));
+    expect(next.url.origin).toBe(issuer);
     expect(await next.response.text()).toContain('<form method="post"');
   });
 
-  it('refuses an unverified e-mail: no session, no binding, the named user untouched, audited', async () => {
+  test('refuses an unverified e-mail: no session, no binding, the named user untouched, audited', async ({
+    database,
+    idp: {
+      strict: { base: strictBase },
+    },
+    portalUsers: { userByEmail, sessionsOf },
+    signInAt,
+  }) => {
     const browser = new TestBrowser();
-    const landed = await signIn(browser, strict.base, accounts.mallory);
-    expect(landed.href).toBe(`${strict.base}/?signin=failed&reason=email-unverified`);
+    const landed = await signInAt(browser, strictBase, accounts.mallory);
+    expect(landed.href).toBe(`${strictBase}/?signin=failed&reason=email-unverified`);
     expect(browser.cookie('lp_session')).toBeUndefined();
     const admin = await userByEmail('admin@acme.example');
     expect(admin).toMatchObject({ name: 'Acme Admin', vendorRoles: [], idpSubject: null });
@@ -187,12 +214,19 @@ describe('sign-in with an external IdP (separate oidc-provider process)', () => 
     });
   });
 
-  it('refuses a token without email_verified unless the operator opted in; then keeps the portal name', async () => {
-    const refused = await signIn(new TestBrowser(), strict.base, accounts.quiet);
-    expect(refused.href).toBe(`${strict.base}/?signin=failed&reason=email-unverified`);
+  test('refuses a token without email_verified unless the operator opted in; then keeps the portal name', async ({
+    idp: {
+      strict: { base: strictBase },
+      lenient: { base: lenientBase },
+    },
+    portalUsers: { userByEmail },
+    signInAt,
+  }) => {
+    const refused = await signInAt(new TestBrowser(), strictBase, accounts.quiet);
+    expect(refused.href).toBe(`${strictBase}/?signin=failed&reason=email-unverified`);
 
     const browser = new TestBrowser();
-    expect((await signIn(browser, lenient.base, accounts.quiet)).href).toBe(`${lenient.base}/elastic`);
+    expect((await signInAt(browser, lenientBase, accounts.quiet)).href).toBe(`${lenientBase}/elastic`);
     // Signed in, bound, but the provider's name is not taken for an address it did not say it verified.
     expect(await userByEmail('quiet@acme.example')).toMatchObject({
       name: 'Quiet Person',
@@ -200,13 +234,20 @@ describe('sign-in with an external IdP (separate oidc-provider process)', () => 
     });
   });
 
-  it('refuses a second subject for a bound e-mail until an operator re-links the user', async () => {
-    expect((await signIn(new TestBrowser(), strict.base, accounts.jo)).href).toBe(`${strict.base}/elastic`);
+  test('refuses a second subject for a bound e-mail until an operator re-links the user', async ({
+    database,
+    idp: {
+      strict: { base: strictBase },
+    },
+    portalUsers: { userByEmail },
+    signInAt,
+  }) => {
+    expect((await signInAt(new TestBrowser(), strictBase, accounts.jo)).href).toBe(`${strictBase}/elastic`);
     expect(await userByEmail('jo@acme.example')).toMatchObject({ idpSubject: 'ext-0200', name: 'Jo' });
 
     const browser = new TestBrowser();
-    expect((await signIn(browser, strict.base, accounts.joNew)).href).toBe(
-      `${strict.base}/?signin=failed&reason=identity-mismatch`,
+    expect((await signInAt(browser, strictBase, accounts.joNew)).href).toBe(
+      `${strictBase}/?signin=failed&reason=identity-mismatch`,
     );
     expect(browser.cookie('lp_session')).toBeUndefined();
     const failures = (await auditEntriesOf(database.db, 'auth.sign-in.failed')).filter(
@@ -216,46 +257,63 @@ describe('sign-in with an external IdP (separate oidc-provider process)', () => 
     expect(await userByEmail('jo@acme.example')).toMatchObject({ idpSubject: 'ext-0200', name: 'Jo' });
 
     expect(await relinkUsers(database.db, automatedActor, { email: 'jo@acme.example' })).toBe(1);
-    expect((await signIn(new TestBrowser(), strict.base, accounts.joNew)).href).toBe(
-      `${strict.base}/elastic`,
+    expect((await signInAt(new TestBrowser(), strictBase, accounts.joNew)).href).toBe(
+      `${strictBase}/elastic`,
     );
     expect(await userByEmail('jo@acme.example')).toMatchObject({ idpSubject: 'ext-0201', name: 'Jo New' });
     // Now the first provider account is the stranger.
-    expect((await signIn(new TestBrowser(), strict.base, accounts.jo)).href).toBe(
-      `${strict.base}/?signin=failed&reason=identity-mismatch`,
+    expect((await signInAt(new TestBrowser(), strictBase, accounts.jo)).href).toBe(
+      `${strictBase}/?signin=failed&reason=identity-mismatch`,
     );
   });
 
-  it('never takes preferred_username as the e-mail', async () => {
-    const landed = await signIn(new TestBrowser(), strict.base, accounts.pu);
-    expect(landed.href).toBe(`${strict.base}/?signin=failed&reason=no-email`);
+  test('never takes preferred_username as the e-mail', async ({
+    idp: {
+      strict: { base: strictBase },
+    },
+    portalUsers: { userByEmail },
+    signInAt,
+  }) => {
+    const landed = await signInAt(new TestBrowser(), strictBase, accounts.pu);
+    expect(landed.href).toBe(`${strictBase}/?signin=failed&reason=no-email`);
     expect(await userByEmail('pu@acme.example')).toBeUndefined();
   });
 
-  it('ends a disabled user’s session at once and refuses their next sign-in', async () => {
+  test('ends a disabled user’s session at once and refuses their next sign-in', async ({
+    database,
+    idp: {
+      strict: { base: strictBase },
+    },
+    signInAt,
+  }) => {
     const browser = new TestBrowser();
     await relinkUsers(database.db, automatedActor, { email: 'jo@acme.example' });
-    expect((await signIn(browser, strict.base, accounts.jo)).href).toBe(`${strict.base}/elastic`);
-    expect((await browser.request(`${strict.base}/api/auth/session`)).status).toBe(200);
+    expect((await signInAt(browser, strictBase, accounts.jo)).href).toBe(`${strictBase}/elastic`);
+    expect((await browser.request(at(strictBase, authApi.session))).status).toBe(200);
 
     await disableUser(database.db, automatedActor, 'jo@acme.example');
-    expect((await browser.request(`${strict.base}/api/auth/session`)).status).toBe(401);
+    expect((await browser.request(at(strictBase, authApi.session))).status).toBe(401);
     const other = new TestBrowser();
-    expect((await signIn(other, strict.base, accounts.jo)).href).toBe(
-      `${strict.base}/?signin=failed&reason=disabled`,
+    expect((await signInAt(other, strictBase, accounts.jo)).href).toBe(
+      `${strictBase}/?signin=failed&reason=disabled`,
     );
   });
 
-  it('sends the browser back with signin=failed when the IdP denies the user or the callback is forged', async () => {
+  test('sends the browser back with signin=failed when the IdP denies the user or the callback is forged', async ({
+    idp: {
+      issuer,
+      strict: { base: strictBase },
+    },
+  }) => {
     const browser = new TestBrowser();
-    const login = await browser.navigate(`${strict.base}/api/auth/login`);
+    const login = await browser.navigate(at(strictBase, authApi.login));
     const html = await login.response.text();
     const wrong = await browser.postForm(formAction(html, login.url), { login: 'jo', password: 'nope' });
     expect(await wrong.response.text()).toContain('Invalid credentials');
     const forged = await browser.navigate(
-      `${strict.base}/api/auth/callback?code=x&state=y&iss=${encodeURIComponent(idp.issuer)}`,
+      at(strictBase, authApi.callback, { code: 'x', state: 'y', iss: issuer }),
     );
-    expect(forged.url.href).toBe(`${strict.base}/?signin=failed`);
+    expect(forged.url.href).toBe(`${strictBase}/?signin=failed`);
     expect(browser.cookie('lp_session')).toBeUndefined();
   });
 });

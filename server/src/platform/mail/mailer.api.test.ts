@@ -2,12 +2,12 @@ import net, { type AddressInfo } from 'node:net';
 import os from 'node:os';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { buildAccount } from '../../../harness/factories.ts';
 import { createTestApp } from '../../../harness/test-app.ts';
+import { apiTest } from '../../../test/api-fixture.ts';
 import { header, parseMime } from '../../../test/mime.ts';
 import { startSmtpSink } from '../../../test/smtp-sink.ts';
-import { createTestDatabase, type TestDatabase } from '../../../test/test-db.ts';
 import { type Db, openPostgres, queryRows } from '../../db/database.ts';
 import { emails } from '../../db/schema.ts';
 import { loadConfig } from '../config.ts';
@@ -37,34 +37,32 @@ const config = (env: Record<string, string> = {}) =>
     ...env,
   });
 
-let database: TestDatabase;
-let db: Db;
-let smtp: Awaited<ReturnType<typeof startSmtpSink>>;
 const customerNumber = '4100001';
 
-beforeAll(async () => {
-  database = await createTestDatabase();
-  db = database.db;
-  await buildAccount(db, { customerNumber, name: 'Mail Test Co' });
-  smtp = await startSmtpSink();
-});
+const test = apiTest
+  /** The fixture's database, with the account the messages are sent for. */
+  .extend('db', { scope: 'file' }, async ({ database }): Promise<Db> => {
+    await buildAccount(database.db, { customerNumber, name: 'Mail Test Co' });
+    return database.db;
+  })
+  // biome-ignore lint/correctness/noEmptyPattern: Vitest reads a fixture's dependencies from this pattern (none).
+  .extend('smtp', { scope: 'file' }, async ({}, { onCleanup }) => {
+    const smtp = await startSmtpSink();
+    onCleanup(() => smtp.close());
+    return smtp;
+  })
+  /** The stored row of message `id`. */
+  .extend('stored', { scope: 'file' }, async ({ db }) => async (id: number) => {
+    const [row] = await db.select().from(emails).where(eq(emails.id, id));
+    return row;
+  });
 
-afterAll(async () => {
-  await smtp?.close();
-  await database?.close();
-});
-
-afterEach(async () => {
+test.afterEach(async ({ db, smtp }) => {
   smtp.state.mode = 'accept';
   smtp.state.delayMs = 0;
   smtp.state.received.length = 0;
   await db.delete(emails);
 });
-
-const stored = async (id: number) => {
-  const [row] = await db.select().from(emails).where(eq(emails.id, id));
-  return row;
-};
 
 const pdfBase64 = Buffer.from('%PDF-1.4 statement').toString('base64');
 
@@ -80,7 +78,7 @@ const message = (subject: string) => ({
 });
 
 describe('sendAccountEmail without SMTP_URL', () => {
-  it('records and logs the message and sends nothing', async () => {
+  test('records and logs the message and sends nothing', async ({ db, smtp, stored }) => {
     const ctx = { db, log, config: config() };
     const { id, deliveryStatus } = await sendAccountEmail(ctx, message('Recorded only'));
     expect(deliveryStatus).toBe('recorded');
@@ -108,7 +106,7 @@ describe('sendAccountEmail without SMTP_URL', () => {
     expect((await stored(id)).deliveryStatus).toBe('recorded');
   });
 
-  it('writes inside the caller transaction: a rolled-back change leaves no message', async () => {
+  test('writes inside the caller transaction: a rolled-back change leaves no message', async ({ db }) => {
     const ctx = { db, log, config: config() };
     await expect(
       db.transaction(async (tx) => {
@@ -121,7 +119,11 @@ describe('sendAccountEmail without SMTP_URL', () => {
 });
 
 describe('delivery through SMTP', () => {
-  it('delivers recipients, subject and attachment as sent and marks the message sent', async () => {
+  test('delivers recipients, subject and attachment as sent and marks the message sent', async ({
+    db,
+    smtp,
+    stored,
+  }) => {
     const ctx = { db, log, config: config({ SMTP_URL: smtp.url }) };
     const { id, deliveryStatus } = await db.transaction(async (tx) =>
       sendAccountEmail(
@@ -168,7 +170,11 @@ describe('delivery through SMTP', () => {
     expect(smtp.state.received).toHaveLength(1);
   });
 
-  it('keeps a rejected message pending with the error, and delivers it on a later run', async () => {
+  test('keeps a rejected message pending with the error, and delivers it on a later run', async ({
+    db,
+    smtp,
+    stored,
+  }) => {
     const ctx = { db, log, config: config({ SMTP_URL: smtp.url }) };
     const { id } = await sendAccountEmail(ctx, message('Retry me'));
     smtp.state.mode = 'reject';
@@ -202,7 +208,7 @@ describe('delivery through SMTP', () => {
     expect(smtp.state.received.map((m) => m.raw.includes('Subject: Retry me'))).toEqual([true]);
   });
 
-  it('keeps the message pending when the SMTP port is closed', async () => {
+  test('keeps the message pending when the SMTP port is closed', async ({ db, smtp, stored }) => {
     const url = `smtp://127.0.0.1:${await closedPort()}`;
     const ctx = { db, log, config: config({ SMTP_URL: url }) };
     const { id } = await sendAccountEmail(ctx, message('Nobody listening'));
@@ -219,7 +225,11 @@ describe('delivery through SMTP', () => {
     expect((await stored(id)).deliveryStatus).toBe('sent');
   });
 
-  it('marks the message failed after MAIL_MAX_ATTEMPTS and keeps it recorded', async () => {
+  test('marks the message failed after MAIL_MAX_ATTEMPTS and keeps it recorded', async ({
+    db,
+    smtp,
+    stored,
+  }) => {
     const ctx = { db, log, config: config({ SMTP_URL: smtp.url, MAIL_MAX_ATTEMPTS: '3' }) };
     const { id } = await sendAccountEmail(ctx, message('Never accepted'));
     smtp.state.mode = 'reject';
@@ -248,7 +258,7 @@ describe('delivery through SMTP', () => {
     expect(row.lastError).toMatch(/451|temporarily unavailable/i);
   });
 
-  it('never delivers one message twice when two workers run at once', async () => {
+  test('never delivers one message twice when two workers run at once', async ({ database, db, smtp }) => {
     const ctx = { db, log, config: config({ SMTP_URL: smtp.url }) };
     const ids: number[] = [];
     for (let i = 0; i < 24; i++) ids.push((await sendAccountEmail(ctx, message(`Bulk ${i}`))).id);
@@ -284,7 +294,11 @@ describe('delivery through SMTP', () => {
 });
 
 describe('what every message carries (decision 060)', () => {
-  it('a plain-text part beside the HTML, links made absolute, a titled English document, Auto-Submitted', async () => {
+  test('a plain-text part beside the HTML, links made absolute, a titled English document, Auto-Submitted', async ({
+    db,
+    smtp,
+    stored,
+  }) => {
     const publicUrl = 'https://portal.example.com/lp';
     const ctx = { db, log, config: config({ SMTP_URL: smtp.url, PUBLIC_URL: publicUrl }) };
     const { id } = await sendAccountEmail(ctx, {
@@ -331,7 +345,7 @@ describe('what every message carries (decision 060)', () => {
 });
 
 describe('the app runs the worker', () => {
-  it('delivers messages queued while the app is up and stops with it', async () => {
+  test('delivers messages queued while the app is up and stops with it', async ({ database, db, smtp }) => {
     const app = await createTestApp(database, { SMTP_URL: smtp.url });
     await app.ready();
     try {
