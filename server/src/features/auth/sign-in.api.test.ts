@@ -1,84 +1,85 @@
+import { accountsApi } from '@lp/contract/accounts/api';
+import { authApi } from '@lp/contract/auth/api';
+import type { Operation } from '@lp/contract/common/operation';
+import { platformApi } from '@lp/contract/platform/api';
+import { userApi } from '@lp/contract/user/api';
 import { eq } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, onTestFinished } from 'vitest';
 import { signInAs } from '../../../harness/sign-in.ts';
 import { createTestApp } from '../../../harness/test-app.ts';
+import { anonymous, apiTest, bearer, type Caller } from '../../../test/api-fixture.ts';
 import { formAction, freePort, TestBrowser } from '../../../test/test-browser.ts';
-import { createTestDatabase, type TestDatabase } from '../../../test/test-db.ts';
 import { apiTokens, appSettings, idpAccounts, loginStates, sessions, users } from '../../db/schema.ts';
 import { createApiToken, revokeApiTokens } from '../api-tokens/service.ts';
 import { hashPassword } from './password.ts';
 import { hashSessionId } from './sessions.ts';
 
-let database: TestDatabase;
-let app: FastifyInstance;
-let base: string;
-let port: number;
 const password = 'correct horse battery';
 const unauthorised = { status: 'FAILURE', err: 'Unauthorised', code: 'UNAUTHENTICATED' };
 
-beforeAll(async () => {
-  database = await createTestDatabase();
-  port = await freePort();
-  base = `http://localhost:${port}`;
-  await startApp();
-  await database.db.insert(idpAccounts).values([
-    {
-      email: 'ada@vendor.example',
-      name: 'Ada Support',
-      roles: ['support', 'not-a-role'],
-      passwordHash: await hashPassword(password),
-    },
-    {
-      email: 'cu@customer.example',
-      name: 'Cu Stomer',
-      roles: [],
-      passwordHash: await hashPassword(password),
-    },
-  ]);
-});
-
-async function startApp() {
-  app = await createTestApp(database, {
-    PORT: String(port),
-    PUBLIC_URL: base,
-    DEMO_PASSWORD: 'not-the-default-1',
-    SESSION_IDLE_MINUTES: '30',
-    SESSION_ABSOLUTE_HOURS: '8',
-    // Generous enough for the sign-ins of this file (all from 127.0.0.1); limits: sign-in-throttle.api.test.ts.
-    LOGIN_RATE_LIMIT_PER_MINUTE: '12',
+const test = apiTest
+  // The app's public URL names the port it listens on (the IdP's redirects go there).
+  // biome-ignore lint/correctness/noEmptyPattern: Vitest reads a fixture's dependencies from this pattern (none).
+  .override('appEnv', { scope: 'file' }, async ({}) => {
+    const port = await freePort();
+    return {
+      PORT: String(port),
+      PUBLIC_URL: `http://localhost:${port}`,
+      DEMO_PASSWORD: 'not-the-default-1',
+      SESSION_IDLE_MINUTES: '30',
+      SESSION_ABSOLUTE_HOURS: '8',
+      // Generous enough for the sign-ins of this file (all from 127.0.0.1); limits: sign-in-throttle.api.test.ts.
+      LOGIN_RATE_LIMIT_PER_MINUTE: '12',
+    };
+  })
+  /** The app listening at its public URL, and the IdP's accounts; answers that URL. */
+  .extend('base', { scope: 'file' }, async ({ app, appEnv, database }) => {
+    await app.listen({ host: '127.0.0.1', port: Number(appEnv.PORT) });
+    await database.db.insert(idpAccounts).values([
+      {
+        email: 'ada@vendor.example',
+        name: 'Ada Support',
+        roles: ['support', 'not-a-role'],
+        passwordHash: await hashPassword(password),
+      },
+      {
+        email: 'cu@customer.example',
+        name: 'Cu Stomer',
+        roles: [],
+        passwordHash: await hashPassword(password),
+      },
+    ]);
+    return appEnv.PUBLIC_URL;
+  })
+  .extend('pages', { scope: 'file' }, async ({ base }) => {
+    /** Opens the login page through the real redirect chain: /api/auth/login -> /oidc/auth -> interaction. */
+    const openLoginPage = async (browser: TestBrowser, returnTo = '/elastic') => {
+      const { response, url, hops } = await browser.navigate(
+        `${base}${authApi.login.path}?returnTo=${encodeURIComponent(returnTo)}`,
+      );
+      expect(response.status).toBe(200);
+      expect(hops.some((h) => h.pathname === '/oidc/auth')).toBe(true);
+      expect(url.pathname).toMatch(/^\/oidc\/interaction\//);
+      return { html: await response.text(), url, response };
+    };
+    return {
+      openLoginPage,
+      signInThroughPages: async (email: string, returnTo = '/elastic') => {
+        const browser = new TestBrowser();
+        const page = await openLoginPage(browser, returnTo);
+        const done = await browser.postForm(formAction(page.html, page.url), { email, password });
+        expect(done.url.pathname).toBe(returnTo.split('?')[0]);
+        return { browser, done };
+      },
+      /** A GET of a declared operation in the browser, with its cookies. */
+      apiGet: (browser: TestBrowser, operation: Operation) => browser.request(`${base}${operation.path}`),
+    };
   });
-  await app.listen({ host: '127.0.0.1', port });
-}
-
-afterAll(async () => {
-  await app?.close();
-  await database?.close();
-});
-
-/** Opens the login page through the real redirect chain: /api/auth/login -> /oidc/auth -> interaction. */
-async function openLoginPage(browser: TestBrowser, returnTo = '/elastic') {
-  const { response, url, hops } = await browser.navigate(
-    `${base}/api/auth/login?returnTo=${encodeURIComponent(returnTo)}`,
-  );
-  expect(response.status).toBe(200);
-  expect(hops.some((h) => h.pathname === '/oidc/auth')).toBe(true);
-  expect(url.pathname).toMatch(/^\/oidc\/interaction\//);
-  return { html: await response.text(), url, response };
-}
-
-async function signInThroughPages(email: string, returnTo = '/elastic') {
-  const browser = new TestBrowser();
-  const page = await openLoginPage(browser, returnTo);
-  const done = await browser.postForm(formAction(page.html, page.url), { email, password });
-  expect(done.url.pathname).toBe(returnTo.split('?')[0]);
-  return { browser, done };
-}
-
-const apiGet = (browser: TestBrowser, path: string) => browser.request(`${base}${path}`);
 
 describe('built-in IdP sign-in over real HTTP', () => {
-  it('shows a labelled login page listing the demo users without revealing a custom password', async () => {
+  test('shows a labelled login page listing the demo users without revealing a custom password', async ({
+    pages: { openLoginPage },
+  }) => {
     const page = await openLoginPage(new TestBrowser());
     expect(page.html).toContain('<title>Licensing Portal</title>');
     expect(page.html).toMatch(/<label for="email">Email<\/label>\s*<input id="email"/);
@@ -94,10 +95,14 @@ describe('built-in IdP sign-in over real HTTP', () => {
     expect(page.response.headers.get('content-security-policy')).toContain("script-src 'self'");
   });
 
-  it('signs in, sets an HttpOnly SameSite=Lax session cookie and lands on returnTo', async () => {
+  test('signs in, sets an HttpOnly SameSite=Lax session cookie and lands on returnTo', async ({
+    database,
+    base,
+    pages: { signInThroughPages, apiGet },
+  }) => {
     const { browser, done } = await signInThroughPages('ADA@vendor.example', '/elastic?x=1');
     expect(done.url.href).toBe(`${base}/elastic?x=1`);
-    expect(done.hops.some((h) => h.pathname === '/api/auth/callback')).toBe(true);
+    expect(done.hops.some((h) => h.pathname === authApi.callback.path)).toBe(true);
     const setCookie = browser.setCookieHeaders.get('lp_session')!;
     expect(setCookie).toMatch(/HttpOnly/i);
     expect(setCookie).toMatch(/SameSite=Lax/i);
@@ -105,13 +110,13 @@ describe('built-in IdP sign-in over real HTTP', () => {
     // The browser never sees tokens: nothing but the opaque session id is handed out.
     expect(done.hops.some((h) => /token|code_verifier/.test(h.search) && h.origin !== base)).toBe(false);
 
-    const me = await apiGet(browser, '/api/auth/session');
+    const me = await apiGet(browser, authApi.session);
     expect(me.status).toBe(200);
     expect(await me.json()).toEqual({
       status: 'SUCCESS',
       data: { email: 'ada@vendor.example', name: 'Ada Support', vendorRoles: ['support'], via: 'session' },
     });
-    expect((await apiGet(browser, '/api/getUserDetails')).status).not.toBe(401);
+    expect((await apiGet(browser, userApi.details)).status).not.toBe(401);
 
     // Only the hash of the cookie value is stored.
     const id = browser.cookie('lp_session')!;
@@ -124,19 +129,24 @@ describe('built-in IdP sign-in over real HTTP', () => {
     expect(user.vendorRoles).toEqual(['support']);
   });
 
-  it('sets a script-readable hint with the session and clears both on sign-out (issue 21)', async () => {
+  test('sets a script-readable hint with the session and clears both on sign-out (issue 21)', async ({
+    base,
+    pages: { signInThroughPages },
+  }) => {
     // The web app skips the "who is signed in" call without the hint, so a first visit logs no 401.
     const { browser } = await signInThroughPages('cu@customer.example');
     const hint = browser.setCookieHeaders.get('lp_signed_in')!;
     expect(hint).toMatch(/^lp_signed_in=1;/);
     expect(hint).not.toMatch(/HttpOnly/i);
     expect(hint).toMatch(/SameSite=Lax/i);
-    await browser.request(`${base}/api/auth/logout`, { method: 'POST', headers: { 'x-lp-csrf': '1' } });
+    await browser.request(`${base}${authApi.logout.path}`, { method: 'POST', headers: { 'x-lp-csrf': '1' } });
     expect(browser.cookie('lp_signed_in')).toBeUndefined();
     expect(browser.cookie('lp_session')).toBeUndefined();
   });
 
-  it('sends Back to the used login page into the portal while signed in, not to "Sign-in expired"', async () => {
+  test('sends Back to the used login page into the portal while signed in, not to "Sign-in expired"', async ({
+    pages: { openLoginPage },
+  }) => {
     const browser = new TestBrowser();
     const page = await openLoginPage(browser, '/ssl?account=1000001');
     await browser.postForm(formAction(page.html, page.url), { email: 'ada@vendor.example', password });
@@ -149,7 +159,9 @@ describe('built-in IdP sign-in over real HTTP', () => {
     expect(await stranger.text()).toContain('Sign-in expired');
   });
 
-  it('re-renders the login page with an error on a wrong password', async () => {
+  test('re-renders the login page with an error on a wrong password', async ({
+    pages: { openLoginPage },
+  }) => {
     const browser = new TestBrowser();
     const page = await openLoginPage(browser);
     const { response, url } = await browser.postForm(formAction(page.html, page.url), {
@@ -163,7 +175,7 @@ describe('built-in IdP sign-in over real HTTP', () => {
     expect(browser.cookie('lp_session')).toBeUndefined();
   });
 
-  it('refuses an unknown email with the same message', async () => {
+  test('refuses an unknown email with the same message', async ({ pages: { openLoginPage } }) => {
     const browser = new TestBrowser();
     const page = await openLoginPage(browser);
     const { response } = await browser.postForm(formAction(page.html, page.url), {
@@ -173,14 +185,17 @@ describe('built-in IdP sign-in over real HTTP', () => {
     expect(await response.text()).toContain('Username or password is incorrect');
   });
 
-  it('signs out of the portal and of the IdP', async () => {
+  test('signs out of the portal and of the IdP', async ({
+    base,
+    pages: { openLoginPage, signInThroughPages, apiGet },
+  }) => {
     const { browser } = await signInThroughPages('cu@customer.example');
-    expect((await apiGet(browser, '/api/auth/session')).status).toBe(200);
+    expect((await apiGet(browser, authApi.session)).status).toBe(200);
 
-    const withoutHeader = await browser.request(`${base}/api/auth/logout`, { method: 'POST' });
+    const withoutHeader = await browser.request(`${base}${authApi.logout.path}`, { method: 'POST' });
     expect(withoutHeader.status).toBe(403);
 
-    const res = await browser.request(`${base}/api/auth/logout`, {
+    const res = await browser.request(`${base}${authApi.logout.path}`, {
       method: 'POST',
       headers: { 'x-lp-csrf': '1' },
     });
@@ -191,35 +206,38 @@ describe('built-in IdP sign-in over real HTTP', () => {
     expect(redirect.searchParams.get('post_logout_redirect_uri')).toBe(`${base}/`);
     expect(redirect.searchParams.get('id_token_hint')).toBeTruthy();
     expect(browser.cookie('lp_session')).toBeUndefined();
-    expect(await (await apiGet(browser, '/api/auth/session')).json()).toEqual(unauthorised);
+    expect(await (await apiGet(browser, authApi.session)).json()).toEqual(unauthorised);
 
     // The IdP's sign-out page submits itself (external script) and returns to the portal.
     const confirm = await browser.navigate(redirect);
     const html = await confirm.response.text();
-    expect(html).toContain('<script src="/api/auth/auto-submit.js"></script>');
+    expect(html).toContain(`<script src="${authApi.autoSubmitScript.path}"></script>`);
     const out = await browser.postForm(formAction(html, confirm.url), Object.fromEntries(hiddenFields(html)));
     expect(out.url.href).toBe(`${base}/`);
     // The IdP session is gone too: signing in again asks for the password.
     await openLoginPage(browser);
   });
 
-  it('keeps the IdP session for a silent second sign-in while it lasts', async () => {
+  test('keeps the IdP session for a silent second sign-in while it lasts', async ({
+    base,
+    pages: { signInThroughPages },
+  }) => {
     const { browser } = await signInThroughPages('ada@vendor.example');
-    await browser.request(`${base}/api/auth/logout`, { method: 'POST', headers: { 'x-lp-csrf': '1' } });
-    const again = await browser.navigate(`${base}/api/auth/login?returnTo=/home`);
+    await browser.request(`${base}${authApi.logout.path}`, { method: 'POST', headers: { 'x-lp-csrf': '1' } });
+    const again = await browser.navigate(`${base}${authApi.login.path}?returnTo=/home`);
     expect(again.url.href).toBe(`${base}/home`);
     expect(browser.cookie('lp_session')).toBeTruthy();
   });
 
-  it('redirects to the public origin first when called on another host name', async () => {
-    const res = await fetch(`${base.replace('localhost', '127.0.0.1')}/api/auth/login?returnTo=/x`, {
+  test('redirects to the public origin first when called on another host name', async ({ base }) => {
+    const res = await fetch(`${base.replace('localhost', '127.0.0.1')}${authApi.login.path}?returnTo=/x`, {
       redirect: 'manual',
     });
     expect(res.status).toBe(302);
-    expect(res.headers.get('location')).toBe(`${base}/api/auth/login?returnTo=%2Fx`);
+    expect(res.headers.get('location')).toBe(`${base}${authApi.login.path}?returnTo=%2Fx`);
   });
 
-  it('ignores returnTo values that leave the site', async () => {
+  test('ignores returnTo values that leave the site', async ({ database, base }) => {
     for (const bad of [
       '//evil.example/x',
       'https://evil.example/',
@@ -227,7 +245,7 @@ describe('built-in IdP sign-in over real HTTP', () => {
       'javascript:alert(1)',
       '/./%2e%2e//evil.example',
     ]) {
-      const res = await fetch(`${base}/api/auth/login?returnTo=${encodeURIComponent(bad)}`, {
+      const res = await fetch(`${base}${authApi.login.path}?returnTo=${encodeURIComponent(bad)}`, {
         redirect: 'manual',
       });
       expect(res.status).toBe(302);
@@ -237,7 +255,10 @@ describe('built-in IdP sign-in over real HTTP', () => {
     }
   });
 
-  it('keeps the post-sign-in Location on the portal for dot-segment and backslash return paths', async () => {
+  test('keeps the post-sign-in Location on the portal for dot-segment and backslash return paths', async ({
+    base,
+    pages: { openLoginPage },
+  }) => {
     for (const bad of ['/./%2e%2e//evil.example', '/%2e/%2fevil', '/\\evil.example', '/.//evil.example']) {
       const browser = new TestBrowser();
       const page = await openLoginPage(browser, bad);
@@ -249,7 +270,7 @@ describe('built-in IdP sign-in over real HTTP', () => {
         body: new URLSearchParams({ email: 'ada@vendor.example', password }).toString(),
       });
       let at = formAction(page.html, page.url);
-      while (at.pathname !== '/api/auth/callback') {
+      while (at.pathname !== authApi.callback.path) {
         expect(res.status).toBeGreaterThanOrEqual(300);
         at = new URL(res.headers.get('location')!, at);
         expect(at.origin).toBe(base);
@@ -261,8 +282,8 @@ describe('built-in IdP sign-in over real HTTP', () => {
     }
   });
 
-  it('fails a callback with an unknown state back to the app', async () => {
-    const res = await fetch(`${base}/api/auth/callback?code=abc&state=forged`, { redirect: 'manual' });
+  test('fails a callback with an unknown state back to the app', async ({ base }) => {
+    const res = await fetch(`${base}${authApi.callback.path}?code=abc&state=forged`, { redirect: 'manual' });
     expect(res.status).toBe(302);
     expect(res.headers.get('location')).toBe('/?signin=failed');
   });
@@ -273,25 +294,27 @@ function hiddenFields(html: string): [string, string][] {
 }
 
 describe('sessions, tokens and the API guard', () => {
-  it('answers 401 to anonymous calls on protected paths and lets public ones through', async () => {
-    const res = await app.inject('/api/getUserDetails');
-    expect(res.statusCode).toBe(401);
-    expect(res.json()).toEqual(unauthorised);
-    expect((await app.inject({ method: 'POST', url: '/api/getaccounts', payload: {} })).statusCode).toBe(401);
+  test('answers 401 to anonymous calls on protected paths and lets public ones through', async ({
+    api,
+    app,
+  }) => {
+    expect(await api.refused(anonymous, userApi.details, undefined, 401)).toEqual(unauthorised);
+    await api.refused(anonymous, accountsApi.page, {}, 401);
+    // An unknown path under /api is not told apart from a protected one.
     expect((await app.inject('/api/no-such-route')).statusCode).toBe(401);
-    expect((await app.inject('/api/config')).statusCode).toBe(200);
-    expect((await app.inject('/api/environment')).statusCode).toBe(200);
+    await api.ok(anonymous, platformApi.config, undefined);
+    expect((await api.call(anonymous, platformApi.environment)).statusCode).toBe(200);
   });
 
-  it('ends idle sessions and slides the idle timer', async () => {
-    const { headers } = await signInAs(database.db, 'idle@x.example');
-    const idHash = hashSessionId(headers.cookie.split('=')[1]);
+  test('ends idle sessions and slides the idle timer', async ({ api, database, signIn }) => {
+    const idle = await signIn('idle@x.example');
+    const idHash = hashSessionId(idle.headers.cookie.split('=')[1]);
     // 29 minutes of inactivity (limit 30): still valid, and the request refreshes last_seen_at.
     await database.db
       .update(sessions)
       .set({ lastSeenAt: new Date(Date.now() - 29 * 60_000) })
       .where(eq(sessions.idHash, idHash));
-    expect((await app.inject({ url: '/api/auth/session', headers })).statusCode).toBe(200);
+    await api.ok(idle, authApi.session, undefined);
     const [touched] = await database.db.select().from(sessions).where(eq(sessions.idHash, idHash));
     expect(Date.now() - touched.lastSeenAt.getTime()).toBeLessThan(10_000);
     // 31 minutes: gone, and the cookie is cleared.
@@ -299,81 +322,73 @@ describe('sessions, tokens and the API guard', () => {
       .update(sessions)
       .set({ lastSeenAt: new Date(Date.now() - 31 * 60_000) })
       .where(eq(sessions.idHash, idHash));
-    const res = await app.inject({ url: '/api/getUserDetails', headers });
+    const res = await api.call(idle, userApi.details);
     expect(res.statusCode).toBe(401);
     expect(String(res.headers['set-cookie'])).toMatch(/lp_session=;/);
     expect(await database.db.select().from(sessions).where(eq(sessions.idHash, idHash))).toHaveLength(0);
   });
 
-  it('ends sessions at their absolute expiry even when active', async () => {
-    const { headers } = await signInAs(database.db, 'abs@x.example');
-    const idHash = hashSessionId(headers.cookie.split('=')[1]);
+  test('ends sessions at their absolute expiry even when active', async ({ api, database, signIn }) => {
+    const active = await signIn('abs@x.example');
+    const idHash = hashSessionId(active.headers.cookie.split('=')[1]);
     await database.db
       .update(sessions)
       .set({ expiresAt: new Date(Date.now() - 1000) })
       .where(eq(sessions.idHash, idHash));
-    expect((await app.inject({ url: '/api/getUserDetails', headers })).statusCode).toBe(401);
+    await api.refused(active, userApi.details, undefined, 401);
   });
 
-  it('requires the anti-CSRF header on cookie-authenticated writes only', async () => {
-    const { headers } = await signInAs(database.db, 'csrf@x.example', { vendorRoles: ['busops'] });
-    const cookieOnly = { cookie: headers.cookie };
-    const blocked = await app.inject({
-      method: 'POST',
-      url: '/api/getaccounts',
-      headers: cookieOnly,
-      payload: {},
-    });
-    expect(blocked.statusCode).toBe(403);
-    expect(blocked.json()).toMatchObject({ status: 'FAILURE', err: 'Missing anti-CSRF header' });
-    const allowed = await app.inject({ method: 'POST', url: '/api/getaccounts', headers, payload: {} });
+  test('requires the anti-CSRF header on cookie-authenticated writes only', async ({ api, signIn }) => {
+    const staff = await signIn('csrf@x.example', { vendorRoles: ['busops'] });
+    const cookieOnly: Caller = { ...staff, headers: { cookie: staff.headers.cookie } };
+    const blocked = await api.refused(cookieOnly, accountsApi.page, {}, 403);
+    expect(blocked).toMatchObject({ status: 'FAILURE', err: 'Missing anti-CSRF header' });
+    const allowed = await api.call(staff, accountsApi.page, {});
     expect(allowed.statusCode).not.toBe(403);
     expect(allowed.statusCode).not.toBe(401);
-    expect((await app.inject({ url: '/api/auth/session', headers: cookieOnly })).statusCode).toBe(200);
+    await api.ok(cookieOnly, authApi.session, undefined);
   });
 
-  it('accepts personal API tokens, without CSRF header, until revoked or expired', async () => {
-    const { userId } = await signInAs(database.db, 'bot@x.example', { vendorRoles: ['sales'] });
+  test('accepts personal API tokens, without CSRF header, until revoked or expired', async ({
+    api,
+    database,
+    signIn,
+  }) => {
+    const { userId } = await signIn('bot@x.example', { vendorRoles: ['sales'] });
     const {
       token,
       row: { id },
     } = await createApiToken(database.db, userId, { expiresInDays: 30 });
-    const auth = { authorization: `Bearer ${token}` };
-    const me = await app.inject({ url: '/api/auth/session', headers: auth });
-    expect(me.json().data).toEqual({
+    const bot = bearer(token);
+    const me = await api.ok(bot, authApi.session, undefined);
+    expect(me.data).toEqual({
       email: 'bot@x.example',
       name: 'bot',
       vendorRoles: ['sales'],
       via: 'token',
     });
-    const write = await app.inject({ method: 'POST', url: '/api/getaccounts', headers: auth, payload: {} });
+    const write = await api.call(bot, accountsApi.page, {});
     expect([401, 403]).not.toContain(write.statusCode);
 
     await revokeApiTokens(database.db, { tokenId: id });
-    expect((await app.inject({ url: '/api/getUserDetails', headers: auth })).json()).toEqual(unauthorised);
+    expect(await api.refused(bot, userApi.details, undefined, 401)).toEqual(unauthorised);
 
     const expired = await createApiToken(database.db, userId, { expiresInDays: 1 });
     await database.db
       .update(apiTokens)
       .set({ expiresAt: new Date(Date.now() - 60_000) })
       .where(eq(apiTokens.id, expired.row.id));
-    const res = await app.inject({
-      url: '/api/getUserDetails',
-      headers: { authorization: `Bearer ${expired.token}` },
-    });
-    expect(res.statusCode).toBe(401);
-    expect(
-      (await app.inject({ url: '/api/getUserDetails', headers: { authorization: 'Bearer lp_garbage' } }))
-        .statusCode,
-    ).toBe(401);
+    await api.refused(bearer(expired.token), userApi.details, undefined, 401);
+    await api.refused(bearer('lp_garbage'), userApi.details, undefined, 401);
   });
 
-  it('works with the signInAs helper for other tests', async () => {
+  test('works with the signInAs helper for other tests', async ({ api, database }) => {
     const { headers } = await signInAs(database.db, 'Helper@X.example', {
       vendorRoles: ['admin', 'bogus'],
       name: 'Hel Per',
     });
-    expect((await app.inject({ url: '/api/auth/session', headers })).json().data).toEqual({
+    const helper: Caller = { email: 'Helper@X.example', userId: '', headers };
+    expect((await api.ok(helper, authApi.session, undefined)).data).toEqual({
       email: 'helper@x.example',
       name: 'Hel Per',
       vendorRoles: ['admin'],
@@ -383,7 +398,13 @@ describe('sessions, tokens and the API guard', () => {
 });
 
 describe('restarts', () => {
-  it('keep signing keys, the client secret and IdP sessions (stored in the database)', async () => {
+  test('keep signing keys, the client secret and IdP sessions (stored in the database)', async ({
+    app,
+    appEnv,
+    database,
+    base,
+    pages: { signInThroughPages },
+  }) => {
     const { browser } = await signInThroughPages('ada@vendor.example');
     const kids = async () =>
       ((await (await browser.request(`${base}/oidc/jwks`)).json()) as { keys: { kid: string }[] }).keys.map(
@@ -394,16 +415,18 @@ describe('restarts', () => {
     expect((stored.value as { keys: { kid: string; d?: string }[] }).keys.map((k) => k.kid)).toEqual(before);
 
     await app.close();
-    await startApp();
+    const restarted = await createTestApp(database, appEnv);
+    onTestFinished(() => restarted.close());
+    await restarted.listen({ host: '127.0.0.1', port: Number(appEnv.PORT) });
 
     expect(await kids()).toEqual(before);
     // The portal session survives (server-side row) ...
-    expect((await browser.request(`${base}/api/auth/session`)).status).toBe(200);
+    expect((await browser.request(`${base}${authApi.session.path}`)).status).toBe(200);
     // ... and so does the IdP session: after leaving the portal only, signing in again needs no password.
-    await browser.request(`${base}/api/auth/logout`, { method: 'POST', headers: { 'x-lp-csrf': '1' } });
-    expect((await browser.request(`${base}/api/auth/session`)).status).toBe(401);
-    const again = await browser.navigate(`${base}/api/auth/login?returnTo=/home`);
+    await browser.request(`${base}${authApi.logout.path}`, { method: 'POST', headers: { 'x-lp-csrf': '1' } });
+    expect((await browser.request(`${base}${authApi.session.path}`)).status).toBe(401);
+    const again = await browser.navigate(`${base}${authApi.login.path}?returnTo=/home`);
     expect(again.url.href).toBe(`${base}/home`);
-    expect((await browser.request(`${base}/api/auth/session`)).status).toBe(200);
+    expect((await browser.request(`${base}${authApi.session.path}`)).status).toBe(200);
   });
 });
