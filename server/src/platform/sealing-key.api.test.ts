@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { activationsApi } from '@lp/contract/activations/api';
 import { messages } from '@lp/contract/common/errors';
 import { credentialsApi } from '@lp/contract/credentials/api';
 import { licenseFilesApi } from '@lp/contract/license-files/api';
@@ -11,6 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import { describe, expect } from 'vitest';
 import { buildLease, buildLicenseServer } from '../../harness/factories.ts';
 import { createTestApp } from '../../harness/test-app.ts';
+import { activationCalls } from '../../test/activation-calls.ts';
 import { acme, anonymous, apiOf, apiTest } from '../../test/api-fixture.ts';
 import { createTestDatabase } from '../../test/test-db.ts';
 import {
@@ -108,11 +108,9 @@ test.beforeAll(async ({ api, app, database, sealed, cast: { boss } }) => {
     featureName: 'cfd',
   });
   await buildLease(database.db, CN, 'SK-LEASE', { partNumber: 'SK-SOLVER' });
-  await api.ok(boss, activationsApi.create, {
-    customerNumber: CN,
+  await activationCalls(api, boss, CN).create({
     serverName: 'sealed1',
     serverId: HOST,
-    serverIdType: 'ETHERNET',
     activations: [{ id: 'SK-LEASE', count: 2 }],
   });
   await buildLicenseServer(database.db, CN, { hostIdentity: CLS, kind: 'elastic' });

@@ -75,39 +75,33 @@ async function portal(database: Database, idp: ExternalIdp, port: number, env: R
 const at = (base: string, operation: Operation, query?: Record<string, string>) =>
   `${base}${operationUrl(operation, undefined, query)}`;
 
-const test = apiTest
+const test = apiTest.extend('portals', { scope: 'file' }, async ({ database }, { onCleanup }) => {
   /**
    * The provider's process and two portals using it: strict, and lenient (accepts a token without
    * email_verified). Closed after the file's last test.
    */
-  .extend('idp', { scope: 'file' }, async ({ database }, { onCleanup }) => {
-    const [strictPort, lenientPort] = [await freePort(), await freePort()];
-    const closers: (() => Promise<void>)[] = [];
-    onCleanup(async () => {
-      for (const close of closers.reverse()) await close();
-    });
-    const idp = await startExternalIdp({
-      portals: [`http://localhost:${strictPort}`, `http://localhost:${lenientPort}`],
-      accounts: Object.values(accounts),
-    });
-    closers.push(() => idp.stop());
-    const strict = await portal(database, idp, strictPort);
-    closers.push(() => strict.app.close());
-    const lenient = await portal(database, idp, lenientPort, { OIDC_ACCEPT_MISSING_EMAIL_VERIFIED: 'true' });
-    closers.push(() => lenient.app.close());
-    await upsertUser(database.db, { email: 'admin@acme.example', name: 'Acme Admin', vendorRoles: [] });
-    await upsertUser(database.db, { email: 'quiet@acme.example', name: 'Quiet Person', vendorRoles: [] });
-    return { issuer: idp.issuer, strict, lenient };
-  })
-  .extend('portalUsers', { scope: 'file' }, async ({ database }) => ({
-    userByEmail: async (email: string) =>
-      (await database.db.select().from(users).where(eq(users.email, email)))[0],
-    sessionsOf: async (userId: string) =>
-      database.db.select().from(sessions).where(eq(sessions.userId, userId)),
-  }))
-  .extend('signInAt', { scope: 'file' }, async ({ idp }) => {
+  const [strictPort, lenientPort] = [await freePort(), await freePort()];
+  const closers: (() => Promise<void>)[] = [];
+  onCleanup(async () => {
+    for (const close of closers.reverse()) await close();
+  });
+  const idp = await startExternalIdp({
+    portals: [`http://localhost:${strictPort}`, `http://localhost:${lenientPort}`],
+    accounts: Object.values(accounts),
+  });
+  closers.push(() => idp.stop());
+  const strict = await portal(database, idp, strictPort);
+  closers.push(() => strict.app.close());
+  const lenient = await portal(database, idp, lenientPort, { OIDC_ACCEPT_MISSING_EMAIL_VERIFIED: 'true' });
+  closers.push(() => lenient.app.close());
+  await upsertUser(database.db, { email: 'admin@acme.example', name: 'Acme Admin', vendorRoles: [] });
+  await upsertUser(database.db, { email: 'quiet@acme.example', name: 'Quiet Person', vendorRoles: [] });
+  return {
+    idp,
+    strict,
+    lenient,
     /** Starts a sign-in at the portal and logs in at the provider's form; resolves where the browser ends up. */
-    return async (browser: TestBrowser, base: string, who: ExternalIdpAccount, returnTo = '/elastic') => {
+    signIn: async (browser: TestBrowser, base: string, who: ExternalIdpAccount, returnTo = '/elastic') => {
       const login = await browser.navigate(at(base, authApi.login, { returnTo }));
       expect(login.url.origin).toBe(idp.issuer);
       const html = await login.response.text();
@@ -117,30 +111,26 @@ const test = apiTest
         password: who.password,
       });
       return done.url;
-    };
-  });
+    },
+    userByEmail: async (email: string) =>
+      (await database.db.select().from(users).where(eq(users.email, email)))[0],
+    sessionsOf: async (userId: string) =>
+      database.db.select().from(sessions).where(eq(sessions.userId, userId)),
+  };
+});
 
 describe('sign-in with an external IdP (separate oidc-provider process)', () => {
-  test('does not mount the built-in provider', async ({
-    idp: {
-      strict: { base: strictBase },
-    },
-  }) => {
-    const res = await fetch(`${strictBase}/oidc/.well-known/openid-configuration`);
+  test('does not mount the built-in provider', async ({ portals: { strict } }) => {
+    const res = await fetch(`${strict.base}/oidc/.well-known/openid-configuration`);
     expect(res.status).toBe(404);
   });
 
   test('signs in a verified e-mail, binds the subject, takes the roles claim, and sign-out ends the provider session', async ({
-    idp: {
-      issuer,
-      strict: { base: strictBase },
-    },
-    portalUsers: { userByEmail, sessionsOf },
-    signInAt,
+    portals: { idp, strict, signIn, userByEmail, sessionsOf },
   }) => {
     const browser = new TestBrowser();
-    const landed = await signInAt(browser, strictBase, accounts.support);
-    expect(landed.href).toBe(`${strictBase}/elastic`);
+    const landed = await signIn(browser, strict.base, accounts.support);
+    expect(landed.href).toBe(`${strict.base}/elastic`);
     expect(browser.setCookieHeaders.get('lp_session')).toMatch(
       /HttpOnly.*SameSite=Lax|SameSite=Lax.*HttpOnly/i,
     );
@@ -149,12 +139,12 @@ describe('sign-in with an external IdP (separate oidc-provider process)', () => 
     expect(user).toMatchObject({
       name: 'Ext Support',
       vendorRoles: ['support'],
-      idpIssuer: issuer,
+      idpIssuer: idp.issuer,
       idpSubject: 'ext-0001',
     });
     expect(user.rolesConfirmedAt).toBeInstanceOf(Date);
     expect(await sessionsOf(user.id)).toHaveLength(1);
-    const me = await browser.request(at(strictBase, authApi.session));
+    const me = await browser.request(at(strict.base, authApi.session));
     expect((await me.json()).data).toEqual({
       email: 'ext.support@idp.example',
       name: 'Ext Support',
@@ -163,43 +153,39 @@ describe('sign-in with an external IdP (separate oidc-provider process)', () => 
     });
 
     // While the provider's session lasts, signing in again passes without its form.
-    const again = await browser.navigate(at(strictBase, authApi.login, { returnTo: '/ssl' }));
-    expect(again.url.href).toBe(`${strictBase}/ssl`);
+    const again = await browser.navigate(at(strict.base, authApi.login, { returnTo: '/ssl' }));
+    expect(again.url.href).toBe(`${strict.base}/ssl`);
 
     // Sign-out: the portal session ends, and the browser is sent to the provider's end-session endpoint.
-    const out = await browser.request(at(strictBase, authApi.logout), {
+    const out = await browser.request(at(strict.base, authApi.logout), {
       method: 'POST',
       headers: { 'x-lp-csrf': '1' },
     });
     const redirect = new URL((await out.json()).data.redirect);
-    expect(redirect.origin).toBe(issuer);
-    expect(redirect.searchParams.get('post_logout_redirect_uri')).toBe(`${strictBase}/`);
+    expect(redirect.origin).toBe(idp.issuer);
+    expect(redirect.searchParams.get('post_logout_redirect_uri')).toBe(`${strict.base}/`);
     expect(await sessionsOf(user.id)).toHaveLength(0);
-    expect((await browser.request(at(strictBase, authApi.session))).status).toBe(401);
+    expect((await browser.request(at(strict.base, authApi.session))).status).toBe(401);
     const confirm = await browser.navigate(redirect);
     const confirmHtml = await confirm.response.text();
     expect(confirmHtml).toContain('Sign out of the External IdP?');
     const xsrf = /name="xsrf" value="([^"]+)"/.exec(confirmHtml)?.[1];
     const back = await browser.postForm(formAction(confirmHtml, confirm.url), { xsrf: xsrf!, logout: 'yes' });
-    expect(back.url.href).toBe(`${strictBase}/`);
+    expect(back.url.href).toBe(`${strict.base}/`);
 
     // The provider's session is over too: the next sign-in asks for the password again.
-    const next = await browser.navigate(at(strictBase, authApi.login));
-    expect(next.url.origin).toBe(issuer);
+    const next = await browser.navigate(at(strict.base, authApi.login));
+    expect(next.url.origin).toBe(idp.issuer);
     expect(await next.response.text()).toContain('<form method="post"');
   });
 
   test('refuses an unverified e-mail: no session, no binding, the named user untouched, audited', async ({
     database,
-    idp: {
-      strict: { base: strictBase },
-    },
-    portalUsers: { userByEmail, sessionsOf },
-    signInAt,
+    portals: { strict, signIn, userByEmail, sessionsOf },
   }) => {
     const browser = new TestBrowser();
-    const landed = await signInAt(browser, strictBase, accounts.mallory);
-    expect(landed.href).toBe(`${strictBase}/?signin=failed&reason=email-unverified`);
+    const landed = await signIn(browser, strict.base, accounts.mallory);
+    expect(landed.href).toBe(`${strict.base}/?signin=failed&reason=email-unverified`);
     expect(browser.cookie('lp_session')).toBeUndefined();
     const admin = await userByEmail('admin@acme.example');
     expect(admin).toMatchObject({ name: 'Acme Admin', vendorRoles: [], idpSubject: null });
@@ -215,18 +201,13 @@ describe('sign-in with an external IdP (separate oidc-provider process)', () => 
   });
 
   test('refuses a token without email_verified unless the operator opted in; then keeps the portal name', async ({
-    idp: {
-      strict: { base: strictBase },
-      lenient: { base: lenientBase },
-    },
-    portalUsers: { userByEmail },
-    signInAt,
+    portals: { strict, lenient, signIn, userByEmail },
   }) => {
-    const refused = await signInAt(new TestBrowser(), strictBase, accounts.quiet);
-    expect(refused.href).toBe(`${strictBase}/?signin=failed&reason=email-unverified`);
+    const refused = await signIn(new TestBrowser(), strict.base, accounts.quiet);
+    expect(refused.href).toBe(`${strict.base}/?signin=failed&reason=email-unverified`);
 
     const browser = new TestBrowser();
-    expect((await signInAt(browser, lenientBase, accounts.quiet)).href).toBe(`${lenientBase}/elastic`);
+    expect((await signIn(browser, lenient.base, accounts.quiet)).href).toBe(`${lenient.base}/elastic`);
     // Signed in, bound, but the provider's name is not taken for an address it did not say it verified.
     expect(await userByEmail('quiet@acme.example')).toMatchObject({
       name: 'Quiet Person',
@@ -236,18 +217,14 @@ describe('sign-in with an external IdP (separate oidc-provider process)', () => 
 
   test('refuses a second subject for a bound e-mail until an operator re-links the user', async ({
     database,
-    idp: {
-      strict: { base: strictBase },
-    },
-    portalUsers: { userByEmail },
-    signInAt,
+    portals: { strict, signIn, userByEmail },
   }) => {
-    expect((await signInAt(new TestBrowser(), strictBase, accounts.jo)).href).toBe(`${strictBase}/elastic`);
+    expect((await signIn(new TestBrowser(), strict.base, accounts.jo)).href).toBe(`${strict.base}/elastic`);
     expect(await userByEmail('jo@acme.example')).toMatchObject({ idpSubject: 'ext-0200', name: 'Jo' });
 
     const browser = new TestBrowser();
-    expect((await signInAt(browser, strictBase, accounts.joNew)).href).toBe(
-      `${strictBase}/?signin=failed&reason=identity-mismatch`,
+    expect((await signIn(browser, strict.base, accounts.joNew)).href).toBe(
+      `${strict.base}/?signin=failed&reason=identity-mismatch`,
     );
     expect(browser.cookie('lp_session')).toBeUndefined();
     const failures = (await auditEntriesOf(database.db, 'auth.sign-in.failed')).filter(
@@ -257,63 +234,53 @@ describe('sign-in with an external IdP (separate oidc-provider process)', () => 
     expect(await userByEmail('jo@acme.example')).toMatchObject({ idpSubject: 'ext-0200', name: 'Jo' });
 
     expect(await relinkUsers(database.db, automatedActor, { email: 'jo@acme.example' })).toBe(1);
-    expect((await signInAt(new TestBrowser(), strictBase, accounts.joNew)).href).toBe(
-      `${strictBase}/elastic`,
+    expect((await signIn(new TestBrowser(), strict.base, accounts.joNew)).href).toBe(
+      `${strict.base}/elastic`,
     );
     expect(await userByEmail('jo@acme.example')).toMatchObject({ idpSubject: 'ext-0201', name: 'Jo New' });
     // Now the first provider account is the stranger.
-    expect((await signInAt(new TestBrowser(), strictBase, accounts.jo)).href).toBe(
-      `${strictBase}/?signin=failed&reason=identity-mismatch`,
+    expect((await signIn(new TestBrowser(), strict.base, accounts.jo)).href).toBe(
+      `${strict.base}/?signin=failed&reason=identity-mismatch`,
     );
   });
 
   test('never takes preferred_username as the e-mail', async ({
-    idp: {
-      strict: { base: strictBase },
-    },
-    portalUsers: { userByEmail },
-    signInAt,
+    portals: { strict, signIn, userByEmail },
   }) => {
-    const landed = await signInAt(new TestBrowser(), strictBase, accounts.pu);
-    expect(landed.href).toBe(`${strictBase}/?signin=failed&reason=no-email`);
+    const landed = await signIn(new TestBrowser(), strict.base, accounts.pu);
+    expect(landed.href).toBe(`${strict.base}/?signin=failed&reason=no-email`);
     expect(await userByEmail('pu@acme.example')).toBeUndefined();
   });
 
   test('ends a disabled user’s session at once and refuses their next sign-in', async ({
     database,
-    idp: {
-      strict: { base: strictBase },
-    },
-    signInAt,
+    portals: { strict, signIn },
   }) => {
     const browser = new TestBrowser();
     await relinkUsers(database.db, automatedActor, { email: 'jo@acme.example' });
-    expect((await signInAt(browser, strictBase, accounts.jo)).href).toBe(`${strictBase}/elastic`);
-    expect((await browser.request(at(strictBase, authApi.session))).status).toBe(200);
+    expect((await signIn(browser, strict.base, accounts.jo)).href).toBe(`${strict.base}/elastic`);
+    expect((await browser.request(at(strict.base, authApi.session))).status).toBe(200);
 
     await disableUser(database.db, automatedActor, 'jo@acme.example');
-    expect((await browser.request(at(strictBase, authApi.session))).status).toBe(401);
+    expect((await browser.request(at(strict.base, authApi.session))).status).toBe(401);
     const other = new TestBrowser();
-    expect((await signInAt(other, strictBase, accounts.jo)).href).toBe(
-      `${strictBase}/?signin=failed&reason=disabled`,
+    expect((await signIn(other, strict.base, accounts.jo)).href).toBe(
+      `${strict.base}/?signin=failed&reason=disabled`,
     );
   });
 
   test('sends the browser back with signin=failed when the IdP denies the user or the callback is forged', async ({
-    idp: {
-      issuer,
-      strict: { base: strictBase },
-    },
+    portals: { idp, strict },
   }) => {
     const browser = new TestBrowser();
-    const login = await browser.navigate(at(strictBase, authApi.login));
+    const login = await browser.navigate(at(strict.base, authApi.login));
     const html = await login.response.text();
     const wrong = await browser.postForm(formAction(html, login.url), { login: 'jo', password: 'nope' });
     expect(await wrong.response.text()).toContain('Invalid credentials');
     const forged = await browser.navigate(
-      at(strictBase, authApi.callback, { code: 'x', state: 'y', iss: issuer }),
+      at(strict.base, authApi.callback, { code: 'x', state: 'y', iss: idp.issuer }),
     );
-    expect(forged.url.href).toBe(`${strictBase}/?signin=failed`);
+    expect(forged.url.href).toBe(`${strict.base}/?signin=failed`);
     expect(browser.cookie('lp_session')).toBeUndefined();
   });
 });
