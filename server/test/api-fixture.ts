@@ -15,6 +15,8 @@ import { expect, test } from 'vitest';
 import { addContact, buildAccount } from '../harness/factories.ts';
 import { signInAs } from '../harness/sign-in.ts';
 import { createTestApp } from '../harness/test-app.ts';
+import { loadConfig } from '../src/platform/config.ts';
+import type { AppContext } from '../src/platform/context.ts';
 import { createTestDatabase, type TestDatabase } from './test-db.ts';
 
 /** Someone calling the API: a signed-in user (their session's headers) or `anonymous`. */
@@ -200,8 +202,9 @@ export function apiOf(app: FastifyInstance): Api {
 /**
  * The API test of a file (decision 065): a migrated database of its own on the engine the project runs, the real
  * app on it, `api` to call declared operations, `cast` signed in on first use and `signIn` for anyone else
- * (`baseUrl` when a test needs the app listening, `tempDir` a folder of its own). All are file-scoped: built once
- * for the file, when a hook or test first asks, and closed after its last test.
+ * (`baseUrl` when a test needs the app listening, `tempDir` a folder of its own, `appContext` what jobs are
+ * given). All are file-scoped: built once for the file, when a hook or test first asks, and closed after its last
+ * test.
  */
 export const apiTest = test
   .extend('appEnv', { scope: 'file' }, {} as Record<string, string>)
@@ -227,6 +230,22 @@ export const apiTest = test
     return app;
   })
   .extend('api', { scope: 'file' }, async ({ app }) => apiOf(app))
+  /**
+   * What a job, the outbox or a service is given outside a request (AppContext): a test configuration with the
+   * file's appEnv, the file's database, the app's log and a zero secret. A file adds what else its code reads
+   * (`({ appContext, database }) => ({ ...appContext, metrics: createMetrics(database) })`).
+   */
+  .extend(
+    'appContext',
+    { scope: 'file' },
+    async ({ app, appEnv, database }): Promise<AppContext> => ({
+      config: loadConfig({ NODE_ENV: 'test', DATA_DIR: os.tmpdir(), ...appEnv }),
+      database,
+      db: database.db,
+      secret: Buffer.alloc(32),
+      log: app.log,
+    }),
+  )
   /**
    * The app listening on a free local port, for a test that needs a real HTTP client or socket (streamed answers,
    * encodings, a reader that stops reading): its base URL, `http://127.0.0.1:{port}`. Closed with the app.

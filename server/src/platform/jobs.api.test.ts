@@ -1,9 +1,7 @@
-import os from 'node:os';
 import { and, eq } from 'drizzle-orm';
 import { describe, expect } from 'vitest';
 import { apiTest } from '../../test/api-fixture.ts';
 import { jobRuns } from '../db/schema.ts';
-import { loadConfig } from './config.ts';
 import type { AppContext } from './context.ts';
 import { type Job, runDueJobs, utcDay } from './jobs.ts';
 import { createMetrics } from './metrics.ts';
@@ -13,16 +11,12 @@ import { createMetrics } from './metrics.ts';
  * never repeats, a run whose node died is taken over after its lease, and a failed run is retried later.
  */
 
-/** What the runner is given: a configuration, the fixture's database, the app's log and the job metrics. */
+/** What the runner is given: the fixture's context, and the job metrics. */
 const test = apiTest.extend(
   'ctx',
   { scope: 'file' },
-  async ({ database, app }): Promise<AppContext> => ({
-    config: loadConfig({ NODE_ENV: 'test', DATA_DIR: os.tmpdir() }),
-    database,
-    db: database.db,
-    secret: Buffer.alloc(32),
-    log: app.log,
+  async ({ appContext, database }): Promise<AppContext> => ({
+    ...appContext,
     metrics: createMetrics(database),
   }),
 );
