@@ -17,6 +17,7 @@ import { signInAs } from '../harness/sign-in.ts';
 import { createTestApp } from '../harness/test-app.ts';
 import { loadConfig } from '../src/platform/config.ts';
 import type { AppContext } from '../src/platform/context.ts';
+import { freePort } from './test-browser.ts';
 import { createTestDatabase, type TestDatabase } from './test-db.ts';
 
 /** Someone calling the API: a signed-in user (their session's headers) or `anonymous`. */
@@ -200,6 +201,15 @@ export function apiOf(app: FastifyInstance): Api {
 }
 
 /**
+ * For an app reached at its PUBLIC_URL (the built-in IdP's redirects and discovery name it): a free port and the
+ * URL on it, to spread into a file's `appEnv`; the `publicUrl` fixture then listens there.
+ */
+export async function ownPublicUrl(): Promise<{ PORT: string; PUBLIC_URL: string }> {
+  const port = await freePort();
+  return { PORT: String(port), PUBLIC_URL: `http://localhost:${port}` };
+}
+
+/**
  * The API test of a file (decision 065): a migrated database of its own on the engine the project runs, the real
  * app on it, `api` to call declared operations, `cast` signed in on first use and `signIn` for anyone else
  * (`baseUrl` when a test needs the app listening, `tempDir` a folder of its own, `appContext` what jobs are
@@ -246,6 +256,14 @@ export const apiTest = test
       log: app.log,
     }),
   )
+  /**
+   * The app listening where its `appEnv` says (PORT, PUBLIC_URL from `ownPublicUrl()`): its PUBLIC_URL. For a
+   * file that signs in through the built-in IdP's pages; such a file does not also ask for `baseUrl`.
+   */
+  .extend('publicUrl', { scope: 'file' }, async ({ app, appEnv }) => {
+    await app.listen({ host: '127.0.0.1', port: Number(appEnv.PORT) });
+    return appEnv.PUBLIC_URL;
+  })
   /**
    * The app listening on a free local port, for a test that needs a real HTTP client or socket (streamed answers,
    * encodings, a reader that stops reading): its base URL, `http://127.0.0.1:{port}`. Closed with the app.

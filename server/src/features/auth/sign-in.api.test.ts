@@ -7,8 +7,8 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, onTestFinished } from 'vitest';
 import { signInAs } from '../../../harness/sign-in.ts';
 import { createTestApp } from '../../../harness/test-app.ts';
-import { anonymous, apiTest, bearer, type Caller } from '../../../test/api-fixture.ts';
-import { formAction, freePort, TestBrowser } from '../../../test/test-browser.ts';
+import { anonymous, apiTest, bearer, type Caller, ownPublicUrl } from '../../../test/api-fixture.ts';
+import { formAction, TestBrowser } from '../../../test/test-browser.ts';
 import { apiTokens, appSettings, idpAccounts, loginStates, sessions, users } from '../../db/schema.ts';
 import { createApiToken, revokeApiTokens } from '../api-tokens/service.ts';
 import { hashPassword } from './password.ts';
@@ -18,23 +18,17 @@ const password = 'correct horse battery';
 const unauthorised = { status: 'FAILURE', err: 'Unauthorised', code: 'UNAUTHENTICATED' };
 
 const test = apiTest
-  // The app's public URL names the port it listens on (the IdP's redirects go there).
   // biome-ignore lint/correctness/noEmptyPattern: Vitest reads a fixture's dependencies from this pattern (none).
-  .override('appEnv', { scope: 'file' }, async ({}) => {
-    const port = await freePort();
-    return {
-      PORT: String(port),
-      PUBLIC_URL: `http://localhost:${port}`,
-      DEMO_PASSWORD: 'not-the-default-1',
-      SESSION_IDLE_MINUTES: '30',
-      SESSION_ABSOLUTE_HOURS: '8',
-      // Generous enough for the sign-ins of this file (all from 127.0.0.1); limits: sign-in-throttle.api.test.ts.
-      LOGIN_RATE_LIMIT_PER_MINUTE: '12',
-    };
-  })
-  /** The app listening at its public URL, and the IdP's accounts; answers that URL. */
-  .extend('base', { scope: 'file' }, async ({ app, appEnv, database }) => {
-    await app.listen({ host: '127.0.0.1', port: Number(appEnv.PORT) });
+  .override('appEnv', { scope: 'file' }, async ({}) => ({
+    ...(await ownPublicUrl()),
+    DEMO_PASSWORD: 'not-the-default-1',
+    SESSION_IDLE_MINUTES: '30',
+    SESSION_ABSOLUTE_HOURS: '8',
+    // Generous enough for the sign-ins of this file (all from 127.0.0.1); limits: sign-in-throttle.api.test.ts.
+    LOGIN_RATE_LIMIT_PER_MINUTE: '12',
+  }))
+  /** The app listening at its public URL, with the IdP's accounts; answers that URL. */
+  .extend('base', { scope: 'file' }, async ({ publicUrl, database }) => {
     await database.db.insert(idpAccounts).values([
       {
         email: 'ada@vendor.example',
@@ -49,7 +43,7 @@ const test = apiTest
         passwordHash: await hashPassword(password),
       },
     ]);
-    return appEnv.PUBLIC_URL;
+    return publicUrl;
   })
   .extend('pages', { scope: 'file' }, async ({ base }) => {
     /** Opens the login page through the real redirect chain: /api/auth/login -> /oidc/auth -> interaction. */
