@@ -4,6 +4,7 @@ import type { FilterRule } from '@lp/contract/query/schemas';
 import { formatDate } from '@lp/domain/dates';
 import { accountCurrency } from '@lp/domain/elastic-entitlements';
 import { FSA_MANUAL_DRAWDOWN_PART } from '@lp/domain/entitlements';
+import type { FsaPriceList } from '@lp/domain/fsa-pricing';
 import { and, asc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/database.ts';
@@ -222,15 +223,9 @@ export interface LockedFsaContract {
 const fsaLine = alias(entitlements, 'fsa_line');
 
 /** One product of a contract's price table (`fsa_prices`), its prices in cents (null = not offered). */
-export interface FsaPriceRow {
+export interface FsaPriceRow extends FsaPriceList {
   partNumber: string;
   name: string;
-  price7Days: number | null;
-  price30Days: number | null;
-  price60Days: number | null;
-  price90Days: number | null;
-  price180Days: number | null;
-  price1Year: number | null;
 }
 
 /** The contract's price table as one json value of the statement that names the contract (by name, then part). */
@@ -241,18 +236,23 @@ const priceTableOf = (contractId: SQL) =>
       order by pr.name, p.part_number), '[]'::json)
     from fsa_prices p join products pr on pr.part_number = p.part_number where p.contract_id = ${contractId})`;
 
+/** A contract's own terms, as the contract list and the order's lock read them. */
+const contractTerms = {
+  id: entitlements.id,
+  customerNumber: entitlements.customerNumber,
+  activationId: entitlements.activationId,
+  poNumber: entitlements.poNumber,
+  startDate: entitlements.startDate,
+  endDate: entitlements.endDate,
+  currency: entitlements.currency,
+  busopsEmails: entitlements.busopsEmails,
+  budgetCents: sql<number>`coalesce(${entitlements.priceCents}, 0)`.mapWith(Number),
+};
+
 function selectFsaContracts(db: Db) {
   return db
     .select({
-      id: entitlements.id,
-      customerNumber: entitlements.customerNumber,
-      activationId: entitlements.activationId,
-      poNumber: entitlements.poNumber,
-      startDate: entitlements.startDate,
-      endDate: entitlements.endDate,
-      currency: entitlements.currency,
-      busopsEmails: entitlements.busopsEmails,
-      budgetCents: sql<number>`coalesce(${entitlements.priceCents}, 0)`.mapWith(Number),
+      ...contractTerms,
       linesCents: sql<number>`coalesce(sum(${fsaLine.priceCents}), 0)`.mapWith(Number),
       lineCount: sql<number>`count(${fsaLine.id})`.mapWith(Number),
       lastOrderedAt: sql<
@@ -335,15 +335,7 @@ export const fsaEntitlements = {
   ): Promise<LockedFsaContract | undefined> => {
     const [row] = await tx
       .select({
-        id: entitlements.id,
-        customerNumber: entitlements.customerNumber,
-        activationId: entitlements.activationId,
-        poNumber: entitlements.poNumber,
-        startDate: entitlements.startDate,
-        endDate: entitlements.endDate,
-        currency: entitlements.currency,
-        busopsEmails: entitlements.busopsEmails,
-        budgetCents: sql<number>`coalesce(${entitlements.priceCents}, 0)`.mapWith(Number),
+        ...contractTerms,
         prices: priceTableOf(sql`${entitlements.id}`),
       })
       .from(entitlements)
