@@ -81,7 +81,9 @@ export async function signIn(
       return false;
     }
     await page.goto(target);
-    await expect(searchBox.or(page.getByLabel('Email'))).toBeVisible();
+    // The IdP's form by its password field: an account page may have its own "Email…" labels (the Emails
+    // region), the portal has no password field.
+    await expect(searchBox.or(page.getByLabel('Password', { exact: true }))).toBeVisible();
     return searchBox.isVisible();
   };
   if (await open(false)) return;
