@@ -355,6 +355,9 @@ export function HistoryGrid({ title, rows, actions, gridEvents }: HistoryGridPro
           if (ordered.some((n, i) => n !== p.nodes[i])) p.nodes.splice(0, p.nodes.length, ...ordered);
         }}
         domLayout="autoHeight"
+        // Rows in the DOM in the order they are shown: screen readers read the DOM, where a host that moves into
+        // this section would otherwise stay after the others whatever its place in the name order.
+        ensureDomOrder
         suppressColumnVirtualisation
         animateRows={false}
         pagination
