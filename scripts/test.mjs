@@ -175,12 +175,22 @@ async function browserLane() {
 ensureChromium();
 ensureNginx();
 console.log(
-  '\n== typecheck, unit, web components, API (PGlite, PostgreSQL) | build, browser (side by side) ==',
+  `\n== typecheck, unit, web components, API (PGlite, PostgreSQL) ${process.env.LP_TEST_LANES === '1' ? '|' : 'then'} build, browser ==`,
 );
-await Promise.all([layersLane(), browserLane()]);
+// LP_TEST_LANES=1 runs the two lanes side by side (decision 069: 15.4 min instead of 24.5 on a quiet machine).
+// Off by default until the sealing-key refusal seen twice in side-by-side runs is explained (decision 069).
+if (process.env.LP_TEST_LANES === '1') await Promise.all([layersLane(), browserLane()]);
+else {
+  await layersLane();
+  await browserLane();
+}
 
 durations.push(['total', (Date.now() - started) / 1000]);
-console.log('\nDurations (the build and browser layers ran beside the others):');
+console.log(
+  process.env.LP_TEST_LANES === '1'
+    ? '\nDurations (the build and browser layers ran beside the others):'
+    : '\nDurations:',
+);
 for (const [layer, seconds] of durations)
   console.log(`  ${layer.padEnd(14)}${seconds.toFixed(1).padStart(8)} s`);
 if (!pgUrl) {
