@@ -1,6 +1,10 @@
 import { defineConfig } from 'vitest/config';
 
-const apiFiles = ['server/src/**/*.api.test.ts', 'tools/src/**/*.api.test.ts'];
+const apiFiles = [
+  'server/src/**/*.api.test.ts',
+  'server/test/**/*.api.test.ts',
+  'tools/src/**/*.api.test.ts',
+];
 const engines = ['pglite', ...(process.env.TEST_DATABASE_URL ? ['postgres'] : [])];
 
 export default defineConfig({

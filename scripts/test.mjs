@@ -174,12 +174,13 @@ async function browserLane() {
 
 ensureChromium();
 ensureNginx();
+// The two lanes run side by side (decision 069: 15.4 min instead of 24.5 on a quiet machine); LP_TEST_LANES=0
+// runs them one after the other, for a layer's own time.
+const lanes = process.env.LP_TEST_LANES !== '0';
 console.log(
-  `\n== typecheck, unit, web components, API (PGlite, PostgreSQL) ${process.env.LP_TEST_LANES === '1' ? '|' : 'then'} build, browser ==`,
+  `\n== typecheck, unit, web components, API (PGlite, PostgreSQL) ${lanes ? '|' : 'then'} build, browser ==`,
 );
-// LP_TEST_LANES=1 runs the two lanes side by side (decision 069: 15.4 min instead of 24.5 on a quiet machine).
-// Off by default until the sealing-key refusal seen twice in side-by-side runs is explained (decision 069).
-if (process.env.LP_TEST_LANES === '1') await Promise.all([layersLane(), browserLane()]);
+if (lanes) await Promise.all([layersLane(), browserLane()]);
 else {
   await layersLane();
   await browserLane();
@@ -187,7 +188,7 @@ else {
 
 durations.push(['total', (Date.now() - started) / 1000]);
 console.log(
-  process.env.LP_TEST_LANES === '1'
+  lanes
     ? '\nDurations (the build and browser layers ran beside the others):'
     : '\nDurations:',
 );

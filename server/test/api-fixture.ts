@@ -216,7 +216,7 @@ export async function ownPublicUrl(): Promise<{ PORT: string; PUBLIC_URL: string
  * given). All are file-scoped: built once for the file, when a hook or test first asks, and closed after its last
  * test.
  */
-export const apiTest = test
+const sharedTest = test
   .extend('appEnv', { scope: 'file' }, {} as Record<string, string>)
   /**
    * A folder of the file's own (a DATA_DIR, checkpoint or upload folder a file names in its `appEnv`), removed
@@ -300,3 +300,16 @@ export const apiTest = test
       sales: await staff('sales'),
     };
   });
+
+/**
+ * Vitest's `override` at a file's top level replaces the fixtures of the test it is called on, and the API files
+ * share this module (isolate: false): `apiTest.override('appEnv', …)` in one file reached every later file of its
+ * worker (another file's PIN key sealed the secrets, answering 503 depending on which files a worker ran). An
+ * override therefore starts from a copy: it holds for the file that makes it, and `apiTest` stays as declared.
+ */
+export const apiTest: typeof sharedTest = Object.assign(sharedTest, {
+  override: ((...args: unknown[]) => {
+    const copy = sharedTest.extend({});
+    return Reflect.apply(copy.override, copy, args);
+  }) as typeof sharedTest.override,
+});
