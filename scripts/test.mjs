@@ -187,11 +187,7 @@ else {
 }
 
 durations.push(['total', (Date.now() - started) / 1000]);
-console.log(
-  lanes
-    ? '\nDurations (the build and browser layers ran beside the others):'
-    : '\nDurations:',
-);
+console.log(lanes ? '\nDurations (the build and browser layers ran beside the others):' : '\nDurations:');
 for (const [layer, seconds] of durations)
   console.log(`  ${layer.padEnd(14)}${seconds.toFixed(1).padStart(8)} s`);
 if (!pgUrl) {
