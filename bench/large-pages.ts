@@ -80,7 +80,7 @@ try {
 
   const port = 18_000 + Math.floor(Math.random() * 700);
   const base = `http://127.0.0.1:${port}`;
-  const server = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
+  const server = spawn(process.execPath, ['server/src/main.ts'], {
     cwd: serverDir,
     env: {
       ...process.env,

@@ -44,7 +44,7 @@ export async function startServer(
   Object.assign(env, settings(port));
   delete env.DATABASE_URL;
   if (databaseUrl) env.DATABASE_URL = databaseUrl;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
+  const child = spawn(process.execPath, ['server/src/main.ts'], {
     cwd: root,
     env,
     stdio: ['ignore', 'pipe', 'inherit'],

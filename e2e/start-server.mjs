@@ -29,7 +29,7 @@ const env = { ...process.env };
 delete env.DATABASE_URL;
 
 // The server runs in a direct child (no npx/tsx wrappers in between), so a SIGTERM here reaches it.
-const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
+const child = spawn(process.execPath, ['server/src/main.ts'], {
   cwd: root,
   stdio: 'inherit',
   env: {

@@ -358,11 +358,15 @@ const startOfUtcDay = (ms: number) => Math.floor(ms / DAY_MS) * DAY_MS;
  * refuses a non-timestamp column, DAYRANGE reads both dates first).
  */
 class CriterionParser {
-  constructor(
-    readonly name: string,
-    readonly method: Method,
-    readonly target: FilterColumnKind,
-  ) {}
+  readonly name: string;
+  readonly method: Method;
+  readonly target: FilterColumnKind;
+
+  constructor(name: string, method: Method, target: FilterColumnKind) {
+    this.name = name;
+    this.method = method;
+    this.target = target;
+  }
 
   parse(criterion: Criterion): { test: FilterTest; negate: boolean } {
     const { value } = criterion;

@@ -127,7 +127,7 @@ function verifyWithCli(file: string, keysUrl: string): Promise<{ code: number | 
   return new Promise((resolve) => {
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', 'tools/src/cli.ts', 'license', 'verify', file, '--keys-url', keysUrl],
+      ['tools/src/cli.ts', 'license', 'verify', file, '--keys-url', keysUrl],
       { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let output = '';

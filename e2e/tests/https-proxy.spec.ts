@@ -281,7 +281,7 @@ async function startStack(certs: Certificates): Promise<Stack> {
   };
   // Embedded PGlite in a fresh folder, whatever the caller's shell says.
   delete env.DATABASE_URL;
-  const server = startChild(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], env, (line) => {
+  const server = startChild(process.execPath, ['server/src/main.ts'], env, (line) => {
     if (line.includes('Licensing Portal is ready at')) printedReady();
     if (!line.startsWith('{')) return;
     try {

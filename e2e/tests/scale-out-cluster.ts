@@ -161,7 +161,7 @@ async function freePort(): Promise<number> {
  * first, with the node's last output.
  */
 function spawnNode(name: NodeName, port: number, env: NodeJS.ProcessEnv) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
+  const child = spawn(process.execPath, ['server/src/main.ts'], {
     cwd: root,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -310,7 +310,7 @@ export async function startCluster(): Promise<Cluster> {
 
 /** Runs `npm run cli -- reconcile --json` against the cluster's database; answers the exit code and rows. */
 export async function reconcileCli(databaseUrl: string) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'tools/src/cli.ts', 'reconcile', '--json'], {
+  const child = spawn(process.execPath, ['tools/src/cli.ts', 'reconcile', '--json'], {
     cwd: root,
     env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -41,7 +41,7 @@ export async function startExternalIdp(options: {
   const clientId = 'portal-at-ext';
   const clientSecret = 'ext-client-secret-123';
   const rolesClaim = options.rolesClaim ?? 'app_roles';
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', fixture], {
+  const child: ChildProcess = spawn(process.execPath, [fixture], {
     cwd: root,
     env: {
       ...process.env,

@@ -23,7 +23,7 @@ export interface ServerProcess {
 
 /** `npm start`'s server (server/src/main.ts) as a real process, on 127.0.0.1, seeding nothing unless asked. */
 export function startServer(env: Record<string, string>): ServerProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
+  const child = spawn(process.execPath, ['server/src/main.ts'], {
     cwd: root,
     env: { ...process.env, SEED_ON_EMPTY: 'false', LOG_LEVEL: 'info', HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -66,11 +66,14 @@ export class UsageSimulator {
   sent = 0;
   rejected = 0;
 
-  constructor(
-    private readonly options: SimulateOptions,
-    private readonly log: (line: string) => void,
-    private readonly fetchImpl: typeof fetch = fetch,
-  ) {
+  private readonly options: SimulateOptions;
+  private readonly log: (line: string) => void;
+  private readonly fetchImpl: typeof fetch;
+
+  constructor(options: SimulateOptions, log: (line: string) => void, fetchImpl: typeof fetch = fetch) {
+    this.options = options;
+    this.log = log;
+    this.fetchImpl = fetchImpl;
     this.random = prng(options.seed);
   }
 

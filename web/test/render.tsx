@@ -40,10 +40,13 @@ function operationOf(key: string): Operation | undefined {
 
 /** A success answer with fields beside `data` (a page's `token`): `serveApi({ key: withFields(rows, { token: null }) })`. */
 class AnswerWithFields {
-  constructor(
-    readonly data: unknown,
-    readonly fields: Record<string, unknown>,
-  ) {}
+  readonly data: unknown;
+  readonly fields: Record<string, unknown>;
+
+  constructor(data: unknown, fields: Record<string, unknown>) {
+    this.data = data;
+    this.fields = fields;
+  }
 }
 export const withFields = (data: unknown, fields: Record<string, unknown>) =>
   new AnswerWithFields(data, fields);
@@ -53,31 +56,42 @@ export const withFields = (data: unknown, fields: Record<string, unknown>) =>
  * `serveApi({ key: refused(403, messages.noPermission) })`. Refusals are not checked against the success schema.
  */
 class Refusal {
-  constructor(
-    readonly status: number,
-    readonly err: string,
-    readonly code?: string,
-  ) {}
+  readonly status: number;
+  readonly err: string;
+  readonly code?: string;
+
+  constructor(status: number, err: string, code?: string) {
+    this.status = status;
+    this.err = err;
+    this.code = code;
+  }
 }
 export const refused = (status: number, err: string, code?: string) => new Refusal(status, err, code);
 
 /** An answer that is not the JSON envelope (a file, a page), as it is: `raw(200, 'text/html', '<html>…')`. */
 class RawAnswer {
-  constructor(
-    readonly status: number,
-    readonly contentType: string,
-    readonly body: string,
-  ) {}
+  readonly status: number;
+  readonly contentType: string;
+  readonly body: string;
+
+  constructor(status: number, contentType: string, body: string) {
+    this.status = status;
+    this.contentType = contentType;
+    this.body = body;
+  }
 }
 export const raw = (status: number, contentType: string, body: string) =>
   new RawAnswer(status, contentType, body);
 
 /** An answer given only once `until` settles, so a screen's loading state can be seen: `later(data, gate)`. */
 class LaterAnswer {
-  constructor(
-    readonly answer: unknown,
-    readonly until: Promise<unknown>,
-  ) {}
+  readonly answer: unknown;
+  readonly until: Promise<unknown>;
+
+  constructor(answer: unknown, until: Promise<unknown>) {
+    this.answer = answer;
+    this.until = until;
+  }
 }
 export const later = (answer: unknown, until: Promise<unknown>) => new LaterAnswer(answer, until);
 

@@ -40,7 +40,7 @@ describe('embedded database folder', () => {
        await database.db.insert(accounts).values({ customerNumber: '2', name: 'Before the crash' });
        process.send('holding');`,
     );
-    const child = fork(script, { execArgv: ['--import', 'tsx'] });
+    const child = fork(script, { execArgv: [] });
     const exited = once(child, 'exit');
     const [message] = await Promise.race([once(child, 'message'), exited]);
     expect(message).toBe('holding');

@@ -7,13 +7,14 @@ import { ZodError } from 'zod';
 
 /** The only error type routes and services throw on purpose; its message is safe to show. */
 export class AppError extends Error {
-  constructor(
-    readonly code: ErrorCode,
-    message: string,
-    /** What an operator must do about it (an outage only they can fix): logged, never sent to the client. */
-    readonly operatorFix?: string,
-  ) {
+  readonly code: ErrorCode;
+  /** What an operator must do about it (an outage only they can fix): logged, never sent to the client. */
+  readonly operatorFix?: string;
+
+  constructor(code: ErrorCode, message: string, operatorFix?: string) {
     super(message);
+    this.code = code;
+    this.operatorFix = operatorFix;
   }
   get httpStatus(): number {
     return errorCatalogue[this.code];

@@ -16,8 +16,11 @@ export class LargeRequestGate {
   private running = 0;
   private readonly byUser = new Map<string, number>();
   private readonly waiting: Waiter[] = [];
+  private readonly limits: { perUser: number; perNode: number; waitMs: number };
 
-  constructor(private readonly limits: { perUser: number; perNode: number; waitMs: number }) {}
+  constructor(limits: { perUser: number; perNode: number; waitMs: number }) {
+    this.limits = limits;
+  }
 
   /** Resolves with the release function once admitted; call it exactly when the request's work ends. */
   enter(user: string): Promise<() => void> {

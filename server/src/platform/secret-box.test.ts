@@ -83,7 +83,7 @@ describe('the key', () => {
     );
     const run = () =>
       new Promise<string>((resolve, reject) => {
-        const child = fork(script, { execArgv: ['--import', 'tsx'] });
+        const child = fork(script, { execArgv: [] });
         child.once('message', (m) => resolve(String(m)));
         child.once('error', reject);
         child.once('exit', (code) => code && reject(new Error(`child exited ${code}`)));

@@ -3,12 +3,15 @@ import { messages } from '@lp/contract/common/errors';
 
 /** A call answered FAILURE (or a transport failure after all retries): HTTP status (0 = no answer) and the spec's text. */
 export class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly err: string,
-    readonly code?: string,
-  ) {
+  readonly status: number;
+  readonly err: string;
+  readonly code?: string;
+
+  constructor(status: number, err: string, code?: string) {
     super(err);
+    this.status = status;
+    this.err = err;
+    this.code = code;
     this.name = 'ApiError';
   }
 }

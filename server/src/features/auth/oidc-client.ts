@@ -19,10 +19,13 @@ export interface RelyingPartyOptions {
 export class RelyingParty {
   private configuration: Promise<client.Configuration> | undefined;
 
-  constructor(
-    private readonly config: Config,
-    private readonly options: RelyingPartyOptions,
-  ) {}
+  private readonly config: Config;
+  private readonly options: RelyingPartyOptions;
+
+  constructor(config: Config, options: RelyingPartyOptions) {
+    this.config = config;
+    this.options = options;
+  }
 
   get redirectUri() {
     return `${this.config.publicUrl}/api/auth/callback`;

@@ -46,7 +46,7 @@ async function startAndStop({ dataDir, pgDatabase }: Installation): Promise<stri
   };
   if (postgres) env.DATABASE_URL = pgDatabase!.url!;
   else delete env.DATABASE_URL;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
+  const child = spawn(process.execPath, ['server/src/main.ts'], {
     cwd: root,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -119,11 +119,15 @@ const comparisonOps: Record<CompareOp, SQL> = {
 };
 
 class CriterionSql {
-  constructor(
-    readonly expr: SQL,
-    readonly type: ColumnType,
-    readonly casefold: boolean,
-  ) {}
+  readonly expr: SQL;
+  readonly type: ColumnType;
+  readonly casefold: boolean;
+
+  constructor(expr: SQL, type: ColumnType, casefold: boolean) {
+    this.expr = expr;
+    this.type = type;
+    this.casefold = casefold;
+  }
 
   private fold(expr: SQL): SQL {
     return this.casefold ? sql`lower(${expr})` : expr;

@@ -13,10 +13,13 @@ const cleanupIntervalMs = 10 * 60_000;
 export class DrizzleOidcAdapter implements Adapter {
   private static lastCleanup = 0;
 
-  constructor(
-    private readonly db: Db,
-    private readonly model: string,
-  ) {}
+  private readonly db: Db;
+  private readonly model: string;
+
+  constructor(db: Db, model: string) {
+    this.db = db;
+    this.model = model;
+  }
 
   async upsert(id: string, payload: AdapterPayload, expiresIn?: number): Promise<void> {
     const values = {

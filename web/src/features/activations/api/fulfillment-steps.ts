@@ -50,11 +50,11 @@ export function shownMessage(step: string, e: unknown, withDetail = false): stri
 
 /** A failed step: `message` is what the banner shows. */
 export class StepError extends Error {
-  constructor(
-    message: string,
-    readonly cause: unknown,
-  ) {
+  readonly cause: unknown;
+
+  constructor(message: string, cause: unknown) {
     super(message);
+    this.cause = cause;
     this.name = 'StepError';
   }
 }

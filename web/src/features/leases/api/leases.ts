@@ -44,17 +44,20 @@ function leasesClient(customerNumber: string, base: ApiClient): ApiClient {
 export class LeasesDataService extends DataService<LeaseGridRow> {
   /** Seats activated per activation id, as the fulfillment count answered (kept while the table is shown). */
   private readonly activated = new Map<string, number>();
+  private readonly account: string;
+  private readonly split: LeaseSplit;
+  private readonly calls: ApiClient;
 
-  constructor(
-    private readonly account: string,
-    private readonly split: LeaseSplit,
-    private readonly calls: ApiClient = api,
-  ) {
+  constructor(account: string, split: LeaseSplit, calls: ApiClient = api) {
     super({
       base: splitOperations[split].page.path,
       client: leasesClient(account, calls),
       columns: leaseColumnKinds,
     });
+
+    this.account = account;
+    this.split = split;
+    this.calls = calls;
   }
 
   override async getBlock(req: BlockRequest): Promise<Block<LeaseGridRow>> {
