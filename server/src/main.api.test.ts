@@ -1,13 +1,11 @@
 import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort, logLines, startServer, waitReady } from '../test/server-process.ts';
-import { createTestDatabase, type TestDatabase } from '../test/test-db.ts';
+import { createTestDatabase, migratedDataDir, type TestDatabase } from '../test/test-db.ts';
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lp-main-'));
+const dataDir = await migratedDataDir('main');
 let database: TestDatabase | undefined;
 
 afterAll(async () => {

@@ -5,7 +5,7 @@ import { count } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort, startServer, waitReady } from '../test/server-process.ts';
 import { TestBrowser } from '../test/test-browser.ts';
-import { createTestDatabase, type TestDatabase } from '../test/test-db.ts';
+import { createTestDatabase, migratedDataDir, type TestDatabase } from '../test/test-db.ts';
 import { openPglite } from './db/database.ts';
 import { accounts, idpAccounts, users } from './db/schema.ts';
 
@@ -61,7 +61,9 @@ describe('starting in production', () => {
   it('seeds nothing on an empty database and shows no demo users, even with SEED_ON_EMPTY', async () => {
     const port = await freePort();
     const publicUrl = `http://localhost:${port}`;
-    const dir = dataDir();
+    // Migrated, with no row in it: what a first start finds once the migrations ran.
+    const dir = await migratedDataDir('prod');
+    dirs.push(dir);
     const env: Record<string, string> = {
       APP_ENVIRONMENT: 'prod',
       PUBLIC_URL: publicUrl,

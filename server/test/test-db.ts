@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { inject } from 'vitest';
 import { type Database, openPglite, openPostgres } from '../src/db/database.ts';
@@ -31,4 +33,19 @@ export async function createTestDatabase(): Promise<TestDatabase> {
       await admin.close();
     },
   };
+}
+
+/**
+ * A DATA_DIR (under the temporary folder, named `lp-<prefix>-…`) for a process the test starts, a server or the
+ * CLI. On PGlite its database folder already holds the run's migrated template: PGlite's initdb and the
+ * migrations cost a process about 8 s of CPU, and only the tests of a new installation need them (those make
+ * their folder themselves). On PostgreSQL the folder stays empty: the database is the test's own.
+ */
+export async function migratedDataDir(prefix: string): Promise<string> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `lp-${prefix}-`));
+  if ((process.env.TEST_ENGINE ?? 'pglite') === 'pglite') {
+    const dump = new Blob([fs.readFileSync(inject('pgliteTemplate'))], { type: 'application/x-gzip' });
+    await (await openPglite(path.join(dir, 'pglite'), { loadDataDir: dump })).close();
+  }
+  return dir;
 }

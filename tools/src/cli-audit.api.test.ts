@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { type Db, migrateDatabase, openPglite } from '@lp/server/db/database';
 import { automatedActor, recordAudit } from '@lp/server/features/audit/service';
@@ -7,7 +6,7 @@ import { buildElasticServer } from '@lp/server/harness/elastic-factories';
 import { buildAccount } from '@lp/server/harness/factories';
 import { signInAs } from '@lp/server/harness/sign-in';
 import { auditEntriesOf } from '@lp/server/test/audit-entries';
-import { createTestDatabase, type TestDatabase } from '@lp/server/test/test-db';
+import { createTestDatabase, migratedDataDir, type TestDatabase } from '@lp/server/test/test-db';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { elastic } from './elastic.ts';
@@ -116,7 +115,7 @@ describe('npm run cli -- audit checkpoint / audit verify', () => {
   it('exit 0 while the log matches its checkpoints; 1 naming a rolled-back chain and an edited checkpoint', async () => {
     const account = '5500010';
     // The CLI opens the database itself: the test's PostgreSQL database, or a PGlite folder of its own.
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lp-audit-cli-'));
+    const dataDir = await migratedDataDir('audit-cli');
     const dir = path.join(dataDir, 'audit-checkpoints');
     const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent' };
     delete env.DATABASE_URL;

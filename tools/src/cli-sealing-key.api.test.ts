@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { generateLicenseFiles } from '@lp/domain/license-file';
 import { verifyLicenseText } from '@lp/domain/license-signature';
@@ -9,7 +8,7 @@ import { licenseSigningKeys } from '@lp/server/db/schema';
 import { currentSigner } from '@lp/server/features/license-files/service';
 import { loadConfig } from '@lp/server/platform/config';
 import { KEY_FILE } from '@lp/server/platform/secret-box';
-import { createTestDatabase, type TestDatabase } from '@lp/server/test/test-db';
+import { createTestDatabase, migratedDataDir, type TestDatabase } from '@lp/server/test/test-db';
 import { asc } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI_RUNS_TIMEOUT, runCli } from './run-cli.ts';
@@ -49,7 +48,7 @@ const signingKeys = () =>
   withDatabase((d) => d.db.select().from(licenseSigningKeys).orderBy(asc(licenseSigningKeys.keyId)));
 
 beforeAll(async () => {
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lp-cli-sealing-'));
+  dataDir = await migratedDataDir('cli-sealing');
   if (engine === 'postgres') pgDatabase = await createTestDatabase();
 });
 afterAll(async () => {

@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { type Database, openPglite } from '@lp/server/db/database';
 import { auditEntries, idpAccounts, passwordLinks, users as userRows } from '@lp/server/db/schema';
@@ -7,7 +6,7 @@ import { verifyPassword } from '@lp/server/features/auth/service';
 import { createTestApp } from '@lp/server/harness/test-app';
 import { loadConfig } from '@lp/server/platform/config';
 import { formAction, freePort, TestBrowser } from '@lp/server/test/test-browser';
-import { createTestDatabase, type TestDatabase } from '@lp/server/test/test-db';
+import { createTestDatabase, migratedDataDir, type TestDatabase } from '@lp/server/test/test-db';
 import { eq, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type CliRun, runCli } from './run-cli.ts';
@@ -59,7 +58,7 @@ async function withDatabase<T>(work: (database: Database) => Promise<T>): Promis
 }
 
 beforeAll(async () => {
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lp-cli-users-'));
+  dataDir = await migratedDataDir('cli-users');
   port = await freePort();
   publicUrl = `http://localhost:${port}`;
   if (engine === 'postgres') pgDatabase = await createTestDatabase();

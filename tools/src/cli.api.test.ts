@@ -1,9 +1,8 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { routeFeatures } from '@lp/domain/feature-flags';
 import { openPglite } from '@lp/server/db/database';
-import { createTestDatabase, type TestDatabase } from '@lp/server/test/test-db';
+import { createTestDatabase, migratedDataDir, type TestDatabase } from '@lp/server/test/test-db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI_RUNS_TIMEOUT, type CliRun, runCli } from './run-cli.ts';
 
@@ -26,7 +25,7 @@ function cli(...args: string[]): Promise<CliRun> {
 }
 
 beforeAll(async () => {
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lp-cli-'));
+  dataDir = await migratedDataDir('cli');
   if (engine === 'postgres') pgDatabase = await createTestDatabase();
 });
 afterAll(async () => {

@@ -1,13 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { messages } from '@lp/contract/common/errors';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildLicenseServer } from '../../harness/factories.ts';
 import { buildAccountFixture } from '../../test/account-fixture.ts';
 import { freePort, startServer, waitForLog, waitReady } from '../../test/server-process.ts';
-import { createTestDatabase, type TestDatabase } from '../../test/test-db.ts';
+import { createTestDatabase, migratedDataDir, type TestDatabase } from '../../test/test-db.ts';
 import { type Database, migrateDatabase, openPglite } from '../db/database.ts';
 import { elasticServerSettings } from '../db/schema.ts';
 import { loadConfig } from './config.ts';
@@ -23,7 +22,7 @@ const CN = '4300011';
 const CLS = 'SEALED-CLS-11';
 const KEY_A = randomBytes(32).toString('hex');
 const KEY_B = randomBytes(32).toString('hex');
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lp-sealed-server-'));
+const dataDir = await migratedDataDir('sealed-server');
 let pgDatabase: TestDatabase | undefined;
 
 afterAll(async () => {
