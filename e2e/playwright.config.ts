@@ -18,7 +18,11 @@ export default defineConfig({
   reporter: process.env.CI ? 'line' : 'list',
   outputDir: './test-results',
   use: {
-    trace: 'retain-on-failure',
+    // A failed test keeps its trace (DOM snapshots, network, console) and a screenshot of the end. The trace's
+    // filmstrip is off: its screencast cost about a fifth of the layer's CPU (96 against 81 CPU-s over
+    // activations and shell, decision 070), every test paying for the few that fail.
+    trace: { mode: 'retain-on-failure', screenshots: false, snapshots: true },
+    screenshot: 'only-on-failure',
     ...devices['Desktop Chrome'],
     // The app honours reduced motion (no Mantine transitions): the tests do not wait out animations.
     contextOptions: { reducedMotion: 'reduce' },
