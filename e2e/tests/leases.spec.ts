@@ -396,29 +396,3 @@ test('the spinner shows while the rows load', async ({ page }) => {
   await expect(page.getByText(SPINNER)).toHaveCount(0);
   await expect(activeGrid(page).locator('[col-id="entitlement"][role="gridcell"]').first()).toHaveText(/\S/);
 });
-
-test('sends an unselected, untyped, refused or export-blocked customer to its notice', async ({ page }) => {
-  await signIn(page, 'busops@demo.example', '/ssl');
-  await expect(page.getByTestId('leases-page')).toBeVisible();
-  // Acme Marine's customer type is Undefined: the leases page needs channel, direct or indirect (spec 002 §6).
-  await pickAccount(page, 'Acme Marine', /Acme Marine B\.V\./);
-  await expect(page).toHaveURL(/\/notypecustomer$/);
-  await page.goto('/ssl');
-  await expect(page).toHaveURL(/\/notypecustomer$/);
-  // Litware (an FNP license generator) may not use self-serve licensing: no menu entry (issue 21: the menu, the
-  // route and the server follow one rule), and the page itself goes to /nopermissions.
-  await pickAccount(page, 'Litware', /Litware Medical Devices Oy/);
-  await expect(page.getByRole('link', { name: 'Elastic Licensing' })).toBeVisible();
-  await expect(page.getByRole('link', { name: 'Leases/Perpetuals' })).toHaveCount(0);
-  await page.goto('/ssl');
-  await expect(page).toHaveURL(/\/nopermissions$/);
-  await pickAccount(page, 'Northwind', /Northwind Turbines Inc\./);
-  await page.getByRole('link', { name: 'Leases/Perpetuals' }).click();
-  await expect(page.getByTestId('leases-page')).toBeVisible();
-  // Without a selected customer: /noselectedcustomer.
-  await page.getByRole('button', { name: 'Refresh account list' }).click();
-  await expect(page).toHaveURL(/\/noselectedcustomer$/);
-  // An export-denied account is never selected: /noaccess.
-  await pickAccount(page, 'Tailspin', /Tailspin Defense Systems Corp\./);
-  await expect(page).toHaveURL(/\/noaccess$/);
-});

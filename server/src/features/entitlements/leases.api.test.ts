@@ -12,6 +12,7 @@ const CN = acme.customerNumber;
 const OTHER = other.customerNumber;
 const BLOCKED = '4100003';
 const UNTYPED = '4100004';
+const GENERATOR = '4100005';
 
 type LeasePage = typeof leasesApi.active | typeof leasesApi.inactive | typeof leasesApi.page;
 
@@ -53,6 +54,13 @@ test.beforeAll(async ({ database, cast: { boss } }) => {
   await addContact(database.db, BLOCKED, boss.email, contactRoles.admin);
   await buildAccount(database.db, { customerNumber: UNTYPED, name: 'Untyped', orgType: 'Undefined' });
   await addContact(database.db, UNTYPED, boss.email, contactRoles.admin);
+  // A license generator: self-serve licensing is off, so no leases (issue 21: the menu's and the page's rule).
+  await buildAccount(database.db, {
+    customerNumber: GENERATOR,
+    name: 'Generator',
+    isFnpLicenseGenerator: true,
+  });
+  await addContact(database.db, GENERATOR, boss.email, contactRoles.admin);
   await lease(CN, 'A-SOON', { endDate: day(10) });
   await lease(CN, 'A-LATER', { endDate: day(300), isEvaluation: true });
   await lease(CN, 'A-TODAY', { endDate: day(0) });
@@ -66,6 +74,7 @@ test.beforeAll(async ({ database, cast: { boss } }) => {
   await lease(OTHER, 'O-1');
   await lease(BLOCKED, 'B-1');
   await lease(UNTYPED, 'U-1');
+  await lease(GENERATOR, 'G-1');
 });
 
 describe('leases and perpetuals', () => {
@@ -174,7 +183,7 @@ describe('leases and perpetuals', () => {
     );
   });
 
-  test('refuses outsiders, export-denied accounts and customer types that may not see leases', async ({
+  test('refuses outsiders, export-denied accounts, customer types that may not see leases and accounts without self-serve licensing', async ({
     api,
     cast: { boss, outsider },
   }) => {
@@ -184,6 +193,9 @@ describe('leases and perpetuals', () => {
     const blocked = await api.refused(boss, leasesApi.active, { customerNumber: BLOCKED }, 403);
     expect(blocked.err).toBe(messages.exportDenied);
     await api.refused(boss, leasesApi.active, { customerNumber: UNTYPED }, 403);
+    const generator = await api.refused(boss, leasesApi.active, { customerNumber: GENERATOR }, 403);
+    expect(generator.err).toBe(messages.noPermission);
+    expect(JSON.stringify(generator)).not.toContain('G-1');
     await api.refused(boss, leasesApi.active, { customerNumber: CN, type: 'FSA' }, 400);
   });
 
