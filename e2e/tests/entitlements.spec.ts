@@ -1,7 +1,6 @@
 import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
 import {
-  accountBox,
   expectNoSeriousViolations,
   expectSavedView,
   filterColumn,
@@ -159,23 +158,6 @@ test('shows the active and inactive elastic entitlements with their real balance
   await expectNoSeriousViolations(page);
 });
 
-test('an account without elastic entitlements goes to /ssl; view-only users see the tables', async ({
-  page,
-}) => {
-  // Opened on /elastic, the account without elastic entitlements goes to /ssl.
-  await openAccountPage(page, 'admin@acme.example', 'Acme Energy Systems Ltd.', '/elastic');
-  await expect(page).toHaveURL(/\/ssl(\?|$)/);
-  const selected = await accountBox(page).inputValue();
-  expect(await records(page, selected.split(' ')[0])).toEqual([]);
-
-  // Leave the app before signing out: the Leases page's calls would answer 401 and send the page to sign-in
-  // while the next navigation starts.
-  await page.goto('about:blank');
-  await page.context().clearCookies();
-  await openAcme(page, 'engineer@acme.example');
-  await expect.poll(() => rowCount(table(page, 'Inactive Entitlements'))).toBe(2);
-});
-
 test('filters, clears and resets each table and keeps its saved view', async ({ page }) => {
   await openAcme(page);
   const grid = table(page, 'Inactive Entitlements');
@@ -273,38 +255,6 @@ test('a reset made while an earlier save is still on its way is the view the ser
   await page.reload();
   await expect.poll(() => rowCount(grid)).toBe(2);
   await expect(section.getByRole('button', { name: 'Clear filters' })).toBeDisabled();
-});
-
-test('a view-only user asking for a statement e-mail gets the 600 px view-only notice and nothing is sent', async ({
-  page,
-}) => {
-  await openAcme(page, 'engineer@acme.example');
-  const emailCount = async () =>
-    (
-      await (
-        await page.request.post('/api/getemails/count', {
-          data: { customerNumber: ACME },
-          headers: { 'x-lp-csrf': '1' },
-        })
-      ).json()
-    ).data;
-  const before = await emailCount();
-  const sent: string[] = [];
-  page.on('request', (r) => {
-    if (/\/api\/email(week|month)$/.test(r.url())) sent.push(r.url());
-  });
-  const grid = table(page, 'Active Entitlements');
-  const [id] = await activationIds(grid);
-  await grid.getByRole('button', { name: `Statement e-mails for ${id}` }).click();
-  await page.getByRole('menuitem', { name: 'Send weekly statement' }).click();
-  const notice = page.getByRole('dialog', { name: `Customer ${ACME}` });
-  await expect(notice).toContainText('You do not have enough permissions for such operation.');
-  expect(Math.round((await notice.boundingBox())?.width ?? 0)).toBe(600);
-  await expect(page.getByRole('dialog', { name: 'Confirm' })).toHaveCount(0);
-  await notice.getByRole('button', { name: 'Ok' }).click();
-  await expect(notice).toBeHidden();
-  expect(sent).toEqual([]);
-  expect(await emailCount()).toEqual(before);
 });
 
 test('sends a weekly statement e-mail after a confirmation naming the server and the entitlement', async ({

@@ -68,6 +68,11 @@ describe('server credentials', () => {
     expect(list.data).toEqual([expect.objectContaining({ clsId, createdBy: STAFF, revokedAt: null })]);
   });
 
+  test("customers may not list the account's server credentials", async ({ api, cast: { boss } }) => {
+    const denied = await api.refused(boss, clsApi.listCredentials, { query: { customerNumber: CN } }, 403);
+    expect(denied).toMatchObject({ status: 'FAILURE', err: messages.noPermission });
+  });
+
   test('refuses requests without a valid credential with 401 and nothing else', async ({ api }) => {
     const basic = { ...anonymous, headers: { authorization: 'Basic abc' } };
     for (const who of [anonymous, bearer('cls_nope'), bearer('lp_x'), basic]) {
