@@ -11,7 +11,6 @@ import {
   isDefaultView,
   openAccountPage,
   pickAccount,
-  refuseCalls,
   signIn,
 } from './helpers.ts';
 
@@ -260,42 +259,4 @@ test('saved views of the history and active grids survive a reload and reset', a
   await section(page, 'Active Entitlements').getByRole('button', { name: 'Reset view' }).click();
   await expect(activeGrid(page).locator('.ag-header-cell[col-id="currency"]')).toBeVisible();
   await expectSavedView(page, ACME, 'fsaActiveEntitlements', isDefaultView);
-});
-
-test('says when no contract is active; a refused read and no selected customer go to their notices', async ({
-  page,
-}) => {
-  await signIn(page, 'admin@acme.example');
-  await pickAccount(page, 'Aerospace', /Acme Aerospace Inc\./);
-  // Every contract answered as inactive (used up or expired).
-  await page.route('**/api/fsa/contracts', async (route) => {
-    const answer = await route.fetch();
-    const body = (await answer.json()) as { data: Contract[] };
-    await route.fulfill({
-      response: answer,
-      json: { ...body, data: body.data.map((c) => ({ ...c, active: false })) },
-    });
-  });
-  await page.getByRole('link', { name: 'Flexible Spending Account' }).click();
-  await expect(page.getByText('Account does not have any active entitlements.')).toBeVisible();
-  await expect(activeGrid(page).locator('.ag-row')).toHaveCount(0);
-  const contracts = await post<Contract[]>(page, '/api/fsa/contracts');
-  await expect(summary(inactiveGrid(page))).toContainText(`of ${contracts.length}`);
-
-  // Export control refuses the account's FSA reads: /noaccess, like the other account pages.
-  await page.unroute('**/api/fsa/contracts');
-  await refuseCalls(
-    page,
-    '**/api/fsa/contracts',
-    403,
-    'Access to this customer is denied per Export Compliance restrictions.',
-  );
-  await page.reload();
-  await expect(page).toHaveURL(/\/noaccess$/);
-  await page.unroute('**/api/fsa/contracts');
-
-  await page.goto('/entitlementsFSA');
-  await expect(activeGrid(page)).toBeVisible();
-  await page.getByRole('button', { name: 'Refresh account list' }).click();
-  await expect(page).toHaveURL(/\/noselectedcustomer$/);
 });

@@ -6,10 +6,16 @@ import { messages } from '@lp/contract/common/errors';
 import { fsaApi } from '@lp/contract/fsa/api';
 import { FSA_MANUAL_DRAWDOWN_PART } from '@lp/domain/entitlements';
 import { priceLine } from '@lp/domain/fsa-pricing';
+import { contactRoles } from '@lp/domain/policy';
 import { eq } from 'drizzle-orm';
 import { describe, expect } from 'vitest';
 import { runCli } from '../../../../tools/src/run-cli.ts';
-import { buildAccount, buildEntitlement, dayFromToday as day } from '../../../harness/factories.ts';
+import {
+  addContact,
+  buildAccount,
+  buildEntitlement,
+  dayFromToday as day,
+} from '../../../harness/factories.ts';
 import {
   buildFsaContract,
   type FsaOrder,
@@ -154,6 +160,26 @@ describe('who may read and order', () => {
     const refusal = await refuse(reader, 'FSA-MAIN', [line()], 403);
     expect(refusal.err).toBe(messages.noPermission);
     expect(await linesOf(main.id)).toEqual([]);
+  });
+
+  it("refuses an export-denied account's FSA reads with the export text", async ({
+    api,
+    database,
+    cast: { boss },
+  }) => {
+    const blocked = '4200001';
+    await buildAccount(database.db, {
+      customerNumber: blocked,
+      name: 'Blocked',
+      exportControlStatus: 'Denied',
+    });
+    await addContact(database.db, blocked, boss.email, contactRoles.admin);
+    await contract(database.db, blocked, 'FSA-BLOCKED', 100_000);
+    for (const operation of [fsaApi.contracts, fsaApi.history]) {
+      const refusal = await api.refused(boss, operation, { customerNumber: blocked }, 403);
+      expect(refusal.err, operation.operationId).toBe(messages.exportDenied);
+      expect(JSON.stringify(refusal), operation.operationId).not.toContain('FSA-BLOCKED');
+    }
   });
 
   it("answers 404 for products of another account's contract", async ({
