@@ -429,47 +429,6 @@ test('exports the visible columns of every filtered row as CSV', async ({ page }
   await expect(page.getByText('Exporting transactions ...')).toBeHidden();
 });
 
-test('a failing usage call shows its message and no rows', async ({ page }) => {
-  await openTransactions(page);
-  await expect(cells(page, 'StartTime').first()).toHaveText(/\d/);
-  await page.route('**/api/fetchUsage/count', (route) =>
-    route.fulfill({
-      status: 400,
-      json: { status: 'FAILURE', err: 'data request refused', code: 'BAD_REQUEST' },
-    }),
-  );
-  await choosePeriod(page, '5 Days');
-  await expect(page.getByTestId('error-panel')).toContainText('data request refused');
-  await expect(page.getByText('Getting Product Usage information ...')).toBeHidden();
-  await expect(cells(page, 'StartTime')).toHaveCount(0);
-  // The overlay itself: AG Grid's aria-live region repeats the same words for screen readers.
-  await expect(grid(page).locator('.ag-overlay').getByText('No Rows To Show')).toBeVisible();
-});
-
-test('the multi-select dialog shows a search error, without Select All and with Apply disabled', async ({
-  page,
-}) => {
-  await openTransactions(page);
-  await choosePeriod(page, '3 Months');
-  await total(page);
-  await page.route('**/api/fetchUsage/distinct', (route) =>
-    route.fulfill({
-      status: 400,
-      json: { status: 'FAILURE', err: 'Too many distinct values', code: 'BAD_REQUEST' },
-    }),
-  );
-  await openFilter(page, 'Host');
-  await page.getByRole('button', { name: 'Select values…' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Filter Hostname' });
-  await expect(dialog.getByRole('alert')).toHaveText('Too many distinct values');
-  await expect(dialog.getByRole('checkbox', { name: 'Select All' })).toHaveCount(0);
-  await expect(dialog.getByRole('button', { name: 'Apply' })).toBeDisabled();
-  await dialog.getByRole('button', { name: 'Cancel' }).click();
-  await expect(dialog).toBeHidden();
-  await expect(clearFilters(page)).toBeDisabled();
-  await resetView(page).click();
-});
-
 test('one header click asks once, with both tie-breakers; the CSV follows the on-screen sort', async ({
   page,
 }) => {
