@@ -37,7 +37,7 @@ describe('license server credentials', () => {
 
   it('view-only support gets the notice instead of issuing a credential', async () => {
     const view = open(support, supportView);
-    const section = await screen.findByRole('region', { name: SECTION, exact: true });
+    const section = await screen.findByRole('region', { name: SECTION });
     await expect.poll(() => view.calls).toContain('GET /api/cls/credentials');
     await userEvent.click(within(section).getByRole('button', { name: 'Issue credential' }));
     const notice = await screen.findByRole('dialog', { name: 'Customer 1000123' });

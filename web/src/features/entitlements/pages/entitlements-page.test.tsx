@@ -45,8 +45,7 @@ const openElastic = (account = viewer, answer: ElasticEntitlementRecord[] = reco
     answers: { 'POST /api/getEntitlements': answer, 'GET /api/featureflag/pref': [] },
   });
 
-const table = (title: string) =>
-  screen.findByRole('region', { name: `${title} table`, exact: true }, { timeout: 10_000 });
+const table = (title: string) => screen.findByRole('region', { name: `${title} table` }, { timeout: 10_000 });
 const rowIds = (grid: HTMLElement) => [
   ...new Set([...grid.querySelectorAll('.ag-row[row-id]')].map((r) => r.getAttribute('row-id'))),
 ];
