@@ -11,9 +11,10 @@ import { expectNoSeriousViolations, signIn } from './helpers.ts';
 /*
  * Activate Entitlements at /activations (spec 002 §2, §4, §5, §6, §8; issue 11 §1, §3, §4), on the real server and
  * its demo world: Acme Aerospace Inc. (1000123, support list cae-support@acme.example) and Acme Automotive GmbH
- * (1000124) are administered by admin@acme.example; Acme Research Labs LLC is export-pending (denied);
- * engineer@acme.example only views 1000123. Every host is new per test (random ids), so tests never share seats.
- * The worker's server delivers e-mail to a real SMTP server in the worker.
+ * (1000124) are administered by admin@acme.example. Every host is new per test (random ids), so tests never share
+ * seats. The worker's server delivers e-mail to a real SMTP server in the worker. The view-only notice, a failed
+ * fetch with Clear error and retry, and an export-denied tab are component tests
+ * (web/src/features/activations/pages/activations-page.test.tsx).
  */
 
 test.use({ smtp: true });
@@ -557,95 +558,4 @@ test('rehost from Manage Activations moves every seat to the new host; the sourc
   expect(list.find((s) => s.serverId === targetId)?.state).toBe('Active');
   const moved = await tabRows(page, ACME, { serverId: targetId, serverIdType: 'ETHERNET' });
   expect(moved.assigned.map((r) => [r.activationid, r.ansysactivated])).toEqual([[row.activationid, 2]]);
-});
-
-test('an export-denied associated account gets the notice in its tab, no entitlements and no error; clear and retry fetches again', async ({
-  page,
-}) => {
-  await openActivations(page);
-  const [row] = await pickAvailable(page, ACME, 1);
-  // The first fetch of the new host's rows fails: the banner's Clear error and retry asks again.
-  let failOnce = true;
-  await page.route('**/api/fulfillments/allentitlements', (route) => {
-    if (!failOnce) return route.continue();
-    failOnce = false;
-    return route.fulfill({
-      status: 409,
-      contentType: 'application/json',
-      body: JSON.stringify({ status: 'FAILURE', err: 'busy' }),
-    });
-  });
-  await addHostByTyping(page, hostName('e2e-export'), hex12());
-  const banner = page.getByRole('alert').filter({ hasText: 'Clear error and retry' });
-  await expect(banner).toContainText('unable to fetch available fulfilled entitlements');
-  const again = page.waitForRequest('**/api/fulfillments/allentitlements');
-  await banner.getByRole('button', { name: 'Clear error and retry' }).click();
-  await again;
-  await expect(banner).toHaveCount(0);
-  await expect(countInput(activeTabPanel(page), row.activationid)).toBeVisible();
-
-  // Spec 002 §4: the export-denied account's tab gets empty lists, not an error; the other tab stays usable.
-  await page.getByRole('combobox', { name: 'Associated Accounts' }).fill('Research');
-  await page.getByRole('option', { name: /Acme Research Labs/ }).click();
-  await expect(page.getByRole('tab')).toHaveCount(2);
-  await expect(
-    activeTabPanel(page).getByText('Access to this customer is denied per Export Compliance restrictions.'),
-  ).toBeVisible();
-  await expect(
-    activeTabPanel(page).getByRole('region', { name: 'Available Entitlements table' }),
-  ).toHaveCount(0);
-  await page.getByRole('tab', { name: ACME }).click();
-  await countInput(activeTabPanel(page), row.activationid).fill('1');
-  await expect(page.getByRole('button', { name: 'Save & Generate' })).toBeEnabled();
-  await expect(page.getByRole('button', { name: 'Cancel' })).toBeEnabled();
-  await expect(banner).toHaveCount(0);
-
-  // One seat rule (decision 031): a product sold only as Shared Web / Named User, whose lines /ssl shows all
-  // activated, is not offered here.
-  const leases = await page.request.post('/api/fetchEntitlements/active', {
-    headers: csrf,
-    data: { customerNumber: ACME, type: 'SSL', state: 'Deployed', limit: 1000 },
-  });
-  const records = (await leases.json()).data as {
-    ProductName: string;
-    LicenseModel: string;
-  }[];
-  const inUse = (r: (typeof records)[number]) =>
-    ['Shared Web', 'ConcurrentProduct', 'Named User'].includes(r.LicenseModel) &&
-    !r.ProductName.includes('(Node)');
-  const onlyInUse = records.find(
-    (r) => inUse(r) && records.every((o) => o.ProductName !== r.ProductName || inUse(o)),
-  );
-  expect(onlyInUse, 'a product sold only as Shared Web / Named User').toBeDefined();
-  await activeTabPanel(page).getByRole('button', { name: 'Products' }).click();
-  await expect(page.getByRole('option', { name: row.ansysproduct, exact: true })).toBeVisible();
-  await expect(page.getByRole('option', { name: onlyInUse!.ProductName, exact: true })).toHaveCount(0);
-  await page.keyboard.press('Escape');
-});
-
-test('a view-only user gets the notice for add server, and the server refuses the write too', async ({
-  page,
-}) => {
-  await openActivations(page, 'engineer@acme.example');
-  await page.getByRole('button', { name: 'Add server' }).click();
-  const notice = page.getByRole('dialog', { name: `Customer ${ACME}` });
-  await expect(notice.getByText('You do not have enough permissions for such operation.')).toBeVisible();
-  await expectNoSeriousViolations(page);
-  await notice.getByRole('button', { name: 'Ok' }).click();
-  await expect(page.getByRole('dialog', { name: 'Add New Host' })).toHaveCount(0);
-
-  const [row] = await pickAvailable(page, ACME, 1);
-  const refused = await page.request.post('/api/fulfillments/create', {
-    headers: csrf,
-    data: {
-      customerNumber: ACME,
-      serverName: 'viewer-host',
-      serverId: hex12(),
-      serverIdType: 'ETHERNET',
-      type: 'new',
-      activations: [{ id: row.activationid, count: 1 }],
-    },
-  });
-  expect(refused.status()).toBe(403);
-  expect((await refused.json()).err).toBe('You do not have enough permissions for such operation.');
 });

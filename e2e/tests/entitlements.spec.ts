@@ -11,9 +11,10 @@ import {
 
 /*
  * Elastic entitlements (spec 001 §2.1, §4, §5, §8). Demo world: Acme Aerospace Inc. (1000123) has a current
- * elastic entitlement, an expired one and one that starts after the current one ends; Acme Energy Systems
- * has no elastic entitlements. The expected values are computed here from the records the API answers,
- * with the spec's arithmetic written out independently of the page's code.
+ * elastic entitlement, an expired one and one that starts after the current one ends. The expected values are
+ * computed here from the records the API answers, with the spec's arithmetic written out independently of the
+ * page's code. An account without elastic entitlements, the viewer's tables and the viewer's statement e-mail are
+ * component tests (web/src/features/entitlements/pages/entitlements-page.test.tsx).
  */
 
 interface ElasticRecord {
