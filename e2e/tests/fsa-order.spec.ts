@@ -6,6 +6,8 @@ import { expectNoSeriousViolations, openAccountPage } from './helpers.ts';
  * FSA Order Products (spec 002 §2 "FSA order creation screen", "FSA order confirmation dialog", §4, §5, §11;
  * issue 12 §3). Demo world: Acme Aerospace Inc. (1000123, USD, about half its budget used) and Acme Automotive
  * GmbH (EUR, 97 % used). Expected amounts are computed here from the server's own price lists and balances.
+ * A line the server refuses, a network error and the view-only notice are component tests
+ * (web/src/features/fsa/components/order-tab.test.tsx).
  */
 
 interface Contract {

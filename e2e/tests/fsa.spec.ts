@@ -19,6 +19,7 @@ import {
  * "Exports", §9; decision 036): the Entitlements and History tabs. Demo world: Acme Aerospace Inc. (1000123) has
  * FSA contracts (a current one, an old one) with order lines against them. Expected values are computed here
  * from what the FSA reads answer, with the spec's formatting and colour thresholds written out independently.
+ * No active contract and refused reads are component tests (web/src/features/fsa/pages/fsa-page.test.tsx).
  */
 
 interface Contract {

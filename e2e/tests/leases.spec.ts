@@ -17,7 +17,8 @@ import {
  * (1000123) has 45 lease and perpetual lines, one of every state (active, expiring, not started, expired,
  * evaluation, perpetual with and without current maintenance) and one of every license-model group. The expected
  * values are computed here from the records the API answers, with the spec's arithmetic written out
- * independently of the page's code.
+ * independently of the page's code. The notices an untyped customer or one without self-serve licensing gets are
+ * component tests (web/src/features/leases/pages/leases-page.test.tsx).
  */
 
 interface LeaseRecord {

@@ -17,7 +17,9 @@ import {
  * two-month calendar, Active Sessions, server-side filters (text, Equals-only numbers, typed date prefixes,
  * the multi-select dialog), Clear Filters / Reset View with the saved view, and the CSV export.
  * Demo world: admin@acme.example administers Acme Aerospace Inc. (1000123, elastic usage with cloud jobs)
- * and Acme Automotive GmbH (1000154, elastic usage without cloud jobs).
+ * and Acme Automotive GmbH (1000154, elastic usage without cloud jobs). A failing usage call and the dialog's
+ * search error are component tests (web/src/features/transactions/pages/transactions-page.test.tsx,
+ * components/values-filter-dialog.test.tsx).
  */
 
 const AEROSPACE = '1000123';
