@@ -11,9 +11,10 @@ import {
 
 /*
  * The Audit Log page (issue 13 §1): a real change (an IP allow-list saved on Elastic IP Settings) shows up as an
- * entry, with its before/after in the drawer and in the CSV export; viewers neither see nor open the page; vendor
- * staff switch to every account's log. With the jobs on, the page shows the last signed checkpoint and its verdict
- * (issue 20 §5, decision 044).
+ * entry, with its before/after in the drawer and in the CSV export; vendor staff switch to every account's log.
+ * With the jobs on, the page shows the last signed checkpoint and its verdict (issue 20 §5, decision 044). That
+ * viewers neither see nor open the page is a component test (web/src/app/left-menu.test.tsx,
+ * web/src/features/audit/pages/audit-log-page.test.tsx).
  */
 // The server runs its jobs (the audit checkpoint at start); the notices they also write are not audited.
 test.use({ jobs: true });
