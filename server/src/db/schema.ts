@@ -12,3 +12,4 @@ export * from './schema/entitlements.ts';
 export * from './schema/jobs.ts';
 export * from './schema/license-servers.ts';
 export * from './schema/settings.ts';
+export * from './schema/web.ts';
