@@ -24,6 +24,7 @@ import { prefsApi } from './prefs/api.ts';
 import { statementsApi } from './statements/api.ts';
 import { transactionsApi } from './transactions/api.ts';
 import { userApi } from './user/api.ts';
+import { webSeatsApi } from './web-seats/api.ts';
 
 /**
  * The features of the API, each named as its contract folder (the OpenAPI tag of its calls), with the line the
@@ -108,6 +109,11 @@ const features: { tag: string; description: string; operations: Record<string, O
     tag: 'notices',
     description: 'Proactive notices and the choices of who receives them',
     operations: noticesApi,
+  },
+  {
+    tag: 'web-seats',
+    description: 'Web licensing: seat pools of Named User and Shared Web products and their lease policy',
+    operations: webSeatsApi,
   },
 ];
 

@@ -35,6 +35,7 @@ import { registerPrefsRoutes } from './features/prefs/routes.ts';
 import { registerStatementRoutes } from './features/statements/routes.ts';
 import { registerTransactionRoutes } from './features/transactions/routes.ts';
 import { registerUserRoutes } from './features/user/routes.ts';
+import { registerWebSeatRoutes } from './features/web-seats/routes.ts';
 import { installNoStore } from './platform/cache-control.ts';
 import { installCompression } from './platform/compression.ts';
 import type { Config } from './platform/config.ts';
@@ -163,6 +164,7 @@ export async function buildApp(
   registerClsRoutes(app, ctx);
   registerAuditRoutes(app, ctx);
   registerNoticeRoutes(app, ctx);
+  registerWebSeatRoutes(app, ctx);
 
   // The e-mail delivery worker runs while the app is up (a no-op without SMTP_URL).
   let stopMailWorker: (() => Promise<void>) | undefined;

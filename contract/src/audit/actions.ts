@@ -45,6 +45,7 @@ export const auditActions = [
   'portal-access.contact.added',
   'portal-access.contact.changed',
   'portal-access.contact.removed',
+  'web-seats.pool.policy.changed',
 ] as const;
 
 export type AuditAction = (typeof auditActions)[number];

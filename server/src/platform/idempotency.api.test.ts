@@ -23,6 +23,7 @@ import {
   buildAccount,
   buildEntitlement,
   buildLease,
+  buildProduct,
   dayFromToday,
 } from '../../harness/factories.ts';
 import { createTestApp } from '../../harness/test-app.ts';
@@ -463,6 +464,21 @@ const retried: Record<string, RetriedCase> = {
       who: w.boss,
       body: { customerNumber: CN, clsId: CLS, whitelist: [{ rulename: 'HQ', ipaddress: '203.0.113.0/24' }] },
     }),
+  },
+  saveWebPoolPolicy: {
+    prepare: async (w) => {
+      await buildProduct(w.db, 'IDEM-WEB', { name: 'Solver - Named User', featureName: 'web_solver' });
+      await buildEntitlement(w.db, CN, {
+        activationId: 'IDEM-WEB-LINE',
+        licenseModel: 'Named User',
+        partNumber: 'IDEM-WEB',
+        quantity: 5,
+        startDate: dayFromToday(-10),
+        endDate: dayFromToday(300),
+      });
+      const policy = { heartbeatWindowSeconds: 120, idleTimeoutSeconds: 600, sessionsPerUser: 2 };
+      return { who: w.boss, body: { customerNumber: CN, partNumber: 'IDEM-WEB', policy } };
+    },
   },
   generateLicense: { prepare: async (w) => ({ who: w.boss, body: lease }) },
   generateLicenses: {

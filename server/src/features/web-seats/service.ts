@@ -1,0 +1,99 @@
+import type { WebPool, WebPoolPolicy } from '@lp/contract/web-seats/schemas';
+import { webPoolPolicyLimits } from '@lp/contract/web-seats/schemas';
+import { type PoolKind, poolCapacity, poolKindOf } from '@lp/domain/web-seats';
+import type { Db } from '../../db/database.ts';
+import type { AppContext } from '../../platform/context.ts';
+import { notFound } from '../../platform/errors.ts';
+import type { Principal } from '../../platform/principal.ts';
+import { authorizeAccount } from '../accounts/policy.ts';
+import { auditActor, recordAudit } from '../audit/service.ts';
+import { lockPolicy, policiesOf, upsertPolicy, webLinesOf } from './repository.ts';
+
+export const unknownPool = 'No web seat pool with this part number for this account.';
+
+/** The policy of a pool with no saved row (the table's column defaults). */
+export const defaultPolicy: WebPoolPolicy = {
+  heartbeatWindowSeconds: webPoolPolicyLimits.heartbeatWindowSeconds.default,
+  idleTimeoutSeconds: webPoolPolicyLimits.idleTimeoutSeconds.default,
+  sessionsPerUser: webPoolPolicyLimits.sessionsPerUser.default,
+};
+
+const utcToday = () => new Date().toISOString().slice(0, 10);
+
+type PoolWithoutPolicy = Omit<WebPool, 'policy'>;
+
+/**
+ * The account's pools today: the lines grouped by part number, each pool's seats and term from poolCapacity over
+ * its lines (only the Deployed lines covering today count); a product none of whose lines counts is no pool.
+ */
+async function poolsOf(db: Db, customerNumber: string, partNumber?: string): Promise<PoolWithoutPolicy[]> {
+  const today = utcToday();
+  const rows = await webLinesOf(db, customerNumber, partNumber);
+  const byPart = new Map<string, { productName: string; lines: typeof rows }>();
+  for (const row of rows) {
+    if (!poolKindOf(row.licenseModel) || row.partNumber === null) continue;
+    const pool = byPart.get(row.partNumber) ?? { productName: row.productName, lines: [] };
+    pool.lines.push(row);
+    byPart.set(row.partNumber, pool);
+  }
+  const pools: PoolWithoutPolicy[] = [];
+  for (const [part, { productName, lines }] of byPart) {
+    const { seats, start, end } = poolCapacity(lines, today);
+    if (seats <= 0) continue;
+    // The kind of the lines that count today; a product sold both ways is named (its seats belong to people).
+    const live = lines.filter((l) => poolCapacity([l], today).seats > 0);
+    const kind: PoolKind = live.some((l) => poolKindOf(l.licenseModel) === 'named') ? 'named' : 'shared';
+    pools.push({ partNumber: part, productName, kind, seats, start, end });
+  }
+  return pools;
+}
+
+const policyOf = (row: WebPoolPolicy | undefined): WebPoolPolicy =>
+  row
+    ? {
+        heartbeatWindowSeconds: row.heartbeatWindowSeconds,
+        idleTimeoutSeconds: row.idleTimeoutSeconds,
+        sessionsPerUser: row.sessionsPerUser,
+      }
+    : { ...defaultPolicy };
+
+export async function listWebPools(
+  ctx: AppContext,
+  principal: Principal,
+  customerNumber: string,
+): Promise<WebPool[]> {
+  await authorizeAccount(ctx, principal, customerNumber, 'read');
+  const [pools, policies] = await Promise.all([
+    poolsOf(ctx.db, customerNumber),
+    policiesOf(ctx.db, customerNumber),
+  ]);
+  const saved = new Map(policies.map((p) => [p.partNumber, p]));
+  return pools.map((p) => ({ ...p, policy: policyOf(saved.get(p.partNumber)) }));
+}
+
+/** Replaces one pool's lease policy in one transaction, audited with the policy before and after. */
+export async function saveWebPoolPolicy(
+  ctx: AppContext,
+  principal: Principal,
+  request: { customerNumber: string; partNumber: string; policy: WebPoolPolicy },
+): Promise<WebPool> {
+  const { customerNumber, partNumber } = request;
+  await authorizeAccount(ctx, principal, customerNumber, 'edit');
+  const policy = policyOf(request.policy);
+  return ctx.db.transaction(async (tx) => {
+    const [pool] = await poolsOf(tx, customerNumber, partNumber);
+    if (!pool) throw notFound(unknownPool);
+    const before = policyOf(await lockPolicy(tx, customerNumber, partNumber));
+    await upsertPolicy(tx, customerNumber, partNumber, policy, new Date());
+    await recordAudit(tx, auditActor(principal), [
+      {
+        customerNumber,
+        action: 'web-seats.pool.policy.changed',
+        object: { type: 'web-pool', id: partNumber },
+        before,
+        after: policy,
+      },
+    ]);
+    return { ...pool, policy };
+  });
+}
