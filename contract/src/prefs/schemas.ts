@@ -24,6 +24,10 @@ export const tableNames = [
   'fsaInActiveEntitlements',
   'notificationsResolved',
   'auditLog',
+  // Web licensing (decision 071): the pools, people and groups tables of /web-assignments.
+  'webPools',
+  'webUsers',
+  'webGroups',
 ] as const;
 export type TableName = (typeof tableNames)[number];
 
