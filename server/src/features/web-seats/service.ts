@@ -97,3 +97,18 @@ export async function saveWebPoolPolicy(
     return { ...pool, policy };
   });
 }
+
+/**
+ * One pool of the account today with its lease policy, or undefined when the part number is no pool; for the
+ * web-sessions checkout and sweep, whose callers were admitted by their own credential (no principal here).
+ */
+export async function webPoolOf(
+  db: Db,
+  customerNumber: string,
+  partNumber: string,
+): Promise<WebPool | undefined> {
+  const [pool] = await poolsOf(db, customerNumber, partNumber);
+  if (!pool) return undefined;
+  const saved = (await policiesOf(db, customerNumber)).find((p) => p.partNumber === partNumber);
+  return { ...pool, policy: policyOf(saved) };
+}
