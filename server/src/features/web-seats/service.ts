@@ -1,13 +1,25 @@
 import type { WebPool, WebPoolPolicy } from '@lp/contract/web-seats/schemas';
 import { webPoolPolicyLimits } from '@lp/contract/web-seats/schemas';
-import { type PoolKind, poolCapacity, poolKindOf } from '@lp/domain/web-seats';
+import { namedSeatsProblem, type PoolKind, poolCapacity, poolKindOf } from '@lp/domain/web-seats';
 import type { Db } from '../../db/database.ts';
 import type { AppContext } from '../../platform/context.ts';
-import { notFound } from '../../platform/errors.ts';
+import { AppError, notFound } from '../../platform/errors.ts';
 import type { Principal } from '../../platform/principal.ts';
 import { authorizeAccount } from '../accounts/policy.ts';
 import { auditActor, recordAudit } from '../audit/service.ts';
-import { lockPolicy, policiesOf, upsertPolicy, webLinesOf } from './repository.ts';
+import {
+  deleteSeatsOfInactivePeople,
+  insertGroupSeats,
+  lockPolicy,
+  lockPool,
+  lockPools,
+  policiesOf,
+  reconcileGroupSeats,
+  seatCounts,
+  seatPartsOf,
+  upsertPolicy,
+  webLinesOf,
+} from './repository.ts';
 
 export const unknownPool = 'No web seat pool with this part number for this account.';
 
@@ -96,6 +108,65 @@ export async function saveWebPoolPolicy(
     ]);
     return { ...pool, policy };
   });
+}
+
+/**
+ * The pool lock (decision 071) other features take through this service: the web-sessions checkout and anything
+ * else that writes one pool's seats or leases, inside its transaction, before reading the pool's counts. One key
+ * per account and part number (an advisory transaction lock, both engines); several pools in part-number order.
+ */
+export async function lockWebPool(tx: Db, customerNumber: string, partNumber: string): Promise<void> {
+  await lockPool(tx, customerNumber, partNumber);
+}
+
+export interface SeatChanges {
+  added: { partNumber: string; userId: string }[];
+  removed: { partNumber: string; userId: string }[];
+}
+
+/**
+ * Brings the account's named seats in line with its directory, inside the caller's transaction (web-directory calls
+ * it after every membership or state change, and audits what it answers): people neither invited nor active hold
+ * no seat; every invited or active member of a group given a named pool holds a seat of it; a seat that came from
+ * a group goes when its person is in no group given that pool; direct seats stay. A pool that would then hold more
+ * seats than it has is refused (409 with namedSeatsProblem's text) and the caller's transaction rolls back.
+ * Removals are never refused, so suspending or removing a person always goes through.
+ */
+export async function applyGroupSeats(tx: Db, customerNumber: string): Promise<SeatChanges> {
+  const pools = await poolsOf(tx, customerNumber);
+  await lockPools(tx, customerNumber, await seatPartsOf(tx, customerNumber));
+  const removed = [
+    ...(await deleteSeatsOfInactivePeople(tx, customerNumber)),
+    ...(await reconcileGroupSeats(tx, customerNumber)),
+  ];
+  // Only today's named pools give seats: a product whose lines ended gives none until it is renewed.
+  const named = pools.filter((p) => p.kind === 'named');
+  const added = await insertGroupSeats(
+    tx,
+    customerNumber,
+    named.map((p) => p.partNumber),
+  );
+  if (added.length)
+    await refuseOverCapacity(tx, customerNumber, named, new Set(added.map((a) => a.partNumber)));
+  return { added, removed };
+}
+
+/** Refuses (409) when one of `changed` pools holds more named seats than it has. */
+async function refuseOverCapacity(
+  tx: Db,
+  customerNumber: string,
+  pools: readonly PoolWithoutPolicy[],
+  changed: ReadonlySet<string>,
+): Promise<void> {
+  const counts = await seatCounts(tx, customerNumber);
+  for (const pool of pools) {
+    if (!changed.has(pool.partNumber)) continue;
+    const problem = namedSeatsProblem(
+      { name: pool.productName, seats: pool.seats },
+      counts.get(pool.partNumber) ?? 0,
+    );
+    if (problem) throw new AppError('CONFLICT', problem);
+  }
 }
 
 /**
