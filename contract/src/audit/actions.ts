@@ -45,6 +45,14 @@ export const auditActions = [
   'portal-access.contact.added',
   'portal-access.contact.changed',
   'portal-access.contact.removed',
+  'web-directory.group.created',
+  'web-directory.group.deleted',
+  'web-directory.group.members.changed',
+  'web-directory.group.renamed',
+  'web-directory.user.created',
+  'web-directory.user.updated',
+  'web-directory.users.invited',
+  'web-directory.users.removed',
   'web-seats.pool.policy.changed',
 ] as const;
 
