@@ -253,3 +253,18 @@ export function useCustomerOfType(allowed: (info: AccountInfo | null) => boolean
   }, [customer, typeAllowed, navigate, version]);
   return typeAllowed ? customer : null;
 }
+
+/**
+ * A read the server refused sends the user to the notice the other account pages give (spec 000 §2.6, §8):
+ * /noaccess for an export-denied account, /nopermissions for any other 403. Other failures stay on the page.
+ */
+export function useRefusalRedirect(error: unknown, customerNumber: string) {
+  const navigate = useNavigate();
+  const { version } = useCustomer();
+  const refused = error instanceof ApiError && error.status === 403 ? error : null;
+  useEffect(() => {
+    if (!refused) return;
+    const to = refused.err === messages.exportDenied ? '/noaccess' : '/nopermissions';
+    navigate(to, { replace: true, state: noticeState(version, customerNumber) });
+  }, [refused, navigate, version, customerNumber]);
+}

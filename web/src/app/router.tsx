@@ -5,7 +5,7 @@ import { RequireCustomer } from './require-customer.tsx';
 import { GuardedShell } from './shell.tsx';
 
 /** Menu paths whose pages come with later issues (spec 000 §2.1); they show a plain "coming soon" page. */
-const comingSoon = ['web-assignments/*', 'web-transactions', 'web-reporting/*'];
+const comingSoon = ['web-transactions', 'web-reporting/*'];
 
 type PageModule = Promise<{ default: ComponentType }>;
 
@@ -84,6 +84,23 @@ export const routes: RouteObject[] = [
       {
         path: 'clscredentials',
         lazy: page(() => import('../features/credentials/pages/credentials-page.tsx'), { account: true }),
+      },
+      {
+        path: 'web-assignments',
+        lazy: () => import('./web-assignments-layout.tsx'),
+        children: [
+          // Deeper segments show their tab's page (the crumbs still name each one, spec 000 §2.4).
+          ...[{ index: true }, { path: 'entitlements/*' }].map((route) => ({
+            ...route,
+            lazy: page(() => import('../features/web-seats/pages/web-entitlements-page.tsx'), {
+              account: true,
+            }),
+          })),
+          ...['users/*', 'groups/*'].map((path) => ({
+            path,
+            lazy: () => import('./pages/coming-soon-page.tsx'),
+          })),
+        ],
       },
       ...comingSoon.map((path) => ({ path, lazy: () => import('./pages/coming-soon-page.tsx') })),
       {

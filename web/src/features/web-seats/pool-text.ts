@@ -1,0 +1,15 @@
+import type { WebPool, WebPoolPolicy } from '@lp/contract/web-seats/schemas';
+
+export const poolKindText: Record<WebPool['kind'], string> = { named: 'Named', shared: 'Shared' };
+
+/** Seconds as the policy is thought of: whole minutes as minutes, anything else in seconds. */
+export const durationText = (seconds: number) =>
+  seconds % 60 === 0 ? `${seconds / 60} min` : `${seconds} s`;
+
+/** "2026-01-01 – 2026-12-31"; an open end (a permanent line) reads "permanent". */
+export const termText = ({ start, end }: Pick<WebPool, 'start' | 'end'>) =>
+  `${start ?? ''} – ${end ?? 'permanent'}`;
+
+export const policyText = (p: WebPoolPolicy) =>
+  `Heartbeat ${durationText(p.heartbeatWindowSeconds)}, idle ${durationText(p.idleTimeoutSeconds)}, ` +
+  `${p.sessionsPerUser} ${p.sessionsPerUser === 1 ? 'session' : 'sessions'} per user`;
