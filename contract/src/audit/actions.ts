@@ -53,7 +53,12 @@ export const auditActions = [
   'web-directory.user.updated',
   'web-directory.users.invited',
   'web-directory.users.removed',
+  'web-seats.group-pools.changed',
+  'web-seats.group-terms.changed',
   'web-seats.pool.policy.changed',
+  'web-seats.seat.transferred',
+  'web-seats.seats.assigned',
+  'web-seats.seats.unassigned',
 ] as const;
 
 export type AuditAction = (typeof auditActions)[number];
