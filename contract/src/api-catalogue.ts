@@ -25,6 +25,7 @@ import { statementsApi } from './statements/api.ts';
 import { transactionsApi } from './transactions/api.ts';
 import { userApi } from './user/api.ts';
 import { webSeatsApi } from './web-seats/api.ts';
+import { webSessionsApi } from './web-sessions/api.ts';
 
 /**
  * The features of the API, each named as its contract folder (the OpenAPI tag of its calls), with the line the
@@ -115,6 +116,12 @@ const features: { tag: string; description: string; operations: Record<string, O
     description: 'Web licensing: seat pools of Named User and Shared Web products and their lease policy',
     operations: webSeatsApi,
   },
+  {
+    tag: 'web-sessions',
+    description:
+      'Web licensing: the product API (/web/v1) that checks out, renews and releases seats, and open sessions',
+    operations: webSessionsApi,
+  },
 ];
 
 /**
@@ -186,6 +193,7 @@ const sharedFailures = {
   ),
   NotSignedIn: failureJson('No valid session cookie or personal API token (`err`: Unauthorised).'),
   NoServerCredential: failureJson('No valid license-server credential.'),
+  NoWebCredential: failureJson('No valid web-license credential (missing, unknown or revoked).'),
   Forbidden: failureJson(
     "Not allowed: the account is not one the user may see or change (an unknown account answers alike), the user's role may not do this, or a cookie session's write lacks the header `x-lp-csrf: 1`.",
   ),
@@ -252,6 +260,7 @@ function failureResponses(
     400: shared('BadRequest'),
     ...(op.auth === 'session' && { 401: shared('NotSignedIn') }),
     ...(op.auth === 'server-credential' && { 401: shared('NoServerCredential') }),
+    ...(op.auth === 'web-credential' && { 401: shared('NoWebCredential') }),
     ...(op.auth === 'session' && op.method !== 'get' && { 403: shared('Forbidden') }),
     // Fastify reads a body sent with any method but GET, whether the call takes one or not.
     ...(op.method !== 'get' && { 413: shared('TooLarge'), 415: shared('NotJson') }),
@@ -364,7 +373,9 @@ export function openApiDocument(version: string, supportUrl?: string) {
             ? []
             : op.auth === 'session'
               ? [{ session: [] }, { bearer: [] }]
-              : [{ server: [] }],
+              : op.auth === 'web-credential'
+                ? [{ web: [] }]
+                : [{ server: [] }],
         ...(parameters.length > 0 && { parameters }),
         ...(requestBody && { requestBody }),
         responses: {
@@ -399,6 +410,7 @@ export function openApiDocument(version: string, supportUrl?: string) {
         },
         bearer: { type: 'http', scheme: 'bearer', description: 'Personal API token' },
         server: { type: 'http', scheme: 'bearer', description: 'License-server credential (/cls/v1)' },
+        web: { type: 'http', scheme: 'bearer', description: 'Per-product web-license credential (/web/v1)' },
       },
     },
     paths,

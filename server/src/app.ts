@@ -36,6 +36,8 @@ import { registerStatementRoutes } from './features/statements/routes.ts';
 import { registerTransactionRoutes } from './features/transactions/routes.ts';
 import { registerUserRoutes } from './features/user/routes.ts';
 import { registerWebSeatRoutes } from './features/web-seats/routes.ts';
+import { registerWebSessionRoutes } from './features/web-sessions/routes.ts';
+import { webSessionsSweepJob } from './features/web-sessions/service.ts';
 import { installNoStore } from './platform/cache-control.ts';
 import { installCompression } from './platform/compression.ts';
 import type { Config } from './platform/config.ts';
@@ -165,17 +167,23 @@ export async function buildApp(
   registerAuditRoutes(app, ctx);
   registerNoticeRoutes(app, ctx);
   registerWebSeatRoutes(app, ctx);
+  registerWebSessionRoutes(app, ctx);
 
   // The e-mail delivery worker runs while the app is up (a no-op without SMTP_URL).
   let stopMailWorker: (() => Promise<void>) | undefined;
-  // The jobs too (daily notices, audit checkpoints, old operation keys): every node polls, each run happens once (decision 040).
+  // The jobs too (daily notices, audit checkpoints, old operation keys, the web-lease sweep): every node polls, each run happens once (decision 040).
   let stopJobs: (() => Promise<void>) | undefined;
   app.addHook('onReady', async () => {
     stopMailWorker = startMailWorker(ctx);
     if (config.JOBS_ENABLED)
       stopJobs = startJobRunner(
         ctx,
-        [noticesJob, auditCheckpointJob(config.AUDIT_CHECKPOINT_MINUTES), operationKeysPruneJob],
+        [
+          noticesJob,
+          auditCheckpointJob(config.AUDIT_CHECKPOINT_MINUTES),
+          operationKeysPruneJob,
+          webSessionsSweepJob,
+        ],
         {
           pollIntervalMs: config.JOBS_POLL_SECONDS * 1000,
         },

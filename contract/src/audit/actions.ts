@@ -59,6 +59,9 @@ export const auditActions = [
   'web-seats.seat.transferred',
   'web-seats.seats.assigned',
   'web-seats.seats.unassigned',
+  'web-sessions.credential.issued',
+  'web-sessions.credential.revoked',
+  'web-sessions.lease.released',
 ] as const;
 
 export type AuditAction = (typeof auditActions)[number];

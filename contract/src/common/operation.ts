@@ -2,9 +2,10 @@ import type { z } from 'zod';
 
 /**
  * Who may call an operation: a signed-in user (session cookie or personal API token), an elastic license
- * server (its bearer credential, checked by the feature), or anybody.
+ * server (its bearer credential, checked by the feature), a vendor product of the web-license API (its
+ * per-product bearer credential, checked by the feature), or anybody.
  */
-export type AuthKind = 'session' | 'server-credential' | 'public';
+export type AuthKind = 'session' | 'server-credential' | 'web-credential' | 'public';
 
 /**
  * Answers a call gives that the catalogue cannot derive from its declaration (decision 058), each with when. The
@@ -12,7 +13,7 @@ export type AuthKind = 'session' | 'server-credential' | 'public';
  * (the anti-CSRF header), 413 and 415 for any call but a GET, 503 for every call, and the error envelope for
  * any other failure.
  */
-export type DeclaredStatus = 304 | 401 | 403 | 404 | 409 | 422 | 429 | 503;
+export type DeclaredStatus = 304 | 401 | 403 | 404 | 409 | 410 | 422 | 429 | 503;
 
 /**
  * What calling an operation twice does (decision 064), so the web client knows what it may retry after a

@@ -8,6 +8,7 @@ import { licenseFilesApi } from '@lp/contract/license-files/api';
 import { licenseServersApi } from '@lp/contract/license-servers/api';
 import { portalAccessApi } from '@lp/contract/portal-access/api';
 import { statementsApi } from '@lp/contract/statements/api';
+import { webSessionsApi } from '@lp/contract/web-sessions/api';
 import { contactRoles } from '@lp/domain/policy';
 import { eq, sql } from 'drizzle-orm';
 import { describe, expect } from 'vitest';
@@ -41,6 +42,8 @@ import type { TestDatabase } from '../../test/test-db.ts';
 import { queryRows } from '../db/database.ts';
 import { accounts, alerts, elasticLedger, emails, fsaPrices, operationKeys, products } from '../db/schema.ts';
 import { issueServerCredential } from '../features/cls-api/server-credentials.ts';
+import { addPerson } from '../features/web-sessions/test/web-rows.ts';
+import { issueWebCredential } from '../features/web-sessions/web-credentials.ts';
 
 /*
  * Decision 064: every write the web client retries is safe to retry. The catalogue says what each call does when
@@ -402,6 +405,44 @@ const key = () => newKey();
 const lease = { customerNumber: CN, serverId: HOST, serverIdType: 'ETHERNET' };
 const alertBody = { category: 'INFO' as const, service: ['Portal'], description: 'Maintenance' };
 
+/**
+ * A shared web seat pool of Acme with a product credential for it (made once, by the first case that needs it),
+ * and a lease of a new person of its directory.
+ */
+let webPool: Promise<Caller> | undefined;
+let webPeople = 0;
+const webProduct = (w: World) => {
+  webPool ??= (async () => {
+    await buildProduct(w.db, 'IDEM-WEBS', { name: 'Solver - Shared Web', featureName: 'web_solver_sw' });
+    await buildEntitlement(w.db, CN, {
+      activationId: 'IDEM-WEBS-LINE',
+      licenseModel: 'Shared Web',
+      partNumber: 'IDEM-WEBS',
+      quantity: 50,
+      startDate: dayFromToday(-10),
+      endDate: dayFromToday(300),
+    });
+    const { token } = await issueWebCredential(w.db, {
+      product: 'Idempotent',
+      partNumbers: ['IDEM-WEBS'],
+      createdBy: 'test',
+    });
+    return bearer(token);
+  })();
+  return webPool;
+};
+const webCheckoutBody = async (w: World) => {
+  const email = `web-${++webPeople}@acme.example`;
+  await addPerson(w.db, CN, email);
+  return { customerNumber: CN, email, partNumber: 'IDEM-WEBS' };
+};
+const webLease = async (w: World) => {
+  const product = await webProduct(w);
+  const { data } = await w.api.ok(product, webSessionsApi.checkout, await webCheckoutBody(w));
+  if (!data.granted) throw new Error(`no web seat: ${data.reason}`);
+  return { product, leaseId: data.leaseId };
+};
+
 const retried: Record<string, RetriedCase> = {
   signIn: { prepare: async () => ({}), ignore: ['login_states'] },
   signOut: {
@@ -478,6 +519,32 @@ const retried: Record<string, RetriedCase> = {
       });
       const policy = { heartbeatWindowSeconds: 120, idleTimeoutSeconds: 600, sessionsPerUser: 2 };
       return { who: w.boss, body: { customerNumber: CN, partNumber: 'IDEM-WEB', policy } };
+    },
+  },
+  webCheckout: {
+    prepare: async (w) => ({
+      who: await webProduct(w),
+      body: { ...(await webCheckoutBody(w)), operationKey: key() },
+    }),
+  },
+  webHeartbeat: {
+    prepare: async (w) => {
+      const { product, leaseId } = await webLease(w);
+      return { who: product, body: { leaseId, active: true } };
+    },
+    // A heartbeat's time is the call's own: each one moves the lease's deadline.
+    ignore: ['web_leases'],
+  },
+  webRelease: {
+    prepare: async (w) => {
+      const { product, leaseId } = await webLease(w);
+      return { who: product, body: { leaseId } };
+    },
+  },
+  releaseWebSession: {
+    prepare: async (w) => {
+      const { leaseId } = await webLease(w);
+      return { who: w.boss, body: { customerNumber: CN, leaseId } };
     },
   },
   generateLicense: { prepare: async (w) => ({ who: w.boss, body: lease }) },
