@@ -165,7 +165,13 @@ export async function openPglite(
       );
     }
   }
-  const client = await PGlite.create({ dataDir: dir, loadDataDir: options.loadDataDir });
+  // A folder PGlite cannot open is not left locked: the operator CLI runs in its callers' processes (tests) too.
+  const client = await PGlite.create({ dataDir: dir, loadDataDir: options.loadDataDir }).catch(
+    async (e: unknown) => {
+      await release?.();
+      throw e;
+    },
+  );
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   return {
     db,
@@ -320,7 +326,11 @@ export async function openDatabase(
   const database = config.DATABASE_URL
     ? await openPostgres(config.DATABASE_URL, config.DATABASE_POOL_MAX, timeouts)
     : await openPglite(config.pgliteDir);
-  await migrateDatabase(database, config.DATABASE_URL, timeouts.connectMs);
+  // A database that cannot be migrated is closed (and its PGlite folder unlocked) before the error goes up.
+  await migrateDatabase(database, config.DATABASE_URL, timeouts.connectMs).catch(async (e: unknown) => {
+    await database.close().catch(() => {});
+    throw e;
+  });
   return database;
 }
 
