@@ -24,6 +24,7 @@ import { prefsApi } from './prefs/api.ts';
 import { statementsApi } from './statements/api.ts';
 import { transactionsApi } from './transactions/api.ts';
 import { userApi } from './user/api.ts';
+import { webDirectoryApi } from './web-directory/api.ts';
 import { webSeatsApi } from './web-seats/api.ts';
 import { webSessionsApi } from './web-sessions/api.ts';
 
@@ -115,6 +116,11 @@ const features: { tag: string; description: string; operations: Record<string, O
     tag: 'web-seats',
     description: 'Web licensing: seat pools of Named User and Shared Web products and their lease policy',
     operations: webSeatsApi,
+  },
+  {
+    tag: 'web-directory',
+    description: "Web licensing: the account's people and groups, invitations and CSV imports",
+    operations: webDirectoryApi,
   },
   {
     tag: 'web-sessions',

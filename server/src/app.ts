@@ -35,6 +35,7 @@ import { registerPrefsRoutes } from './features/prefs/routes.ts';
 import { registerStatementRoutes } from './features/statements/routes.ts';
 import { registerTransactionRoutes } from './features/transactions/routes.ts';
 import { registerUserRoutes } from './features/user/routes.ts';
+import { registerWebDirectoryRoutes } from './features/web-directory/routes.ts';
 import { registerWebSeatRoutes } from './features/web-seats/routes.ts';
 import { registerWebSessionRoutes } from './features/web-sessions/routes.ts';
 import { webSessionsSweepJob } from './features/web-sessions/service.ts';
@@ -167,6 +168,7 @@ export async function buildApp(
   registerAuditRoutes(app, ctx);
   registerNoticeRoutes(app, ctx);
   registerWebSeatRoutes(app, ctx);
+  registerWebDirectoryRoutes(app, ctx);
   registerWebSessionRoutes(app, ctx);
 
   // The e-mail delivery worker runs while the app is up (a no-op without SMTP_URL).
