@@ -8,6 +8,7 @@ import { licenseFilesApi } from '@lp/contract/license-files/api';
 import { licenseServersApi } from '@lp/contract/license-servers/api';
 import { portalAccessApi } from '@lp/contract/portal-access/api';
 import { statementsApi } from '@lp/contract/statements/api';
+import { webDirectoryApi } from '@lp/contract/web-directory/api';
 import { webSessionsApi } from '@lp/contract/web-sessions/api';
 import { contactRoles } from '@lp/domain/policy';
 import { eq, sql } from 'drizzle-orm';
@@ -443,6 +444,27 @@ const webLease = async (w: World) => {
   return { product, leaseId: data.leaseId };
 };
 
+/** A person invited to Acme's web directory; answers their id. */
+async function webUser(w: World): Promise<string> {
+  const email = `web-${newKey()}@acme.example`;
+  await w.api.ok(w.boss, webDirectoryApi.invite, {
+    customerNumber: CN,
+    source: 'manual',
+    users: [{ email }],
+  });
+  const people = await w.api.ok(w.boss, webDirectoryApi.users, { customerNumber: CN });
+  return people.data.find((p) => p.email === email)!.id;
+}
+
+/** A group of Acme's web directory; answers its id. */
+async function webGroup(w: World): Promise<string> {
+  const made = await w.api.ok(w.boss, webDirectoryApi.createGroup, {
+    customerNumber: CN,
+    name: `G ${newKey()}`,
+  });
+  return made.data.id;
+}
+
 const retried: Record<string, RetriedCase> = {
   signIn: { prepare: async () => ({}), ignore: ['login_states'] },
   signOut: {
@@ -546,6 +568,51 @@ const retried: Record<string, RetriedCase> = {
       const { leaseId } = await webLease(w);
       return { who: w.boss, body: { customerNumber: CN, leaseId } };
     },
+  },
+  inviteWebUsers: {
+    prepare: async (w) => ({
+      who: w.boss,
+      body: { customerNumber: CN, source: 'manual', users: [{ email: `invite-${newKey()}@acme.example` }] },
+    }),
+  },
+  importWebUsersCsv: {
+    prepare: async (w) => ({
+      who: w.boss,
+      body: {
+        customerNumber: CN,
+        csv: `email,name,groups\ncsv-${newKey()}@acme.example,Csv,Retry ${newKey()}`,
+      },
+    }),
+  },
+  updateWebUser: {
+    prepare: async (w) => ({
+      who: w.boss,
+      body: { customerNumber: CN, userId: await webUser(w), name: 'Renamed', state: 'suspended' },
+    }),
+  },
+  removeWebUsers: {
+    prepare: async (w) => ({ who: w.boss, body: { customerNumber: CN, userIds: [await webUser(w)] } }),
+  },
+  createWebGroup: {
+    prepare: async (w) => ({ who: w.boss, body: { customerNumber: CN, name: `Group ${newKey()}` } }),
+    // The name is taken by the first call's group: refused, nothing changed.
+    again: 409,
+  },
+  renameWebGroup: {
+    prepare: async (w) => ({
+      who: w.boss,
+      body: { customerNumber: CN, groupId: await webGroup(w), name: `Renamed ${newKey()}` },
+    }),
+  },
+  deleteWebGroup: {
+    prepare: async (w) => ({ who: w.boss, body: { customerNumber: CN, groupId: await webGroup(w) } }),
+    again: 404,
+  },
+  setWebGroupMembers: {
+    prepare: async (w) => ({
+      who: w.boss,
+      body: { customerNumber: CN, groupId: await webGroup(w), userIds: [await webUser(w), await webUser(w)] },
+    }),
   },
   generateLicense: { prepare: async (w) => ({ who: w.boss, body: lease }) },
   generateLicenses: {
