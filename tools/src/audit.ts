@@ -14,20 +14,21 @@ import { verifyAudit } from '@lp/server/features/audit/verify-service';
 import type { Config } from '@lp/server/platform/config';
 import type { AppContext } from '@lp/server/platform/context';
 import { CommandError } from './errors.ts';
+import type { Output } from './output.ts';
 
 /** `audit verify` and `audit checkpoint` (decisions 039 and 044). */
 
-type Out = (line: string) => void;
-
 /** What the server would log goes to stderr as lines: stdout is the command's answer. */
-const line = (level: string) => (fields: unknown, message?: string) =>
-  process.stderr.write(`${level}: ${message ?? ''} ${JSON.stringify(fields)}\n`);
-const stderrLog = {
-  info: line('info'),
-  warn: line('warn'),
-  error: line('error'),
-  debug: () => {},
-} as unknown as AppContext['log'];
+function stderrLog(say: Output): AppContext['log'] {
+  const line = (level: string) => (fields: unknown, message?: string) =>
+    say.err(`${level}: ${message ?? ''} ${JSON.stringify(fields)}`);
+  return {
+    info: line('info'),
+    warn: line('warn'),
+    error: line('error'),
+    debug: () => {},
+  } as unknown as AppContext['log'];
+}
 
 function readKey(config: Config, publicKeyFile: string | undefined) {
   if (publicKeyFile) {
@@ -54,8 +55,9 @@ export const audit = {
     db: Db,
     config: Config,
     args: { account?: string; checkpoints?: string; publicKey?: string; json: boolean },
-    out: Out,
+    say: Output,
   ) {
+    const out = say.out;
     const dir = args.checkpoints ?? checkpointDir(config);
     if (args.checkpoints && !fs.existsSync(dir)) throw new CommandError(`No folder ${dir}.`);
     const files = checkpointFiles(dir);
@@ -96,11 +98,12 @@ export const audit = {
   },
 
   /** Checks the chains against the previous checkpoint and writes a new one now; exit code 1 when the check fails. */
-  async checkpoint(db: Db, config: Config, json: boolean, out: Out) {
+  async checkpoint(db: Db, config: Config, json: boolean, say: Output) {
+    const out = say.out;
     let outcome: Awaited<ReturnType<typeof makeCheckpoint>>;
     try {
       outcome = await makeCheckpoint(
-        { db, config, log: stderrLog },
+        { db, config, log: stderrLog(say) },
         { at: new Date(), period: null, node: `${os.hostname()}:cli` },
       );
     } catch (e) {

@@ -5,6 +5,7 @@ import type { Config } from '@lp/server/platform/config';
 import { KEY_FILE } from '@lp/server/platform/secret-box';
 import { sql } from 'drizzle-orm';
 import { CommandError } from './errors.ts';
+import type { Output } from './output.ts';
 
 interface PgliteDump {
   query(text: string): Promise<unknown>;
@@ -43,7 +44,7 @@ function printCounts(counts: Record<string, number>, out: (line: string) => void
 }
 
 /** `backup --to FILE`: the stopped server's PGlite folder as a gzip tarball; never overwrites FILE. */
-export async function backup(config: Config, file: string, out: (line: string) => void): Promise<number> {
+export async function backup(config: Config, file: string, say: Output): Promise<number> {
   if (config.DATABASE_URL) throw new CommandError(POSTGRES_HINT);
   if (!fs.existsSync(path.join(config.pgliteDir, 'PG_VERSION')))
     throw new CommandError(`There is no database in ${config.pgliteDir} (DATA_DIR) to back up.`);
@@ -61,13 +62,13 @@ export async function backup(config: Config, file: string, out: (line: string) =
     const partial = `${file}.partial`;
     fs.writeFileSync(partial, tarball);
     fs.renameSync(partial, file);
-    process.stderr.write(
-      `Not in the backup, on purpose: the sealing key (PIN_ENCRYPTION_KEY or ${path.join(path.resolve(config.DATA_DIR), KEY_FILE)}), the checkpoint key and the checkpoint folder. Keep them apart; a restore needs the same sealing key (docs/operations.md, section 12).\n`,
+    say.err(
+      `Not in the backup, on purpose: the sealing key (PIN_ENCRYPTION_KEY or ${path.join(path.resolve(config.DATA_DIR), KEY_FILE)}), the checkpoint key and the checkpoint folder. Keep them apart; a restore needs the same sealing key (docs/operations.md, section 12).`,
     );
-    out(
+    say.out(
       `Backed up ${config.pgliteDir} to ${file} (${(tarball.length / 1e6).toFixed(1)} MB). Rows per table:`,
     );
-    printCounts(counts, out);
+    printCounts(counts, say.out);
     return 0;
   } finally {
     await database.close();
@@ -78,7 +79,7 @@ export async function backup(config: Config, file: string, out: (line: string) =
  * `restore --from FILE`: a backup into DATA_DIR's PGlite folder, which must hold no database (a restore never
  * mixes with or replaces data: move the old folder aside first). The server migrates it at its next start.
  */
-export async function restore(config: Config, file: string, out: (line: string) => void): Promise<number> {
+export async function restore(config: Config, file: string, say: Output): Promise<number> {
   if (config.DATABASE_URL) throw new CommandError(POSTGRES_HINT);
   if (!fs.existsSync(file)) throw new CommandError(`${file} does not exist.`);
   const dir = config.pgliteDir;
@@ -97,8 +98,8 @@ export async function restore(config: Config, file: string, out: (line: string) 
   });
   try {
     const counts = await rowCounts((text) => queryRows(database.db, sql.raw(text)));
-    out(`Restored ${file} into ${dir}; the server migrates it at its next start. Rows per table:`);
-    printCounts(counts, out);
+    say.out(`Restored ${file} into ${dir}; the server migrates it at its next start. Rows per table:`);
+    printCounts(counts, say.out);
     return 0;
   } finally {
     await database.close();

@@ -8,9 +8,9 @@ import { signInAs } from '@lp/server/harness/sign-in';
 import { auditEntriesOf } from '@lp/server/test/audit-entries';
 import { createTestDatabase, migratedDataDir, type TestDatabase } from '@lp/server/test/test-db';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../test/run-cli.ts';
 import { elastic } from './elastic.ts';
-import { runCli } from './run-cli.ts';
 import { tokens } from './tokens.ts';
 
 /*
@@ -24,19 +24,17 @@ let database: TestDatabase;
 let clsId: string;
 let userId: string;
 const lines: string[] = [];
-const out = (line: string) => lines.push(line);
+// The commands tell the operator the id on stderr; the test keeps the answers.
+const say = { out: (line: string) => lines.push(line), err: () => {} };
 
 beforeAll(async () => {
   database = await createTestDatabase();
   await buildAccount(database.db, { customerNumber: CN, name: 'Acme' });
   clsId = await buildElasticServer(database.db, CN);
   ({ userId } = await signInAs(database.db, 'dev@acme.example'));
-  // The commands tell the operator the id on stderr; keep the test output quiet.
-  vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
 });
 
 afterAll(async () => {
-  vi.restoreAllMocks();
   await database?.close();
 });
 
@@ -50,8 +48,8 @@ const byCli = {
 
 describe('CLI audit', () => {
   it('token create and revoke write one vendor-wide entry per token, never the token', async () => {
-    await tokens.create(database.db, { email: 'dev@acme.example', expiresInDays: 30 }, out);
-    await tokens.create(database.db, { email: 'dev@acme.example', name: 'nightly', expiresInDays: 90 }, out);
+    await tokens.create(database.db, { email: 'dev@acme.example', expiresInDays: 30 }, say);
+    await tokens.create(database.db, { email: 'dev@acme.example', name: 'nightly', expiresInDays: 90 }, say);
     const token = lines.at(-2)!;
     let rows = await auditEntriesOf(database.db, 'auth.api-token.');
     expect(rows).toHaveLength(2);
@@ -67,9 +65,9 @@ describe('CLI audit', () => {
     expect(JSON.stringify(rows)).not.toContain(token);
 
     // Revoking all of the user's tokens: one entry per token; a second run revokes (and records) nothing.
-    await tokens.revoke(database.db, { user: 'dev@acme.example' }, out);
-    await tokens.revoke(database.db, { user: 'dev@acme.example' }, out);
-    await expect(tokens.revoke(database.db, { id: rows[0].objectId }, out)).rejects.toThrow(
+    await tokens.revoke(database.db, { user: 'dev@acme.example' }, say);
+    await tokens.revoke(database.db, { user: 'dev@acme.example' }, say);
+    await expect(tokens.revoke(database.db, { id: rows[0].objectId }, say)).rejects.toThrow(
       'No active token',
     );
     rows = (await auditEntriesOf(database.db, 'auth.api-token.')).filter(
@@ -87,7 +85,7 @@ describe('CLI audit', () => {
   });
 
   it('cls-credential issue and revoke write one entry of the account each; a failed revoke writes none', async () => {
-    await elastic.issue(database.db, CN, undefined, out);
+    await elastic.issue(database.db, CN, undefined, say);
     const rows = await auditEntriesOf(database.db, 'cls-api.credential.');
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({
@@ -98,9 +96,9 @@ describe('CLI audit', () => {
       after: { clsId, createdBy: 'cli' },
     });
     const id = rows[0].objectId;
-    await elastic.revoke(database.db, id, out);
-    await expect(elastic.revoke(database.db, id, out)).rejects.toThrow('No active credential');
-    await expect(elastic.issue(database.db, '5599999', undefined, out)).rejects.toThrow();
+    await elastic.revoke(database.db, id, say);
+    await expect(elastic.revoke(database.db, id, say)).rejects.toThrow('No active credential');
+    await expect(elastic.issue(database.db, '5599999', undefined, say)).rejects.toThrow();
     const after = await auditEntriesOf(database.db, 'cls-api.credential.');
     expect(after.map((r) => r.action)).toEqual(['cls-api.credential.issued', 'cls-api.credential.revoked']);
     expect(after[1]).toMatchObject({ ...byCli, customerNumber: CN, objectId: id });
@@ -147,7 +145,7 @@ describe('npm run cli -- audit checkpoint / audit verify', () => {
             ]),
           );
       });
-      const made = await runCli(env, ['audit', 'checkpoint']);
+      const made = await runCli(['audit', 'checkpoint'], { env });
       expect(made.stdout, made.stderr).toMatch(
         new RegExp(
           `^Checkpoint ${dir}/(audit-checkpoint-\\d{8}T\\d{9}Z\\.json): \\d+ chains, \\d+ entries\\.\\nThe chains match the previous checkpoint\\.\\n$`,
@@ -156,7 +154,7 @@ describe('npm run cli -- audit checkpoint / audit verify', () => {
       expect(made.code).toBe(0);
       const [file] = fs.readdirSync(dir);
 
-      const ok = await runCli(env, ['audit', 'verify', '--account', account]);
+      const ok = await runCli(['audit', 'verify', '--account', account], { env });
       expect(ok.stdout, ok.stderr).toMatch(
         new RegExp(
           `^All 1 audit chains verify \\(3 entries\\)\\.\\nChecked against 1 checkpoints in ${dir} \\(the latest of \\d{4}-.+\\)\\.\\n$`,
@@ -179,7 +177,7 @@ describe('npm run cli -- audit checkpoint / audit verify', () => {
           await tx.execute(sql.raw('ALTER TABLE audit_chain_heads ENABLE TRIGGER USER'));
         }),
       );
-      const bad = await runCli(env, ['audit', 'verify', '--account', account]);
+      const bad = await runCli(['audit', 'verify', '--account', account], { env });
       expect(bad.stdout.split('\n')[0]).toMatch(
         new RegExp(
           `^chain ${account}: entries missing: the chain ends at entry 2, the checkpoint of .+ has entry 3 at entry 3 \\(2 entries verified before it\\)$`,
@@ -197,16 +195,19 @@ describe('npm run cli -- audit checkpoint / audit verify', () => {
       signed.checkpoint.chains = [];
       signed.checkpoint.chainCount = 0;
       fs.writeFileSync(path.join(copy, file), JSON.stringify(signed));
-      const forged = await runCli(env, [
-        'audit',
-        'verify',
-        '--account',
-        account,
-        '--checkpoints',
-        copy,
-        '--public-key',
-        path.join(dataDir, 'checkpoint.pub'),
-      ]);
+      const forged = await runCli(
+        [
+          'audit',
+          'verify',
+          '--account',
+          account,
+          '--checkpoints',
+          copy,
+          '--public-key',
+          path.join(dataDir, 'checkpoint.pub'),
+        ],
+        { env },
+      );
       expect(forged.stdout).toContain(`checkpoint ${file}: bad signature\n`);
       expect(forged.stdout).toContain('1 checkpoint files cannot be trusted.');
       expect(forged.code).toBe(1);

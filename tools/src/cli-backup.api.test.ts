@@ -15,11 +15,11 @@ import { loadConfig } from '@lp/server/platform/config';
 import { buildAccountFixture } from '@lp/server/test/account-fixture';
 import { freePort, startServer, waitReady } from '@lp/server/test/server-process';
 import { tableSnapshot } from '@lp/server/test/table-snapshot';
-import { afterAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { type CliRun, runCli } from '../test/run-cli.ts';
 import { cliEnv, engine, type ScratchDatabase, scratchDatabase } from '../test/scratch-db.ts';
 import { audit } from './audit.ts';
 import { backup, restore } from './backup.ts';
-import { type CliRun, runCli } from './run-cli.ts';
 import { seed } from './seed.ts';
 
 /*
@@ -33,8 +33,9 @@ import { seed } from './seed.ts';
 const CN = '7700001';
 const exec = promisify(execFile);
 const scratches: ScratchDatabase[] = [];
+// Seeding and the commands report progress on stderr; the test reads only what it checks.
+const quiet = { out: () => {}, err: () => {} };
 afterAll(async () => {
-  vi.restoreAllMocks();
   for (const s of scratches) await s.drop();
 });
 
@@ -102,17 +103,15 @@ const countLines = (stdout: string) => stdout.split('\n').filter((l) => /^ {2}\S
 
 describe(`backup and restore (${engine})`, () => {
   it('a restored copy holds every row, balances, verifies against the checkpoints and serves', async () => {
-    // Seeding and the commands report progress on stderr; keep the test output quiet.
-    vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
     const source = await scratchDatabase('bksrc', true);
     const target = await scratchDatabase('bkdst');
     scratches.push(source, target);
     const config = loadConfig({ ...source.env, LOG_LEVEL: 'silent' });
     const HEADS = 'select chain, seq, hash from audit_chain_heads order by chain';
     const [before, heads] = await source.use(async (database) => {
-      expect(await seed(database, config, { sessions: 2_000 }, () => {})).toBe(0);
+      expect(await seed(database, config, { sessions: 2_000 }, quiet)).toBe(0);
       await workOn(database, source.env);
-      expect(await audit.checkpoint(database.db, config, false, () => {})).toBe(0);
+      expect(await audit.checkpoint(database.db, config, false, quiet)).toBe(0);
       return [await tableSnapshot(database.run), await database.run(HEADS)] as const;
     });
     expect(before['public.usage_sessions'].rows).toBe(2_000);
@@ -124,25 +123,27 @@ describe(`backup and restore (${engine})`, () => {
     if (engine === 'pglite') {
       // While the server (here: this process) holds the folder, the copy is refused and nothing is written.
       await source.use(() =>
-        expect(backup(config, file, () => {})).rejects.toThrow(
+        expect(backup(config, file, quiet)).rejects.toThrow(
           'The server is running on this data folder, so a copy now would not be consistent. Stop the server',
         ),
       );
       expect(fs.existsSync(file)).toBe(false);
-      const saved = await runCli(cliEnv(source), ['backup', '--to', file]);
+      const saved = await runCli(['backup', '--to', file], { env: cliEnv(source) });
       expect(saved.code, saved.stderr).toBe(0);
       // The sealing key is not in the backup (decision 057): it is carried on its own, as the guide says.
       fs.copyFileSync(
         path.join(source.dataDir, 'pin-encryption.key'),
         path.join(target.dataDir, 'pin-encryption.key'),
       );
-      // `restore` in this process (the command line is `backup`'s, tested above): it prints the same table.
+      // `restore` through its function (the command line is `backup`'s, tested above): it prints the same table.
       const restored: string[] = [];
-      expect(await restore(loadConfig(target.env), file, (line) => restored.push(line))).toBe(0);
+      expect(
+        await restore(loadConfig(target.env), file, { ...quiet, out: (line) => restored.push(line) }),
+      ).toBe(0);
       expect(countLines(restored.join('\n'))).toEqual(countLines(saved.stdout));
       expect(countLines(saved.stdout)).toHaveLength(Object.keys(before).length);
       // A restore never goes over a database.
-      await expect(restore(loadConfig(target.env), file, () => {})).rejects.toThrow(
+      await expect(restore(loadConfig(target.env), file, quiet)).rejects.toThrow(
         'is not empty: a restore goes into an empty folder, never over a database.',
       );
     } else {
@@ -160,10 +161,10 @@ describe(`backup and restore (${engine})`, () => {
     const checkpoints = path.join(source.dataDir, 'audit-checkpoints');
     const commands = [['audit', 'verify', '--checkpoints', checkpoints], ['reconcile'], ['fsa', 'reconcile']];
     const [verified, ledger, fsa] = target.url
-      ? await Promise.all(commands.map((args) => runCli(env, args)))
-      : // One process at a time on a PGlite folder.
+      ? await Promise.all(commands.map((args) => runCli(args, { env })))
+      : // One command at a time on a PGlite folder.
         await commands.reduce<Promise<CliRun[]>>(
-          async (runs, args) => [...(await runs), await runCli(env, args)],
+          async (runs, args) => [...(await runs), await runCli(args, { env })],
           Promise.resolve([]),
         );
     expect(verified.stdout, verified.stderr).toMatch(

@@ -11,7 +11,7 @@ import { KEY_FILE } from '@lp/server/platform/secret-box';
 import { createTestDatabase, migratedDataDir, type TestDatabase } from '@lp/server/test/test-db';
 import { asc } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI_RUNS_TIMEOUT, runCli } from './run-cli.ts';
+import { CLI_RUNS_TIMEOUT, runCli } from '../test/run-cli.ts';
 
 /**
  * Decision 043: `license rotate-key` proves its sealing key against the database first. With another key or none
@@ -25,16 +25,16 @@ const KEY_B = randomBytes(32).toString('hex');
 let dataDir: string;
 let pgDatabase: TestDatabase | undefined;
 
-/** The CLI as an operator runs it, on the test's database, with exactly the key settings given. */
+/** The command as an operator runs it (in this process), on the test's database, with exactly the key settings given. */
 function rotate(env: Record<string, string>) {
   const base: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...env };
   delete base.DATABASE_URL;
   if (!env.PIN_ENCRYPTION_KEY) delete base.PIN_ENCRYPTION_KEY;
   if (pgDatabase?.url) base.DATABASE_URL = pgDatabase.url;
-  return runCli(base, ['license', 'rotate-key']);
+  return runCli(['license', 'rotate-key'], { env: base });
 }
 
-/** The database the CLI used, opened here between its runs (PGlite's folder takes one process at a time). */
+/** The database the CLI used, opened here between its runs (a PGlite folder has one user at a time). */
 async function withDatabase<T>(use: (database: Database) => Promise<T>): Promise<T> {
   const database = pgDatabase ?? (await openPglite(path.join(dataDir, 'pglite')));
   try {

@@ -11,10 +11,10 @@ import { missingRows, tableRows, tableSnapshot } from '@lp/server/test/table-sna
 import { createTestDatabase } from '@lp/server/test/test-db';
 import { sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
+import { type CliRun, runCli } from '../test/run-cli.ts';
 import { cliEnv, type ScratchDatabase, scratchDatabase } from '../test/scratch-db.ts';
 import { FIXTURE_COMMIT, fixtureFile } from './make-upgrade-fixture.ts';
 import { migrated } from './migrate.ts';
-import { type CliRun, runCli } from './run-cli.ts';
 
 /*
  * Issue 22 §4 (decision 057): a database made and used by an earlier release (commit 1a6694b, migrations
@@ -80,10 +80,10 @@ describe('upgrading a database of an earlier release', () => {
     const env = cliEnv(scratch);
     const commands = [['audit', 'verify'], ['reconcile'], ['fsa', 'reconcile']];
     const [audit, ledger, fsa] = scratch.url
-      ? await Promise.all(commands.map((args) => runCli(env, args)))
-      : // One process at a time on a PGlite folder.
+      ? await Promise.all(commands.map((args) => runCli(args, { env })))
+      : // One command at a time on a PGlite folder.
         await commands.reduce<Promise<CliRun[]>>(
-          async (runs, args) => [...(await runs), await runCli(env, args)],
+          async (runs, args) => [...(await runs), await runCli(args, { env })],
           Promise.resolve([]),
         );
     expect(audit.stdout, audit.stderr).toMatch(/^All \d+ audit chains verify \(6 entries\)\.\n/);
@@ -142,7 +142,7 @@ describe('upgrading a database of an earlier release', () => {
     expect(output).toContain('none was applied, the database is as it was');
     expect(output).not.toMatch(/\n\s+at /);
     // The owner's `migrate` before the nodes start (docs/operations.md 12.5) stops the same way.
-    const migrate = await runCli(cliEnv(scratch), ['migrate']);
+    const migrate = await runCli(['migrate'], { env: cliEnv(scratch) });
     expect(migrate.stderr).toContain(
       'Cannot open the database: Migration 0010_audit_checkpoints (0010_audit_checkpoints.sql) cannot be applied',
     );

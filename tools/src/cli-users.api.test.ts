@@ -8,8 +8,8 @@ import { loadConfig } from '@lp/server/platform/config';
 import { formAction, freePort, TestBrowser } from '@lp/server/test/test-browser';
 import { createTestDatabase, migratedDataDir, type TestDatabase } from '@lp/server/test/test-db';
 import { eq, like } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type CliRun, runCli } from './run-cli.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type CliRun, runCli } from '../test/run-cli.ts';
 import { tokens } from './tokens.ts';
 import { users } from './users.ts';
 
@@ -43,10 +43,10 @@ function cli(args: string[], env: Record<string, string> = {}): Promise<CliRun> 
   const full: NodeJS.ProcessEnv = { ...process.env, ...prodEnv(), ...env };
   if (!pgDatabase?.url) delete full.DATABASE_URL;
   delete full.DEMO_PASSWORD;
-  return runCli(full, args);
+  return runCli(args, { env: full });
 }
 
-/** The database the CLI wrote, opened by the test once the CLI has exited (PGlite allows one process). */
+/** The database the CLI wrote, opened by the test once the command has ended (a PGlite folder has one user). */
 async function withDatabase<T>(work: (database: Database) => Promise<T>): Promise<T> {
   if (pgDatabase) return work(pgDatabase);
   const database = await openPglite(path.join(dataDir, 'pglite'));
@@ -62,12 +62,9 @@ beforeAll(async () => {
   port = await freePort();
   publicUrl = `http://localhost:${port}`;
   if (engine === 'postgres') pgDatabase = await createTestDatabase();
-  // The commands tell the operator more on stderr; keep the test output quiet.
-  vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
 });
 
 afterAll(async () => {
-  vi.restoreAllMocks();
   await pgDatabase?.close();
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
@@ -170,7 +167,10 @@ describe(`users on a production installation (${engine})`, () => {
     // A forgotten password: a new link (the command's function, in this process: the CLI run above proved the wiring).
     const printed: string[] = [];
     await withDatabase(({ db }) =>
-      users['password-link'](db, config(), 'root@vendor.example', (l) => printed.push(l)),
+      users['password-link'](db, config(), 'root@vendor.example', {
+        out: (l) => printed.push(l),
+        err: () => {},
+      }),
     );
     expect(printed).toEqual([
       expect.stringMatching(new RegExp(`^${publicUrl}/oidc/set-password/[\\w-]{43}$`)),
@@ -199,19 +199,19 @@ describe(`users on a production installation (${engine})`, () => {
     expect(token.code).toBe(1);
     expect(token.stderr).toContain('is disabled');
 
-    // The rest through the commands' functions in this process (each CLI run costs seconds on a loaded machine).
+    // The rest through the commands' functions (each run of the command line opens the database again).
     const lines: string[] = [];
-    const out = (line: string) => lines.push(line);
+    const say = { out: (line: string) => lines.push(line), err: () => {} };
     await withDatabase(async ({ db }) => {
-      await users.list(db, false, out);
+      await users.list(db, false, say);
       expect(lines.join('\n')).toMatch(/root@vendor\.example \(Root\) \[admin\] - DISABLED/);
-      await users.enable(db, config(), 'root@vendor.example', out);
+      await users.enable(db, config(), 'root@vendor.example', say);
       expect(lines.at(-1)).toBe('Enabled root@vendor.example.');
-      await tokens.create(db, { email: 'root@vendor.example', name: 'ops', expiresInDays: 90 }, out);
+      await tokens.create(db, { email: 'root@vendor.example', name: 'ops', expiresInDays: 90 }, say);
       expect(lines.at(-1)).toMatch(/^lp_/);
-      await users.relink(db, { email: 'root@vendor.example', all: false }, out);
+      await users.relink(db, { email: 'root@vendor.example', all: false }, say);
       expect(lines.at(-1)).toContain('1 user(s) unbound');
-      await users.remove(db, config(), 'root@vendor.example', out);
+      await users.remove(db, config(), 'root@vendor.example', say);
       expect(lines.at(-1)).toContain('Removed root@vendor.example: 1 token(s) revoked');
     });
     await withDatabase(async ({ db }) => {

@@ -4,15 +4,15 @@ import { routeFeatures } from '@lp/domain/feature-flags';
 import { openPglite } from '@lp/server/db/database';
 import { createTestDatabase, migratedDataDir, type TestDatabase } from '@lp/server/test/test-db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI_RUNS_TIMEOUT, type CliRun, runCli } from './run-cli.ts';
+import { CLI_RUNS_TIMEOUT, type CliRun, runCli, runCliProcess } from '../test/run-cli.ts';
 
 const engine = process.env.TEST_ENGINE ?? 'pglite';
 
 let dataDir: string;
 let pgDatabase: TestDatabase | undefined;
 
-/** Runs the CLI as an operator would, against the test's own database. */
-function cli(...args: string[]): Promise<CliRun> {
+/** The operator's settings for the test's own database. */
+function cliEnv(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     DATA_DIR: dataDir,
@@ -21,8 +21,17 @@ function cli(...args: string[]): Promise<CliRun> {
   };
   delete env.DATABASE_URL;
   if (pgDatabase?.url) env.DATABASE_URL = pgDatabase.url;
-  return runCli(env, args);
+  return env;
 }
+
+/** A command run in this process, against the test's own database. */
+const cli = (...args: string[]): Promise<CliRun> => runCli(args, { env: cliEnv() });
+
+/**
+ * The CLI as an operator runs it, a Node process, for what only a process shows: the real binary's exit codes, an
+ * answer alone on stdout (no library writes there), the PGlite folder held by another process.
+ */
+const cliProcess = (...args: string[]): Promise<CliRun> => runCliProcess(args, { env: cliEnv() });
 
 beforeAll(async () => {
   dataDir = await migratedDataDir('cli');
@@ -52,8 +61,9 @@ describe(`operator CLI (${engine})`, () => {
   it(
     'creates a token printing only the token, and revokes it',
     async () => {
-      const created = await cli('token', 'create', '--user', 'admin@acme.example', '--expires', '30');
+      const created = await cliProcess('token', 'create', '--user', 'admin@acme.example', '--expires', '30');
       expect(created.code).toBe(0);
+      // Nothing but the token on the process's stdout: scripts capture it.
       expect(created.stdout).toMatch(/^lp_[A-Za-z0-9_-]{20,}\n$/);
       const id = /Token ([0-9a-f-]{36})/.exec(created.stderr)?.[1];
       expect(id).toBeDefined();
@@ -131,6 +141,11 @@ describe(`operator CLI (${engine})`, () => {
         expect(bad.stderr).toContain('Usage: npm run cli');
         expect(bad.stdout).toBe('');
       });
+      // The process exits with that code.
+      const exited = await cliProcess('token', 'create');
+      expect(exited.code).toBe(2);
+      expect(exited.stderr).toContain('Error: token create needs --user EMAIL\n\nUsage: npm run cli');
+      expect(exited.stdout).toBe('');
     },
     CLI_RUNS_TIMEOUT,
   );
@@ -171,7 +186,7 @@ describe(`operator CLI (${engine})`, () => {
       async () => {
         const held = await openPglite(path.resolve(dataDir, 'pglite'));
         try {
-          const r = await cli('users', 'list');
+          const r = await cliProcess('users', 'list');
           expect(r.code).toBe(1);
           expect(r.stdout).toBe('');
           expect(r.stderr).toContain('is in use by another process');

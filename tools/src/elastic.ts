@@ -7,15 +7,11 @@ import { reconcile } from '@lp/server/features/ledger/service';
 import { elasticServersOf } from '@lp/server/features/license-servers/service';
 import { cliActor } from './cli-actor.ts';
 import { CommandError } from './errors.ts';
+import type { Output } from './output.ts';
 
 export const elastic = {
   /** Issues a license-server credential; prints only the token. */
-  async issue(
-    db: Db,
-    customerNumber: string,
-    elasticServerId: string | undefined,
-    out: (line: string) => void,
-  ) {
+  async issue(db: Db, customerNumber: string, elasticServerId: string | undefined, say: Output) {
     const servers = await elasticServersOf(db, customerNumber);
     const target = elasticServerId ?? servers[0]?.hostIdentity;
     if (!target) throw new CommandError(`Account ${customerNumber} has no active elastic license server.`);
@@ -25,9 +21,9 @@ export const elastic = {
         { customerNumber, elasticServerId: target, createdBy: 'cli' },
         cliActor(),
       );
-      out(token);
-      process.stderr.write(
-        `Credential ${id} for elastic license server ${target} of account ${customerNumber}. Send it as "Authorization: Bearer <token>" to /cls/v1/*.\n`,
+      say.out(token);
+      say.err(
+        `Credential ${id} for elastic license server ${target} of account ${customerNumber}. Send it as "Authorization: Bearer <token>" to /cls/v1/*.`,
       );
       return 0;
     } catch (e) {
@@ -35,15 +31,16 @@ export const elastic = {
     }
   },
 
-  async revoke(db: Db, id: string, out: (line: string) => void) {
+  async revoke(db: Db, id: string, say: Output) {
     if (!(await revokeServerCredential(db, id, cliActor())))
       throw new CommandError(`No active credential ${id}.`);
-    out(`Revoked credential ${id}.`);
+    say.out(`Revoked credential ${id}.`);
     return 0;
   },
 
   /** Prints the ledger invariants per account; exit code 1 when any account does not balance. */
-  async reconcile(db: Db, customerNumber: string | undefined, json: boolean, out: (line: string) => void) {
+  async reconcile(db: Db, customerNumber: string | undefined, json: boolean, say: Output) {
+    const out = say.out;
     const rows = await reconcile(db, customerNumber);
     if (json) out(JSON.stringify(rows, null, 2));
     else {

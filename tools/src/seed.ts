@@ -4,13 +4,14 @@ import { DEMO_SEED } from '@lp/server/features/demo/seed-on-start';
 import type { Config } from '@lp/server/platform/config';
 import { sealingKey } from '@lp/server/platform/sealing-key';
 import { CommandError } from './errors.ts';
+import type { Output } from './output.ts';
 
 /** `seed`: wipes the data tables and seeds the demo world in one transaction (all or nothing). */
 export async function seed(
   database: Database,
   config: Config,
   args: { sessions?: number; seed?: number },
-  out: (line: string) => void,
+  say: Output,
 ): Promise<number> {
   // Seeding wipes the data tables and creates users with a known password: never on a production database by accident.
   if (config.production && !config.DEMO_DATA_IN_PROD)
@@ -19,8 +20,8 @@ export async function seed(
     );
   const sessions = args.sessions ?? config.SEED_SESSIONS;
   const seedValue = args.seed ?? DEMO_SEED;
-  process.stderr.write(
-    `Seeding the demo world (seed ${seedValue}, ${sessions} usage sessions) into ${database.engine}...\n`,
+  say.err(
+    `Seeding the demo world (seed ${seedValue}, ${sessions} usage sessions) into ${database.engine}...`,
   );
   const summary = await database.db.transaction(async (tx) => {
     await clearDemoWorld(tx);
@@ -31,6 +32,7 @@ export async function seed(
       pinKey: await sealingKey({ db: tx, config }),
     });
   });
+  const out = say.out;
   out(
     `Seeded demo world: seed ${summary.seed}, anchor day ${summary.today}, ${(summary.elapsedMs / 1000).toFixed(1)} s`,
   );

@@ -15,6 +15,7 @@ import type { Config } from '@lp/server/platform/config';
 import { sql } from 'drizzle-orm';
 import { cliActor } from './cli-actor.ts';
 import { CommandError } from './errors.ts';
+import type { Output } from './output.ts';
 
 export interface UserListing {
   email: string;
@@ -61,29 +62,24 @@ export async function listUsers(db: Db): Promise<UserListing[]> {
 }
 
 export const users = {
-  async list(db: Db, json: boolean, out: (line: string) => void) {
+  async list(db: Db, json: boolean, say: Output) {
     const listing = await listUsers(db);
     if (json) {
-      out(JSON.stringify(listing, null, 2));
+      say.out(JSON.stringify(listing, null, 2));
       return 0;
     }
     for (const u of listing) {
       const roles = u.vendorRoles.length ? ` [${u.vendorRoles.join(', ')}]` : '';
       const state = u.disabled ? ' - DISABLED' : '';
-      out(
+      say.out(
         `${u.email} (${u.name})${roles}${u.accounts.length || u.vendorRoles.length ? '' : ' - no account'}${state}`,
       );
-      for (const a of u.accounts) out(`    ${a.customerNumber} ${a.customerName}: ${a.role}`);
+      for (const a of u.accounts) say.out(`    ${a.customerNumber} ${a.customerName}: ${a.role}`);
     }
     return 0;
   },
 
-  async add(
-    db: Db,
-    config: Config,
-    input: { email: string; name?: string; roles: string[] },
-    out: (line: string) => void,
-  ) {
+  async add(db: Db, config: Config, input: { email: string; name?: string; roles: string[] }, say: Output) {
     if (!config.builtInIdp)
       throw new CommandError(
         'OIDC_ISSUER is set: people sign in through that identity provider, which also gives the vendor roles (OIDC_ROLES_CLAIM). users add is for the built-in sign-in.',
@@ -95,19 +91,19 @@ export const users = {
         publicUrl: config.publicUrl,
       }),
     );
-    printLink(out, input.email, link);
+    printLink(say, input.email, link);
     return 0;
   },
 
-  async 'password-link'(db: Db, config: Config, email: string, out: (line: string) => void) {
+  async 'password-link'(db: Db, config: Config, email: string, say: Output) {
     const link = await admin(() => passwordLinkFor(db, cliActor(), email, config.publicUrl));
-    printLink(out, email, link);
+    printLink(say, email, link);
     return 0;
   },
 
-  async disable(db: Db, _config: Config, email: string, out: (line: string) => void) {
+  async disable(db: Db, _config: Config, email: string, say: Output) {
     const result = await admin(() => disableUser(db, cliActor(), email));
-    out(
+    say.out(
       result.alreadyDisabled
         ? `${email} was already disabled.`
         : `Disabled ${email}: ${result.sessions} session(s) ended, ${result.tokens} token(s) revoked.`,
@@ -115,23 +111,23 @@ export const users = {
     return 0;
   },
 
-  async enable(db: Db, _config: Config, email: string, out: (line: string) => void) {
+  async enable(db: Db, _config: Config, email: string, say: Output) {
     const changed = await admin(() => enableUser(db, cliActor(), email));
-    out(changed ? `Enabled ${email}.` : `${email} was not disabled.`);
+    say.out(changed ? `Enabled ${email}.` : `${email} was not disabled.`);
     return 0;
   },
 
-  async remove(db: Db, _config: Config, email: string, out: (line: string) => void) {
+  async remove(db: Db, _config: Config, email: string, say: Output) {
     const { accounts, tokens } = await admin(() => removeUser(db, cliActor(), email));
-    out(
+    say.out(
       `Removed ${email}: ${tokens} token(s) revoked, contact entry removed from ${accounts.length} account(s)${accounts.length ? ` (${accounts.join(', ')})` : ''}.`,
     );
     return 0;
   },
 
-  async relink(db: Db, who: { email?: string; all: boolean }, out: (line: string) => void) {
+  async relink(db: Db, who: { email?: string; all: boolean }, say: Output) {
     const n = await admin(() => relinkUsers(db, cliActor(), who));
-    out(
+    say.out(
       `${n} user(s) unbound from their identity-provider subject; the next sign-in with a verified e-mail binds again.`,
     );
     return 0;
@@ -148,10 +144,9 @@ export async function admin<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-function printLink(out: (line: string) => void, email: string, link: { url: string; expiresAt: Date }) {
-  out(link.url);
-  process.stderr.write(
-    `Set-password link for ${normaliseEmail(email)}, usable once until ${link.expiresAt.toISOString()}. Send it to the person over a channel you trust; it is not stored and cannot be shown again.
-`,
+function printLink(say: Output, email: string, link: { url: string; expiresAt: Date }) {
+  say.out(link.url);
+  say.err(
+    `Set-password link for ${normaliseEmail(email)}, usable once until ${link.expiresAt.toISOString()}. Send it to the person over a channel you trust; it is not stored and cannot be shown again.`,
   );
 }
