@@ -6,9 +6,9 @@ import path from 'node:path';
 import { generateLicenseFiles } from '@lp/domain/license-file';
 import { createSigningKey, signer } from '@lp/domain/license-signature';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type CliRun, runCli } from '../test/run-cli.ts';
 import { CommandError } from './errors.ts';
 import { readPublicKeys } from './license.ts';
-import { type CliRun, runCli } from './run-cli.ts';
 
 const key = createSigningKey();
 const retired = createSigningKey();
@@ -53,9 +53,9 @@ const file = (name: string, content: string) => {
   return at;
 };
 
-/** Runs the CLI as a person would; no database settings at all, since verifying works offline. */
+/** Runs the command (in this process); no database settings at all, since verifying works offline. */
 function cli(...args: string[]): Promise<CliRun> {
-  return runCli({ PATH: process.env.PATH, DATA_DIR: path.join(dir, 'no-database') }, args);
+  return runCli(args, { env: { PATH: process.env.PATH, DATA_DIR: path.join(dir, 'no-database') } });
 }
 
 let keysServer: http.Server;

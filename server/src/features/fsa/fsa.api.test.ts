@@ -9,7 +9,7 @@ import { priceLine } from '@lp/domain/fsa-pricing';
 import { contactRoles } from '@lp/domain/policy';
 import { eq } from 'drizzle-orm';
 import { describe, expect } from 'vitest';
-import { runCli } from '../../../../tools/src/run-cli.ts';
+import { runCli } from '../../../../tools/test/run-cli.ts';
 import {
   addContact,
   buildAccount,
@@ -616,7 +616,7 @@ describe('npm run cli -- fsa reconcile', () => {
         fsaContractId: bad.id,
       });
       await closeOwn?.();
-      const overdrawn = await runCli(env, ['fsa', 'reconcile']);
+      const overdrawn = await runCli(['fsa', 'reconcile'], { env });
       expect(overdrawn.code).toBe(1);
       expect(overdrawn.stdout).toMatch(/FSA-OVERDRAWN .*NO\n/);
       expect(overdrawn.stdout).toMatch(/1 of \d+ contracts do not balance\.\n$/);
@@ -629,7 +629,7 @@ describe('npm run cli -- fsa reconcile', () => {
       await db.delete(entitlements).where(eq(entitlements.activationId, 'FSA-OVERDRAWN-LINE'));
       await closeOwn?.();
       closeOwn = undefined;
-      const ok = await runCli(env, ['fsa', 'reconcile', '--json']);
+      const ok = await runCli(['fsa', 'reconcile', '--json'], { env });
       expect(ok.stderr).toBe('');
       expect(ok.code).toBe(0);
       const rows = JSON.parse(ok.stdout) as { contract: string; remainingCents: number; balanced: boolean }[];
