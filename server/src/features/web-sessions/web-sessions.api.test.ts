@@ -3,7 +3,7 @@ import { webSessionsApi } from '@lp/contract/web-sessions/api';
 import { denialReasons } from '@lp/domain/web-seats';
 import { sql } from 'drizzle-orm';
 import { describe, expect } from 'vitest';
-import { buildEntitlement, buildProduct, dayFromToday } from '../../../harness/factories.ts';
+import { buildAccount, buildEntitlement, buildProduct, dayFromToday } from '../../../harness/factories.ts';
 import { createTestApp } from '../../../harness/test-app.ts';
 import { acme, anonymous, apiOf, apiTest, bearer, type Caller, other } from '../../../test/api-fixture.ts';
 import { auditEntriesOf } from '../../../test/audit-entries.ts';
@@ -22,6 +22,8 @@ const RACE = 'WS-RACE';
 const NONE = 'WS-NONE';
 const ELSEWHERE = 'WS-ELSE';
 const mail = (who: string) => `${who}@acme.example`;
+/** An account under export control, with a pool of the product. */
+const BLOCKED = '4100024';
 
 type CheckoutBody = { email: string; partNumber: string; customerNumber?: string; operationKey?: string };
 
@@ -46,6 +48,8 @@ const test = apiTest
     await line(SHARED, 'Shared Web', 4);
     await line(RACE, 'Shared Web', 5);
     await line(ELSEWHERE, 'Shared Web', 5);
+    await buildAccount(db, { customerNumber: BLOCKED, name: 'Blocked', exportControlStatus: 'Denied' });
+    await addPerson(db, BLOCKED, mail('ann'));
     const issue = async (partNumbers: string[]) =>
       issueWebCredential(db, { product: 'Fluids Online', partNumbers, createdBy: 'test' });
     const product = await issue([NAMED, SHARED, RACE, NONE]);
@@ -172,7 +176,7 @@ describe('checkout', () => {
     ]);
   });
 
-  test('refuses a credential not issued for the part number (403), a revoked or missing one (401), an unknown account (404)', async ({
+  test('refuses a credential not issued for the part number (403), a revoked or missing one (401), an unknown account (404), an export-blocked one (403)', async ({
     api,
     web: { elsewhere, revoked },
     calls: { checkout },
@@ -194,6 +198,9 @@ describe('checkout', () => {
     );
     const unknown = await checkout({ ...asked, customerNumber: '9999999' });
     expect(unknown.statusCode).toBe(404);
+    const blocked = await checkout({ ...asked, customerNumber: BLOCKED });
+    expect(blocked.statusCode).toBe(403);
+    expect(blocked.json()).toMatchObject({ status: 'FAILURE', err: messages.exportDenied });
   });
 
   test.for([
