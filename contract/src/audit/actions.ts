@@ -45,6 +45,8 @@ export const auditActions = [
   'portal-access.contact.added',
   'portal-access.contact.changed',
   'portal-access.contact.removed',
+  'scim.token.issued',
+  'scim.token.revoked',
   'web-directory.group.created',
   'web-directory.group.deleted',
   'web-directory.group.members.changed',
