@@ -1,5 +1,5 @@
-import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
-import { type Db, queryRows } from '../../db/database.ts';
+import { and, asc, eq, inArray, isNotNull, ne, sql } from 'drizzle-orm';
+import type { Db } from '../../db/database.ts';
 import {
   webGroupMembers,
   webGroupPools,
@@ -50,12 +50,24 @@ export interface WebGroupRow {
 
 const ofAccount = (customerNumber: string) => eq(webUsers.customerNumber, customerNumber);
 
-/** The account's people in e-mail order, removed ones only when asked, at most `limit`. */
-export async function usersOf(db: Db, customerNumber: string, includeRemoved: boolean, limit: number) {
+/** The account's people in e-mail order (or the ones of `ids`), removed ones only when asked, at most `limit`. */
+export async function usersOf(
+  db: Db,
+  customerNumber: string,
+  includeRemoved: boolean,
+  limit: number,
+  ids?: readonly string[],
+) {
   return (await db
     .select(userColumns)
     .from(webUsers)
-    .where(and(ofAccount(customerNumber), includeRemoved ? undefined : ne(webUsers.state, 'removed')))
+    .where(
+      and(
+        ofAccount(customerNumber),
+        includeRemoved ? undefined : ne(webUsers.state, 'removed'),
+        ids ? inArray(webUsers.id, [...ids]) : undefined,
+      ),
+    )
     .orderBy(asc(webUsers.email))
     .limit(limit)) as WebUserRow[];
 }
@@ -186,8 +198,13 @@ export async function deleteGroup(db: Db, id: string) {
 }
 
 /** Every membership of the account's groups: group id, its name, the member. */
-export async function membershipsOf(db: Db, customerNumber: string, groupIds?: readonly string[]) {
-  if (groupIds && !groupIds.length) return [];
+export async function membershipsOf(
+  db: Db,
+  customerNumber: string,
+  groupIds?: readonly string[],
+  userIds?: readonly string[],
+) {
+  if ((groupIds && !groupIds.length) || (userIds && !userIds.length)) return [];
   return db
     .select({ groupId: webGroupMembers.groupId, groupName: webGroups.name, userId: webGroupMembers.userId })
     .from(webGroupMembers)
@@ -196,6 +213,7 @@ export async function membershipsOf(db: Db, customerNumber: string, groupIds?: r
       and(
         eq(webGroups.customerNumber, customerNumber),
         groupIds ? inArray(webGroupMembers.groupId, [...groupIds]) : undefined,
+        userIds ? inArray(webGroupMembers.userId, [...userIds]) : undefined,
       ),
     )
     .orderBy(asc(webGroups.name), asc(webGroupMembers.userId));
@@ -236,7 +254,7 @@ export async function touchGroups(db: Db, ids: readonly string[]) {
 }
 
 /** The named seats held in the account, with the group each came through (read for the directory's list). */
-export async function namedSeatsOf(db: Db, customerNumber: string) {
+export async function namedSeatsOf(db: Db, customerNumber: string, userIds?: readonly string[]) {
   return db
     .select({
       userId: webNamedSeats.userId,
@@ -246,19 +264,28 @@ export async function namedSeatsOf(db: Db, customerNumber: string) {
     })
     .from(webNamedSeats)
     .leftJoin(webGroups, eq(webGroups.id, webNamedSeats.groupId))
-    .where(eq(webNamedSeats.customerNumber, customerNumber))
+    .where(
+      and(
+        eq(webNamedSeats.customerNumber, customerNumber),
+        userIds ? inArray(webNamedSeats.userId, [...userIds]) : undefined,
+      ),
+    )
     .orderBy(asc(webNamedSeats.partNumber));
 }
 
 /** Open sessions per person of the account. */
-export async function openSessionsOf(db: Db, customerNumber: string) {
-  return queryRows<{ userId: string; open: number }>(
-    db,
-    sql`select ${webLeases.userId} as "userId", count(*)::int as open from ${webLeases}
-      where ${webLeases.customerNumber} = ${customerNumber} and ${webLeases.outcome} = 'open'
-        and ${webLeases.userId} is not null
-      group by ${webLeases.userId}`,
-  );
+export async function openSessionsOf(db: Db, customerNumber: string, userIds?: readonly string[]) {
+  return db
+    .select({ userId: sql<string>`${webLeases.userId}`, open: sql<number>`count(*)::int` })
+    .from(webLeases)
+    .where(
+      and(
+        eq(webLeases.customerNumber, customerNumber),
+        eq(webLeases.outcome, 'open'),
+        userIds ? inArray(webLeases.userId, [...userIds]) : isNotNull(webLeases.userId),
+      ),
+    )
+    .groupBy(webLeases.userId);
 }
 
 /** The named pools given to the account's groups and their terms on shared pools. */

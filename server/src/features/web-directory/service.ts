@@ -159,13 +159,18 @@ export async function webGroupMemberIds(db: Db, customerNumber: string, groupId:
   return (await membershipsOf(db, customerNumber, [groupId])).map((r) => r.userId);
 }
 
-/** The directory as the pages show it: people with their groups, seats and open sessions. */
-export async function webUsersOf(db: Db, customerNumber: string, includeRemoved = false): Promise<WebUser[]> {
+/** The directory as the pages show it (or the people of `ids`): people with their groups, seats and open sessions. */
+export async function webUsersOf(
+  db: Db,
+  customerNumber: string,
+  includeRemoved = false,
+  ids?: readonly string[],
+): Promise<WebUser[]> {
   const [people, memberships, seats, sessions] = await Promise.all([
-    usersOf(db, customerNumber, includeRemoved, WEB_USERS_LIST_MAX),
-    membershipsOf(db, customerNumber),
-    namedSeatsOf(db, customerNumber),
-    openSessionsOf(db, customerNumber),
+    usersOf(db, customerNumber, includeRemoved, WEB_USERS_LIST_MAX, ids),
+    membershipsOf(db, customerNumber, undefined, ids),
+    namedSeatsOf(db, customerNumber, ids),
+    openSessionsOf(db, customerNumber, ids),
   ]);
   const groupsOf = groupBy(memberships, (r) => r.userId);
   const seatsOf = groupBy(seats, (r) => r.userId);
@@ -224,10 +229,13 @@ export async function webGroupsOf(
 // ---------------------------------------------------------------------------------------------------------------
 // People
 
-/** Whether `changing` people leaving the active administrators would leave the directory without one. */
-async function refuseLastAdministrator(tx: Db, customerNumber: string, leaving: readonly WebUserRow[]) {
+/**
+ * Refuses (409) when `leaving` are all the directory's active administrators. `admins` were locked by
+ * `lockActiveAdministrators` before the people changed were locked, so two changes of administrators queue in one
+ * lock order and the second counts what the first left.
+ */
+function refuseLastAdministrator(admins: readonly string[], leaving: readonly WebUserRow[]) {
   if (!leaving.length) return;
-  const admins = await lockActiveAdministrators(tx, customerNumber);
   const gone = new Set(leaving.map((p) => p.id));
   if (admins.every((id) => gone.has(id))) throw conflict(m.lastAdmin(leaving.at(-1)!.email));
 }
@@ -433,6 +441,11 @@ export async function updateWebUserIn(
   userId: string,
   patch: WebUserPatch,
 ): Promise<WebUserRow> {
+  // A role or state change may take an administrator away: their rows are locked first (see refuseLastAdministrator).
+  const admins =
+    patch.role !== undefined || patch.state !== undefined
+      ? await lockActiveAdministrators(tx, customerNumber)
+      : [];
   const [person] = await findUsers(tx, customerNumber, { ids: [userId] }, true);
   if (!person || person.state === 'removed') throw notFound(m.unknownUser);
   const next = {
@@ -456,7 +469,7 @@ export async function updateWebUserIn(
     const [taken] = await findUsers(tx, customerNumber, { emails: [next.email] });
     if (taken) throw conflict(m.emailTaken(next.email));
   }
-  if (leavesAdministrators(person, next)) await refuseLastAdministrator(tx, customerNumber, [person]);
+  if (leavesAdministrators(person, next)) refuseLastAdministrator(admins, [person]);
   const [updated] = await updateUsers(tx, [person.id], next);
   const sessionsEnded =
     next.state === 'suspended' && person.state !== 'suspended'
@@ -519,13 +532,13 @@ export async function removeWebUsersIn(
   userIds: readonly string[],
 ): Promise<RemovalResult> {
   const ids = [...new Set(userIds)];
+  const admins = await lockActiveAdministrators(tx, customerNumber);
   const people = await findUsers(tx, customerNumber, { ids }, true);
   if (people.length !== ids.length) throw notFound(ids.length === 1 ? m.unknownUser : m.unknownUsers);
   const leaving = people.filter((p) => p.state !== 'removed');
   if (!leaving.length) return { users: 0, seatsFreed: 0, sessionsEnded: 0 };
-  await refuseLastAdministrator(
-    tx,
-    customerNumber,
+  refuseLastAdministrator(
+    admins,
     leaving.filter((p) => p.role === 'administrator' && p.state === 'active'),
   );
   const leavingIds = leaving.map((p) => p.id);
@@ -852,7 +865,7 @@ export async function updateWebUserOfPortal(
   const { customerNumber, userId, ...patch } = request;
   await authorizeAccount(ctx, principal, customerNumber, 'edit');
   await updateWebUser(ctx.db, customerNumber, portal(principal), userId, patch);
-  return (await webUsersOf(ctx.db, customerNumber)).find((p) => p.id === userId)!;
+  return (await webUsersOf(ctx.db, customerNumber, false, [userId]))[0];
 }
 
 export async function removeWebUsersOfPortal(

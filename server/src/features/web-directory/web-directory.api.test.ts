@@ -223,7 +223,7 @@ describe('importing a CSV file', () => {
   test('invites the rows, makes the groups of the groups column and adds the memberships', async ({
     api: client,
     cast: { boss, reader },
-    calls: { user, groups },
+    calls: { user, groups, snapshot },
   }) => {
     const csv = [
       'email,name,groups',
@@ -232,6 +232,13 @@ describe('importing a CSV file', () => {
       '',
       'csv3@acme.example,,',
     ].join('\r\n');
+    const before = await snapshot();
+    const preview = await client.ok(boss, api.importCsv, { customerNumber: CN, csv, preview: true });
+    expect(preview.data).toMatchObject({
+      preview: true,
+      text: 'invites 3 users; creates 2 groups; adds 3 group memberships',
+    });
+    expect(await snapshot()).toEqual(before);
     const done = await client.ok(boss, api.importCsv, { customerNumber: CN, csv });
     expect(done.data).toEqual({
       preview: false,
