@@ -2,6 +2,13 @@ import { webSeatsApi } from '@lp/contract/web-seats/api';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../platform/context.ts';
 import { route } from '../../platform/route.ts';
+import {
+  assignWebSeats,
+  saveWebGroupTerms,
+  setWebGroupPools,
+  transferWebSeat,
+  unassignWebSeats,
+} from './assignments.ts';
 import { listWebPools, saveWebPoolPolicy } from './service.ts';
 
 export function registerWebSeatRoutes(app: FastifyInstance, ctx: AppContext): void {
@@ -19,5 +26,45 @@ export function registerWebSeatRoutes(app: FastifyInstance, ctx: AppContext): vo
     webSeatsApi.savePolicy,
   )(async ({ principal, body }) => ({
     data: await saveWebPoolPolicy(ctx, principal, body),
+  }));
+
+  route(
+    app,
+    ctx,
+    webSeatsApi.assign,
+  )(async ({ principal, body }) => ({
+    data: await assignWebSeats(ctx, principal, body),
+  }));
+
+  route(
+    app,
+    ctx,
+    webSeatsApi.unassign,
+  )(async ({ principal, body }) => ({
+    data: await unassignWebSeats(ctx, principal, body),
+  }));
+
+  route(
+    app,
+    ctx,
+    webSeatsApi.transfer,
+  )(async ({ principal, body }) => ({
+    data: await transferWebSeat(ctx, principal, body),
+  }));
+
+  route(
+    app,
+    ctx,
+    webSeatsApi.setGroupPools,
+  )(async ({ principal, body }) => ({
+    data: await setWebGroupPools(ctx, principal, body),
+  }));
+
+  route(
+    app,
+    ctx,
+    webSeatsApi.saveGroupTerms,
+  )(async ({ principal, body }) => ({
+    data: await saveWebGroupTerms(ctx, principal, body),
   }));
 }

@@ -1,6 +1,14 @@
-import type { WebPool, WebPoolPolicy } from '@lp/contract/web-seats/schemas';
+import type { WebPool, WebPoolPolicy, WebPoolUse } from '@lp/contract/web-seats/schemas';
 import { webPoolPolicyLimits } from '@lp/contract/web-seats/schemas';
-import { namedSeatsProblem, type PoolKind, poolCapacity, poolKindOf } from '@lp/domain/web-seats';
+import {
+  namedSeatsProblem,
+  type PoolKind,
+  poolCapacity,
+  poolKindOf,
+  TRANSFER_WINDOW_DAYS,
+  transferAllowance,
+  transfersText,
+} from '@lp/domain/web-seats';
 import type { Db } from '../../db/database.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { AppError, notFound } from '../../platform/errors.ts';
@@ -9,7 +17,9 @@ import { authorizeAccount } from '../accounts/policy.ts';
 import { auditActor, recordAudit } from '../audit/service.ts';
 import {
   deleteSeatsOfInactivePeople,
+  groupTermsOf,
   insertGroupSeats,
+  leaseUse,
   lockPolicy,
   lockPool,
   lockPools,
@@ -17,6 +27,7 @@ import {
   reconcileGroupSeats,
   seatCounts,
   seatPartsOf,
+  transfersSince,
   upsertPolicy,
   webLinesOf,
 } from './repository.ts';
@@ -32,13 +43,20 @@ export const defaultPolicy: WebPoolPolicy = {
 
 const utcToday = () => new Date().toISOString().slice(0, 10);
 
-type PoolWithoutPolicy = Omit<WebPool, 'policy'>;
+/** The window of a pool's peak of concurrent leases on the pools' list. */
+const PEAK_WINDOW_DAYS = 30;
+
+export type PoolWithoutPolicy = Omit<WebPool, 'policy'>;
 
 /**
  * The account's pools today: the lines grouped by part number, each pool's seats and term from poolCapacity over
  * its lines (only the Deployed lines covering today count); a product none of whose lines counts is no pool.
  */
-async function poolsOf(db: Db, customerNumber: string, partNumber?: string): Promise<PoolWithoutPolicy[]> {
+export async function poolsOf(
+  db: Db,
+  customerNumber: string,
+  partNumber?: string,
+): Promise<PoolWithoutPolicy[]> {
   const today = utcToday();
   const rows = await webLinesOf(db, customerNumber, partNumber);
   const byPart = new Map<string, { productName: string; lines: typeof rows }>();
@@ -73,14 +91,34 @@ export async function listWebPools(
   ctx: AppContext,
   principal: Principal,
   customerNumber: string,
-): Promise<WebPool[]> {
+): Promise<WebPoolUse[]> {
   await authorizeAccount(ctx, principal, customerNumber, 'read');
-  const [pools, policies] = await Promise.all([
+  const [pools, policies, seats, leases, transfers, terms] = await Promise.all([
     poolsOf(ctx.db, customerNumber),
     policiesOf(ctx.db, customerNumber),
+    seatCounts(ctx.db, customerNumber),
+    leaseUse(ctx.db, customerNumber, PEAK_WINDOW_DAYS),
+    transfersSince(ctx.db, customerNumber, TRANSFER_WINDOW_DAYS),
+    groupTermsOf(ctx.db, customerNumber),
   ]);
   const saved = new Map(policies.map((p) => [p.partNumber, p]));
-  return pools.map((p) => ({ ...p, policy: policyOf(saved.get(p.partNumber)) }));
+  return pools.map((p) => {
+    const used = transfers.get(p.partNumber) ?? 0;
+    return {
+      ...p,
+      policy: policyOf(saved.get(p.partNumber)),
+      assigned: seats.get(p.partNumber) ?? 0,
+      inUse: leases.get(p.partNumber)?.inUse ?? 0,
+      peak30Days: leases.get(p.partNumber)?.peak ?? 0,
+      transfers: { used, allowance: transferAllowance(p.seats), text: transfersText(used, p.seats) },
+      groupTerms:
+        p.kind === 'shared'
+          ? terms
+              .filter((t) => t.partNumber === p.partNumber)
+              .map(({ groupId, groupName, guaranteed, cap }) => ({ groupId, groupName, guaranteed, cap }))
+          : [],
+    };
+  });
 }
 
 /** Replaces one pool's lease policy in one transaction, audited with the policy before and after. */

@@ -96,6 +96,20 @@ const sharedPool = (policy: Policy) => ({
   policy,
 });
 
+/** A pool as listed: with its use (nothing assigned, leased or transferred in this file). */
+const listed = <P extends { seats: number }>(pool: P) => ({
+  ...pool,
+  assigned: 0,
+  inUse: 0,
+  peak30Days: 0,
+  transfers: {
+    used: 0,
+    allowance: pool.seats,
+    text: `Transfers in the last 30 days: 0 of ${pool.seats}`,
+  },
+  groupTerms: [],
+});
+
 describe('listWebPools', () => {
   test("answers the account's Named User and Shared Web pools with seats, term and the default policy", async ({
     cast: { reader, support },
@@ -106,7 +120,7 @@ describe('listWebPools', () => {
       expect(res.statusCode).toBe(200);
       expect(res.json()).toEqual({
         status: 'SUCCESS',
-        data: [namedPool(defaults), sharedPool(defaults)],
+        data: [listed(namedPool(defaults)), listed(sharedPool(defaults))],
       });
     }
   });
@@ -141,7 +155,10 @@ describe('saveWebPoolPolicy', () => {
     const saved = await save(boss, custom);
     expect(saved.statusCode).toBe(200);
     expect(saved.json()).toEqual({ status: 'SUCCESS', data: namedPool(custom) });
-    expect((await pools(reader)).json().data).toEqual([namedPool(custom), sharedPool(defaults)]);
+    expect((await pools(reader)).json().data).toEqual([
+      listed(namedPool(custom)),
+      listed(sharedPool(defaults)),
+    ]);
     const rows = await entries();
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({
@@ -161,7 +178,10 @@ describe('saveWebPoolPolicy', () => {
       policy: defaults,
     });
     expect(await entries()).toHaveLength(1);
-    expect((await pools(reader)).json().data).toEqual([namedPool(custom), sharedPool(defaults)]);
+    expect((await pools(reader)).json().data).toEqual([
+      listed(namedPool(custom)),
+      listed(sharedPool(defaults)),
+    ]);
   });
 
   test('refuses view-only users, outsiders and anonymous callers, and changes nothing', async ({
