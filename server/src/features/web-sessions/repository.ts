@@ -258,6 +258,17 @@ export async function sweepLeases(
   return { heartbeatLost: count('heartbeat-lost'), idleTimeout: count('idle-timeout') };
 }
 
+/**
+ * A job run every minute leaves 1 440 finished rows a day in job_runs; its own finished runs older than a day go
+ * (a run key is never claimed again once its minute has passed).
+ */
+export async function pruneSweepRuns(db: Db, name: string, now: Date): Promise<void> {
+  await db.execute(
+    sql`delete from job_runs where name = ${name} and finished_at is not null
+      and finished_at < ${new Date(now.getTime() - 86_400_000).toISOString()}::timestamptz`,
+  );
+}
+
 /** The account's open leases (of one person when given), newest first, with the person and the group. */
 export async function openLeasesOf(db: Db, customerNumber: string, userId?: string) {
   const rows = await queryRows<{

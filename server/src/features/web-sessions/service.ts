@@ -23,6 +23,7 @@ import {
   openLeasesOf,
   openLeasesOfPerson,
   personOf,
+  pruneSweepRuns,
   renewLease,
   type StoredLease,
   sharedPoolCounts,
@@ -276,5 +277,6 @@ export const webSessionsSweepJob: Job = {
   runKeyOf: utcMinute,
   run: async (ctx, _minute, now) => {
     await sweepLeases(ctx.db, now, defaultPolicy);
+    await pruneSweepRuns(ctx.db, 'web-sessions-sweep', now);
   },
 };

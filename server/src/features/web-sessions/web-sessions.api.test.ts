@@ -328,6 +328,21 @@ describe('the sweep', () => {
     expect((await leaseRow(db, fresh.leaseId)).outcome).toBe('open');
     // The minute's run is claimed once across nodes.
     expect(await runDueJobs(appContext, [webSessionsSweepJob], { node: 'other-node' })).toEqual([]);
+    // Its runs of more than a day ago are pruned as it goes; today's stay.
+    await db.execute(
+      sql`insert into job_runs (name, run_key, node, claimed_at, lease_until, finished_at)
+        values ('web-sessions-sweep', '2020-01-01T00:00', 'old', now() - interval '2 days', now() - interval '2 days',
+          now() - interval '2 days')`,
+    );
+    await runDueJobs(appContext, [webSessionsSweepJob], {
+      node: 'sweeper',
+      now: () => new Date(Date.now() + 60_000),
+    });
+    const runs = await queryRows<{ run_key: string }>(
+      db,
+      sql`select run_key from job_runs where name = 'web-sessions-sweep' order by run_key`,
+    );
+    expect(runs.map((r) => r.run_key)).toEqual([ran[0].runKey, expect.any(String)]);
   });
 });
 
