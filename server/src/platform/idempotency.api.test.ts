@@ -9,6 +9,7 @@ import { licenseServersApi } from '@lp/contract/license-servers/api';
 import { portalAccessApi } from '@lp/contract/portal-access/api';
 import { statementsApi } from '@lp/contract/statements/api';
 import { webDirectoryApi } from '@lp/contract/web-directory/api';
+import { webSeatsApi } from '@lp/contract/web-seats/api';
 import { webSessionsApi } from '@lp/contract/web-sessions/api';
 import { contactRoles } from '@lp/domain/policy';
 import { eq, sql } from 'drizzle-orm';
@@ -465,6 +466,30 @@ async function webGroup(w: World): Promise<string> {
   return made.data.id;
 }
 
+/** A named web seat pool of Acme (made once, by the first case that needs it): its part number. */
+let webNamedPool: Promise<string> | undefined;
+const webNamed = (w: World) => {
+  webNamedPool ??= (async () => {
+    await buildProduct(w.db, 'IDEM-WEBN', { name: 'Mesher - Named User', featureName: 'web_mesher_nu' });
+    await buildEntitlement(w.db, CN, {
+      activationId: 'IDEM-WEBN-LINE',
+      licenseModel: 'Named User',
+      partNumber: 'IDEM-WEBN',
+      quantity: 50,
+      startDate: dayFromToday(-10),
+      endDate: dayFromToday(300),
+    });
+    return 'IDEM-WEBN';
+  })();
+  return webNamedPool;
+};
+/** A person of Acme's directory holding a direct seat of the named pool: the seat's body. */
+const webSeat = async (w: World) => {
+  const seat = { customerNumber: CN, partNumber: await webNamed(w), userIds: [await webUser(w)] };
+  await w.api.ok(w.boss, webSeatsApi.assign, seat);
+  return seat;
+};
+
 const retried: Record<string, RetriedCase> = {
   signIn: { prepare: async () => ({}), ignore: ['login_states'] },
   signOut: {
@@ -541,6 +566,44 @@ const retried: Record<string, RetriedCase> = {
       });
       const policy = { heartbeatWindowSeconds: 120, idleTimeoutSeconds: 600, sessionsPerUser: 2 };
       return { who: w.boss, body: { customerNumber: CN, partNumber: 'IDEM-WEB', policy } };
+    },
+  },
+  assignWebSeats: {
+    prepare: async (w) => ({
+      who: w.boss,
+      body: {
+        customerNumber: CN,
+        partNumber: await webNamed(w),
+        userIds: [await webUser(w), await webUser(w)],
+      },
+    }),
+  },
+  unassignWebSeats: { prepare: async (w) => ({ who: w.boss, body: await webSeat(w) }) },
+  transferWebSeat: {
+    prepare: async (w) => {
+      const { partNumber, userIds } = await webSeat(w);
+      return {
+        who: w.boss,
+        body: { customerNumber: CN, partNumber, fromUserId: userIds[0], toUserId: await webUser(w) },
+      };
+    },
+  },
+  setWebGroupPools: {
+    prepare: async (w) => {
+      const groupId = await webGroup(w);
+      await w.api.ok(w.boss, webDirectoryApi.setMembers, {
+        customerNumber: CN,
+        groupId,
+        userIds: [await webUser(w)],
+      });
+      return { who: w.boss, body: { customerNumber: CN, groupId, partNumbers: [await webNamed(w)] } };
+    },
+  },
+  saveWebGroupTerms: {
+    prepare: async (w) => {
+      await webProduct(w);
+      const terms = [{ groupId: await webGroup(w), guaranteed: 1, cap: 2 }];
+      return { who: w.boss, body: { customerNumber: CN, partNumber: 'IDEM-WEBS', terms } };
     },
   },
   webCheckout: {
