@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { durationText, policyText, termText } from './pool-text.ts';
+import { durationText, groupTermsText, policyText, termText } from './pool-text.ts';
 
 describe('pool texts', () => {
   it('shows whole minutes as minutes and other durations in seconds', () => {
@@ -19,5 +19,14 @@ describe('pool texts', () => {
     expect(policyText({ heartbeatWindowSeconds: 90, idleTimeoutSeconds: 3600, sessionsPerUser: 2 })).toBe(
       'Heartbeat 90 s, idle 60 min, 2 sessions per user',
     );
+  });
+
+  it('lists the group terms of a shared pool', () => {
+    expect(
+      groupTermsText([
+        { groupId: 'g1', groupName: 'Engineering', guaranteed: 5, cap: 10 },
+        { groupId: 'g2', groupName: 'Sales', guaranteed: 0, cap: null },
+      ]),
+    ).toBe('Engineering: guaranteed 5, cap 10; Sales: guaranteed 0, no cap');
   });
 });

@@ -1,10 +1,10 @@
-import type { WebPool } from '@lp/contract/web-seats/schemas';
+import type { WebPool, WebPoolUse } from '@lp/contract/web-seats/schemas';
 import { formatCount } from '@lp/domain/amounts';
 import { Button } from '@mantine/core';
 import type { ColDef, ICellRendererParams } from 'ag-grid-community';
 import { useMemo } from 'react';
 import { ListGrid } from '../../../components/saved-view-grid/list-grid.tsx';
-import { policyText, poolKindText, termText } from '../pool-text.ts';
+import { groupTermsText, policyText, poolKindText, termText } from '../pool-text.ts';
 
 export const POOLS_TITLE = 'Web seat pools';
 
@@ -13,7 +13,7 @@ interface GridContext {
   editPolicy?: (pool: WebPool) => void;
 }
 
-function ActionsCell({ data, context }: ICellRendererParams<WebPool, unknown, GridContext>) {
+function ActionsCell({ data, context }: ICellRendererParams<WebPoolUse, unknown, GridContext>) {
   if (!data || !context.editPolicy) return null;
   const edit = context.editPolicy;
   return (
@@ -33,8 +33,8 @@ const count = (n: number | null | undefined) => (typeof n === 'number' ? formatC
 const numberColumn = (
   colId: string,
   headerName: string,
-  value: (p: WebPool) => number | null | undefined,
-): ColDef<WebPool> => ({
+  value: (p: WebPoolUse) => number | null | undefined,
+): ColDef<WebPoolUse> => ({
   colId,
   headerName,
   type: 'rightAligned',
@@ -51,12 +51,12 @@ export function PoolsTable({
   onEditPolicy,
 }: {
   customerNumber: string;
-  pools: WebPool[];
+  pools: WebPoolUse[];
   onEditPolicy?: (pool: WebPool) => void;
 }) {
   const context = useMemo<GridContext>(() => ({ editPolicy: onEditPolicy }), [onEditPolicy]);
   const editable = !!onEditPolicy;
-  const columnDefs = useMemo<ColDef<WebPool>[]>(
+  const columnDefs = useMemo<ColDef<WebPoolUse>[]>(
     () => [
       { colId: 'product', headerName: 'Product', field: 'productName', flex: 2, minWidth: 180 },
       { colId: 'partNumber', headerName: 'Part number', field: 'partNumber', minWidth: 120 },
@@ -67,6 +67,10 @@ export function PoolsTable({
         minWidth: 90,
       },
       numberColumn('seats', 'Seats', (p) => p.seats),
+      // Shared pools have no named seats: their Assigned stays empty.
+      numberColumn('assigned', 'Assigned', (p) => (p.kind === 'named' ? p.assigned : null)),
+      numberColumn('inUse', 'In use', (p) => p.inUse),
+      numberColumn('peak30Days', '30-day peak', (p) => p.peak30Days),
       {
         colId: 'term',
         headerName: 'Term',
@@ -79,6 +83,20 @@ export function PoolsTable({
         valueGetter: (p) => (p.data ? policyText(p.data.policy) : ''),
         flex: 2,
         minWidth: 260,
+      },
+      {
+        colId: 'transfers',
+        headerName: 'Transfers',
+        valueGetter: (p) => (p.data?.kind === 'named' ? p.data.transfers.text : ''),
+        flex: 2,
+        minWidth: 220,
+      },
+      {
+        colId: 'groupTerms',
+        headerName: 'Group terms',
+        valueGetter: (p) => (p.data ? groupTermsText(p.data.groupTerms) : ''),
+        flex: 2,
+        minWidth: 200,
       },
       ...(editable
         ? [
@@ -94,14 +112,14 @@ export function PoolsTable({
               minWidth: 120,
               resizable: false,
               cellRenderer: ActionsCell,
-            } satisfies ColDef<WebPool>,
+            } satisfies ColDef<WebPoolUse>,
           ]
         : []),
     ],
     [editable],
   );
   return (
-    <ListGrid<WebPool>
+    <ListGrid<WebPoolUse>
       customerNumber={customerNumber}
       tableName="webPools"
       title={POOLS_TITLE}

@@ -1,5 +1,5 @@
 import { messages } from '@lp/contract/common/errors';
-import type { WebPool } from '@lp/contract/web-seats/schemas';
+import type { WebPoolUse } from '@lp/contract/web-seats/schemas';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
@@ -14,7 +14,7 @@ import WebEntitlementsPage, { webEntitlementsTexts } from './web-entitlements-pa
  */
 
 const policy = { heartbeatWindowSeconds: 300, idleTimeoutSeconds: 900, sessionsPerUser: 1 };
-const fluids: WebPool = {
+const fluids: WebPoolUse = {
   partNumber: 'FLU-PREM-NU',
   productName: 'Fluids Premium',
   kind: 'named',
@@ -22,8 +22,13 @@ const fluids: WebPool = {
   start: '2026-01-01',
   end: '2026-12-31',
   policy,
+  assigned: 7,
+  inUse: 4,
+  peak30Days: 9,
+  transfers: { used: 3, allowance: 10, text: 'Transfers in the last 30 days: 3 of 10' },
+  groupTerms: [],
 };
-const structures: WebPool = {
+const structures: WebPoolUse = {
   partNumber: 'STR-SW',
   productName: 'Structures',
   kind: 'shared',
@@ -31,7 +36,18 @@ const structures: WebPool = {
   start: '2026-03-01',
   end: null,
   policy: { heartbeatWindowSeconds: 90, idleTimeoutSeconds: 3600, sessionsPerUser: 2 },
+  assigned: 0,
+  inUse: 12,
+  peak30Days: 21,
+  transfers: { used: 0, allowance: 25, text: 'Transfers in the last 30 days: 0 of 25' },
+  groupTerms: [{ groupId: 'g-eng', groupName: 'Engineering', guaranteed: 5, cap: 10 }],
 };
+
+/** The cells of a row, in column order, as the grid shows them. */
+const cells = (row: HTMLElement) =>
+  Object.fromEntries(
+    [...row.querySelectorAll('[col-id]')].map((c) => [c.getAttribute('col-id'), c.textContent ?? '']),
+  );
 
 const administrator = testAccount({ hasNamedLicense: 1, isPortalEdit: true });
 const viewer = testAccount({ hasNamedLicense: 1 });
@@ -47,23 +63,39 @@ const open = (account: typeof administrator, answers: Record<string, unknown>) =
 /** The row showing `text`, once the saved view is on the grid (applying it draws the rows again). */
 const row = async (text: string) => {
   const table = await screen.findByRole('region', { name: TABLE }, { timeout: 10_000 });
-  await expect.poll(() => screen.getByRole('button', { name: 'Export as csv' })).toBeEnabled();
+  await expect
+    .poll(() => screen.getByRole('button', { name: 'Export as csv' }), { timeout: 10_000 })
+    .toBeEnabled();
   const cell = await within(table).findByText(text, {}, { timeout: 10_000 });
   return cell.closest('[role="row"]') as HTMLElement;
 };
 
 describe('web entitlements page', () => {
-  it('lists the pools with kind, seats, term and policy', async () => {
+  it('lists the pools with kind, seats, use, term, policy, transfers and group terms', async () => {
     open(administrator, { 'POST /api/web/pools': [fluids, structures] });
-    const named = await row('Fluids Premium');
-    expect(named).toHaveTextContent('FLU-PREM-NU');
-    expect(named).toHaveTextContent('Named');
-    expect(named).toHaveTextContent('2026-01-01 – 2026-12-31');
-    expect(named).toHaveTextContent('Heartbeat 5 min, idle 15 min, 1 session per user');
-    const shared = await row('Structures');
-    expect(shared).toHaveTextContent('Shared');
-    expect(shared).toHaveTextContent('2026-03-01 – permanent');
-    expect(shared).toHaveTextContent('Heartbeat 90 s, idle 60 min, 2 sessions per user');
+    expect(cells(await row('Fluids Premium'))).toMatchObject({
+      partNumber: 'FLU-PREM-NU',
+      kind: 'Named',
+      seats: '10',
+      assigned: '7',
+      inUse: '4',
+      peak30Days: '9',
+      term: '2026-01-01 – 2026-12-31',
+      policy: 'Heartbeat 5 min, idle 15 min, 1 session per user',
+      transfers: 'Transfers in the last 30 days: 3 of 10',
+      groupTerms: '',
+    });
+    expect(cells(await row('Structures'))).toMatchObject({
+      kind: 'Shared',
+      seats: '25',
+      assigned: '',
+      inUse: '12',
+      peak30Days: '21',
+      term: '2026-03-01 – permanent',
+      policy: 'Heartbeat 90 s, idle 60 min, 2 sessions per user',
+      transfers: '',
+      groupTerms: 'Engineering: guaranteed 5, cap 10',
+    });
     expect(screen.getByRole('button', { name: 'Export as csv' })).toBeInTheDocument();
   });
 
