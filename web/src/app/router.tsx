@@ -96,10 +96,11 @@ export const routes: RouteObject[] = [
               account: true,
             }),
           })),
-          ...['users/*', 'groups/*'].map((path) => ({
-            path,
-            lazy: () => import('./pages/coming-soon-page.tsx'),
-          })),
+          {
+            path: 'users/*',
+            lazy: page(() => import('../features/web-directory/pages/web-users-page.tsx'), { account: true }),
+          },
+          { path: 'groups/*', lazy: () => import('./pages/coming-soon-page.tsx') },
         ],
       },
       ...comingSoon.map((path) => ({ path, lazy: () => import('./pages/coming-soon-page.tsx') })),

@@ -4,7 +4,6 @@ import { useLocation } from 'react-router';
 /** Page titles of the menu paths not built yet (spec 000 §2.1 route table). */
 const titles: Array<[RegExp, string]> = [
   [/^\/ssl/, 'Leases/Perpetuals'],
-  [/^\/web-assignments/, 'Web Assignments'],
   [/^\/web-transactions/, 'Web Transactions'],
   [/^\/web-reporting/, 'Web Reporting'],
   [/^\/transactions/, 'Usage Transactions'],
