@@ -100,7 +100,12 @@ export const routes: RouteObject[] = [
             path: 'users/*',
             lazy: page(() => import('../features/web-directory/pages/web-users-page.tsx'), { account: true }),
           },
-          { path: 'groups/*', lazy: () => import('./pages/coming-soon-page.tsx') },
+          {
+            path: 'groups/*',
+            lazy: page(() => import('../features/web-directory/pages/web-groups-page.tsx'), {
+              account: true,
+            }),
+          },
         ],
       },
       ...comingSoon.map((path) => ({ path, lazy: () => import('./pages/coming-soon-page.tsx') })),
