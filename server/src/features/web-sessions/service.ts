@@ -161,14 +161,21 @@ async function productLease(tx: Db, product: WebProduct, leaseId: string): Promi
   return lease;
 }
 
-/** The deadline an open lease has passed at `now`, as the outcome it ends with; null while it lives. */
-function lapsed(lease: StoredLease, now: Date): 'heartbeat-lost' | 'idle-timeout' | null {
+/**
+ * The deadline an open lease has passed at `now`, as the outcome it ends with; null while it lives. A heartbeat that
+ * reports activity had some since the last heartbeat, within the window, so it is never idle.
+ */
+function lapsed(lease: StoredLease, now: Date, active: boolean): 'heartbeat-lost' | 'idle-timeout' | null {
   if (
     lease.lastHeartbeatAt &&
     deadline(lease.lastHeartbeatAt, lease.heartbeatWindowSeconds) < now.toISOString()
   )
     return 'heartbeat-lost';
-  if (lease.lastActivityAt && deadline(lease.lastActivityAt, lease.idleTimeoutSeconds) < now.toISOString())
+  if (
+    !active &&
+    lease.lastActivityAt &&
+    deadline(lease.lastActivityAt, lease.idleTimeoutSeconds) < now.toISOString()
+  )
     return 'idle-timeout';
   return null;
 }
@@ -192,7 +199,7 @@ export async function heartbeat(
   const outcome = await ctx.db.transaction(async (tx) => {
     const lease = await productLease(tx, product, request.leaseId);
     if (lease.outcome !== 'open') return { ended: lease.outcome, endedAt: lease.endedAt };
-    const late = lapsed(lease, now);
+    const late = lapsed(lease, now, request.active === true);
     if (late) return { ended: late, endedAt: await endLease(tx, lease.leaseId, late, now) };
     await renewLease(tx, lease.leaseId, now, request.active === true);
     return { lease };

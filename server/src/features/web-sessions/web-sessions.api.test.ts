@@ -286,6 +286,21 @@ describe('heartbeat and release', () => {
     expect((await leaseRow(db, lease.leaseId)).outcome).toBe('heartbeat-lost');
   });
 
+  test('a heartbeat past the idle timeout ends the lease idle-timeout, unless it reports activity', async ({
+    database: { db },
+    calls: { grant, heartbeat, freeAll },
+  }) => {
+    await freeAll();
+    const idle = await grant({ email: mail('ann'), partNumber: NAMED });
+    const busy = await grant({ email: mail('eng1'), partNumber: SHARED });
+    for (const lease of [idle, busy]) await ageLease(db, lease.leaseId, 60, 901);
+    const res = await heartbeat(idle.leaseId, false);
+    expect(res.statusCode).toBe(410);
+    expect(res.json().err).toContain('idle-timeout');
+    expect((await heartbeat(busy.leaseId, true)).statusCode).toBe(200);
+    expect((await leaseRow(db, busy.leaseId)).outcome).toBe('open');
+  });
+
   test("another product's credential, an unknown lease and bad bodies learn nothing", async ({
     api,
     web: { elsewhere, product },
