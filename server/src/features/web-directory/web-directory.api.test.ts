@@ -161,6 +161,17 @@ describe('inviting people', () => {
     expect(await log.since(mark)).toHaveLength(2);
   });
 
+  test('the same new person invited twice at once is added once', async ({
+    api: client,
+    cast: { boss, reader },
+    calls: { users },
+  }) => {
+    const body = { customerNumber: CN, source: 'manual' as const, users: [{ email: 'twice@acme.example' }] };
+    const answers = await Promise.all([client.ok(boss, api.invite, body), client.ok(boss, api.invite, body)]);
+    expect(answers.flatMap((a) => a.data.invited)).toEqual(['twice@acme.example']);
+    expect((await users(reader)).filter((u) => u.email === 'twice@acme.example')).toHaveLength(1);
+  });
+
   test('a preview answers what an invitation would do and writes nothing', async ({
     cast: { busops },
     calls: { invite, snapshot, log },
@@ -460,6 +471,33 @@ describe('changing and removing people', () => {
     expect(
       (await client.refused(boss, api.remove, { customerNumber: CN, userIds: [two, one] }, 409)).err,
     ).toBe(webDirectoryMessages.lastAdmin('admin2@acme.example'));
+  });
+
+  test('two administrators demoted at once: one goes, the other is kept as the last', async ({
+    api: client,
+    cast: { boss, reader },
+    calls: { invite, user, users },
+  }) => {
+    // The earlier test left admin2 as the directory's one active administrator; race1 and race2 join them.
+    await invite(boss, ['race1@acme.example', 'race2@acme.example']);
+    const ids = await Promise.all(
+      ['race1', 'race2'].map(async (n) => (await user(reader, `${n}@acme.example`)).id),
+    );
+    for (const userId of ids)
+      await client.ok(boss, api.update, {
+        customerNumber: CN,
+        userId,
+        role: 'administrator',
+        state: 'active',
+      });
+    const admin2 = (await user(reader, 'admin2@acme.example')).id;
+    const all = [admin2, ...ids];
+    const answers = await Promise.all(
+      all.map((userId) => client.call(boss, api.update, { customerNumber: CN, userId, state: 'suspended' })),
+    );
+    expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 200, 409]);
+    const kept = all.filter((_, i) => answers[i].statusCode === 409);
+    expect((await users(reader)).find((u) => u.id === kept[0])!.state).toBe('active');
   });
 
   test('answers 404 for a person of no directory of the account', async ({ api: client, cast: { boss } }) => {
