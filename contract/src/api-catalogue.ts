@@ -21,6 +21,7 @@ import { noticesApi } from './notices/api.ts';
 import { platformApi } from './platform/api.ts';
 import { portalAccessApi } from './portal-access/api.ts';
 import { prefsApi } from './prefs/api.ts';
+import { scimApi } from './scim/api.ts';
 import { statementsApi } from './statements/api.ts';
 import { transactionsApi } from './transactions/api.ts';
 import { userApi } from './user/api.ts';
@@ -127,6 +128,12 @@ const features: { tag: string; description: string; operations: Record<string, O
     description:
       'Web licensing: the product API (/web/v1) that checks out, renews and releases seats, and open sessions',
     operations: webSessionsApi,
+  },
+  {
+    tag: 'scim',
+    description:
+      "Web licensing: the SCIM tokens an account's identity provider provisions people and groups with (the endpoint /scim/v2/{customerNumber} is SCIM's own, see docs/scim.md)",
+    operations: scimApi,
   },
 ];
 

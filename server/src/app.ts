@@ -32,6 +32,7 @@ import { noticesJob } from './features/notices/service.ts';
 import { registerPlatformRoutes } from './features/platform/routes.ts';
 import { registerPortalAccessRoutes } from './features/portal-access/routes.ts';
 import { registerPrefsRoutes } from './features/prefs/routes.ts';
+import { registerScimRoutes } from './features/scim/routes.ts';
 import { registerStatementRoutes } from './features/statements/routes.ts';
 import { registerTransactionRoutes } from './features/transactions/routes.ts';
 import { registerUserRoutes } from './features/user/routes.ts';
@@ -170,6 +171,7 @@ export async function buildApp(
   registerWebSeatRoutes(app, ctx);
   registerWebDirectoryRoutes(app, ctx);
   registerWebSessionRoutes(app, ctx);
+  await registerScimRoutes(app, ctx);
 
   // The e-mail delivery worker runs while the app is up (a no-op without SMTP_URL).
   let stopMailWorker: (() => Promise<void>) | undefined;

@@ -7,6 +7,7 @@ import { IDEMPOTENCY_KEY_HEADER, type Operation } from '@lp/contract/common/oper
 import { licenseFilesApi } from '@lp/contract/license-files/api';
 import { licenseServersApi } from '@lp/contract/license-servers/api';
 import { portalAccessApi } from '@lp/contract/portal-access/api';
+import { scimApi } from '@lp/contract/scim/api';
 import { statementsApi } from '@lp/contract/statements/api';
 import { webDirectoryApi } from '@lp/contract/web-directory/api';
 import { webSeatsApi } from '@lp/contract/web-seats/api';
@@ -704,6 +705,12 @@ const retried: Record<string, RetriedCase> = {
         ]),
       },
     }),
+  },
+  revokeScimToken: {
+    prepare: async (w) => {
+      const { data } = await w.api.ok(w.boss, scimApi.issue, { customerNumber: CN, name: 'Retried' });
+      return { who: w.boss, body: { customerNumber: CN, id: data.id } };
+    },
   },
   revokeServerCredential: {
     prepare: async (w) => {

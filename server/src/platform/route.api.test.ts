@@ -7,17 +7,19 @@ import { describe, expect } from 'vitest';
 import { z } from 'zod';
 import { anonymous, apiTest as test } from '../../test/api-fixture.ts';
 import { API_REFERENCE_PATH } from '../features/platform/api-reference.ts';
+import { SCIM_PREFIX } from '../features/scim/routes.ts';
 import type { AppContext } from './context.ts';
 import { installErrorHandler } from './errors.ts';
 import { fastifyPath, registeredRoutes, route } from './route.ts';
 
 describe('routes are registered from the operation declarations', () => {
-  test('registers exactly the declared operations (besides the OpenID provider, the API reference page and the web app files)', async ({
+  test('registers exactly the declared operations (besides the OpenID provider, the API reference page, the SCIM endpoint and the web app files)', async ({
     app,
   }) => {
     await app.ready();
     const ours = registeredRoutes(app).filter(
-      (r) => !r.url.startsWith('/oidc') && !r.url.startsWith(API_REFERENCE_PATH),
+      (r) =>
+        !r.url.startsWith('/oidc') && !r.url.startsWith(API_REFERENCE_PATH) && !r.url.startsWith(SCIM_PREFIX),
     );
     const registered = ours.map((r) => `${r.method} ${r.url} ${r.operationId}`).sort();
     const declared = apiCatalogue

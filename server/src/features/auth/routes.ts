@@ -92,8 +92,9 @@ export async function registerAuth(app: FastifyInstance, ctx: AppContext): Promi
 
   app.addHook('onRequest', async (request, reply) => {
     const path = request.url.split('?')[0];
-    // oidc-provider requests carry no portal identity; license servers authenticate with their own credential.
-    if (path.startsWith('/oidc/') || path.startsWith('/cls/')) return;
+    // oidc-provider requests carry no portal identity; license servers and identity providers (SCIM)
+    // authenticate with their own credentials.
+    if (path.startsWith('/oidc/') || path.startsWith('/cls/') || path.startsWith('/scim/')) return;
     const principal = await principalOf(request, reply);
     request.principal = principal && {
       ...principal,
