@@ -1,4 +1,5 @@
 import { defineOperation } from '../common/operation.ts';
+import { queryOperations } from '../query/operations.ts';
 import {
   listOpenWebSessionsRequestSchema,
   listOpenWebSessionsResponseSchema,
@@ -10,6 +11,12 @@ import {
   webHeartbeatResponseSchema,
   webReleaseRequestSchema,
   webReleaseResponseSchema,
+  webTransactionsAsOfRequestSchema,
+  webTransactionsAsOfResponseSchema,
+  webTransactionsCountRequestSchema,
+  webTransactionsDistinctRequestSchema,
+  webTransactionsPageRequestSchema,
+  webTransactionsPageResponseSchema,
 } from './schemas.ts';
 
 const leaseNotFound =
@@ -20,6 +27,29 @@ const leaseNotFound =
  * the part numbers its per-product credential is issued for, in any account; and the portal's open sessions.
  */
 export const webSessionsApi = {
+  // /web-transactions: one row per lease or denial (listWebTransactions, countWebTransactions, distinct…).
+  ...queryOperations({
+    name: 'WebTransactions',
+    path: '/api/web/transactions',
+    summary: 'Web-license sessions and denials of an account',
+    description:
+      "One row per web-license session (lease) or denied checkout of the account: start, end, duration in minutes, the person, the group the seat counted to, the pool's part number and product, the vendor application and its client, the outcome (Open, Released, Timed out (idle), Timed out (no heartbeat), Released by an administrator, Ended: user removed, Denied) and a denial's reason. Newest first unless sorted. A page may hold up to 10 000 rows (the CSV export). The account is named by `customerNumber`; a user who may not see it gets 403, as for an unknown account, and an export-blocked account is refused with the export-compliance text.",
+    page: { body: webTransactionsPageRequestSchema, response: webTransactionsPageResponseSchema },
+    count: { body: webTransactionsCountRequestSchema },
+    distinct: { body: webTransactionsDistinctRequestSchema },
+  }),
+  transactionsAsOf: defineOperation({
+    operationId: 'webTransactionsAsOf',
+    method: 'post',
+    path: '/api/web/transactions/as-of',
+    summary: 'When the web transactions were last written',
+    description:
+      "The latest start or end of a web-license session or denial of the account ('YYYY-MM-DD HH:mm:ss', UTC; null when there is none): the page's \"Data as of\". Readers of the account, as for the transactions.",
+    auth: 'session',
+    effect: 'read',
+    body: webTransactionsAsOfRequestSchema,
+    response: webTransactionsAsOfResponseSchema,
+  }),
   checkout: defineOperation({
     operationId: 'webCheckout',
     method: 'post',

@@ -1,9 +1,15 @@
 import { denialReasons } from '@lp/domain/web-seats';
 import { z } from 'zod';
-import { instantText } from '../common/dates.ts';
+import { displayDateTimeText, instantText } from '../common/dates.ts';
 import { successOf } from '../common/envelope.ts';
 import { customerNumberField } from '../common/fields.ts';
 import { operationKeyField } from '../license-servers/schemas.ts';
+import {
+  type ColumnKinds,
+  countRequestSchema,
+  distinctRequestSchema,
+  pageRequestSchema,
+} from '../query/schemas.ts';
 
 /**
  * Web licensing's sessions (issue 24, decision 071): the product API /web/v1 a vendor product calls with its
@@ -112,3 +118,67 @@ export const releaseWebSessionRequestSchema = z.strictObject({
   leaseId: leaseIdField,
 });
 export const releaseWebSessionResponseSchema = successOf(webLeaseStateSchema);
+
+/* /web-transactions (decision 071): every lease and denial of the account through the generic query engine. */
+
+/** The CSV export reads at most this many rows in one page (the grid pages by 100). */
+export const WEB_TRANSACTIONS_EXPORT_MAX = 10_000;
+
+/**
+ * Columns of a web transaction a client may filter, sort and ask distinct values of. Outcome and DenialReason are
+ * the words the page shows (domain/src/web-reporting.ts leaseOutcomeLabels, denialReasonLabels); Duration is in
+ * minutes (an open lease's so far; none for a denial); Product is the pool's product name, Application the vendor
+ * product that checked the seat out.
+ */
+export const webTransactionColumnKinds = {
+  Start: 'timestamp',
+  End: 'timestamp',
+  Duration: 'number',
+  Email: 'text',
+  UserName: 'text',
+  Group: 'text',
+  PartNumber: 'text',
+  Product: 'text',
+  Application: 'text',
+  Client: 'text',
+  Outcome: 'text',
+  DenialReason: 'text',
+} as const satisfies ColumnKinds;
+export type WebTransactionColumn = keyof typeof webTransactionColumnKinds;
+export const webTransactionColumns = Object.keys(webTransactionColumnKinds) as WebTransactionColumn[];
+
+const transactionsScope = { customerNumber: customerNumberField };
+
+/** POST /api/web/transactions: default sort Start descending (newest first). */
+export const webTransactionsPageRequestSchema = pageRequestSchema.extend({
+  ...transactionsScope,
+  limit: z.number().int().min(1).max(WEB_TRANSACTIONS_EXPORT_MAX).optional(),
+});
+export const webTransactionsCountRequestSchema = countRequestSchema.extend(transactionsScope);
+export const webTransactionsDistinctRequestSchema = distinctRequestSchema.extend(transactionsScope);
+
+/** A lease or denial; instants as 'YYYY-MM-DD HH:mm:ss' (UTC). End and Duration are null while open and for denials. */
+export const webTransactionRowSchema = z.object({
+  Start: displayDateTimeText,
+  End: displayDateTimeText.nullable(),
+  Duration: z.number().nullable(),
+  Email: z.string(),
+  UserName: z.string(),
+  Group: z.string(),
+  PartNumber: z.string(),
+  Product: z.string(),
+  Application: z.string(),
+  Client: z.string(),
+  Outcome: z.string(),
+  DenialReason: z.string(),
+});
+export type WebTransactionRow = z.infer<typeof webTransactionRowSchema>;
+export const webTransactionsPageResponseSchema = successOf(z.array(webTransactionRowSchema), {
+  token: z.string().nullable(),
+});
+
+/** POST /api/web/transactions/as-of: the latest lease start or end of the account (null: none yet). */
+export const webTransactionsAsOfRequestSchema = z.strictObject(transactionsScope);
+export const webTransactionsAsOfResponseSchema = successOf(
+  z.object({ asOf: displayDateTimeText.nullable() }),
+);

@@ -1,7 +1,7 @@
 import { webSessionsApi } from '@lp/contract/web-sessions/api';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../platform/context.ts';
-import { route } from '../../platform/route.ts';
+import { registerQueryEndpoints, route } from '../../platform/route.ts';
 import {
   checkout,
   heartbeat,
@@ -10,6 +10,12 @@ import {
   releaseWebSession,
   requireWebProduct,
 } from './service.ts';
+import {
+  countWebTransactions,
+  distinctWebTransactions,
+  listWebTransactions,
+  webTransactionsAsOf,
+} from './transactions.ts';
 
 /** The web-license product API (/web/v1, per-product bearer credential) and the portal's session calls. */
 export function registerWebSessionRoutes(app: FastifyInstance, ctx: AppContext): void {
@@ -48,4 +54,21 @@ export function registerWebSessionRoutes(app: FastifyInstance, ctx: AppContext):
     ctx,
     webSessionsApi.adminRelease,
   )(async ({ principal, body }) => ({ data: await releaseWebSession(ctx, principal, body) }));
+
+  registerQueryEndpoints(
+    app,
+    ctx,
+    { page: webSessionsApi.page, count: webSessionsApi.count, distinct: webSessionsApi.distinct },
+    {
+      page: (principal, body) => listWebTransactions(ctx, principal, body),
+      count: (principal, body) => countWebTransactions(ctx, principal, body),
+      distinct: (principal, body) => distinctWebTransactions(ctx, principal, body),
+    },
+  );
+
+  route(
+    app,
+    ctx,
+    webSessionsApi.transactionsAsOf,
+  )(async ({ principal, body }) => ({ data: await webTransactionsAsOf(ctx, principal, body) }));
 }
