@@ -221,6 +221,24 @@ describe('assignWebSeats', () => {
     expect(await seats(partNumber)).toHaveLength(1);
   });
 
+  test('two assignments at the same moment that fit only one by one: exactly one is made (the pool lock)', async ({
+    api,
+    cast: { boss, busops },
+    world: { pool, persons, seats },
+  }) => {
+    const { partNumber, name } = await pool('named', 3);
+    const [a, b, c, d] = await persons(4);
+    const answers = await Promise.all([
+      api.call(boss, webSeatsApi.assign, { customerNumber: CN, partNumber, userIds: [a, b] }),
+      api.call(busops, webSeatsApi.assign, { customerNumber: CN, partNumber, userIds: [c, d] }),
+    ]);
+    expect(answers.map((r) => r.statusCode).sort()).toEqual([200, 409]);
+    expect(answers.find((r) => r.statusCode === 409)!.json().err).toBe(
+      `${name} has 3 seats; this change would assign 4.`,
+    );
+    expect(await seats(partNumber)).toHaveLength(2);
+  });
+
   test('a person holding a seat through a group now holds it directly (no new seat)', async ({
     api,
     database: { db },
