@@ -539,6 +539,12 @@ describe('groups', () => {
       name: 'Engineering',
     });
     expect(renamed.data.name).toBe('Engineering');
+    // The same name again changes nothing (no entry below).
+    await client.ok(boss, api.renameGroup, {
+      customerNumber: CN,
+      groupId: made.data.id,
+      name: 'Engineering',
+    });
     const preview = await client.ok(boss, api.deleteGroup, {
       customerNumber: CN,
       groupId: other.data.id,
@@ -601,6 +607,13 @@ describe('groups', () => {
       members: 2,
       namedPools: [NAMED],
     });
+    // The same members again: nothing changes and nothing is recorded.
+    const same = await client.ok(boss, api.setMembers, {
+      customerNumber: CN,
+      groupId: group.id,
+      userIds: [m3, m2],
+    });
+    expect(same.data).toMatchObject({ added: 0, removed: 0, text: 'adds 0 members; removes 0 members' });
     const entries = await log.since(mark);
     expect(entries.map((e) => e.action)).toEqual([
       'web-directory.group.members.changed',
