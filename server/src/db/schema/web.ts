@@ -242,6 +242,8 @@ export const webLeases = pgTable(
     ),
     check('web_leases_pool_kind_check', sql`${t.poolKind} is null or ${t.poolKind} in ('named', 'shared')`),
     index('web_leases_account_started_idx').on(t.customerNumber, t.startedAt),
+    // The reports' periods and the reclaim windows read leases by their end (migration 0016).
+    index('web_leases_account_ended_idx').on(t.customerNumber, t.endedAt),
     index('web_leases_open_idx').on(t.customerNumber, t.partNumber).where(sql`${t.outcome} = 'open'`),
     index('web_leases_user_open_idx').on(t.userId).where(sql`${t.outcome} = 'open'`),
   ],

@@ -336,17 +336,15 @@ export async function lockLeaseOfAccount(tx: Db, customerNumber: string, leaseId
 }
 
 /**
- * The account's latest lease start or end (/web-transactions' "Data as of"), both read through the index
- * (customer_number, started_at): ends among the leases started in the last 31 days. A longer session's end is not
- * seen, which can only make the answer earlier than the truth, never later.
+ * The account's latest lease start or end (/web-transactions' "Data as of"), each maximum read from the end of its
+ * index (customer_number, started_at) and (customer_number, ended_at).
  */
 export async function latestLeaseEvent(db: Db, customerNumber: string): Promise<Date | null> {
   const [row] = await queryRows<{ at: Instant | null }>(
     db,
     sql`select greatest(
         (select max(started_at) from web_leases where customer_number = ${customerNumber}),
-        (select max(ended_at) from web_leases
-          where customer_number = ${customerNumber} and started_at > now() - interval '31 days')) as at`,
+        (select max(ended_at) from web_leases where customer_number = ${customerNumber})) as at`,
   );
   return row?.at ? new Date(row.at) : null;
 }
