@@ -75,7 +75,7 @@ interface Outcome {
   audit: AuditChange[];
 }
 
-const counts = { assigned: 0, unassigned: 0, madeDirect: 0, keptThroughGroup: 0, transfers: 0 };
+const noChange = { assigned: 0, unassigned: 0, madeDirect: 0, keptThroughGroup: 0, transfers: 0 };
 
 /** Thrown to roll a preview's transaction back with its answer. */
 class PreviewDone {
@@ -119,13 +119,16 @@ async function poolOfKind(tx: Db, customerNumber: string, partNumber: string, ki
   return pool;
 }
 
-/** The people of the account's directory with these ids (404 for any other, as for an id nobody has). */
-async function peopleNamed(tx: Db, customerNumber: string, ids: readonly string[], mayHoldSeats: boolean) {
+/**
+ * The people of the account's directory with these ids (404 for any other, as for an id nobody has); with
+ * `mustBeActive`, 409 for one suspended or removed.
+ */
+async function peopleNamed(tx: Db, customerNumber: string, ids: readonly string[], mustBeActive: boolean) {
   const people = new Map((await peopleOf(tx, customerNumber, ids)).map((p) => [p.id, p]));
   for (const id of ids) {
     const person = people.get(id);
     if (!person) throw notFound(unknownPerson);
-    if (mayHoldSeats && person.state !== 'invited' && person.state !== 'active')
+    if (mustBeActive && person.state !== 'invited' && person.state !== 'active')
       throw conflict(inactivePerson(person.email));
   }
   return people;
@@ -161,7 +164,7 @@ export async function assignWebSeats(ctx: AppContext, principal: Principal, requ
         `${plural(viaGroup.length, 'user')} holding a seat through a group now ${viaGroup.length === 1 ? 'holds' : 'hold'} it directly`,
       );
     return {
-      change: { ...counts, assigned: fresh.length, madeDirect: viaGroup.length, texts },
+      change: { ...noChange, assigned: fresh.length, madeDirect: viaGroup.length, texts },
       audit:
         fresh.length || viaGroup.length
           ? [
@@ -211,7 +214,7 @@ export async function unassignWebSeats(ctx: AppContext, principal: Principal, re
         `${plural(kept.length, 'user')} ${kept.length === 1 ? 'keeps' : 'keep'} a seat through a group`,
       );
     return {
-      change: { ...counts, unassigned: gone.length, keptThroughGroup: kept.length, texts },
+      change: { ...noChange, unassigned: gone.length, keptThroughGroup: kept.length, texts },
       audit:
         gone.length || toGroup.length
           ? [
@@ -263,7 +266,7 @@ export async function transferWebSeat(
       held.get(toUserId) === null &&
       (await transferMade(tx, customerNumber, partNumber, fromUserId, toUserId, TRANSFER_WINDOW_DAYS))
     )
-      return { change: { ...counts, texts: [] }, audit: [] };
+      return { change: { ...noChange, texts: [] }, audit: [] };
     if (!held.has(fromUserId)) throw conflict(noSeatToTransfer(from.email, pool.productName));
     if (held.get(fromUserId) !== null) throw conflict(seatThroughGroup(from.email, pool.productName));
     if (held.has(toUserId)) throw conflict(holdsSeatAlready(to.email, pool.productName));
@@ -285,7 +288,7 @@ export async function transferWebSeat(
     ];
     return {
       change: {
-        ...counts,
+        ...noChange,
         assigned: 1,
         unassigned: group ? 0 : 1,
         keptThroughGroup: group ? 1 : 0,
@@ -339,12 +342,12 @@ export async function setWebGroupPools(
     }
     await lockPools(tx, customerNumber, [...(await seatPartsOf(tx, customerNumber)), ...partNumbers]);
     const before = await groupPoolsOf(tx, customerNumber, groupId);
-    if (before.join() === partNumbers.join()) return { change: { ...counts, texts: [] }, audit: [] };
+    if (before.join() === partNumbers.join()) return { change: { ...noChange, texts: [] }, audit: [] };
     await replaceGroupPools(tx, customerNumber, groupId, partNumbers);
     const seats = await applyGroupSeats(tx, customerNumber);
     return {
       change: {
-        ...counts,
+        ...noChange,
         assigned: seats.added.length,
         unassigned: seats.removed.length,
         texts: seatChangeTexts(seats, pools),
@@ -404,11 +407,11 @@ export async function saveWebGroupTerms(
     const shown = (rows: typeof terms) =>
       rows.map(({ groupName, guaranteed, cap }) => ({ group: groupName, guaranteed, cap }));
     if (JSON.stringify(shown(before)) === JSON.stringify(shown(terms)))
-      return { change: { ...counts, texts: [] }, audit: [] };
+      return { change: { ...noChange, texts: [] }, audit: [] };
     await replaceGroupTerms(tx, customerNumber, partNumber, terms);
     return {
       change: {
-        ...counts,
+        ...noChange,
         texts: [
           terms.length
             ? `sets the terms of ${plural(terms.length, 'group')} on ${pool.productName}`
