@@ -1,6 +1,7 @@
 import { scimApi } from '@lp/contract/scim/api';
 import { webSeatsApi } from '@lp/contract/web-seats/api';
 import { eq } from 'drizzle-orm';
+import fc from 'fast-check';
 import { describe, expect } from 'vitest';
 import { buildEntitlement, buildProduct, dayFromToday } from '../../../harness/factories.ts';
 import { acme, apiTest, other } from '../../../test/api-fixture.ts';
@@ -309,7 +310,61 @@ describe('bad input is 400 in SCIM form, never 500', () => {
       400,
     );
     await refused('PATCH', `/Users/${made.id}`, { Operations: 'no' }, 400);
+    await refused('PATCH', `/Users/${made.id}`, { schemas: [PATCH_OP], Operations: [null] }, 400);
+    await refused(
+      'PATCH',
+      `/Users/${made.id}`,
+      patch({ op: 'add', path: 'emails[type eq', value: 'x' }),
+      400,
+    );
+    await refused('PATCH', `/Users/${made.id}`, patch({ op: 'replace', path: 'active', value: 'no' }), 400);
+    expect(
+      (await send('GET', '/Groups?excludedAttributes=members&excludedAttributes=members')).statusCode,
+    ).toBe(200);
+    expect((await send('GET', '/Users?filter=a&filter=b')).statusCode).toBe(400);
     await refused('GET', '/Nothing', undefined, 404);
+  });
+
+  test('any JSON sent to create, replace or patch is answered below 500', async ({ scim: { send, ok } }) => {
+    const made = await ok('POST', '/Users', newUser('fuzzed@example.com'), 201);
+    const group = await ok('POST', '/Groups', { schemas: [GROUP], displayName: 'Fuzzed' }, 201);
+    const operation = fc.record(
+      {
+        op: fc.constantFrom('add', 'Replace', 'remove', 'copy', 7),
+        path: fc.constantFrom(
+          'active',
+          'members',
+          'members[value eq "x"]',
+          'userName',
+          'name.',
+          '[',
+          'displayName',
+        ),
+        value: fc.jsonValue(),
+      },
+      { requiredKeys: [] },
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(
+          fc.jsonValue(),
+          fc.record({ schemas: fc.constant([PATCH_OP]), Operations: fc.array(operation) }),
+        ),
+        fc.constantFrom(
+          ['POST', '/Users'],
+          ['PUT', `/Users/${made.id}`],
+          ['PATCH', `/Users/${made.id}`],
+          ['PATCH', `/Groups/${group.id}`],
+          ['POST', '/Groups'],
+        ),
+        async (body, [method, path]) => {
+          const res = await send(method as Method, path, body);
+          expect(res.statusCode, `${method} ${path} ${JSON.stringify(body)}: ${res.body}`).toBeLessThan(500);
+          expect(res.headers['content-type']).toBe('application/scim+json; charset=utf-8');
+        },
+      ),
+      { numRuns: 60 },
+    );
   });
 });
 
@@ -354,6 +409,13 @@ describe('Entra ID request shapes', () => {
       ),
     );
     expect(renamed.displayName).toBe('Ada Lovelace');
+    // A given name alone does not replace the one name the directory keeps.
+    const given = await ok(
+      'PATCH',
+      `/Users/${made.id}`,
+      patch({ op: 'Replace', path: 'name.givenName', value: 'Augusta' }),
+    );
+    expect(given.displayName).toBe('Ada Lovelace');
 
     const off = await ok(
       'PATCH',

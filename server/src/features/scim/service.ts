@@ -214,7 +214,12 @@ function patched(resource: Json, body: unknown): Json {
   } catch (e) {
     if (e instanceof PatchError)
       throw new ScimError(400, e.message, (e.scimCode as ScimError['scimType']) ?? 'invalidValue');
-    throw e;
+    // The resource is ours and well formed: anything else the library throws is about the operations sent.
+    throw new ScimError(
+      400,
+      `The PATCH operations cannot be applied: ${(e as Error).message}`,
+      'invalidSyntax',
+    );
   }
 }
 
@@ -269,7 +274,10 @@ export async function listUsers(ctx: AppContext, caller: ScimCaller, query: List
 }
 
 const withoutMembers = (query: { excludedAttributes?: string }) =>
-  (query.excludedAttributes ?? '').split(',').some((a) => a.trim().toLowerCase() === 'members');
+  // A parameter sent twice arrives as a list.
+  String(query.excludedAttributes ?? '')
+    .split(',')
+    .some((a) => a.trim().toLowerCase() === 'members');
 
 async function groupsWithMembers(ctx: AppContext, rows: readonly ScimGroupRow[]) {
   const members = await membersOfGroups(
@@ -386,15 +394,15 @@ export async function patchUser(
   const change: WebUserPatch = {};
   const userName = required(after.userName, 'userName').toLowerCase();
   if (userName !== row.email) change.email = userName;
-  const afterName = (after.name ?? {}) as Json;
+  // The directory keeps one name: a PATCH changes it through displayName or name.formatted (a given or family
+  // name alone would replace the whole name with a part of it).
+  const afterName = (typeof after.name === 'object' && after.name !== null ? after.name : {}) as Json;
   const name =
     after.displayName !== before.displayName
       ? text(after.displayName, 'displayName')?.trim()
       : afterName.formatted !== row.name
         ? text(afterName.formatted, 'name.formatted')?.trim()
-        : afterName.givenName !== undefined || afterName.familyName !== undefined
-          ? nameOf({ name: { givenName: afterName.givenName, familyName: afterName.familyName } })
-          : undefined;
+        : undefined;
   if (name !== undefined && name !== row.name) {
     if (name.length > WEB_NAME_MAX) throw new ScimError(400, m.nameTooLong, 'invalidValue');
     change.name = name;
