@@ -26,6 +26,7 @@ import { statementsApi } from './statements/api.ts';
 import { transactionsApi } from './transactions/api.ts';
 import { userApi } from './user/api.ts';
 import { webDirectoryApi } from './web-directory/api.ts';
+import { webReportingApi } from './web-reporting/api.ts';
 import { webSeatsApi } from './web-seats/api.ts';
 import { webSessionsApi } from './web-sessions/api.ts';
 
@@ -128,6 +129,12 @@ const features: { tag: string; description: string; operations: Record<string, O
     description:
       'Web licensing: the product API (/web/v1) that checks out, renews and releases seats, and open sessions',
     operations: webSessionsApi,
+  },
+  {
+    tag: 'web-reporting',
+    description:
+      "Web licensing: utilisation of the account's seat pools, sessions by hour and weekday, denials and the named seats nobody uses",
+    operations: webReportingApi,
   },
   {
     tag: 'scim',

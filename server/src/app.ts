@@ -37,6 +37,7 @@ import { registerStatementRoutes } from './features/statements/routes.ts';
 import { registerTransactionRoutes } from './features/transactions/routes.ts';
 import { registerUserRoutes } from './features/user/routes.ts';
 import { registerWebDirectoryRoutes } from './features/web-directory/routes.ts';
+import { registerWebReportingRoutes } from './features/web-reporting/routes.ts';
 import { registerWebSeatRoutes } from './features/web-seats/routes.ts';
 import { registerWebSessionRoutes } from './features/web-sessions/routes.ts';
 import { webSessionsSweepJob } from './features/web-sessions/service.ts';
@@ -171,6 +172,7 @@ export async function buildApp(
   registerWebSeatRoutes(app, ctx);
   registerWebDirectoryRoutes(app, ctx);
   registerWebSessionRoutes(app, ctx);
+  registerWebReportingRoutes(app, ctx);
   await registerScimRoutes(app, ctx);
 
   // The e-mail delivery worker runs while the app is up (a no-op without SMTP_URL).

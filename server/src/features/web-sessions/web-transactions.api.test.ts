@@ -5,8 +5,7 @@ import { contactRoles } from '@lp/domain/policy';
 import { describe, expect } from 'vitest';
 import { addContact, buildAccount, buildProduct } from '../../../harness/factories.ts';
 import { acme, anonymous, apiTest, other } from '../../../test/api-fixture.ts';
-import { addLease, hoursAgo } from './test/lease-rows.ts';
-import { addGroup, addPerson } from './test/web-rows.ts';
+import { addLease, addWebGroup, addWebPerson, hoursAgo } from '../../../test/web-leases.ts';
 
 /* Issue 24 (decision 071): /web-transactions, the account's leases and denials through the query engine. */
 
@@ -36,9 +35,9 @@ const test = apiTest.extend('rows', { scope: 'file' }, async ({ database: { db }
   await addContact(db, BLOCKED, 'boss@acme.example', contactRoles.admin);
   await buildAccount(db, { customerNumber: EMPTY, name: 'Empty' });
   await addContact(db, EMPTY, 'boss@acme.example', contactRoles.admin);
-  const ann = await addPerson(db, CN, mail('ann'));
-  const bob = await addPerson(db, CN, mail('bob'));
-  const design = await addGroup(db, CN, 'Design', [bob]);
+  const ann = await addWebPerson(db, CN, mail('ann'));
+  const bob = await addWebPerson(db, CN, mail('bob'));
+  const design = await addWebGroup(db, CN, 'Design', [bob]);
   const lease = { customerNumber: CN };
   await addLease(db, {
     ...lease,

@@ -1,10 +1,44 @@
 import { sql } from 'drizzle-orm';
-import type { Db } from '../../../db/database.ts';
+import { type Db, queryRows } from '../src/db/database.ts';
 
 /*
- * Hand-made web_leases rows for the tests of /web-transactions and the reports: sessions and denials at given
- * instants, written straight into the table the checkout writes.
+ * Hand-made web licensing rows for the tests of /web-transactions and the reports (two features): people, groups,
+ * a shared pool's group terms, and sessions and denials at given instants, written straight into the tables.
  */
+
+export async function addWebPerson(db: Db, customerNumber: string, email: string): Promise<string> {
+  const [row] = await queryRows<{ id: string }>(
+    db,
+    sql`insert into web_users (customer_number, email, name, source, state)
+      values (${customerNumber}, ${email}, ${email.split('@')[0]}, 'manual', 'active') returning id`,
+  );
+  return row.id;
+}
+
+export async function addWebGroup(db: Db, customerNumber: string, name: string, members: string[]) {
+  const [row] = await queryRows<{ id: string }>(
+    db,
+    sql`insert into web_groups (customer_number, name, source) values (${customerNumber}, ${name}, 'manual')
+      returning id`,
+  );
+  for (const userId of members)
+    await db.execute(sql`insert into web_group_members (group_id, user_id) values (${row.id}, ${userId})`);
+  return row.id;
+}
+
+export async function addGroupTerms(
+  db: Db,
+  customerNumber: string,
+  partNumber: string,
+  groupId: string,
+  guaranteed: number,
+  cap: number | null,
+) {
+  await db.execute(
+    sql`insert into web_group_terms (customer_number, part_number, group_id, guaranteed, cap)
+      values (${customerNumber}, ${partNumber}, ${groupId}, ${guaranteed}, ${cap})`,
+  );
+}
 
 export interface LeaseRow {
   customerNumber: string;

@@ -1,0 +1,185 @@
+import type {
+  HeatmapCell,
+  PoolDenials,
+  PoolUtilisation,
+  ReclaimSeat,
+} from '@lp/contract/web-reporting/schemas';
+import type { Finding } from '@lp/domain/notices';
+import {
+  denialReasonLabels,
+  type InactiveDays,
+  inactiveSeatsText,
+  weekStart,
+} from '@lp/domain/web-reporting';
+import type { DenialReason } from '@lp/domain/web-seats';
+import type { Db } from '../../db/database.ts';
+import type { AppContext } from '../../platform/context.ts';
+import type { Principal } from '../../platform/principal.ts';
+import { authorizeAccount } from '../accounts/policy.ts';
+import { listWebPools } from '../web-seats/service.ts';
+import {
+  activeUsers,
+  capacityDenialPeaks,
+  dailyPeaks,
+  denialCounts,
+  hourlyUse,
+  idleNamedSeats,
+  idleNamedSeatsOfAll,
+  type Period,
+} from './repository.ts';
+
+/* /web-reporting (issue 24, decision 071): utilisation, the heat map, denials and the reclaim list. */
+
+const DAY_MS = 86_400_000;
+const dayAfter = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + DAY_MS).toISOString();
+
+function periodOf(from: string, to: string): Period {
+  return { fromDay: from, toDay: to, from: new Date(`${from}T00:00:00Z`).toISOString(), to: dayAfter(to) };
+}
+
+function daysOf(from: string, to: string): string[] {
+  const days: string[] = [];
+  for (let t = Date.parse(`${from}T00:00:00Z`); t <= Date.parse(`${to}T00:00:00Z`); t += DAY_MS)
+    days.push(new Date(t).toISOString().slice(0, 10));
+  return days;
+}
+
+/**
+ * Per pool of the account today: seats, named seats held, people with a session in the period, the most sessions
+ * at once, each day's seats against its peak (today's seats: a pool is computed from the lines of today), and for
+ * shared pools each group with terms by the sessions that counted to it.
+ */
+export async function webUtilisation(
+  ctx: AppContext,
+  principal: Principal,
+  request: { customerNumber: string; from: string; to: string },
+): Promise<PoolUtilisation[]> {
+  const { customerNumber, from, to } = request;
+  // listWebPools is the account gate ('read') and the pools with their seats, named seats and group terms.
+  const pools = await listWebPools(ctx, principal, customerNumber);
+  const period = periodOf(from, to);
+  const [poolPeaks, groupPeaks, users] = await Promise.all([
+    dailyPeaks(ctx.db, customerNumber, period, false),
+    dailyPeaks(ctx.db, customerNumber, period, true),
+    activeUsers(ctx.db, customerNumber, period),
+  ]);
+  const days = daysOf(from, to);
+  const peakOf = (rows: typeof poolPeaks) => rows.reduce((m, r) => Math.max(m, r.peak), 0);
+  return pools.map((pool) => {
+    const mine = poolPeaks.filter((p) => p.partNumber === pool.partNumber);
+    const byDay = new Map(mine.map((p) => [p.day, p.peak]));
+    const usersOf = (groupId: string | null) =>
+      users.find((u) => u.partNumber === pool.partNumber && u.groupId === groupId)?.users ?? 0;
+    return {
+      partNumber: pool.partNumber,
+      productName: pool.productName,
+      kind: pool.kind,
+      seats: pool.seats,
+      assigned: pool.assigned,
+      activeUsers: usersOf(null),
+      peakConcurrent: peakOf(mine),
+      days: days.map((day) => ({ day, seats: pool.seats, peak: byDay.get(day) ?? 0 })),
+      groups: pool.groupTerms.map((t) => ({
+        ...t,
+        activeUsers: usersOf(t.groupId),
+        peakConcurrent: peakOf(
+          groupPeaks.filter((p) => p.partNumber === pool.partNumber && p.groupId === t.groupId),
+        ),
+      })),
+    };
+  });
+}
+
+/** The 168 cells of the period's sessions by weekday and hour (UTC), Monday 00 first. */
+export async function webUsageHeatmap(
+  ctx: AppContext,
+  principal: Principal,
+  request: { customerNumber: string; from: string; to: string; partNumber?: string },
+): Promise<HeatmapCell[]> {
+  await authorizeAccount(ctx, principal, request.customerNumber, 'read');
+  const rows = await hourlyUse(
+    ctx.db,
+    request.customerNumber,
+    periodOf(request.from, request.to),
+    request.partNumber,
+  );
+  const cells: HeatmapCell[] = [];
+  for (let weekday = 0; weekday < 7; weekday++)
+    for (let hour = 0; hour < 24; hour++) {
+      const row = rows.find((r) => r.weekday === weekday && r.hour === hour);
+      cells.push({ weekday, hour, started: row?.started ?? 0, active: row?.active ?? 0 });
+    }
+  return cells;
+}
+
+/** Per pool with denials in the period: counts by reason and the seats that would have avoided the capacity ones. */
+export async function webDenials(
+  ctx: AppContext,
+  principal: Principal,
+  request: { customerNumber: string; from: string; to: string },
+): Promise<PoolDenials[]> {
+  const { customerNumber } = request;
+  const pools = await listWebPools(ctx, principal, customerNumber);
+  const period = periodOf(request.from, request.to);
+  const [counts, peaks] = await Promise.all([
+    denialCounts(ctx.db, customerNumber, period),
+    capacityDenialPeaks(ctx.db, customerNumber, period),
+  ]);
+  const byPool = new Map<string, PoolDenials>();
+  for (const row of counts) {
+    const pool = byPool.get(row.partNumber) ?? {
+      partNumber: row.partNumber,
+      productName: row.productName,
+      seats: pools.find((p) => p.partNumber === row.partNumber)?.seats ?? 0,
+      total: 0,
+      byReason: [],
+      seatsToAvoid: peaks.get(row.partNumber) ?? 0,
+    };
+    const reason = row.reason as DenialReason;
+    pool.byReason.push({ reason, label: denialReasonLabels[reason], count: row.count });
+    pool.total += row.count;
+    byPool.set(row.partNumber, pool);
+  }
+  return [...byPool.values()]
+    .map((p) => ({
+      ...p,
+      byReason: p.byReason.sort((a, b) => b.count - a.count || a.reason.localeCompare(b.reason)),
+    }))
+    .sort((a, b) => b.total - a.total || a.partNumber.localeCompare(b.partNumber));
+}
+
+/** The instant `days` before now. */
+export const daysBefore = (now: Date, days: number) => new Date(now.getTime() - days * DAY_MS).toISOString();
+
+/** Named seats whose person had no session of the pool for `inactiveDays` (held longer than that), idlest first. */
+export async function webReclaim(
+  ctx: AppContext,
+  principal: Principal,
+  request: { customerNumber: string; inactiveDays: InactiveDays },
+  now = new Date(),
+): Promise<ReclaimSeat[]> {
+  await authorizeAccount(ctx, principal, request.customerNumber, 'read');
+  return idleNamedSeats(ctx.db, request.customerNumber, daysBefore(now, request.inactiveDays));
+}
+
+/** The reclaim digest's window: named seats unused this many days. */
+export const DIGEST_INACTIVE_DAYS = 30;
+
+/**
+ * The reclaim digest (decision 071) for the notices job: per account with named seats unused for 30 days, one
+ * finding a week (its object is the week's Monday, so the job records and mails it once a week).
+ */
+export async function inactiveSeatFindings(db: Db, today: string): Promise<Map<string, Finding>> {
+  const since = daysBefore(new Date(`${today}T00:00:00Z`), DIGEST_INACTIVE_DAYS);
+  const findings = new Map<string, Finding>();
+  for (const [customerNumber, seats] of await idleNamedSeatsOfAll(db, since)) {
+    const listed = seats.map((s) => ({ ...s, lastSeen: s.lastSeen?.slice(0, 10) ?? null }));
+    findings.set(customerNumber, {
+      type: 'web-seats-inactive',
+      objectId: weekStart(today),
+      threshold: DIGEST_INACTIVE_DAYS,
+      text: inactiveSeatsText(listed, DIGEST_INACTIVE_DAYS),
+    });
+  }
+  return findings;
+}
