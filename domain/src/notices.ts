@@ -145,6 +145,8 @@ export function wanted(
   disabledTypes: readonly NoticeType[] = [],
 ): boolean {
   if (disabledTypes.includes(finding.type)) return false;
+  // The weekly reclaim list has no threshold to choose: administrators receive it unless the account turned it off.
+  if (finding.type === 'web-seats-inactive') return true;
   if (isExpiry(finding.type)) return (choices.expiryDays as readonly number[]).includes(finding.threshold);
   if (isUsage(finding.type)) return choices.usagePercents.includes(finding.threshold);
   return choices.runOut;

@@ -13,6 +13,8 @@ export const noticeTypeSchema = z.enum([
   'fsa-usage',
   'elastic-run-out',
   'fsa-run-out',
+  // Web licensing (decision 071): named web seats nobody used for 30 days, once a week.
+  'web-seats-inactive',
 ]);
 export type NoticeTypeName = z.infer<typeof noticeTypeSchema>;
 
@@ -55,5 +57,5 @@ export const setNoticeChoicesRequestSchema = noticeChoicesSchema.extend({
 });
 export const setNoticeTypesRequestSchema = z.strictObject({
   customerNumber: customerNumberField,
-  disabledTypes: z.array(noticeTypeSchema).max(7),
+  disabledTypes: z.array(noticeTypeSchema).max(noticeTypeSchema.options.length),
 });

@@ -23,6 +23,7 @@ import { auditActor, recordAudit } from '../audit/service.ts';
 import { fsaEntitlements, noticeFacts } from '../entitlements/service.ts';
 import { busopsList } from '../fsa/service.ts';
 import { dailyUsage } from '../ledger/service.ts';
+import { inactiveSeatFindings } from '../web-reporting/service.ts';
 import { noticeDigest } from './digest.ts';
 import {
   findChoices,
@@ -103,6 +104,8 @@ async function gatherFindings(db: Db, today: string): Promise<Map<string, Accoun
     };
     for (const f of budgetFindings(budget, today)) add(c.customerNumber, f, busopsList(c));
   }
+  // Web licensing's reclaim digest: named seats nobody used for 30 days, once a week.
+  for (const [customerNumber, f] of await inactiveSeatFindings(db, today)) add(customerNumber, f);
   return byAccount;
 }
 

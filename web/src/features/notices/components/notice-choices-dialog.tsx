@@ -10,6 +10,7 @@ const TYPE_LABELS: Record<NoticeTypeName, string> = {
   'fsa-usage': 'FSA contract usage',
   'elastic-run-out': 'Elastic run-out forecast',
   'fsa-run-out': 'FSA run-out forecast',
+  'web-seats-inactive': 'Unused named web seats',
 };
 const TYPES = Object.keys(TYPE_LABELS) as NoticeTypeName[];
 
