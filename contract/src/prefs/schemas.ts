@@ -28,6 +28,8 @@ export const tableNames = [
   'webPools',
   'webUsers',
   'webGroups',
+  // /web-transactions (decision 071).
+  'webTransactions',
 ] as const;
 export type TableName = (typeof tableNames)[number];
 
