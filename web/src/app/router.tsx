@@ -5,7 +5,7 @@ import { RequireCustomer } from './require-customer.tsx';
 import { GuardedShell } from './shell.tsx';
 
 /** Menu paths whose pages come with later issues (spec 000 §2.1); they show a plain "coming soon" page. */
-const comingSoon = ['web-transactions', 'web-reporting/*'];
+const comingSoon = ['web-reporting/*'];
 
 type PageModule = Promise<{ default: ComponentType }>;
 
@@ -107,6 +107,12 @@ export const routes: RouteObject[] = [
             }),
           },
         ],
+      },
+      {
+        path: 'web-transactions',
+        lazy: page(() => import('../features/web-sessions/pages/web-transactions-page.tsx'), {
+          account: true,
+        }),
       },
       ...comingSoon.map((path) => ({ path, lazy: () => import('./pages/coming-soon-page.tsx') })),
       {
