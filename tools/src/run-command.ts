@@ -75,6 +75,14 @@ Commands:
                                               license server: N sessions started per minute (default 30) for
                                               S seconds (default 60), heartbeats every S seconds (default 5),
                                               optionally DAYS of finished history first (default 0)
+  web-simulate --account CN [--days N] [--seed S] [--heartbeat S] [--product NAME]
+                                              a web licensing history for the account's directory: people
+                                              sign in to its web seat pools through the working day, go idle,
+                                              close browsers and are refused when pools are full, for N days
+                                              (default 7) up to now, through the product API's service on a
+                                              simulated clock (heartbeats every S seconds, default as the
+                                              checkout answers; the sweep as its job would run); needs an
+                                              active web credential of the pools (NAME: only that product's)
   license verify FILE --key KEYFILE | --keys-url URL
                                               check a license file's signatures offline, one verdict per
                                               line; KEYFILE is a PEM public key or the JSON of GET
@@ -106,6 +114,7 @@ const options = {
   rate: { type: 'string' },
   duration: { type: 'string' },
   backfill: { type: 'string' },
+  days: { type: 'string' },
   heartbeat: { type: 'string' },
   'leave-active': { type: 'boolean' },
   key: { type: 'string' },
@@ -314,6 +323,17 @@ async function execute(argv: string[], io: CommandIo, say: Output): Promise<numb
     const result = await simulator.run();
     stdout(JSON.stringify(result));
     return 0;
+  } else if (command === 'web-simulate' && sub === undefined) {
+    allowed('account', 'days', 'seed', 'heartbeat', 'product');
+    if (!values.account) throw new UsageError('web-simulate needs --account CUSTOMER_NUMBER');
+    const args = {
+      account: values.account,
+      days: parseInteger('days', values.days, 1, 400) ?? 7,
+      seed: parseInteger('seed', values.seed, 0, 2_147_483_647) ?? 1,
+      heartbeat: parseInteger('heartbeat', values.heartbeat, 10, 3600),
+      product: values.product,
+    };
+    run = async (database) => (await import('./web-simulate.ts')).webSimulate(database.db, args, say);
   } else if (command === 'license' && sub === 'verify') {
     allowed('key', 'keys-url');
     if (!file) throw new UsageError('license verify needs the license FILE');

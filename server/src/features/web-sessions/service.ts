@@ -31,6 +31,9 @@ import {
 } from './repository.ts';
 import { authenticateWebProduct, type WebProduct } from './web-credentials.ts';
 
+// The product credentials, for the features that issue or use them in-process (the demo world and its simulator).
+export { issueWebCredential, listWebCredentials, type WebProduct } from './web-credentials.ts';
+
 export const noSuchLease = 'No such lease.';
 export const noSuchAccount = 'No such account.';
 export const partNotCovered = (partNumber: string) =>
