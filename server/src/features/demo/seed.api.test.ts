@@ -12,6 +12,7 @@ import { verifyPassword } from '../auth/service.ts';
 import { reconcile } from '../ledger/service.ts';
 import { clearDemoWorld, rowsOf, seedDemoWorld } from './seed.ts';
 import { seedIfEmpty } from './seed-on-start.ts';
+import { WEB_DEMO_ACCOUNT } from './world/web-pools.ts';
 
 const TODAY = '2026-03-15';
 const SESSIONS = 2000;
@@ -49,6 +50,8 @@ async function fingerprint(q: ReturnType<typeof readsOf>['q']) {
     ['emails', '*', 'id'],
     ['alerts', '*', 'id'],
     ['features', '*', 'name'],
+    ['web_users', 'customer_number, email, name, source, state, role, scim_external_id', 'email'],
+    ['web_groups', 'customer_number, name, source, scim_external_id', 'name'],
   ];
   const out: Record<string, string> = {};
   for (const [table, cols, key] of tables) {
@@ -384,6 +387,90 @@ describe('demo world in the database', () => {
     expect(experiments).toHaveLength(2);
     expect(experiments[0].conflicts).toEqual([experiments[1].name]);
     expect(experiments[1].conflicts).toEqual([experiments[0].name]);
+  });
+
+  test('gives the web demo account pools, a directory, groups, seats, terms and a month of sessions', async ({
+    world: { q, one, values },
+  }) => {
+    const [{ cn }] = await q<{ cn: string }>(
+      `select customer_number as cn from accounts where name = '${WEB_DEMO_ACCOUNT}'`,
+    );
+    // Users may pick it: admin@acme.example administers it.
+    expect(
+      await one(
+        `select count(*) from portal_contacts where customer_number = '${cn}' and email = 'admin@acme.example'`,
+      ),
+    ).toBe(1);
+    // Entitlements page: named and shared pools.
+    const pools = await q<{ kind: string }>(
+      `select distinct case when license_model = 'Named User' then 'named' else 'shared' end as kind
+        from entitlements where customer_number = '${cn}' and license_model in ('Named User', 'Shared Web')
+          and start_date <= current_date::text and (end_date is null or end_date >= current_date::text) order by 1`,
+    );
+    expect(pools.map((p) => p.kind)).toEqual(['named', 'shared']);
+    // Users page: people of every source and state, two administrators.
+    const people = `from web_users where customer_number = '${cn}'`;
+    expect(await one(`select count(*) ${people}`)).toBeGreaterThanOrEqual(25);
+    expect(await values(`select distinct source as v ${people} order by 1`)).toEqual([
+      'csv',
+      'manual',
+      'scim',
+      'sign-in',
+    ]);
+    expect(await values(`select distinct state as v ${people} order by 1`)).toEqual([
+      'active',
+      'invited',
+      'removed',
+      'suspended',
+    ]);
+    expect(await one(`select count(*) ${people} and state = 'active'`)).toBeGreaterThan(20);
+    expect(await one(`select count(*) ${people} and state = 'suspended'`)).toBe(1);
+    expect(await one(`select count(*) ${people} and state = 'removed'`)).toBe(1);
+    expect(await one(`select count(*) ${people} and role = 'administrator'`)).toBe(2);
+    // Groups page: four groups, one from the identity provider; named seats direct and through a group pool;
+    // guarantees and caps on the shared pool.
+    expect(
+      await values(
+        `select name || ':' || source as v from web_groups where customer_number = '${cn}' order by 1`,
+      ),
+    ).toEqual(['Contractors:manual', 'Electronics:manual', 'Fluids Team:scim', 'Structures:manual']);
+    const seats = `from web_named_seats where customer_number = '${cn}'`;
+    expect(await one(`select count(*) ${seats} and group_id is null`)).toBe(3);
+    expect(await one(`select count(*) ${seats} and group_id is not null`)).toBeGreaterThanOrEqual(4);
+    expect(
+      await values(
+        `select g.name || ':' || t.guaranteed || ':' || coalesce(t.cap::text, '-') as v from web_group_terms t
+          join web_groups g on g.id = t.group_id where t.customer_number = '${cn}' order by 1`,
+      ),
+    ).toEqual(['Contractors:0:1', 'Fluids Team:3:5']);
+    // Transactions: a month of leases through the working day, every way a session ends, denials with reasons,
+    // some open now; never more leases of a pool at once than its seats.
+    const leases = `from web_leases where customer_number = '${cn}'`;
+    const anchor = `timestamptz '${TODAY} 00:00:00+00'`;
+    expect(await one(`select min(started_at) < ${anchor} - interval '25 days' ${leases}`)).toBe(1);
+    expect(
+      await one(`select count(distinct started_at::date) ${leases} and extract(isodow from started_at) < 6`),
+    ).toBeGreaterThanOrEqual(18);
+    expect(
+      await values(`select distinct outcome as v ${leases} and outcome not in ('denied', 'open') order by 1`),
+    ).toEqual(['heartbeat-lost', 'idle-timeout', 'released']);
+    expect(
+      await values(`select distinct denial_reason as v ${leases} and outcome = 'denied' order by 1`),
+    ).toEqual(expect.arrayContaining(['group-cap', 'no-seat-assigned', 'pool-full']));
+    expect(await one(`select count(*) ${leases} and outcome = 'open'`)).toBeGreaterThanOrEqual(3);
+    expect(
+      await one(
+        `select count(*) from web_leases s where s.customer_number = '${cn}' and s.outcome <> 'denied'
+          and (select count(*) from web_leases l where l.customer_number = s.customer_number
+            and l.part_number = s.part_number and l.outcome <> 'denied' and l.started_at <= s.started_at
+            and (l.ended_at is null or l.ended_at > s.started_at))
+          > (select sum(quantity) from entitlements e where e.customer_number = s.customer_number
+            and e.part_number = s.part_number and e.license_model in ('Named User', 'Shared Web')
+            and e.start_date <= current_date::text and (e.end_date is null or e.end_date >= current_date::text))`,
+      ),
+    ).toBe(0);
+    // The products' credential the sessions came through.
+    expect(await one(`select count(distinct credential_id) ${leases}`)).toBe(1);
   });
 
   test('is deterministic: clearing and seeding again with the same seed gives identical rows', async ({

@@ -22,8 +22,10 @@ import { createFirstPins } from '../credentials/service.ts';
 import { addMissingFeatures, ensureRouteFeatures } from '../featureflags/service.ts';
 import { productVersions, projects, usernames } from './catalogue.ts';
 import { loadSeededUsage, STAGING } from './seed-usage.ts';
+import { seedWebDemo } from './web-world.ts';
 import { buildWorld, utcToday } from './world/build-world.ts';
 import type { DemoWorld } from './world/types.ts';
+import { WEB_DEMO_ACCOUNT } from './world/web-pools.ts';
 
 export interface SeedOptions {
   seed: number;
@@ -140,6 +142,18 @@ export async function seedDemoWorld(db: Db, opts: SeedOptions): Promise<SeedSumm
     );
   }
 
+  // Web licensing: the demo account's directory and seats through their commands, a month of sessions simulated up
+  // to this time of day on the anchor day.
+  const webAccount = world.accounts.find((a) => a.name === WEB_DEMO_ACCOUNT);
+  const admin = world.users.find((u) => u.email === 'admin@acme.example');
+  if (webAccount && admin)
+    await seedWebDemo(db, {
+      customerNumber: webAccount.customerNumber,
+      admin,
+      seed: opts.seed,
+      until: new Date(Date.parse(`${today}T00:00:00Z`) + (Date.now() % 86_400_000)),
+    });
+
   const counted = await db.execute(
     sql.raw(
       [
@@ -155,6 +169,9 @@ export async function seedDemoWorld(db: Db, opts: SeedOptions): Promise<SeedSumm
         'emails',
         'alerts',
         'features',
+        'web_users',
+        'web_groups',
+        'web_leases',
       ]
         .map((t) => `select '${t}' as name, count(*)::int as n from ${t}`)
         .join(' union all '),

@@ -11,6 +11,7 @@ import { addLeases } from './leases.ts';
 import { addLicenseServers } from './license-servers.ts';
 import type { DemoWorld } from './types.ts';
 import { buildUsers } from './users.ts';
+import { addWebPools } from './web-pools.ts';
 
 /**
  * The demo world as plain rows: a pure function of (seed, today), so the same seed on the same UTC day gives
@@ -30,6 +31,7 @@ export function buildWorld(seed: number, today: string): DemoWorld {
     const servers = addLicenseServers(ctx, account, [...ssl, ...fsaLines]);
     addEmails(ctx, account, ssl, fsaLines, servers);
   }
+  addWebPools(ctx);
   const { rows } = ctx;
   const elasticProducts = catalogue.filter((x) => x.elasticRate);
   return {
