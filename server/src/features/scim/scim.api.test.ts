@@ -512,6 +512,11 @@ describe('Okta request shapes', () => {
     const off = await ok('PATCH', `/Users/${made.id}`, patch({ op: 'replace', value: { active: false } }));
     expect(off.active).toBe(false);
     expect(await stateOf(db, made.id)).toBe('suspended');
+    expect(
+      (await list('/Users?filter=active eq false and userName eq "okta.user@example.com"')).Resources.map(
+        (r) => r.id,
+      ),
+    ).toEqual([made.id]);
   });
 });
 
@@ -633,6 +638,24 @@ describe('a group mapped to a pool', () => {
     // Back on: the group's seat comes back.
     await ok('PATCH', `/Users/${person.id}`, patch({ op: 'replace', value: { active: true } }));
     expect(await seats()).toEqual([[NAMED, group.id]]);
+  });
+
+  test("the directory's last administrator cannot be deactivated or deleted by SCIM (409, nothing changes)", async ({
+    scim: { ok, refused, db },
+  }) => {
+    const admin = await ok('POST', '/Users', newUser('only.admin@example.com'), 201);
+    await db.update(webUsers).set({ role: 'administrator' }).where(eq(webUsers.id, admin.id));
+    const refusal = await refused(
+      'PATCH',
+      `/Users/${admin.id}`,
+      patch({ op: 'Replace', path: 'active', value: 'False' }),
+      409,
+    );
+    expect(refusal.detail).toContain('only.admin@example.com');
+    expect(refusal.scimType).toBeUndefined();
+    await refused('DELETE', `/Users/${admin.id}`, undefined, 409);
+    expect(await stateOf(db, admin.id)).toBe('active');
+    await db.update(webUsers).set({ role: 'member' }).where(eq(webUsers.id, admin.id));
   });
 
   test("SCIM's writes are audited by the directory with the token as actor", async ({ scim: { ok, db } }) => {
