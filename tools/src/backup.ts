@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { DataDirLockedError, openPglite, queryRows } from '@lp/server/db/database';
 import type { Config } from '@lp/server/platform/config';
 import { KEY_FILE } from '@lp/server/platform/secret-box';
@@ -76,6 +77,24 @@ export async function backup(config: Config, file: string, say: Output): Promise
 }
 
 /**
+ * Refuses a FILE that is not a whole gzip tarball before PGlite reads it: PGlite's own unpacking of one leaves a
+ * rejection nobody handles, which ends the process with a stack trace (and fails a test running the command).
+ */
+async function checkTarball(file: string): Promise<void> {
+  const notABackup = (why: string) =>
+    new CommandError(`${file} is not a PGlite backup this release can read: ${why}`);
+  let head = Buffer.alloc(0);
+  try {
+    for await (const chunk of fs.createReadStream(file).pipe(zlib.createGunzip()))
+      if (head.length < 512) head = Buffer.concat([head, chunk]);
+  } catch (e) {
+    throw notABackup((e as Error).message);
+  }
+  // A tar archive's first header names its format at offset 257.
+  if (head.subarray(257, 262).toString('latin1') !== 'ustar') throw notABackup('not a tar archive');
+}
+
+/**
  * `restore --from FILE`: a backup into DATA_DIR's PGlite folder, which must hold no database (a restore never
  * mixes with or replaces data: move the old folder aside first). The server migrates it at its next start.
  */
@@ -87,6 +106,7 @@ export async function restore(config: Config, file: string, say: Output): Promis
     throw new CommandError(
       `${dir} is not empty: a restore goes into an empty folder, never over a database. Stop the server if it runs, move the folder aside (e.g. mv ${dir} ${dir}.old), then run the command again.`,
     );
+  await checkTarball(file);
   const tarball = new Blob([fs.readFileSync(file)], { type: 'application/x-gzip' });
   const database = await openPglite(dir, { loadDataDir: tarball }).catch((e: unknown) => {
     if (e instanceof DataDirLockedError)

@@ -1,7 +1,9 @@
 import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { gzipSync } from 'node:zlib';
 import type { Database } from '@lp/server/db/database';
 import { fsaPrices, products } from '@lp/server/db/schema';
 import {
@@ -190,4 +192,27 @@ describe(`backup and restore (${engine})`, () => {
     }
     expect(await server.exited).toBe(0);
   }, 600_000);
+
+  // Only PGlite has a `restore` command; PostgreSQL has pg_restore.
+  if (engine === 'pglite')
+    it('refuses a file that is not a whole backup before PGlite reads it, and leaves DATA_DIR empty', async () => {
+      const target = await scratchDatabase('bkjunk');
+      scratches.push(target);
+      const files: [string, Buffer, string][] = [
+        ['plain.backup', Buffer.from('not a backup'), 'incorrect header check'],
+        ['not-tar.backup', gzipSync('a gzip file, not a tar archive'), 'not a tar archive'],
+        ['cut.backup', gzipSync(randomBytes(100_000)).subarray(0, 50_000), 'unexpected end of file'],
+      ];
+      for (const [name, bytes, reason] of files) {
+        const file = path.join(target.dataDir, name);
+        fs.writeFileSync(file, bytes);
+        const r = await runCli(['restore', '--from', file], { env: cliEnv(target) });
+        expect([r.code, r.stdout, r.stderr]).toEqual([
+          1,
+          '',
+          `${file} is not a PGlite backup this release can read: ${reason}\n`,
+        ]);
+      }
+      expect(fs.existsSync(path.join(target.dataDir, 'pglite'))).toBe(false);
+    });
 });
