@@ -14,6 +14,7 @@ export interface UserActions {
   writes?: {
     assign: (user: WebUser) => void;
     unassign: (user: WebUser) => void;
+    transfer: (user: WebUser) => void;
     suspend: (user: WebUser) => void;
     reactivate: (user: WebUser) => void;
     remove: (user: WebUser) => void;
@@ -49,6 +50,9 @@ function ActionsCell({ data, context }: ICellRendererParams<WebUser, unknown, Us
         <Menu.Item onClick={() => writes.assign(data)}>Assign seat</Menu.Item>
         <Menu.Item onClick={() => writes.unassign(data)} disabled={directSeats(data).length === 0}>
           Unassign seat
+        </Menu.Item>
+        <Menu.Item onClick={() => writes.transfer(data)} disabled={directSeats(data).length === 0}>
+          Transfer seat
         </Menu.Item>
         {data.state === 'suspended' ? (
           <Menu.Item onClick={() => writes.reactivate(data)}>Reactivate</Menu.Item>

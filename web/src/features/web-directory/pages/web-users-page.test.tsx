@@ -253,6 +253,48 @@ describe('web users page', () => {
     await expect.poll(() => count(view.calls, 'POST /api/web/seats/assign')).toBe(2);
   });
 
+  it('transfers a direct seat to another person after the server preview, showing the allowance', async () => {
+    const carol: WebUser = {
+      ...bob,
+      id: '7f1c2a4e-0000-4000-8000-000000000003',
+      email: 'carol@acme.test',
+      name: 'Carol',
+      state: 'active',
+    };
+    const view = open(administrator, {
+      'POST /api/web/users': [ada, bob, carol],
+      'POST /api/web/pools': [fluids, structures],
+      'POST /api/web/seats/transfer': {
+        preview: true,
+        text: 'removes 1 user from Fluids Premium; assigns 1 user to Fluids Premium',
+        assigned: 1,
+        unassigned: 1,
+        madeDirect: 0,
+        keptThroughGroup: 0,
+        transfers: 1,
+      },
+    });
+    await row('ada@acme.test');
+    await userEvent.click(screen.getByRole('button', { name: 'Actions for ada@acme.test' }));
+    await userEvent.click(await screen.findByRole('menuitem', { name: 'Transfer seat', hidden: true }));
+    const dialog = await screen.findByRole('dialog', { name: 'Transfer a seat of ada@acme.test' });
+    // Ada's one direct seat is chosen; the pool's allowance is the server's sentence.
+    expect(await within(dialog).findByText('Transfers in the last 30 days: 0 of 10')).toBeInTheDocument();
+    await userEvent.click(within(dialog).getByLabelText('To'));
+    // Suspended Bob cannot take a seat: only Carol is offered.
+    expect(screen.queryByRole('option', { name: /bob@acme.test/, hidden: true })).toBeNull();
+    await userEvent.click(
+      await screen.findByRole('option', { name: 'Carol <carol@acme.test>', hidden: true }),
+    );
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Transfer' }));
+    const confirm = await screen.findByRole('dialog', { name: 'Confirm' });
+    expect(confirm).toHaveTextContent(
+      'This change removes 1 user from Fluids Premium; assigns 1 user to Fluids Premium. Save it?',
+    );
+    await userEvent.click(within(confirm).getByRole('button', { name: 'Yes' }));
+    await expect.poll(() => count(view.calls, 'POST /api/web/seats/transfer')).toBe(2);
+  });
+
   it('releases an open session', async () => {
     const view = open(administrator, {
       'POST /api/web/users': [ada],

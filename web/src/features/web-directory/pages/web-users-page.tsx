@@ -13,6 +13,7 @@ import { useRemoveUsers, useUpdateUser, webUsersQuery } from '../api/web-directo
 import { ImportDialog, InviteDialog } from '../components/invite-dialogs.tsx';
 import { SeatDialog } from '../components/seat-dialog.tsx';
 import { SessionsDialog } from '../components/sessions-dialog.tsx';
+import { TransferDialog } from '../components/transfer-dialog.tsx';
 import { type UserActions, UsersTable } from '../components/users-table.tsx';
 import { previewQuestion, previewThenSave } from '../preview-flow.ts';
 
@@ -25,7 +26,8 @@ type Dialog =
   | { kind: 'invite' }
   | { kind: 'import' }
   | { kind: 'sessions'; user: WebUser }
-  | { kind: 'seat'; user: WebUser; mode: 'assign' | 'unassign' };
+  | { kind: 'seat'; user: WebUser; mode: 'assign' | 'unassign' }
+  | { kind: 'transfer'; user: WebUser };
 
 function Users({ customerNumber }: { customerNumber: string }) {
   const users = useQuery(webUsersQuery(customerNumber));
@@ -53,6 +55,7 @@ function Users({ customerNumber }: { customerNumber: string }) {
         : {
             assign: (user) => setDialog({ kind: 'seat', user, mode: 'assign' }),
             unassign: (user) => setDialog({ kind: 'seat', user, mode: 'unassign' }),
+            transfer: (user) => setDialog({ kind: 'transfer', user }),
             // Suspending ends the person's sessions and frees their named seats (the server's rule and words).
             suspend: (user) =>
               void setState(
@@ -118,13 +121,21 @@ function Users({ customerNumber }: { customerNumber: string }) {
       {dialog?.kind === 'seat' ? (
         <SeatDialog customerNumber={customerNumber} user={dialog.user} mode={dialog.mode} onClose={close} />
       ) : null}
+      {dialog?.kind === 'transfer' ? (
+        <TransferDialog
+          customerNumber={customerNumber}
+          user={dialog.user}
+          users={users.data}
+          onClose={close}
+        />
+      ) : null}
     </>
   );
 }
 
 /**
  * /web-assignments/users (decision 071 "Pages"): the account's web directory: people with their source, state,
- * groups, seats, last seen and open sessions; invite, CSV import, seats, suspend, remove and session release for
+ * groups, seats, last seen and open sessions; invite, CSV import, seats (assign, unassign, transfer), suspend, remove and session release for
  * those who may change the account.
  */
 export default function WebUsersPage() {

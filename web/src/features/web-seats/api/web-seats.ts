@@ -72,3 +72,11 @@ export const useSaveGroupTerms = (customerNumber: string) =>
       preview: boolean;
     }) => (await call(webSeatsApi.saveGroupTerms, { customerNumber, ...args })).data,
   );
+
+/** Gives one person's direct seat of a named pool to another, counted against the pool's transfer allowance. */
+export const useTransferSeat = (customerNumber: string) =>
+  useSeatsMutation(
+    customerNumber,
+    async (args: { partNumber: string; fromUserId: string; toUserId: string; preview: boolean }) =>
+      (await call(webSeatsApi.transfer, { customerNumber, ...args })).data,
+  );
