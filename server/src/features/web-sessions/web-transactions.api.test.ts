@@ -1,4 +1,5 @@
 import { messages } from '@lp/contract/common/errors';
+import type { FilterRule } from '@lp/contract/query/schemas';
 import { webSessionsApi } from '@lp/contract/web-sessions/api';
 import { formatDateTime } from '@lp/domain/dates';
 import { contactRoles } from '@lp/domain/policy';
@@ -78,7 +79,8 @@ const test = apiTest.extend('rows', { scope: 'file' }, async ({ database: { db }
   return { ann, bob };
 });
 
-const page = (body: Record<string, unknown> = {}) => ({ customerNumber: CN, ...body });
+const page = <B extends object = object>(body?: B) =>
+  ({ customerNumber: CN, ...body }) as { customerNumber: string } & B;
 
 describe('listWebTransactions', () => {
   test('answers one row per session and denial of the account, newest first, in the page’s words', async ({
@@ -140,21 +142,24 @@ describe('listWebTransactions', () => {
     cast: { reader },
     rows: _rows,
   }) => {
-    const denied = {
+    const denied: FilterRule = {
       condition: 'ALL',
       criteria: [{ name: 'Outcome', method: 'EQUALS', value: 'Denied' }],
-    } as const;
+    };
     expect(
       (await api.ok(reader, webSessionsApi.page, page({ filter: denied }))).data.map((r) => r.Email),
     ).toEqual([mail('cy')]);
-    const group = {
+    const group: FilterRule = {
       condition: 'ALL',
       criteria: [{ name: 'Group', method: 'CONTAINS', value: 'des', casefold: true }],
-    } as const;
+    };
     expect(
       (await api.ok(reader, webSessionsApi.page, page({ filter: group }))).data.map((r) => r.Email),
     ).toEqual([mail('bob')]);
-    const longer = { condition: 'ALL', criteria: [{ name: 'Duration', method: '>=', value: 45 }] } as const;
+    const longer: FilterRule = {
+      condition: 'ALL',
+      criteria: [{ name: 'Duration', method: '>=', value: 45 }],
+    };
     expect((await api.ok(reader, webSessionsApi.count, page({ filter: longer }))).data).toBe(2);
     expect((await api.ok(reader, webSessionsApi.count, page())).data).toBe(4);
     const outcomes = await api.ok(reader, webSessionsApi.distinct, page({ key: 'Outcome' }));
@@ -167,7 +172,10 @@ describe('listWebTransactions', () => {
     api,
     cast: { boss },
   }) => {
-    const unknown = { condition: 'ALL', criteria: [{ name: 'Nope', method: 'EQUALS', value: 'x' }] } as const;
+    const unknown: FilterRule = {
+      condition: 'ALL',
+      criteria: [{ name: 'Nope', method: 'EQUALS', value: 'x' }],
+    };
     const refused = await api.refused(boss, webSessionsApi.page, page({ filter: unknown }), 400);
     expect(refused.err).toMatch(/^Unknown filter column .Nope.$/);
     expect((await api.refused(boss, webSessionsApi.count, page({ filter: unknown }), 400)).err).toBe(
