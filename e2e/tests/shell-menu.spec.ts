@@ -84,13 +84,13 @@ test('the menu collapses to 40 px and expands to 240 px; groups fold', async ({ 
   await expect(menu(page).getByRole('link', { name: 'Emails' })).toBeVisible();
 });
 
-test('menu entries of later areas open a plain coming-soon page with breadcrumbs', async ({ page }) => {
+test('the Web menu’s Transactions opens Web Transactions with breadcrumbs', async ({ page }) => {
   await signIn(page, 'busops@demo.example');
   await pickAccount(page, 'Acme Aerospace', /Acme Aerospace Inc\./);
   await menu(page).getByRole('link', { name: 'Transactions', exact: true }).click();
   await expect(page).toHaveURL(/\/web-transactions$/);
   await expect(page.getByRole('heading', { name: 'Web Transactions' })).toBeVisible();
-  await expect(page.getByText('This page is not available in this version of the portal yet.')).toBeVisible();
+  await expect(page.getByText(/^Data as of /)).toBeVisible();
   await expect(crumbs(page)).toHaveText('Web>Transactions');
   await expect(crumbs(page).getByRole('link', { name: 'Web' })).toHaveAttribute('href', '/web-assignments');
   await expect(crumbs(page).getByRole('link', { name: 'Transactions' })).toHaveCount(0);

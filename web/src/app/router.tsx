@@ -4,9 +4,6 @@ import { Spinner } from '../components/spinner.tsx';
 import { RequireCustomer } from './require-customer.tsx';
 import { GuardedShell } from './shell.tsx';
 
-/** Menu paths whose pages come with later issues (spec 000 §2.1); they show a plain "coming soon" page. */
-const comingSoon = ['web-reporting/*'];
-
 type PageModule = Promise<{ default: ComponentType }>;
 
 /** A lazily loaded page with a default export; account pages need a selected customer (§4.2). */
@@ -114,7 +111,11 @@ export const routes: RouteObject[] = [
           account: true,
         }),
       },
-      ...comingSoon.map((path) => ({ path, lazy: () => import('./pages/coming-soon-page.tsx') })),
+      {
+        // Spec 000 §2.1: /web-reporting has one child route; every sub-path shows the reports.
+        path: 'web-reporting/*',
+        lazy: page(() => import('../features/web-reporting/pages/web-reporting-page.tsx'), { account: true }),
+      },
       {
         path: 'emails',
         lazy: page(() => import('../features/emails/pages/emails-page.tsx'), { account: true }),

@@ -1,0 +1,56 @@
+import { webReportingApi } from '@lp/contract/web-reporting/api';
+import { webSeatsApi } from '@lp/contract/web-seats/api';
+import type { InactiveDays } from '@lp/domain/web-reporting';
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { call } from '../../../lib/call.ts';
+
+export interface ReportPeriod {
+  from: string;
+  to: string;
+}
+
+const reportsKey = (customerNumber: string) => ['web-reports', customerNumber] as const;
+
+export const utilisationQuery = (customerNumber: string, period: ReportPeriod) =>
+  queryOptions({
+    queryKey: [...reportsKey(customerNumber), 'utilisation', period] as const,
+    queryFn: async () => (await call(webReportingApi.utilisation, { customerNumber, ...period })).data,
+  });
+
+export const heatmapQuery = (customerNumber: string, period: ReportPeriod) =>
+  queryOptions({
+    queryKey: [...reportsKey(customerNumber), 'heatmap', period] as const,
+    queryFn: async () => (await call(webReportingApi.heatmap, { customerNumber, ...period })).data,
+  });
+
+export const denialsQuery = (customerNumber: string, period: ReportPeriod) =>
+  queryOptions({
+    queryKey: [...reportsKey(customerNumber), 'denials', period] as const,
+    queryFn: async () => (await call(webReportingApi.denials, { customerNumber, ...period })).data,
+  });
+
+export const reclaimQuery = (customerNumber: string, inactiveDays: InactiveDays) =>
+  queryOptions({
+    queryKey: [...reportsKey(customerNumber), 'reclaim', inactiveDays] as const,
+    queryFn: async () => (await call(webReportingApi.reclaim, { customerNumber, inactiveDays })).data,
+  });
+
+/** Reclaims a direct named seat (web-seats' unassignWebSeats); the reports and the pools follow. */
+export function useUnassignSeat(customerNumber: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (seat: { partNumber: string; userId: string }) =>
+      (
+        await call(webSeatsApi.unassign, {
+          customerNumber,
+          partNumber: seat.partNumber,
+          userIds: [seat.userId],
+        })
+      ).data,
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: reportsKey(customerNumber) });
+      void queryClient.invalidateQueries({ queryKey: ['web-pools', customerNumber] });
+      void queryClient.invalidateQueries({ queryKey: ['web-directory'] });
+    },
+  });
+}

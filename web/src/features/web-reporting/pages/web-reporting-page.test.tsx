@@ -1,0 +1,160 @@
+import { messages } from '@lp/contract/common/errors';
+import type {
+  HeatmapCell,
+  PoolDenials,
+  PoolUtilisation,
+  ReclaimSeat,
+} from '@lp/contract/web-reporting/schemas';
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { renderAccountPage, testAccount } from '../../../../test/account-page.tsx';
+import { refused } from '../../../../test/render.tsx';
+import WebReportingPage, { webReportingTexts } from './web-reporting-page.tsx';
+
+/*
+ * /web-reporting (decision 071): the reports as the server answers them, the reclaim list's Unassign for
+ * administrators and not for view-only users, the empty states and an export-denied account's notice. The numbers
+ * are the server's (server/src/features/web-reporting/web-reporting.api.test.ts).
+ */
+
+const shared: PoolUtilisation = {
+  partNumber: 'SW-1',
+  productName: 'Mechanical - Shared Web',
+  kind: 'shared',
+  seats: 2,
+  assigned: 0,
+  activeUsers: 4,
+  peakConcurrent: 3,
+  days: [
+    { day: '2026-11-26', seats: 2, peak: 3 },
+    { day: '2026-11-27', seats: 2, peak: 1 },
+  ],
+  groups: [{ groupId: 'g-1', groupName: 'Design', guaranteed: 1, cap: 2, activeUsers: 2, peakConcurrent: 2 }],
+};
+const cells: HeatmapCell[] = Array.from({ length: 168 }, (_, i) => ({
+  weekday: Math.floor(i / 24),
+  hour: i % 24,
+  started: i === 34 ? 2 : 0,
+  active: i === 34 ? 3 : 0,
+}));
+const denials: PoolDenials[] = [
+  {
+    partNumber: 'SW-1',
+    productName: 'Mechanical - Shared Web',
+    seats: 2,
+    total: 4,
+    byReason: [
+      { reason: 'pool-full', label: 'Pool full', count: 3 },
+      { reason: 'group-cap', label: 'Group at its cap', count: 1 },
+    ],
+    seatsToAvoid: 2,
+  },
+];
+const idle: ReclaimSeat = {
+  partNumber: 'NU-1',
+  productName: 'Fluids Premium - Named User',
+  userId: '00000000-0000-4000-8000-000000000001',
+  email: 'fay@acme.example',
+  name: 'Fay',
+  assignedAt: '2026-08-01T00:00:00.000Z',
+  viaGroup: null,
+  lastSeen: null,
+};
+const throughGroup: ReclaimSeat = {
+  ...idle,
+  userId: '00000000-0000-4000-8000-000000000002',
+  email: 'cy@acme.example',
+  name: 'Cy',
+  viaGroup: 'Design',
+  lastSeen: '2026-10-01T10:00:00.000Z',
+};
+
+const administrator = testAccount({ hasNamedLicense: 1, isPortalEdit: true });
+const viewer = testAccount({ hasNamedLicense: 1 });
+
+const reports = (reclaim: ReclaimSeat[]) => ({
+  'POST /api/web/reports/utilisation': [shared],
+  'POST /api/web/reports/heatmap': cells,
+  'POST /api/web/reports/denials': denials,
+  'POST /api/web/reports/reclaim': reclaim,
+});
+const open = (account: typeof administrator, answers: Record<string, unknown>) =>
+  renderAccountPage(<WebReportingPage />, { path: '/web-reporting', account, answers });
+
+describe('web reporting page', () => {
+  it('shows utilisation, the heat map, denials and the unused seats', async () => {
+    open(administrator, reports([idle, throughGroup]));
+    const pool = await screen.findByRole('region', { name: 'Utilisation of Mechanical - Shared Web' });
+    expect(pool).toHaveTextContent('Seats: 2');
+    expect(pool).toHaveTextContent('Active users: 4');
+    expect(pool).toHaveTextContent('Peak concurrent: 3');
+    const groups = within(pool).getByRole('table', { name: 'Groups of Mechanical - Shared Web' });
+    expect(within(groups).getByRole('row', { name: /Design/ })).toHaveTextContent('Design122');
+    expect(
+      await screen.findByLabelText('Tuesday 10:00–10:59 UTC: 3 sessions open, 2 started'),
+    ).toBeInTheDocument();
+    const byPool = await screen.findByRole('table', { name: 'Denials by pool' });
+    expect(within(byPool).getByRole('row', { name: /Mechanical/ })).toHaveTextContent(
+      'Mechanical - Shared Web24Pool full: 3, Group at its cap: 12',
+    );
+    const unused = await screen.findByRole('table', { name: 'Unused named seats' });
+    expect(within(unused).getByRole('row', { name: /cy@acme/ })).toHaveTextContent('Through group Design');
+    expect(within(unused).getByRole('row', { name: /fay@acme/ })).toHaveTextContent('never');
+  });
+
+  it('unassigns a direct seat in one click and reads the list again', async () => {
+    const view = open(administrator, {
+      ...reports([idle]),
+      'POST /api/web/seats/unassign': {
+        preview: false,
+        text: 'removes 1 user from Fluids Premium - Named User',
+        assigned: 0,
+        unassigned: 1,
+        madeDirect: 0,
+        keptThroughGroup: 0,
+        transfers: 0,
+      },
+    });
+    await userEvent.click(
+      await screen.findByRole('button', {
+        name: 'Unassign fay@acme.example from Fluids Premium - Named User',
+      }),
+    );
+    await expect.poll(() => view.calls.filter((c) => c === 'POST /api/web/seats/unassign')).toHaveLength(1);
+    await expect
+      .poll(() => view.calls.filter((c) => c === 'POST /api/web/reports/reclaim').length)
+      .toBeGreaterThan(1);
+  });
+
+  it('shows a view-only user the unused seats without Unassign', async () => {
+    open(viewer, reports([idle]));
+    const unused = await screen.findByRole('table', { name: 'Unused named seats' });
+    expect(within(unused).getByRole('row', { name: /fay@acme/ })).toHaveTextContent('Direct');
+    expect(screen.queryByRole('button', { name: /Unassign/ })).toBeNull();
+  });
+
+  it('switches the reclaim window and says when every seat was used', async () => {
+    const view = open(administrator, reports([]));
+    expect(await screen.findByText(webReportingTexts.noReclaim(30))).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('radio', { name: '90 days' }));
+    expect(await screen.findByText(webReportingTexts.noReclaim(90))).toBeInTheDocument();
+    expect(view.calls.filter((c) => c === 'POST /api/web/reports/reclaim')).toHaveLength(2);
+  });
+
+  it('says when the account has no web seat pools', async () => {
+    open(administrator, { ...reports([]), 'POST /api/web/reports/utilisation': [] });
+    expect(await screen.findByText(webReportingTexts.noPools)).toBeInTheDocument();
+  });
+
+  it('sends an export-denied account to the notice', async () => {
+    const denied = refused(403, messages.exportDenied);
+    const view = open(administrator, {
+      'POST /api/web/reports/utilisation': denied,
+      'POST /api/web/reports/heatmap': denied,
+      'POST /api/web/reports/denials': denied,
+      'POST /api/web/reports/reclaim': denied,
+    });
+    await expect.poll(() => view.location(), { timeout: 10_000 }).toBe('/noaccess');
+  });
+});
