@@ -2,8 +2,8 @@ import type { DenialReason } from './web-seats.ts';
 
 /**
  * Web licensing's reports (issue 24, decision 071): the words /web-transactions shows for a lease's outcome and a
- * denial's reason, the reclaim list's windows, the seats that would have avoided denials and the reclaim digest's
- * line. Pure; the server's SQL counts, these name and add up.
+ * denial's reason, which denials count for capacity, the reclaim list's windows and the reclaim digest's line.
+ * Pure; the server's SQL counts, these name.
  */
 
 /** How a lease ended (or that it is open, or was denied), in the words the grid shows, filters and exports. */
@@ -35,12 +35,6 @@ export const capacityDenials: readonly DenialReason[] = ['pool-full', 'group-cap
 /** The reclaim list's windows: named seats whose person had no session in that many days. */
 export const INACTIVE_DAYS = [30, 60, 90] as const;
 export type InactiveDays = (typeof INACTIVE_DAYS)[number];
-
-/**
- * The seats that would have avoided a pool's capacity denials: at the busiest moment, the sessions open plus the
- * capacity denials at that moment, less the seats (never below 0). `peakDemand` is that busiest count.
- */
-export const seatsToAvoidDenials = (peakDemand: number, seats: number) => Math.max(0, peakDemand - seats);
 
 /** The Monday (UTC) of a day's ISO week, 'YYYY-MM-DD': the reclaim digest is found once a week. */
 export function weekStart(day: string): string {
