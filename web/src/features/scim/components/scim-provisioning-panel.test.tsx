@@ -108,9 +108,12 @@ describe('SCIM provisioning panel', () => {
     const form = await screen.findByRole('dialog', { name: scimTexts.issueTitle });
     const issue = within(form).getByRole('button', { name: scimTexts.issue });
     expect(issue).toBeDisabled();
-    await userEvent.type(within(form).getByRole('textbox', { name: scimTexts.name }), '   ');
+    const name = within(form).getByRole('textbox', { name: scimTexts.name });
+    expect(name).toBeRequired();
+    expect(name).toHaveAttribute('maxlength', '100');
+    await userEvent.type(name, '   ');
     expect(issue).toBeDisabled();
-    await userEvent.type(within(form).getByRole('textbox', { name: scimTexts.name }), 'Keycloak  ');
+    await userEvent.type(name, 'Keycloak  ');
 
     const calls = serveApi({
       ...selection,
@@ -197,6 +200,19 @@ describe('SCIM provisioning panel', () => {
     await expect.poll(() => screen.queryByRole('dialog')).toBeNull();
     expect(count(view.calls, REVOKE)).toBe(1);
     await expect.poll(() => count(view.calls, LIST)).toBe(2);
+  });
+
+  it('shows a refused revoke in its dialog', async () => {
+    const refusal = 'No SCIM token with this id in the account.';
+    const view = open(administrator, { [LIST]: [okta], [REVOKE]: refused(404, refusal) });
+    const [row] = await tableRows();
+    await userEvent.click(
+      await within(row as HTMLElement).findByRole('button', { name: 'Revoke token Okta' }),
+    );
+    const confirm = await screen.findByRole('dialog', { name: scimTexts.revokeTitle });
+    await userEvent.click(within(confirm).getByRole('button', { name: scimTexts.revoke }));
+    expect(await within(confirm).findByRole('alert')).toHaveTextContent(refusal);
+    expect(count(view.calls, REVOKE)).toBe(1);
   });
 
   it('shows a view-only user the tokens without New token or Revoke', async () => {

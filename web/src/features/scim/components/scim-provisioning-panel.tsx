@@ -40,7 +40,6 @@ export const scimTexts = {
   issueTitle: 'New SCIM token',
   name: 'Token name',
   nameHint: 'To tell tokens apart, e.g. the identity provider it is for.',
-  nameTooLong: `At most ${nameMax} characters.`,
   issue: 'Issue token',
   issued: 'SCIM token issued.',
   secretTitle: 'Copy your new SCIM token',
@@ -69,11 +68,10 @@ function IssueDialog({
   const issue = useIssueScimToken(customerNumber);
   const [name, setName] = useState('');
   const trimmed = name.trim();
-  const nameError = trimmed.length > nameMax ? scimTexts.nameTooLong : null;
 
   const submit = async (e: React.FormEvent) => {
     e.preventDefault();
-    if (trimmed === '' || nameError || issue.isPending) return;
+    if (trimmed === '' || issue.isPending) return;
     try {
       const token = await issue.mutateAsync({ name: trimmed });
       showSuccess(scimTexts.issued);
@@ -107,7 +105,6 @@ function IssueDialog({
             maxLength={nameMax}
             data-autofocus
             value={name}
-            error={nameError}
             onChange={(e) => setName(e.currentTarget.value)}
           />
           {issue.error ? (
@@ -119,7 +116,7 @@ function IssueDialog({
             <Button variant="default" onClick={onClose} disabled={issue.isPending}>
               {scimTexts.cancel}
             </Button>
-            <Button type="submit" loading={issue.isPending} disabled={trimmed === '' || !!nameError}>
+            <Button type="submit" loading={issue.isPending} disabled={trimmed === ''}>
               {scimTexts.issue}
             </Button>
           </Group>
