@@ -9,7 +9,7 @@ import { Component as WebAssignmentsLayout } from './web-assignments-layout.tsx'
 
 const account = testAccount({ hasNamedLicense: 1 });
 
-const open = (path: string) =>
+const open = (path: string, answers: Record<string, unknown> = {}) =>
   renderAccountPage(
     <Routes>
       <Route path="/web-assignments" element={<WebAssignmentsLayout />}>
@@ -19,7 +19,7 @@ const open = (path: string) =>
         <Route path="groups/*" element={<p>groups</p>} />
       </Route>
     </Routes>,
-    { path, route: '*', account },
+    { path, route: '*', account, answers },
   );
 
 describe('web assignments tabs', () => {
@@ -33,9 +33,18 @@ describe('web assignments tabs', () => {
     expect(screen.getByText('groups')).toBeInTheDocument();
   });
 
-  it('selects the tab of a deeper sub-path', async () => {
-    open('/web-assignments/users/more');
+  it('selects the tab of a deeper sub-path, and Users carries the SCIM provisioning of its directory', async () => {
+    const view = open('/web-assignments/users/more', { 'POST /api/scim/tokens': [] });
     expect(await screen.findByRole('tab', { name: 'Users', selected: true })).toBeInTheDocument();
     expect(screen.getByText('people')).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'SCIM provisioning' })).toBeInTheDocument();
+    expect(view.calls.includes('POST /api/scim/tokens')).toBe(true);
+  });
+
+  it('shows no provisioning beside Entitlements or Groups', async () => {
+    const view = open('/web-assignments/groups');
+    expect(await screen.findByRole('tab', { name: 'Groups', selected: true })).toBeInTheDocument();
+    expect(screen.queryByRole('heading', { name: 'SCIM provisioning' })).toBeNull();
+    expect(view.calls.includes('POST /api/scim/tokens')).toBe(false);
   });
 });

@@ -1,6 +1,7 @@
 import { customerDisplay } from '@lp/domain/customer-text';
 import { Stack, Tabs, Text, Title } from '@mantine/core';
 import { Outlet, useLocation, useNavigate } from 'react-router';
+import { ScimProvisioningPanel } from '../features/scim/components/scim-provisioning-panel.tsx';
 import { useCustomer } from './customer-context.tsx';
 
 /** The three views of /web-assignments (decision 071 "Pages"); each is a sub-path, so the crumbs follow it (§2.4). */
@@ -38,6 +39,10 @@ export function Component() {
         </Tabs.List>
       </Tabs>
       <Outlet />
+      {/* Provisioning fills the directory the Users view shows, so its tokens live under it (issue 24 §3). */}
+      {current === 'users' && customer ? (
+        <ScimProvisioningPanel key={customer.customerNumber} customerNumber={customer.customerNumber} />
+      ) : null}
     </Stack>
   );
 }
