@@ -2,7 +2,18 @@ import '@mantine/charts/styles.css';
 import type { PoolDenials, PoolUtilisation } from '@lp/contract/web-reporting/schemas';
 import { INACTIVE_DAYS, type InactiveDays } from '@lp/domain/web-reporting';
 import { BarChart, LineChart } from '@mantine/charts';
-import { Alert, Group, Paper, SegmentedControl, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import {
+  Alert,
+  Box,
+  Group,
+  Paper,
+  SegmentedControl,
+  SimpleGrid,
+  Stack,
+  Table,
+  Text,
+  Title,
+} from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { useCustomer, useRefusalRedirect } from '../../../app/customer-context.tsx';
@@ -49,7 +60,7 @@ function PoolUse({ pool }: { pool: PoolUtilisation }) {
       <Stack gap="xs">
         <Title order={3} size="h5">
           {pool.productName}{' '}
-          <Text span size="sm" c="dimmed">
+          <Text span size="sm">
             ({pool.partNumber}, {pool.kind === 'named' ? 'named' : 'shared'})
           </Text>
         </Title>
@@ -60,18 +71,19 @@ function PoolUse({ pool }: { pool: PoolUtilisation }) {
             </Text>
           ))}
         </Group>
-        <LineChart
-          h={180}
-          data={pool.days.map((d) => ({ day: d.day.slice(5), Seats: d.seats, 'Peak sessions': d.peak }))}
-          dataKey="day"
-          series={[
-            { name: 'Seats', color: 'gray.6' },
-            { name: 'Peak sessions', color: 'blue.6' },
-          ]}
-          curveType="linear"
-          withDots={false}
-          aria-label={`Seats against the daily peak of ${pool.productName}`}
-        />
+        <Box role="img" aria-label={`Seats against the daily peak of ${pool.productName}`}>
+          <LineChart
+            h={180}
+            data={pool.days.map((d) => ({ day: d.day.slice(5), Seats: d.seats, 'Peak sessions': d.peak }))}
+            dataKey="day"
+            series={[
+              { name: 'Seats', color: 'gray.6' },
+              { name: 'Peak sessions', color: 'blue.6' },
+            ]}
+            curveType="linear"
+            withDots={false}
+          />
+        </Box>
         {pool.groups.length > 0 ? (
           <Table aria-label={`Groups of ${pool.productName}`}>
             <Table.Thead>
@@ -105,20 +117,21 @@ function Denials({ pools }: { pools: PoolDenials[] }) {
   if (pools.length === 0) return <Text size="sm">{webReportingTexts.noDenials}</Text>;
   return (
     <Stack gap="xs">
-      <BarChart
-        h={200}
-        data={pools.map((p) => ({
-          pool: p.productName,
-          Denials: p.total,
-          'Seats to avoid them': p.seatsToAvoid,
-        }))}
-        dataKey="pool"
-        series={[
-          { name: 'Denials', color: 'red.6' },
-          { name: 'Seats to avoid them', color: 'teal.6' },
-        ]}
-        aria-label="Denials and the seats that would have avoided them"
-      />
+      <Box role="img" aria-label="Denials and the seats that would have avoided them">
+        <BarChart
+          h={200}
+          data={pools.map((p) => ({
+            pool: p.productName,
+            Denials: p.total,
+            'Seats to avoid them': p.seatsToAvoid,
+          }))}
+          dataKey="pool"
+          series={[
+            { name: 'Denials', color: 'red.6' },
+            { name: 'Seats to avoid them', color: 'teal.6' },
+          ]}
+        />
+      </Box>
       <Table aria-label="Denials by pool">
         <Table.Thead>
           <Table.Tr>
