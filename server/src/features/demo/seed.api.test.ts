@@ -442,7 +442,7 @@ describe('demo world in the database', () => {
         `select g.name || ':' || t.guaranteed || ':' || coalesce(t.cap::text, '-') as v from web_group_terms t
           join web_groups g on g.id = t.group_id where t.customer_number = '${cn}' order by 1`,
       ),
-    ).toEqual(['Contractors:0:1', 'Fluids Team:3:5']);
+    ).toEqual(['Contractors:0:1', 'Fluids Team:2:3']);
     // Transactions: a month of leases through the working day, every way a session ends, denials with reasons,
     // some open now; never more leases of a pool at once than its seats.
     const leases = `from web_leases where customer_number = '${cn}'`;

@@ -236,15 +236,15 @@ export async function simulateWebSessions(
       let at = day - person.zone * HOUR + 7 * HOUR + rng.int(0, 180) * MINUTE;
       const closing = day - person.zone * HOUR + 18 * HOUR;
       const sessions = rng.weighted([
-        [1, 5],
-        [2, 4],
+        [1, 6],
+        [2, 3],
         [3, 1],
       ] as const);
       for (let k = sessions; k > 0 && at < closing; k--) {
         // Now and then someone opens a named product they hold no seat of.
-        const stray = named.length > 0 && rng.chance(0.03);
+        const stray = named.length > 0 && rng.chance(0.05);
         const partNumber = stray ? rng.pick(named) : rng.pick(person.uses);
-        const minutes = Math.min(10 + Math.round(-Math.log(1 - rng.float()) * 100), 300);
+        const minutes = Math.min(10 + Math.round(-Math.log(1 - rng.float()) * 120), 360);
         const ending = rng.weighted([
           ['release', 65],
           ['idle', 20],

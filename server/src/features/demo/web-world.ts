@@ -44,6 +44,9 @@ const contractors: [string, string][] = [
   ['ext.dubois', 'Luc Dubois'],
   ['ext.larsen', 'Freja Larsen'],
   ['ext.silva', 'Tiago Silva'],
+  ['ext.oconnor', 'Aoife O’Connor'],
+  ['ext.kowalski', 'Marta Kowalski'],
+  ['ext.haddad', 'Karim Haddad'],
 ];
 const signIn: [string, string][] = [
   ['l.klein', 'Lena Klein'],
@@ -157,16 +160,16 @@ export async function seedWebDemo(
       groupId: groups.get('Structures')!,
       partNumbers: [structures],
     });
-  // The shared pool keeps three seats for the Fluids Team (at most five); contractors hold one at a time.
+  // The shared pool keeps two seats for the Fluids Team (at most three); contractors hold one at a time.
   await saveWebGroupTerms(ctx, principal, {
     customerNumber: cn,
     partNumber: fluids,
     terms: [
-      { groupId: groups.get('Fluids Team')!, guaranteed: 3, cap: 5 },
+      { groupId: groups.get('Fluids Team')!, guaranteed: 2, cap: 3 },
       { groupId: groups.get('Contractors')!, guaranteed: 0, cap: 1 },
     ],
   });
-  // The products heartbeat lazily (every 50 minutes, within an hour's window): a month of history stays a few
+  // The products heartbeat lazily (every 59 minutes, within an hour's window): a month of history stays a few
   // thousand calls, seconds of the first start.
   for (const partNumber of [electronics, fluids, structures])
     if (await webPoolOf(db, cn, partNumber))
@@ -186,8 +189,8 @@ export async function seedWebDemo(
     days: WEB_HISTORY_DAYS,
     until: opts.until,
     seed: opts.seed,
-    heartbeatSeconds: 3000,
-    attendance: 0.25,
+    heartbeatSeconds: 3540,
+    attendance: 0.18,
     openAtEnd: 3,
   });
   return { customerNumber: cn, people: id.size, simulation };

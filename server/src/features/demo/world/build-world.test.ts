@@ -60,7 +60,7 @@ describe('demo world generator', () => {
       products: '6b2918e684d56c18',
       // Issue 12: FSA contracts carry a busops e-mail list (was 7959f54a044e9440). Issue 24 §2: the web demo
       // account gains a Named User and a Shared Web line, appended last (was 8ebbdf73e2967ed0).
-      entitlements: '80a68868f4ac57f7',
+      entitlements: '9c1bf0a3ab90114e',
       fsaPrices: '6e487c9a142dc43b',
       licenseServers: '4045c0d556c0f29c',
       licenseServerAccounts: '209d4220f5e987fe',

@@ -13,7 +13,7 @@ export function addWebPools(ctx: WorldContext): void {
   if (!account) return;
   for (const [partNumber, licenseModel, licenseType, quantity] of [
     ['ELC0030140', 'Named User', 'named', 10],
-    ['CFD0010140', 'Shared Web', 'shared', 6],
+    ['CFD0010140', 'Shared Web', 'shared', 5],
   ] as const)
     addEntitlement(ctx, {
       customerNumber: account.customerNumber,
