@@ -127,7 +127,7 @@ const features: { tag: string; description: string; operations: Record<string, O
   {
     tag: 'web-sessions',
     description:
-      'Web licensing: the product API (/web/v1) that checks out, renews and releases seats, and open sessions',
+      'Web licensing: the product API (/web/v1) that checks out, renews and releases seats, open sessions, and every session and denial (/web-transactions)',
     operations: webSessionsApi,
   },
   {
