@@ -13,7 +13,14 @@ import { customerNumberField } from '../common/fields.ts';
 /** The longest period a report covers. */
 export const REPORT_MAX_DAYS = 366;
 
-const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'A day is YYYY-MM-DD.');
+/** A calendar day, YYYY-MM-DD, of the years 1970–9998 (so the day after the last one is still a day). */
+const day = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'A day is YYYY-MM-DD.')
+  .refine((d) => {
+    const t = Date.parse(`${d}T00:00:00Z`);
+    return !Number.isNaN(t) && new Date(t).toISOString().startsWith(d) && d >= '1970' && d < '9999';
+  }, 'A day is YYYY-MM-DD.');
 const dayMs = 86_400_000;
 
 export const reportPeriodSchema = z

@@ -285,5 +285,9 @@ describe('refusals', () => {
     expect(long.err).toContain('A report covers at most 366 days.');
     await api.refused(boss, webReportingApi.reclaim, { customerNumber: CN, inactiveDays: 45 }, 400);
     await api.refused(boss, webReportingApi.heatmap, { ...WEEK, from: '2026-13-01' }, 400);
+    for (const bad of ['2026-02-30', '0000-01-01', '9999-12-31'])
+      expect((await api.refused(boss, webReportingApi.utilisation, { ...WEEK, to: bad }, 400)).err).toContain(
+        'A day is YYYY-MM-DD.',
+      );
   });
 });
