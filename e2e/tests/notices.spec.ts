@@ -104,6 +104,7 @@ test('an administrator switches a type off for the account; a viewer cannot', as
     'fsa-usage': 'FSA contract usage',
     'elastic-run-out': 'Elastic run-out forecast',
     'fsa-run-out': 'FSA run-out forecast',
+    'web-seats-inactive': 'Unused named web seats',
   };
   await dialog.getByRole('switch', { name: labels[type] }).uncheck();
   await expect(dialog.getByRole('switch', { name: labels[type] })).not.toBeChecked();
