@@ -1,0 +1,134 @@
+/**
+ * Web-licensing reports benchmark (issue 24 §5: a pool of 10 000 users over a year in <= 300 ms), on PostgreSQL:
+ * one account with 10 000 people, a Named User pool (10 000 seats, each held) and a Shared Web pool (2 500 seats),
+ * and `--leases` sessions and denials of the last year (generate_series, bench/web-leases.ts; by default 2.5M, a
+ * session per person per working day). Each report over the whole year (365 days up to today) through the real
+ * server, in turns with the cheapest authenticated read of the same session (POST /api/fulfillments/servers).
+ *
+ *   npx tsx bench/web-reporting.ts [--leases N] [--rounds N]
+ *
+ * A fresh database on BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test), dropped afterwards.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { licenseServersApi } from '@lp/contract/license-servers/api';
+import { webReportingApi } from '@lp/contract/web-reporting/api';
+import { openBenchDatabase } from './bench-database.ts';
+import { fmt, int, row, table } from './measure.ts';
+import { caller, loadAverage, startServer, stopServer } from './server-process.ts';
+import { BIG, benchSession, fillLeases, seedAccount, seedProducts } from './web-leases.ts';
+
+const { values: opt } = parseArgs({
+  options: {
+    leases: { type: 'string', default: '2500000' },
+    rounds: { type: 'string', default: '30' },
+  },
+});
+const LEASES = Number(opt.leases);
+const ROUNDS = Number(opt.rounds);
+const WARMUP = 5;
+const PEOPLE = 10_000;
+
+function quantiles(samples: number[]) {
+  const s = samples.toSorted((x, y) => x - y);
+  const at = (q: number) => s[Math.min(s.length - 1, Math.floor(q * s.length))];
+  return { p50: at(0.5), p95: at(0.95), p99: at(0.99), n: s.length };
+}
+type Quantiles = ReturnType<typeof quantiles>;
+const triple = (q: Quantiles) => `${fmt(q.p50)} / ${fmt(q.p95)} / ${fmt(q.p99)}`;
+
+async function main() {
+  const started = performance.now();
+  console.log(`leases=${LEASES} rounds=${ROUNDS} (+${WARMUP})`);
+  console.log(
+    `nproc ${os.cpus().length}, node ${process.version}, ${new Date().toISOString()}, load average ${loadAverage()}`,
+  );
+  const bench = await openBenchDatabase('postgres', 4);
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lp-bench-'));
+  let child: Awaited<ReturnType<typeof startServer>>['child'] | undefined;
+  try {
+    await seedProducts(bench.database);
+    await seedAccount(bench.database, BIG, { people: PEOPLE, namedSeats: PEOPLE, sharedSeats: 2500 });
+    await fillLeases(bench.database, {
+      total: LEASES,
+      bigShare: 1,
+      bigPeople: PEOPLE,
+      accounts: 1,
+      people: 1,
+    });
+    const headers = await benchSession(bench.database);
+    const server = await startServer(dataDir, bench.url);
+    child = server.child;
+    const post = caller(server.base, headers);
+    const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+    const year = { customerNumber: BIG, from: day(-364), to: day(0) };
+    const bare = () => post(licenseServersApi.list.path, { customerNumber: BIG });
+    const reports = [
+      {
+        name: 'utilisation (POST /api/web/reports/utilisation)',
+        path: webReportingApi.utilisation.path,
+        body: year,
+      },
+      {
+        name: 'heat map, all pools (POST /api/web/reports/heatmap)',
+        path: webReportingApi.heatmap.path,
+        body: year,
+      },
+      { name: 'denials (POST /api/web/reports/denials)', path: webReportingApi.denials.path, body: year },
+      {
+        name: 'reclaim, 90 days (POST /api/web/reports/reclaim)',
+        path: webReportingApi.reclaim.path,
+        body: { customerNumber: BIG, inactiveDays: 90 },
+      },
+    ];
+    for (const r of reports) {
+      // A report past the server's statement deadline (DATABASE_STATEMENT_TIMEOUT_MS, 5 s) fails: said, not timed.
+      const probe = performance.now();
+      const answer = await post(r.path, r.body).catch((e: Error) => e);
+      if (answer instanceof Error) {
+        const ms = performance.now() - probe;
+        row(
+          `PostgreSQL, ${int(LEASES)} leases of a year, ${int(PEOPLE)} people: ${r.name}`,
+          `fails after ${fmt(ms)} ms: ${answer.message.slice(0, 160)}`,
+          '',
+          '',
+          '<= 300 ms',
+          false,
+        );
+        continue;
+      }
+      const size = JSON.stringify(answer).length;
+      const times: [number[], number[]] = [[], []];
+      for (let i = 0; i < WARMUP + ROUNDS; i++)
+        for (const side of i % 2 === 0 ? [0, 1] : [1, 0]) {
+          const t = performance.now();
+          await (side === 0 ? post(r.path, r.body) : bare());
+          if (i >= WARMUP) times[side].push(performance.now() - t);
+        }
+      const s = quantiles(times[0]);
+      const b = quantiles(times[1]);
+      row(
+        `PostgreSQL, ${int(LEASES)} leases of a year, ${int(PEOPLE)} people: ${r.name}, ${r.body === year ? 'the last 365 days' : 'today'} (${int(size)} bytes of JSON; n=${s.n}; p50 / p95 / p99 ms)`,
+        triple(s),
+        `${triple(b)} (POST /api/fulfillments/servers)`,
+        `${(s.p50 / b.p50).toFixed(1)} / ${(s.p95 / b.p95).toFixed(1)} / ${(s.p99 / b.p99).toFixed(1)}`,
+        '<= 300 ms',
+        s.p95 <= 300,
+      );
+    }
+  } finally {
+    if (child) await stopServer(child);
+    await bench.cleanup();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+  console.log(
+    `\ntotal ${((performance.now() - started) / 1000).toFixed(0)} s, load average at the end ${loadAverage()}`,
+  );
+  console.log('| measurement | value | baseline (same run) | ratio p50 / p95 / p99 | target | |');
+  console.log('|---|---|---|---|---|---|');
+  for (const line of table) console.log(line);
+}
+
+await main();
