@@ -190,7 +190,7 @@ export async function seedWebDemo(
     until: opts.until,
     seed: opts.seed,
     heartbeatSeconds: 3540,
-    attendance: 0.18,
+    attendance: 0.12,
     openAtEnd: 3,
   });
   return { customerNumber: cn, people: id.size, simulation };
