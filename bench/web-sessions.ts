@@ -24,6 +24,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { licenseServersApi } from '@lp/contract/license-servers/api';
 import type { FilterRule, SortRule } from '@lp/contract/query/schemas';
 import { webSessionsApi } from '@lp/contract/web-sessions/api';
 import type { Database } from '@lp/server/db/database';
@@ -395,7 +396,8 @@ async function transactionsStage() {
           request: { limit: 20 },
         },
       ];
-      for (const c of cases) {
+      // Twice over (runs A and B): the first case of a run meets the checkpoint and autovacuum after the load.
+      for (const [pass, c] of ['A', 'B'].flatMap((p) => cases.map((c) => [p, c] as const))) {
         const { sql: text, params } = toQuery(
           compilePageQuery(webTransactionsResource, {
             scope: transactionsScope(c.customerNumber),
@@ -406,24 +408,33 @@ async function transactionsStage() {
         const plan = (await bench.raw(`explain (analyze, costs off) ${text}`, params)) as {
           rows: Record<string, string>[];
         };
-        console.log(`plan of ${c.name}:`);
-        for (const r of plan.rows) console.log(`  ${Object.values(r)[0]}`);
+        if (pass === 'A') {
+          console.log(`plan of ${c.name}:`);
+          for (const r of plan.rows) console.log(`  ${Object.values(r)[0]}`);
+        }
         const body = { customerNumber: c.customerNumber, ...c.request };
-        const server: number[] = [];
-        const raw: number[] = [];
+        // Three sides in rotating order: the block through the server, its SQL raw, and the cheapest session read
+        // over HTTP (POST /api/fulfillments/servers: session, account gate, one small query) for the HTTP share.
+        const times: number[][] = [[], [], []];
+        const sides = [
+          async () => {
+            const data = ok('page', await post(base, webSessionsApi.page.path, headers, body));
+            if ((data as unknown as unknown[]).length === 0) throw new Error(`${c.name}: no rows`);
+          },
+          () => bench.raw(text, params),
+          async () =>
+            ok('bare', await post(base, licenseServersApi.list.path, headers, { customerNumber: BIG })),
+        ];
         for (let i = 0; i < ITERATIONS + WARMUP; i++)
-          for (const side of i % 2 === 0 ? ['server', 'raw'] : ['raw', 'server']) {
+          for (let k = 0; k < 3; k++) {
+            const side = (i + k) % 3;
             const started = performance.now();
-            if (side === 'server') {
-              const data = ok('page', await post(base, webSessionsApi.page.path, headers, body));
-              if ((data as unknown as unknown[]).length === 0) throw new Error(`${c.name}: no rows`);
-            } else await bench.raw(text, params);
-            if (i >= WARMUP) (side === 'server' ? server : raw).push(performance.now() - started);
+            await sides[side]();
+            if (i >= WARMUP) times[side].push(performance.now() - started);
           }
-        const s = quantiles(server);
-        const r = quantiles(raw);
+        const [s, r, b] = times.map(quantiles);
         row(
-          `PostgreSQL, ${int(LEASES)} leases: /web-transactions block (POST /api/web/transactions, 20 rows) of ${c.name} (n=${s.n}; p50 / p95 / p99 ms)`,
+          `PostgreSQL, ${int(LEASES)} leases, run ${pass}: /web-transactions block (POST /api/web/transactions, 20 rows) of ${c.name} (n=${s.n}; p50 / p95 / p99 ms; bare session call ${triple(b)}; load average ${loadAverage()})`,
           triple(s),
           `${triple(r)} (the same SQL raw)`,
           ratio3(s, r),
