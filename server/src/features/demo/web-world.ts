@@ -12,9 +12,13 @@ import {
   webGroupsOf,
   webUsersOf,
 } from '../web-directory/service.ts';
-// biome-ignore lint/style/noRestrictedImports: web-seats' assignment commands live beside its service.ts, which cannot re-export them (assignments.ts builds on it: a cycle); the seed assigns seats through them as the pages do.
-import { assignWebSeats, saveWebGroupTerms, setWebGroupPools } from '../web-seats/assignments.ts';
-import { saveWebPoolPolicy, webPoolOf } from '../web-seats/service.ts';
+import {
+  assignWebSeats,
+  saveWebGroupTerms,
+  saveWebPoolPolicy,
+  setWebGroupPools,
+  webPoolOf,
+} from '../web-seats/service.ts';
 import { issueWebCredential } from '../web-sessions/service.ts';
 import { simulateWebSessions, type WebSimulationResult } from './web-simulator.ts';
 import type { DemoUser } from './world/types.ts';

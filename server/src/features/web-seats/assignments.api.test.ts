@@ -13,16 +13,6 @@ import { acme, anonymous, apiTest, other } from '../../../test/api-fixture.ts';
 import { auditEntriesOf } from '../../../test/audit-entries.ts';
 import { webLeases } from '../../db/schema.ts';
 import {
-  holdsSeatAlready,
-  inactivePerson,
-  noSeatToTransfer,
-  notNamedPool,
-  notSharedPool,
-  seatThroughGroup,
-  unknownGroup,
-  unknownPerson,
-} from './assignments.ts';
-import {
   addDirectSeat,
   addGroupPool,
   addMember,
@@ -31,7 +21,18 @@ import {
   seatsOf,
   type WebUserState,
 } from './directory-rows.ts';
-import { applyGroupSeats, unknownPool } from './service.ts';
+import {
+  applyGroupSeats,
+  holdsSeatAlready,
+  inactivePerson,
+  noSeatToTransfer,
+  notNamedPool,
+  notSharedPool,
+  seatThroughGroup,
+  unknownGroup,
+  unknownPerson,
+  unknownPool,
+} from './service.ts';
 
 /*
  * Issue 24 (decision 071): web seat assignments — direct named seats, their transfer, named pools given to groups,

@@ -4,12 +4,13 @@ import type { AppContext } from '../../platform/context.ts';
 import { route } from '../../platform/route.ts';
 import {
   assignWebSeats,
+  listWebPools,
   saveWebGroupTerms,
+  saveWebPoolPolicy,
   setWebGroupPools,
   transferWebSeat,
   unassignWebSeats,
-} from './assignments.ts';
-import { listWebPools, saveWebPoolPolicy } from './service.ts';
+} from './service.ts';
 
 export function registerWebSeatRoutes(app: FastifyInstance, ctx: AppContext): void {
   route(

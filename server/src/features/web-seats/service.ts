@@ -1,12 +1,16 @@
-import type { WebPool, WebPoolPolicy, WebPoolUse } from '@lp/contract/web-seats/schemas';
+import type { AuditAction } from '@lp/contract/audit/actions';
+import type { WebPool, WebPoolPolicy, WebPoolUse, WebSeatChange } from '@lp/contract/web-seats/schemas';
 import { webPoolPolicyLimits } from '@lp/contract/web-seats/schemas';
 import {
+  changeText,
+  groupTermsProblem,
   namedSeatsProblem,
   type PoolKind,
   poolCapacity,
   poolKindOf,
   TRANSFER_WINDOW_DAYS,
   transferAllowance,
+  transferProblem,
   transfersText,
 } from '@lp/domain/web-seats';
 import type { Db } from '../../db/database.ts';
@@ -14,19 +18,33 @@ import type { AppContext } from '../../platform/context.ts';
 import { AppError, notFound } from '../../platform/errors.ts';
 import type { Principal } from '../../platform/principal.ts';
 import { authorizeAccount } from '../accounts/policy.ts';
-import { auditActor, recordAudit } from '../audit/service.ts';
+import { type AuditChange, auditActor, recordAudit } from '../audit/service.ts';
 import {
+  deleteSeats,
   deleteSeatsOfInactivePeople,
+  groupOf,
+  groupPoolsOf,
+  groupReachOf,
+  groupsOf,
   groupTermsOf,
+  insertDirectSeats,
   insertGroupSeats,
+  insertTransfer,
   leaseUse,
   lockPolicy,
   lockPool,
   lockPools,
+  makeSeatsDirect,
+  peopleOf,
+  pointSeatAtGroup,
   policiesOf,
   reconcileGroupSeats,
+  replaceGroupPools,
+  replaceGroupTerms,
   seatCounts,
   seatPartsOf,
+  seatsOfPeople,
+  transferMade,
   transfersSince,
   upsertPolicy,
   webLinesOf,
@@ -220,4 +238,391 @@ export async function webPoolOf(
   if (!pool) return undefined;
   const saved = (await policiesOf(db, customerNumber)).find((p) => p.partNumber === partNumber);
   return { ...pool, policy: policyOf(saved) };
+}
+
+/*
+ * The assignment commands of web seats (decision 071): direct named seats, their transfer, the named pools given to
+ * a group and the groups' terms on a shared pool. Each runs in one transaction under its pools' locks, answers
+ * what it does in a sentence and counts, and is audited; a preview runs the same change and rolls it back.
+ */
+
+export const unknownPerson = 'No person with this id in the account’s directory.';
+export const unknownGroup = 'No group with this id in the account’s directory.';
+export const notNamedPool = (pool: string) =>
+  `${pool} is a shared pool: its seats are not assigned to people.`;
+export const notSharedPool = (pool: string) =>
+  `${pool} is a named pool: its seats are assigned to people, not kept for groups.`;
+export const inactivePerson = (email: string) =>
+  `${email} is suspended or removed: only invited and active people hold seats.`;
+export const noSeatToTransfer = (email: string, pool: string) =>
+  `${email} holds no seat of ${pool} to transfer.`;
+export const seatThroughGroup = (email: string, pool: string) =>
+  `${email} holds the seat of ${pool} through a group: take them out of the group instead.`;
+export const holdsSeatAlready = (email: string, pool: string) => `${email} already holds a seat of ${pool}.`;
+const nothing = 'changes nothing';
+const byGroupName = (a: { groupName: string }, b: { groupName: string }) =>
+  a.groupName.localeCompare(b.groupName);
+
+const conflict = (text: string) => new AppError('CONFLICT', text);
+const plural = (n: number, word: string) => `${n} ${n === 1 ? word : `${word}s`}`;
+
+interface Outcome {
+  change: Omit<WebSeatChange, 'preview' | 'text'> & { texts: string[] };
+  audit: AuditChange[];
+}
+
+const noChange = { assigned: 0, unassigned: 0, madeDirect: 0, keptThroughGroup: 0, transfers: 0 };
+
+/** Thrown to roll a preview's transaction back with its answer. */
+class PreviewDone {
+  readonly outcome: Outcome;
+  constructor(outcome: Outcome) {
+    this.outcome = outcome;
+  }
+}
+
+/**
+ * Runs a command in one transaction: a real change records its audit entries (none when it changes nothing); a
+ * preview makes the same change, with the same refusals, and rolls it back.
+ */
+async function command(
+  ctx: AppContext,
+  principal: Principal,
+  preview: boolean | undefined,
+  work: (tx: Db) => Promise<Outcome>,
+): Promise<WebSeatChange> {
+  const outcome = await ctx.db
+    .transaction(async (tx) => {
+      const done = await work(tx);
+      if (preview) throw new PreviewDone(done);
+      if (done.audit.length) await recordAudit(tx, auditActor(principal), done.audit);
+      return done;
+    })
+    .catch((e: unknown) => {
+      if (e instanceof PreviewDone) return e.outcome;
+      throw e;
+    });
+  const { texts, ...numbers } = outcome.change;
+  return { preview: Boolean(preview), text: texts.length ? texts.join('; ') : nothing, ...numbers };
+}
+
+/** The account's pool of this part number, of the kind the command needs; 404 or 409 otherwise. */
+async function poolOfKind(tx: Db, customerNumber: string, partNumber: string, kind: 'named' | 'shared') {
+  const [pool] = await poolsOf(tx, customerNumber, partNumber);
+  if (!pool) throw notFound(unknownPool);
+  if (pool.kind !== kind)
+    throw conflict(kind === 'named' ? notNamedPool(pool.productName) : notSharedPool(pool.productName));
+  return pool;
+}
+
+/**
+ * The people of the account's directory with these ids (404 for any other, as for an id nobody has); with
+ * `mustBeActive`, 409 for one suspended or removed.
+ */
+async function peopleNamed(tx: Db, customerNumber: string, ids: readonly string[], mustBeActive: boolean) {
+  const people = new Map((await peopleOf(tx, customerNumber, ids)).map((p) => [p.id, p]));
+  for (const id of ids) {
+    const person = people.get(id);
+    if (!person) throw notFound(unknownPerson);
+    if (mustBeActive && person.state !== 'invited' && person.state !== 'active')
+      throw conflict(inactivePerson(person.email));
+  }
+  return people;
+}
+
+async function refuseOverSeats(tx: Db, customerNumber: string, pool: PoolWithoutPolicy, adding: number) {
+  const held = (await seatCounts(tx, customerNumber)).get(pool.partNumber) ?? 0;
+  const problem = namedSeatsProblem({ name: pool.productName, seats: pool.seats }, held + adding);
+  if (problem) throw conflict(problem);
+}
+
+type SeatsRequest = { customerNumber: string; partNumber: string; userIds: string[]; preview?: boolean };
+
+/** Direct seats for people: new seats within the pool's seats; a seat held through a group becomes direct. */
+export async function assignWebSeats(ctx: AppContext, principal: Principal, request: SeatsRequest) {
+  const { customerNumber, partNumber, userIds } = request;
+  await authorizeAccount(ctx, principal, customerNumber, 'edit');
+  return command(ctx, principal, request.preview, async (tx) => {
+    await lockPool(tx, customerNumber, partNumber);
+    const pool = await poolOfKind(tx, customerNumber, partNumber, 'named');
+    const people = await peopleNamed(tx, customerNumber, userIds, true);
+    const held = await seatsOfPeople(tx, customerNumber, partNumber, userIds);
+    const fresh = userIds.filter((id) => !held.has(id));
+    const viaGroup = userIds.filter((id) => held.has(id) && held.get(id) !== null);
+    if (fresh.length) await refuseOverSeats(tx, customerNumber, pool, fresh.length);
+    await insertDirectSeats(tx, customerNumber, partNumber, fresh);
+    await makeSeatsDirect(tx, customerNumber, partNumber, viaGroup);
+    const emails = (ids: string[]) => ids.map((id) => people.get(id)!.email);
+    const texts = [];
+    if (fresh.length) texts.push(changeText('assigns', fresh.length, pool.productName));
+    if (viaGroup.length)
+      texts.push(
+        `${plural(viaGroup.length, 'user')} holding a seat through a group now ${viaGroup.length === 1 ? 'holds' : 'hold'} it directly`,
+      );
+    return {
+      change: { ...noChange, assigned: fresh.length, madeDirect: viaGroup.length, texts },
+      audit:
+        fresh.length || viaGroup.length
+          ? [
+              seatsEntry('web-seats.seats.assigned', customerNumber, partNumber, {
+                assigned: emails(fresh),
+                madeDirect: emails(viaGroup),
+              }),
+            ]
+          : [],
+    };
+  });
+}
+
+/**
+ * Takes people's direct seats. A person a group given the pool reaches keeps a seat through it (their direct seat
+ * becomes the group's); a seat held only through a group stays: the group gives it.
+ */
+export async function unassignWebSeats(ctx: AppContext, principal: Principal, request: SeatsRequest) {
+  const { customerNumber, partNumber, userIds } = request;
+  await authorizeAccount(ctx, principal, customerNumber, 'edit');
+  return command(ctx, principal, request.preview, async (tx) => {
+    await lockPool(tx, customerNumber, partNumber);
+    const pool = await poolOfKind(tx, customerNumber, partNumber, 'named');
+    const people = await peopleNamed(tx, customerNumber, userIds, false);
+    const held = await seatsOfPeople(tx, customerNumber, partNumber, userIds);
+    const reach = await groupReachOf(tx, customerNumber, partNumber, userIds);
+    const gone: string[] = [];
+    const toGroup: string[] = [];
+    const kept: string[] = [];
+    for (const id of userIds) {
+      if (!held.has(id)) continue;
+      const group = reach.get(id);
+      if (!group) gone.push(id);
+      else {
+        kept.push(id);
+        if (held.get(id) !== null) continue;
+        toGroup.push(id);
+        await pointSeatAtGroup(tx, customerNumber, partNumber, id, group);
+      }
+    }
+    await deleteSeats(tx, customerNumber, partNumber, gone);
+    const emails = (ids: string[]) => ids.map((id) => people.get(id)!.email);
+    const texts = [];
+    if (gone.length) texts.push(changeText('removes', gone.length, pool.productName));
+    if (kept.length)
+      texts.push(
+        `${plural(kept.length, 'user')} ${kept.length === 1 ? 'keeps' : 'keep'} a seat through a group`,
+      );
+    return {
+      change: { ...noChange, unassigned: gone.length, keptThroughGroup: kept.length, texts },
+      audit:
+        gone.length || toGroup.length
+          ? [
+              seatsEntry('web-seats.seats.unassigned', customerNumber, partNumber, {
+                unassigned: emails(gone),
+                keptThroughGroup: emails(toGroup),
+              }),
+            ]
+          : [],
+    };
+  });
+}
+
+const seatsEntry = (
+  action: AuditAction,
+  customerNumber: string,
+  partNumber: string,
+  after: Record<string, unknown>,
+): AuditChange => ({ customerNumber, action, object: { type: 'web-pool', id: partNumber }, after });
+
+/**
+ * Gives one person's direct seat to another who holds none, counted as a transfer against the pool's allowance.
+ * Sent again once made (the transfer is recorded, the first holds none, the second holds it directly) it changes
+ * nothing.
+ */
+export async function transferWebSeat(
+  ctx: AppContext,
+  principal: Principal,
+  request: {
+    customerNumber: string;
+    partNumber: string;
+    fromUserId: string;
+    toUserId: string;
+    preview?: boolean;
+  },
+) {
+  const { customerNumber, partNumber, fromUserId, toUserId } = request;
+  await authorizeAccount(ctx, principal, customerNumber, 'edit');
+  return command(ctx, principal, request.preview, async (tx) => {
+    await lockPool(tx, customerNumber, partNumber);
+    const pool = await poolOfKind(tx, customerNumber, partNumber, 'named');
+    const people = await peopleNamed(tx, customerNumber, [fromUserId], false);
+    const from = people.get(fromUserId)!;
+    const to = (await peopleNamed(tx, customerNumber, [toUserId], true)).get(toUserId)!;
+    const held = await seatsOfPeople(tx, customerNumber, partNumber, [fromUserId, toUserId]);
+    // A retry of a transfer already made: nothing to do.
+    if (
+      !held.has(fromUserId) &&
+      held.get(toUserId) === null &&
+      (await transferMade(tx, customerNumber, partNumber, fromUserId, toUserId, TRANSFER_WINDOW_DAYS))
+    )
+      return { change: { ...noChange, texts: [] }, audit: [] };
+    if (!held.has(fromUserId)) throw conflict(noSeatToTransfer(from.email, pool.productName));
+    if (held.get(fromUserId) !== null) throw conflict(seatThroughGroup(from.email, pool.productName));
+    if (held.has(toUserId)) throw conflict(holdsSeatAlready(to.email, pool.productName));
+    const used = (await transfersSince(tx, customerNumber, TRANSFER_WINDOW_DAYS)).get(partNumber) ?? 0;
+    const problem = transferProblem({ name: pool.productName, seats: pool.seats }, used, 1);
+    if (problem) throw conflict(problem);
+    // The first keeps a seat when a group reaches them: the pool then holds one more.
+    const group = (await groupReachOf(tx, customerNumber, partNumber, [fromUserId])).get(fromUserId);
+    if (group) {
+      await refuseOverSeats(tx, customerNumber, pool, 1);
+      await pointSeatAtGroup(tx, customerNumber, partNumber, fromUserId, group);
+    } else await deleteSeats(tx, customerNumber, partNumber, [fromUserId]);
+    await insertDirectSeats(tx, customerNumber, partNumber, [toUserId]);
+    await insertTransfer(tx, customerNumber, partNumber, fromUserId, toUserId);
+    const texts = [
+      group ? `${from.email} keeps a seat through a group` : changeText('removes', 1, pool.productName),
+      changeText('assigns', 1, pool.productName),
+      transfersText(used + 1, pool.seats),
+    ];
+    return {
+      change: {
+        ...noChange,
+        assigned: 1,
+        unassigned: group ? 0 : 1,
+        keptThroughGroup: group ? 1 : 0,
+        transfers: 1,
+        texts,
+      },
+      audit: [
+        {
+          customerNumber,
+          action: 'web-seats.seat.transferred',
+          object: { type: 'web-pool', id: partNumber },
+          before: { holder: from.email },
+          after: { holder: to.email },
+        },
+      ],
+    };
+  });
+}
+
+/** Per pool, the sentences of what applyGroupSeats did. */
+function seatChangeTexts(changes: SeatChanges, pools: readonly PoolWithoutPolicy[]): string[] {
+  const name = (part: string) => pools.find((p) => p.partNumber === part)?.productName ?? part;
+  const byPool = (rows: { partNumber: string }[]) => {
+    const n = new Map<string, number>();
+    for (const r of rows) n.set(r.partNumber, (n.get(r.partNumber) ?? 0) + 1);
+    return [...n].sort(([a], [b]) => a.localeCompare(b));
+  };
+  return [
+    ...byPool(changes.added).map(([part, n]) => changeText('assigns', n, name(part))),
+    ...byPool(changes.removed).map(([part, n]) => changeText('removes', n, name(part))),
+  ];
+}
+
+/** Replaces the named pools given to a group; its members' seats follow (applyGroupSeats), within the pools' seats. */
+export async function setWebGroupPools(
+  ctx: AppContext,
+  principal: Principal,
+  request: { customerNumber: string; groupId: string; partNumbers: string[]; preview?: boolean },
+) {
+  const { customerNumber, groupId } = request;
+  const partNumbers = [...request.partNumbers].sort();
+  await authorizeAccount(ctx, principal, customerNumber, 'edit');
+  return command(ctx, principal, request.preview, async (tx) => {
+    const group = await groupOf(tx, customerNumber, groupId);
+    if (!group) throw notFound(unknownGroup);
+    const pools = await poolsOf(tx, customerNumber);
+    for (const part of partNumbers) {
+      const pool = pools.find((p) => p.partNumber === part);
+      if (!pool) throw notFound(unknownPool);
+      if (pool.kind !== 'named') throw conflict(notNamedPool(pool.productName));
+    }
+    await lockPools(tx, customerNumber, [...(await seatPartsOf(tx, customerNumber)), ...partNumbers]);
+    const before = await groupPoolsOf(tx, customerNumber, groupId);
+    if (before.join() === partNumbers.join()) return { change: { ...noChange, texts: [] }, audit: [] };
+    await replaceGroupPools(tx, customerNumber, groupId, partNumbers);
+    const seats = await applyGroupSeats(tx, customerNumber);
+    return {
+      change: {
+        ...noChange,
+        assigned: seats.added.length,
+        unassigned: seats.removed.length,
+        texts: seatChangeTexts(seats, pools),
+      },
+      audit: [
+        {
+          customerNumber,
+          action: 'web-seats.group-pools.changed',
+          object: { type: 'web-group', id: groupId },
+          before: { group: group.name, partNumbers: before },
+          after: { group: group.name, partNumbers, seatsAdded: seats.added, seatsRemoved: seats.removed },
+        },
+      ],
+    };
+  });
+}
+
+/** Replaces a shared pool's group terms, refused (409) with groupTermsProblem's words. */
+export async function saveWebGroupTerms(
+  ctx: AppContext,
+  principal: Principal,
+  request: {
+    customerNumber: string;
+    partNumber: string;
+    terms: { groupId: string; guaranteed: number; cap: number | null }[];
+    preview?: boolean;
+  },
+) {
+  const { customerNumber, partNumber } = request;
+  await authorizeAccount(ctx, principal, customerNumber, 'edit');
+  return command(ctx, principal, request.preview, async (tx) => {
+    await lockPool(tx, customerNumber, partNumber);
+    const pool = await poolOfKind(tx, customerNumber, partNumber, 'shared');
+    const groups = new Map(
+      (
+        await groupsOf(
+          tx,
+          customerNumber,
+          request.terms.map((t) => t.groupId),
+        )
+      ).map((g) => [g.id, g.name]),
+    );
+    if (request.terms.some((t) => !groups.has(t.groupId))) throw notFound(unknownGroup);
+    const terms = request.terms
+      .map((t) => ({
+        groupId: t.groupId,
+        groupName: groups.get(t.groupId)!,
+        guaranteed: t.guaranteed,
+        cap: t.cap,
+      }))
+      .sort(byGroupName);
+    const problem = groupTermsProblem({ name: pool.productName, seats: pool.seats }, terms);
+    if (problem) throw conflict(problem);
+    const before = (await groupTermsOf(tx, customerNumber, partNumber))
+      .map(({ partNumber: _, ...t }) => t)
+      .sort(byGroupName);
+    const shown = (rows: typeof terms) =>
+      rows.map(({ groupName, guaranteed, cap }) => ({ group: groupName, guaranteed, cap }));
+    if (JSON.stringify(shown(before)) === JSON.stringify(shown(terms)))
+      return { change: { ...noChange, texts: [] }, audit: [] };
+    await replaceGroupTerms(tx, customerNumber, partNumber, terms);
+    return {
+      change: {
+        ...noChange,
+        texts: [
+          terms.length
+            ? `sets the terms of ${plural(terms.length, 'group')} on ${pool.productName}`
+            : `clears the group terms of ${pool.productName}`,
+        ],
+      },
+      audit: [
+        {
+          customerNumber,
+          action: 'web-seats.group-terms.changed',
+          object: { type: 'web-pool', id: partNumber },
+          before: { terms: shown(before) },
+          after: { terms: shown(terms) },
+        },
+      ],
+    };
+  });
 }
