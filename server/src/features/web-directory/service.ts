@@ -166,12 +166,12 @@ export async function webUsersOf(
   includeRemoved = false,
   ids?: readonly string[],
 ): Promise<WebUser[]> {
-  const [people, memberships, seats, sessions] = await Promise.all([
-    usersOf(db, customerNumber, includeRemoved, WEB_USERS_LIST_MAX, ids),
-    membershipsOf(db, customerNumber, undefined, ids),
-    namedSeatsOf(db, customerNumber, ids),
-    openSessionsOf(db, customerNumber, ids),
-  ]);
+  // One after another: `db` may be a caller's transaction (SCIM, the seed), whose one connection runs one query at a
+  // time (node-postgres deprecates queueing them).
+  const people = await usersOf(db, customerNumber, includeRemoved, WEB_USERS_LIST_MAX, ids);
+  const memberships = await membershipsOf(db, customerNumber, undefined, ids);
+  const seats = await namedSeatsOf(db, customerNumber, ids);
+  const sessions = await openSessionsOf(db, customerNumber, ids);
   const groupsOf = groupBy(memberships, (r) => r.userId);
   const seatsOf = groupBy(seats, (r) => r.userId);
   const open = new Map(sessions.map((s) => [s.userId, s.open]));
@@ -199,12 +199,11 @@ export async function webGroupsOf(
   customerNumber: string,
   ids?: readonly string[],
 ): Promise<WebGroup[]> {
-  const [groups, memberships, pools, terms] = await Promise.all([
-    findGroups(db, customerNumber, ids ? { ids } : {}),
-    membershipsOf(db, customerNumber, ids),
-    groupPoolsOf(db, customerNumber),
-    groupTermsOf(db, customerNumber),
-  ]);
+  // One after another, as in webUsersOf: `db` may be a transaction.
+  const groups = await findGroups(db, customerNumber, ids ? { ids } : {});
+  const memberships = await membershipsOf(db, customerNumber, ids);
+  const pools = await groupPoolsOf(db, customerNumber);
+  const terms = await groupTermsOf(db, customerNumber);
   const membersOf = groupBy(memberships, (r) => r.groupId);
   const poolsOf = groupBy(pools, (r) => r.groupId);
   const termsOf = groupBy(terms, (r) => r.groupId);
