@@ -9,21 +9,35 @@
  *
  * A fresh database on BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test), dropped afterwards.
  */
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { licenseServersApi } from '@lp/contract/license-servers/api';
 import { webReportingApi } from '@lp/contract/web-reporting/api';
+import {
+  webDenials,
+  webReclaim,
+  webUsageHeatmap,
+  webUtilisation,
+} from '@lp/server/features/web-reporting/service';
+import { signInAs } from '@lp/server/harness/sign-in';
+import { loadConfig } from '@lp/server/platform/config';
+import type { AppContext } from '@lp/server/platform/context';
+import type { Principal } from '@lp/server/platform/principal';
+import Fastify from 'fastify';
 import { openBenchDatabase } from './bench-database.ts';
 import { fmt, int, row, table } from './measure.ts';
 import { caller, loadAverage, startServer, stopServer } from './server-process.ts';
-import { BIG, benchSession, fillLeases, seedAccount, seedProducts } from './web-leases.ts';
+import { BIG, benchSession, EMAIL, fillLeases, seedAccount, seedProducts } from './web-leases.ts';
 
 const { values: opt } = parseArgs({
   options: {
     leases: { type: 'string', default: '2500000' },
     rounds: { type: 'string', default: '30' },
+    // The reports' services in-process on the bench's connection, without the server's 5 s statement deadline.
+    profile: { type: 'boolean', default: true },
   },
 });
 const LEASES = Number(opt.leases);
@@ -101,21 +115,60 @@ async function main() {
       }
       const size = JSON.stringify(answer).length;
       const times: [number[], number[]] = [[], []];
+      let failures = 0;
       for (let i = 0; i < WARMUP + ROUNDS; i++)
         for (const side of i % 2 === 0 ? [0, 1] : [1, 0]) {
           const t = performance.now();
-          await (side === 0 ? post(r.path, r.body) : bare());
+          const failed = await (side === 0 ? post(r.path, r.body) : bare()).then(
+            () => false,
+            () => true,
+          );
+          if (failed) failures += 1;
           if (i >= WARMUP) times[side].push(performance.now() - t);
         }
       const s = quantiles(times[0]);
       const b = quantiles(times[1]);
       row(
-        `PostgreSQL, ${int(LEASES)} leases of a year, ${int(PEOPLE)} people: ${r.name}, ${r.body === year ? 'the last 365 days' : 'today'} (${int(size)} bytes of JSON; n=${s.n}; p50 / p95 / p99 ms)`,
+        `PostgreSQL, ${int(LEASES)} leases of a year, ${int(PEOPLE)} people: ${r.name}, ${r.body === year ? 'the last 365 days' : 'today'} (${int(size)} bytes of JSON; n=${s.n}; p50 / p95 / p99 ms${failures ? `; ${failures} of ${WARMUP + ROUNDS} calls failed 503 past the deadline, timed as they failed` : ''})`,
         triple(s),
         `${triple(b)} (POST /api/fulfillments/servers)`,
         `${(s.p50 / b.p50).toFixed(1)} / ${(s.p95 / b.p95).toFixed(1)} / ${(s.p99 / b.p99).toFixed(1)}`,
         '<= 300 ms',
-        s.p95 <= 300,
+        s.p95 <= 300 && failures === 0,
+      );
+    }
+    if (opt.profile) {
+      const ctx: AppContext = {
+        config: loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATA_DIR: os.tmpdir() }),
+        database: bench.database,
+        db: bench.database.db,
+        secret: randomBytes(32),
+        log: Fastify({ logger: false }).log,
+      };
+      const { userId } = await signInAs(bench.database.db, EMAIL);
+      const principal: Principal = { userId, email: EMAIL, name: 'bench', vendorRoles: [], via: 'session' };
+      const services: [string, () => Promise<unknown>][] = [
+        ['webUtilisation', () => webUtilisation(ctx, principal, year)],
+        ['webUsageHeatmap', () => webUsageHeatmap(ctx, principal, year)],
+        ['webDenials', () => webDenials(ctx, principal, year)],
+        ['webReclaim (90 days)', () => webReclaim(ctx, principal, { customerNumber: BIG, inactiveDays: 90 })],
+      ];
+      const lines: string[] = [];
+      for (const [name, run] of services) {
+        const times: number[] = [];
+        for (let i = 0; i < 3; i++) {
+          const t = performance.now();
+          await run();
+          times.push(performance.now() - t);
+        }
+        lines.push(`${name} ${times.map(fmt).join(', ')}`);
+        console.log(`  profile, in-process without a deadline (3 runs, ms): ${lines.at(-1)}`);
+      }
+      row(
+        `PostgreSQL, ${int(LEASES)} leases: each report's service in-process, no statement deadline (3 runs, ms)`,
+        lines.join('; '),
+        '',
+        '',
       );
     }
   } finally {
