@@ -1,13 +1,12 @@
-import { createHash, randomBytes } from 'node:crypto';
 import { and, asc, eq, isNull } from 'drizzle-orm';
 import type { Db } from '../../db/database.ts';
 import { clsCredentials } from '../../db/schema.ts';
+import { hashBearerToken, newBearerToken } from '../../platform/bearer-token.ts';
 import { type AuditActor, automatedActor, recordAudit } from '../audit/service.ts';
 import { isActiveElasticServer, requireElasticServer } from '../ip-rules/service.ts';
 import type { ElasticServer } from './ingest.ts';
 
 const PREFIX = 'cls_';
-const hash = (token: string) => createHash('sha256').update(token).digest('hex');
 
 /**
  * Issues a bearer credential for an active elastic license server of the account; the token is shown once (and
@@ -19,11 +18,11 @@ export async function issueServerCredential(
   actor: AuditActor = automatedActor,
 ): Promise<{ id: string; token: string }> {
   await requireElasticServer(db, input.customerNumber, input.elasticServerId);
-  const token = PREFIX + randomBytes(32).toString('base64url');
+  const token = newBearerToken(PREFIX);
   return db.transaction(async (tx) => {
     const [row] = await tx
       .insert(clsCredentials)
-      .values({ ...input, tokenHash: hash(token) })
+      .values({ ...input, tokenHash: hashBearerToken(token) })
       .returning({ id: clsCredentials.id });
     await recordAudit(tx, actor, [
       {
@@ -99,7 +98,7 @@ export async function authenticateServer(db: Db, token: string): Promise<Elastic
       elasticServerId: clsCredentials.elasticServerId,
     })
     .from(clsCredentials)
-    .where(and(eq(clsCredentials.tokenHash, hash(token)), isNull(clsCredentials.revokedAt)));
+    .where(and(eq(clsCredentials.tokenHash, hashBearerToken(token)), isNull(clsCredentials.revokedAt)));
   if (!row) return null;
   return (await isActiveElasticServer(db, row.customerNumber, row.elasticServerId)) ? row : null;
 }

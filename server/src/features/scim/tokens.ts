@@ -1,5 +1,5 @@
-import { createHash, randomBytes } from 'node:crypto';
 import type { ScimTokenRow } from '@lp/contract/scim/schemas';
+import { hashBearerToken, newBearerToken } from '../../platform/bearer-token.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { notFound } from '../../platform/errors.ts';
 import type { Principal } from '../../platform/principal.ts';
@@ -14,7 +14,6 @@ import { insertToken, liveTokenByHash, lockToken, markRevoked, tokensOf, touchTo
  */
 
 const PREFIX = 'scim_';
-const hash = (token: string) => createHash('sha256').update(token).digest('hex');
 const tokenObject = (id: string) => ({ type: 'scim-token', id });
 
 /** The SCIM base path of an account, as the identity provider is given it. */
@@ -46,12 +45,12 @@ export async function issueScimToken(
 ) {
   const { customerNumber, name } = request;
   await authorizeAccount(ctx, principal, customerNumber, 'edit');
-  const token = PREFIX + randomBytes(32).toString('base64url');
+  const token = newBearerToken(PREFIX);
   return ctx.db.transaction(async (tx) => {
     const row = await insertToken(tx, {
       customerNumber,
       name,
-      tokenHash: hash(token),
+      tokenHash: hashBearerToken(token),
       createdBy: principal.email,
     });
     await recordAudit(tx, auditActor(principal), [
@@ -110,7 +109,7 @@ export async function authenticateScim(
 ): Promise<ScimCaller | null> {
   const token = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
   if (!token?.startsWith(PREFIX)) return null;
-  const row = await liveTokenByHash(ctx.db, hash(token));
+  const row = await liveTokenByHash(ctx.db, hashBearerToken(token));
   if (!row || row.customerNumber !== customerNumber) return null;
   await touchToken(ctx.db, row.id, new Date());
   return {

@@ -1,7 +1,7 @@
-import { createHash, randomBytes } from 'node:crypto';
 import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
 import type { Db } from '../../db/database.ts';
 import { products, webCredentials } from '../../db/schema.ts';
+import { hashBearerToken, newBearerToken } from '../../platform/bearer-token.ts';
 import { badRequest } from '../../platform/errors.ts';
 import { type AuditActor, automatedActor, recordAudit } from '../audit/service.ts';
 
@@ -13,7 +13,6 @@ export interface WebProduct {
 }
 
 const PREFIX = 'web_';
-const hash = (token: string) => createHash('sha256').update(token).digest('hex');
 
 /**
  * Issues a per-product credential of the web-license API for the part numbers (each a known product); the token
@@ -36,11 +35,11 @@ export async function issueWebCredential(
     .where(inArray(products.partNumber, partNumbers));
   const unknown = partNumbers.filter((p) => !known.some((k) => k.partNumber === p));
   if (unknown.length) throw badRequest(`No product with part number ${unknown.join(', ')}.`);
-  const token = PREFIX + randomBytes(32).toString('base64url');
+  const token = newBearerToken(PREFIX);
   return db.transaction(async (tx) => {
     const [row] = await tx
       .insert(webCredentials)
-      .values({ product, partNumbers, tokenHash: hash(token), createdBy: input.createdBy })
+      .values({ product, partNumbers, tokenHash: hashBearerToken(token), createdBy: input.createdBy })
       .returning({ id: webCredentials.id });
     await recordAudit(tx, actor, [
       {
@@ -105,6 +104,6 @@ export async function authenticateWebProduct(db: Db, token: string): Promise<Web
       partNumbers: webCredentials.partNumbers,
     })
     .from(webCredentials)
-    .where(and(eq(webCredentials.tokenHash, hash(token)), isNull(webCredentials.revokedAt)));
+    .where(and(eq(webCredentials.tokenHash, hashBearerToken(token)), isNull(webCredentials.revokedAt)));
   return row ? { credentialId: row.id, product: row.product, partNumbers: row.partNumbers } : null;
 }
