@@ -5,7 +5,7 @@
  * session per person per working day). Each report over the whole year (365 days up to today) through the real
  * server, in turns with the cheapest authenticated read of the same session (POST /api/fulfillments/servers).
  *
- *   npx tsx bench/web-reporting.ts [--leases N] [--rounds N]
+ *   npx tsx bench/web-reporting.ts [--leases N] [--rounds N] [--no-profile] [--extra-sql "DDL"]
  *
  * A fresh database on BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test), dropped afterwards.
  */
@@ -33,9 +33,12 @@ import { caller, loadAverage, startServer, stopServer } from './server-process.t
 import { BIG, benchSession, EMAIL, fillLeases, seedAccount, seedProducts } from './web-leases.ts';
 
 const { values: opt } = parseArgs({
+  allowNegative: true,
   options: {
     leases: { type: 'string', default: '2500000' },
     rounds: { type: 'string', default: '30' },
+    // e.g. an index to try: --extra-sql "create index ... on web_leases ..." (run after the load, then ANALYZE)
+    'extra-sql': { type: 'string' },
     // The reports' services in-process on the bench's connection, without the server's 5 s statement deadline.
     profile: { type: 'boolean', default: true },
   },
@@ -55,7 +58,7 @@ const triple = (q: Quantiles) => `${fmt(q.p50)} / ${fmt(q.p95)} / ${fmt(q.p99)}`
 
 async function main() {
   const started = performance.now();
-  console.log(`leases=${LEASES} rounds=${ROUNDS} (+${WARMUP})`);
+  console.log(`leases=${LEASES} rounds=${ROUNDS} (+${WARMUP}) extra-sql=${opt['extra-sql'] ?? 'none'}`);
   console.log(
     `nproc ${os.cpus().length}, node ${process.version}, ${new Date().toISOString()}, load average ${loadAverage()}`,
   );
@@ -72,6 +75,11 @@ async function main() {
       accounts: 1,
       people: 1,
     });
+    if (opt['extra-sql']) {
+      await bench.raw(opt['extra-sql'], []);
+      await bench.raw('analyze web_leases', []);
+      console.log(`  ran ${opt['extra-sql']}`);
+    }
     const headers = await benchSession(bench.database);
     const server = await startServer(dataDir, bench.url);
     child = server.child;
