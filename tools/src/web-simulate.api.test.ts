@@ -2,15 +2,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { type Database, type Db, openPglite, queryRows } from '@lp/server/db/database';
 import { simulateWebSessions } from '@lp/server/features/demo/web-simulator';
-import {
-  addGroup,
-  addPerson,
-  assignNamedSeat,
-  setGroupTerms,
-} from '@lp/server/features/web-sessions/test/web-rows';
 import { issueWebCredential } from '@lp/server/features/web-sessions/web-credentials';
 import { buildAccount, buildEntitlement, buildProduct, dayFromToday } from '@lp/server/harness/factories';
 import { createTestDatabase, migratedDataDir, type TestDatabase } from '@lp/server/test/test-db';
+import { addGroupTerms, addWebGroup, addWebPerson, assignNamedSeat } from '@lp/server/test/web-leases';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CliRun, runCli } from '../test/run-cli.ts';
@@ -41,14 +36,14 @@ async function buildWebAccount(db: Db) {
     });
   const ids: string[] = [];
   for (let i = 1; i <= 12; i++)
-    ids.push(await addPerson(db, CN, `p${String(i).padStart(2, '0')}@sim.example`));
-  await addPerson(db, CN, 'gone@sim.example', 'suspended');
+    ids.push(await addWebPerson(db, CN, `p${String(i).padStart(2, '0')}@sim.example`));
+  await addWebPerson(db, CN, 'gone@sim.example', 'suspended');
   for (const id of ids.slice(0, 3)) await assignNamedSeat(db, CN, NAMED, id);
-  const design = await addGroup(db, CN, 'Design', ids.slice(3, 8));
-  const test = await addGroup(db, CN, 'Test', ids.slice(8, 12));
+  const design = await addWebGroup(db, CN, 'Design', ids.slice(3, 8));
+  const test = await addWebGroup(db, CN, 'Test', ids.slice(8, 12));
   // Design keeps 2 seats and may hold 3; Test may hold 1 at once.
-  await setGroupTerms(db, CN, SHARED, design, 2, 3);
-  await setGroupTerms(db, CN, SHARED, test, 0, 1);
+  await addGroupTerms(db, CN, SHARED, design, 2, 3);
+  await addGroupTerms(db, CN, SHARED, test, 0, 1);
   // Half-hour windows: heartbeats every 29 minutes keep the week's calls few.
   for (const partNumber of [NAMED, SHARED])
     await db.execute(

@@ -42,10 +42,10 @@ import {
 } from '../../test/api-fixture.ts';
 import { tableSnapshot } from '../../test/table-snapshot.ts';
 import type { TestDatabase } from '../../test/test-db.ts';
+import { addWebPerson } from '../../test/web-leases.ts';
 import { queryRows } from '../db/database.ts';
 import { accounts, alerts, elasticLedger, emails, fsaPrices, operationKeys, products } from '../db/schema.ts';
 import { issueServerCredential } from '../features/cls-api/server-credentials.ts';
-import { addPerson } from '../features/web-sessions/test/web-rows.ts';
 import { issueWebCredential } from '../features/web-sessions/web-credentials.ts';
 
 /*
@@ -436,7 +436,7 @@ const webProduct = (w: World) => {
 };
 const webCheckoutBody = async (w: World) => {
   const email = `web-${++webPeople}@acme.example`;
-  await addPerson(w.db, CN, email);
+  await addWebPerson(w.db, CN, email);
   return { customerNumber: CN, email, partNumber: 'IDEM-WEBS' };
 };
 const webLease = async (w: World) => {

@@ -7,10 +7,17 @@ import { buildAccount, buildEntitlement, buildProduct, dayFromToday } from '../.
 import { createTestApp } from '../../../harness/test-app.ts';
 import { acme, anonymous, apiOf, apiTest, bearer, type Caller, other } from '../../../test/api-fixture.ts';
 import { auditEntriesOf } from '../../../test/audit-entries.ts';
+import {
+  addGroupTerms,
+  addWebGroup,
+  addWebPerson,
+  ageLease,
+  assignNamedSeat,
+  leaseRow,
+} from '../../../test/web-leases.ts';
 import { queryRows } from '../../db/database.ts';
 import { runDueJobs } from '../../platform/jobs.ts';
 import { endUserLeases, noSuchLease, partNotCovered, webSessionsSweepJob } from './service.ts';
-import { addGroup, addPerson, ageLease, assignNamedSeat, leaseRow, setGroupTerms } from './test/web-rows.ts';
 import { issueWebCredential, revokeWebCredential } from './web-credentials.ts';
 
 /* Issue 24 (decision 071): the web-license product API (/web/v1), its sweep and the portal's open sessions. */
@@ -49,7 +56,7 @@ const test = apiTest
     await line(RACE, 'Shared Web', 5);
     await line(ELSEWHERE, 'Shared Web', 5);
     await buildAccount(db, { customerNumber: BLOCKED, name: 'Blocked', exportControlStatus: 'Denied' });
-    await addPerson(db, BLOCKED, mail('ann'));
+    await addWebPerson(db, BLOCKED, mail('ann'));
     const issue = async (partNumbers: string[]) =>
       issueWebCredential(db, { product: 'Fluids Online', partNumbers, createdBy: 'test' });
     const product = await issue([NAMED, SHARED, RACE, NONE]);
@@ -70,13 +77,13 @@ const test = apiTest
       ['ops1', 'active'],
       ['ops2', 'active'],
     ] as const)
-      people[who] = await addPerson(db, CN, mail(who), state);
+      people[who] = await addWebPerson(db, CN, mail(who), state);
     for (const who of ['ann', 'ivy', 'sue']) await assignNamedSeat(db, CN, NAMED, people[who]);
-    const eng = await addGroup(db, CN, 'Engineering', [people.eng1, people.eng2]);
-    const ops = await addGroup(db, CN, 'Operations', [people.ops1, people.ops2]);
+    const eng = await addWebGroup(db, CN, 'Engineering', [people.eng1, people.eng2]);
+    const ops = await addWebGroup(db, CN, 'Operations', [people.ops1, people.ops2]);
     // Four seats: two kept for Engineering (at most three), Operations at most one of the free two.
-    await setGroupTerms(db, CN, SHARED, eng, 2, 3);
-    await setGroupTerms(db, CN, SHARED, ops, 0, 1);
+    await addGroupTerms(db, CN, SHARED, eng, 2, 3);
+    await addGroupTerms(db, CN, SHARED, ops, 0, 1);
     return {
       people,
       groups: { eng, ops },
@@ -446,7 +453,7 @@ describe('races', () => {
     onTestFinished(() => nodeB.close());
     const nodes = [apiOf(app), apiOf(nodeB)];
     const racers = Array.from({ length: 40 }, (_, i) => mail(`racer${i}`));
-    for (const email of racers) await addPerson(db, CN, email);
+    for (const email of racers) await addWebPerson(db, CN, email);
     const answers = await Promise.all(
       racers.map((email, i) =>
         nodes[i % 2].ok(product, webSessionsApi.checkout, { customerNumber: CN, email, partNumber: RACE }),
