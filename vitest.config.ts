@@ -45,6 +45,8 @@ export default defineConfig({
           // Times as the browser tests see them (their browser runs in UTC).
           env: { TZ: 'UTC' },
           testTimeout: 30_000,
+          // expect.poll waits on a signal as findBy does (web/test/setup.ts): up to 10 s, not the default 1 s.
+          expect: { poll: { timeout: 10_000 } },
         },
       },
       ...engines.map((engine) => ({

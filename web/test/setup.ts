@@ -1,5 +1,5 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
 
 /*
@@ -31,6 +31,10 @@ if (!('fonts' in document))
   });
 // Mantine scrolls a focused option or a modal's content into view.
 Element.prototype.scrollIntoView = () => {};
+
+// A findBy… waits for its element up to this long (the default is 1 s): on a loaded 2-core CI machine a page with
+// charts or a large grid can take longer than that to render, and a wait on a signal should not fail for speed.
+configure({ asyncUtilTimeout: 10_000 });
 
 afterEach(() => {
   cleanup();
