@@ -3,6 +3,7 @@ import { webDirectoryMessages } from '@lp/domain/web-directory';
 import { ActionIcon, Menu } from '@mantine/core';
 import type { ColDef, ICellRendererParams } from 'ag-grid-community';
 import { type ReactNode, useMemo } from 'react';
+import { actionsColumn } from '../../../components/saved-view-grid/actions-column.ts';
 import { ListGrid } from '../../../components/saved-view-grid/list-grid.tsx';
 
 export const GROUPS_TITLE = 'Web groups';
@@ -103,23 +104,7 @@ export function GroupsTable({
         flex: 2,
         minWidth: 240,
       },
-      ...(writable
-        ? [
-            {
-              colId: 'actions',
-              headerName: '',
-              pinned: 'right',
-              sortable: false,
-              filter: false,
-              suppressHeaderMenuButton: true,
-              flex: 0,
-              width: 64,
-              minWidth: 64,
-              resizable: false,
-              cellRenderer: ActionsCell,
-            } satisfies ColDef<WebGroup>,
-          ]
-        : []),
+      ...(writable ? [actionsColumn<WebGroup>(ActionsCell, 64)] : []),
     ],
     [writable],
   );

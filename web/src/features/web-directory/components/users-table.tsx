@@ -3,6 +3,7 @@ import { formatDateTime } from '@lp/domain/dates';
 import { ActionIcon, Anchor, Menu } from '@mantine/core';
 import type { ColDef, ICellRendererParams } from 'ag-grid-community';
 import { type ReactNode, useMemo } from 'react';
+import { actionsColumn } from '../../../components/saved-view-grid/actions-column.ts';
 import { ListGrid } from '../../../components/saved-view-grid/list-grid.tsx';
 import { directSeats, inheritedSeats, userRoleText, userSourceText, userStateText } from '../user-text.ts';
 
@@ -125,23 +126,7 @@ export function UsersTable({
         cellRenderer: SessionsCell,
         minWidth: 110,
       },
-      ...(writable
-        ? [
-            {
-              colId: 'actions',
-              headerName: '',
-              pinned: 'right',
-              sortable: false,
-              filter: false,
-              suppressHeaderMenuButton: true,
-              flex: 0,
-              width: 64,
-              minWidth: 64,
-              resizable: false,
-              cellRenderer: ActionsCell,
-            } satisfies ColDef<WebUser>,
-          ]
-        : []),
+      ...(writable ? [actionsColumn<WebUser>(ActionsCell, 64)] : []),
     ],
     [writable],
   );

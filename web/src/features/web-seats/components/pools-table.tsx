@@ -3,6 +3,7 @@ import { formatCount } from '@lp/domain/amounts';
 import { Button } from '@mantine/core';
 import type { ColDef, ICellRendererParams } from 'ag-grid-community';
 import { useMemo } from 'react';
+import { actionsColumn } from '../../../components/saved-view-grid/actions-column.ts';
 import { ListGrid } from '../../../components/saved-view-grid/list-grid.tsx';
 import { groupTermsText, policyText, poolKindText, termText } from '../pool-text.ts';
 
@@ -98,23 +99,7 @@ export function PoolsTable({
         flex: 2,
         minWidth: 200,
       },
-      ...(editable
-        ? [
-            {
-              colId: 'actions',
-              headerName: '',
-              pinned: 'right',
-              sortable: false,
-              filter: false,
-              suppressHeaderMenuButton: true,
-              flex: 0,
-              width: 120,
-              minWidth: 120,
-              resizable: false,
-              cellRenderer: ActionsCell,
-            } satisfies ColDef<WebPoolUse>,
-          ]
-        : []),
+      ...(editable ? [actionsColumn<WebPoolUse>(ActionsCell, 120)] : []),
     ],
     [editable],
   );
