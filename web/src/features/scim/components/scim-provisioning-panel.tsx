@@ -293,7 +293,7 @@ export function ScimProvisioningPanel({ customerNumber }: { customerNumber: stri
             {errorText(list.error)}
           </Alert>
         ) : list.data.length === 0 ? (
-          <Text size="sm" c="dimmed">
+          <Text size="sm">
             {scimTexts.empty}
           </Text>
         ) : (
