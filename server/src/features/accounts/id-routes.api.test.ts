@@ -125,6 +125,16 @@ describe('routes that name an object by id pass the account gate of its account'
     // API tokens belong to a user: the owner, staff, or the administrator of an account the owner is a contact of,
     // named in the body and gated there (api-tokens.api.test.ts); any other id answers like an unknown one.
     const userOwned = ['POST /api/tokens/:id/revoke'];
+    // SCIM resources are addressed inside their account's path and answered only to a token of that account; another
+    // account's id answers 404 (scim.api.test.ts). Discovery ids are the endpoint's own, not an account's.
+    const scim = [
+      ...['GET', 'PUT', 'PATCH', 'DELETE'].flatMap((m) => [
+        `${m} /scim/v2/:customerNumber/Users/:id`,
+        `${m} /scim/v2/:customerNumber/Groups/:id`,
+      ]),
+      'GET /scim/v2/:customerNumber/ResourceTypes/:id',
+      'GET /scim/v2/:customerNumber/Schemas/:id',
+    ];
     // printRoutes draws a tree ("│   └── /:id/resolve (POST)" under its parent); a path is its branch joined.
     const named = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].flatMap((method) => {
       const branch: string[] = [];
@@ -140,6 +150,6 @@ describe('routes that name an object by id pass the account gate of its account'
           return methods && path.includes(':id') ? [`${method} ${path}`] : [];
         });
     });
-    expect(named.sort()).toEqual([...gated, ...global, ...userOwned].sort());
+    expect(named.sort()).toEqual([...gated, ...global, ...userOwned, ...scim].sort());
   });
 });

@@ -166,6 +166,45 @@ describe('SCIM tokens through the session API', () => {
       });
     }
   });
+  test('ids of another account’s people and groups answer 404 to this account’s token, and nothing changes', async ({
+    api,
+    cast: { outsider },
+    scim: { send, refused },
+  }) => {
+    const { data: theirs } = await api.ok(outsider, scimApi.issue, {
+      customerNumber: other.customerNumber,
+      name: 'Theirs',
+    });
+    const at = (path: string) => `/scim/v2/${other.customerNumber}${path}`;
+    const made = await send('POST', at('/Users'), newUser('kept@other.example'), { token: theirs.token });
+    expect(made.statusCode).toBe(201);
+    const user = made.json() as { id: string };
+    const group = await send(
+      'POST',
+      at('/Groups'),
+      {
+        schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'],
+        displayName: 'Theirs',
+        members: [{ value: user.id }],
+      },
+      { token: theirs.token },
+    );
+    expect(group.statusCode).toBe(201);
+    const { id: groupId } = group.json() as { id: string };
+    for (const [method, body] of [
+      ['GET', undefined],
+      ['PUT', newUser('taken@acme.example')],
+      ['PATCH', patch({ op: 'replace', path: 'active', value: false })],
+      ['DELETE', undefined],
+    ] as const) {
+      await refused(method, `/Users/${user.id}`, body, 404);
+      await refused(method, `/Groups/${groupId}`, method === 'PUT' ? { displayName: 'Ours now' } : body, 404);
+    }
+    const still = await send('GET', at(`/Users/${user.id}`), undefined, { token: theirs.token });
+    expect(still.json()).toMatchObject({ userName: 'kept@other.example', active: true });
+    const theirGroup = await send('GET', at(`/Groups/${groupId}`), undefined, { token: theirs.token });
+    expect(theirGroup.json()).toMatchObject({ displayName: 'Theirs', members: [{ value: user.id }] });
+  });
 });
 
 describe('discovery', () => {
