@@ -473,10 +473,11 @@ describe('demo world in the database', () => {
     expect(await one(`select count(distinct credential_id) ${leases}`)).toBe(1);
   });
 
-  test('is deterministic: clearing and seeding again with the same seed gives identical rows', async ({
-    database,
-    world: { one, fingerprint },
-  }) => {
+  // Each seeds the whole world again (twice here, once below): about 30 s on a quiet machine, more than a minute on
+  // a loaded CI one since the world holds web licensing too.
+  test('is deterministic: clearing and seeding again with the same seed gives identical rows', {
+    timeout: 240_000,
+  }, async ({ database, world: { one, fingerprint } }) => {
     const before = await fingerprint();
     await clearDemoWorld(database.db);
     expect(await one(`select count(*) from accounts`)).toBe(0);
@@ -493,10 +494,9 @@ describe('demo world in the database', () => {
     expect(other.usage_sessions).not.toBe(before.usage_sessions);
   });
 
-  test('seedIfEmpty leaves a seeded database alone and lists the demo users outside production', async ({
-    database,
-    world: { one },
-  }) => {
+  test('seedIfEmpty leaves a seeded database alone and lists the demo users outside production', {
+    timeout: 240_000,
+  }, async ({ database, world: { one } }) => {
     const config = loadConfig({ SEED_SESSIONS: '100', DEMO_PASSWORD: 'secret-demo-pw' });
     const log = vi.spyOn(console, 'log').mockImplementation(() => {});
     try {
