@@ -293,9 +293,7 @@ export function ScimProvisioningPanel({ customerNumber }: { customerNumber: stri
             {errorText(list.error)}
           </Alert>
         ) : list.data.length === 0 ? (
-          <Text size="sm">
-            {scimTexts.empty}
-          </Text>
+          <Text size="sm">{scimTexts.empty}</Text>
         ) : (
           <TokensTable tokens={list.data} onRevoke={viewOnly ? undefined : setRevoking} />
         )}
