@@ -38,6 +38,7 @@ import { registerTransactionRoutes } from './features/transactions/routes.ts';
 import { registerUserRoutes } from './features/user/routes.ts';
 import { registerWebDirectoryRoutes } from './features/web-directory/routes.ts';
 import { registerWebReportingRoutes } from './features/web-reporting/routes.ts';
+import { webUsageRollupJob } from './features/web-reporting/service.ts';
 import { registerWebSeatRoutes } from './features/web-seats/routes.ts';
 import { registerWebSessionRoutes } from './features/web-sessions/routes.ts';
 import { webSessionsSweepJob } from './features/web-sessions/service.ts';
@@ -177,7 +178,7 @@ export async function buildApp(
 
   // The e-mail delivery worker runs while the app is up (a no-op without SMTP_URL).
   let stopMailWorker: (() => Promise<void>) | undefined;
-  // The jobs too (daily notices, audit checkpoints, old operation keys, the web-lease sweep): every node polls, each run happens once (decision 040).
+  // The jobs too (daily notices, audit checkpoints, old operation keys, the web-lease sweep, the reports' rollup): every node polls, each run happens once (decision 040).
   let stopJobs: (() => Promise<void>) | undefined;
   app.addHook('onReady', async () => {
     stopMailWorker = startMailWorker(ctx);
@@ -189,6 +190,7 @@ export async function buildApp(
           auditCheckpointJob(config.AUDIT_CHECKPOINT_MINUTES),
           operationKeysPruneJob,
           webSessionsSweepJob,
+          webUsageRollupJob,
         ],
         {
           pollIntervalMs: config.JOBS_POLL_SECONDS * 1000,

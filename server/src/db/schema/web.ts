@@ -1,5 +1,17 @@
 import { sql } from 'drizzle-orm';
-import { bigint, check, index, integer, pgTable, primaryKey, text, unique, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  check,
+  customType,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  text,
+  unique,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { accounts } from './accounts.ts';
 import { ts } from './columns.ts';
 import { products } from './entitlements.ts';
@@ -246,7 +258,75 @@ export const webLeases = pgTable(
     index('web_leases_account_ended_idx').on(t.customerNumber, t.endedAt),
     index('web_leases_open_idx').on(t.customerNumber, t.partNumber).where(sql`${t.outcome} = 'open'`),
     index('web_leases_user_open_idx').on(t.userId).where(sql`${t.outcome} = 'open'`),
+    // The reclaim list probes each named seat's open session and latest end (migration 0017).
+    index('web_leases_seat_use_idx')
+      .on(t.customerNumber, t.partNumber, t.userId, t.endedAt)
+      .where(sql`${t.outcome} <> 'denied'`),
+    // The denials report reads only denials (migration 0017; the SQL also INCLUDEs part, reason and e-mail).
+    index('web_leases_denied_idx').on(t.customerNumber, t.startedAt).where(sql`${t.outcome} = 'denied'`),
   ],
+);
+
+/**
+ * The reports' rollups of closed UTC hours (issue 24 §5, decision 071 as built), written by web-reporting's
+ * rollup job. `groupId` is the group the sessions counted to, or the nil uuid for the whole pool (a key column
+ * cannot be null). No foreign key to the group: a deleted group's rows stay, unread (no terms name it).
+ */
+export const webUsageHours = pgTable(
+  'web_usage_hours',
+  {
+    customerNumber: text('customer_number')
+      .notNull()
+      .references(() => accounts.customerNumber, { onDelete: 'cascade' }),
+    partNumber: text('part_number').notNull(),
+    groupId: uuid('group_id').notNull(),
+    hour: ts('hour').notNull(),
+    /** Sessions started in the hour */
+    started: integer('started').notNull(),
+    /** Sessions open at some time in the hour */
+    active: integer('active').notNull(),
+    /** The most sessions open at once in the hour */
+    peak: integer('peak').notNull(),
+  },
+  (t) => [
+    primaryKey({ name: 'web_usage_hours_pk', columns: [t.customerNumber, t.partNumber, t.groupId, t.hour] }),
+    index('web_usage_hours_hour_idx').on(t.hour),
+  ],
+);
+
+/** 366 bits, bit d-1 for day d of a UTC year (PostgreSQL's bit(366), text '0101…' in and out). */
+const yearDays = customType<{ data: string; driverData: string }>({ dataType: () => 'bit(366)' });
+
+/** Who had a session on which days: per person and UTC year, a bit per day (distinct people per period). */
+export const webUsagePeople = pgTable(
+  'web_usage_people',
+  {
+    customerNumber: text('customer_number')
+      .notNull()
+      .references(() => accounts.customerNumber, { onDelete: 'cascade' }),
+    partNumber: text('part_number').notNull(),
+    groupId: uuid('group_id').notNull(),
+    year: integer('year').notNull(),
+    userId: uuid('user_id').notNull(),
+    days: yearDays('days').notNull(),
+  },
+  (t) => [
+    primaryKey({
+      name: 'web_usage_people_pk',
+      columns: [t.customerNumber, t.year, t.partNumber, t.groupId, t.userId],
+    }),
+  ],
+);
+
+/** One row: hours before `rolledUntil` are rolled up; the reports read web_leases from there on. */
+export const webUsageWatermark = pgTable(
+  'web_usage_watermark',
+  {
+    id: boolean('id').primaryKey().default(true),
+    rolledUntil: ts('rolled_until').notNull(),
+    rolledAt: ts('rolled_at').notNull().default(sql`now()`),
+  },
+  (t) => [check('web_usage_watermark_one_row_check', sql`${t.id}`)],
 );
 
 /** Bearer tokens of an account's SCIM endpoint, issued and revoked by its administrators. Only hashes are stored. */

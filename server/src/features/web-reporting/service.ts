@@ -14,18 +14,25 @@ import {
 import type { DenialReason } from '@lp/domain/web-seats';
 import type { Db } from '../../db/database.ts';
 import type { AppContext } from '../../platform/context.ts';
+import type { Job } from '../../platform/jobs.ts';
 import type { Principal } from '../../platform/principal.ts';
 import { authorizeAccount } from '../accounts/policy.ts';
-import { listWebPools } from '../web-seats/service.ts';
+import { webPoolSeats } from '../web-seats/service.ts';
 import {
+  accountsWithLeases,
   activeUsers,
   capacityDenialPeaks,
   dailyPeaks,
   denialCounts,
+  firstLeaseHour,
   hourlyUse,
   idleNamedSeats,
   idleNamedSeatsOfAll,
+  lockWatermark,
   type Period,
+  pruneRollupRuns,
+  rollUpAccount,
+  setWatermark,
 } from './repository.ts';
 
 /* /web-reporting (issue 24, decision 071): utilisation, the heat map, denials and the reclaim list. */
@@ -55,14 +62,15 @@ export async function webUtilisation(
   request: { customerNumber: string; from: string; to: string },
 ): Promise<PoolUtilisation[]> {
   const { customerNumber, from, to } = request;
-  // listWebPools is the account gate ('read') and the pools with their seats, named seats and group terms.
-  const pools = await listWebPools(ctx, principal, customerNumber);
+  // webPoolSeats is the account gate ('read') and the pools with their seats, named seats and group terms.
+  const pools = await webPoolSeats(ctx, principal, customerNumber);
   const period = periodOf(from, to);
-  const [poolPeaks, groupPeaks, users] = await Promise.all([
-    dailyPeaks(ctx.db, customerNumber, period, false),
-    dailyPeaks(ctx.db, customerNumber, period, true),
+  const [peaks, users] = await Promise.all([
+    dailyPeaks(ctx.db, customerNumber, period),
     activeUsers(ctx.db, customerNumber, period),
   ]);
+  const poolPeaks = peaks.filter((p) => p.groupId === null);
+  const groupPeaks = peaks.filter((p) => p.groupId !== null);
   const days = daysOf(from, to);
   const peakOf = (rows: typeof poolPeaks) => rows.reduce((m, r) => Math.max(m, r.peak), 0);
   return pools.map((pool) => {
@@ -119,7 +127,7 @@ export async function webDenials(
   request: { customerNumber: string; from: string; to: string },
 ): Promise<PoolDenials[]> {
   const { customerNumber } = request;
-  const pools = await listWebPools(ctx, principal, customerNumber);
+  const pools = await webPoolSeats(ctx, principal, customerNumber);
   const period = periodOf(request.from, request.to);
   const [counts, peaks] = await Promise.all([
     denialCounts(ctx.db, customerNumber, period),
@@ -183,3 +191,61 @@ export async function inactiveSeatFindings(db: Db, today: string): Promise<Map<s
   }
   return findings;
 }
+
+const HOUR_MS = 3_600_000;
+/** A lease is written with its request's clock and committed within the statement deadline: hours this long
+ * closed are settled. */
+const SETTLE_MS = 5 * 60_000;
+/** Hours rolled up per transaction: a backlog (a first run on a year of leases) goes a week at a time. */
+const CHUNK_HOURS = 7 * 24;
+
+const hourOf = (t: number) => new Date(Math.floor(t / HOUR_MS) * HOUR_MS).toISOString();
+
+/**
+ * Rolls the closed hours since the watermark up into web_usage_hours and web_usage_people (decision 071 as
+ * built), a week of hours per transaction, each moving the watermark under the rollup's lock; answers the hours
+ * rolled up. Rolling a window again replaces its rows with the same ones. A lease still open is counted open to
+ * the window's end: it ends later (now, as its request or the sweep sees it), so after the watermark.
+ */
+export async function rollUpWebUsage(
+  db: Db,
+  now: Date,
+): Promise<{ from: string | null; until: string | null }> {
+  const target = hourOf(now.getTime() - SETTLE_MS);
+  let from: string | null = null;
+  let until: string | null = null;
+  for (;;) {
+    const more = await db.transaction(async (tx) => {
+      const mark = await lockWatermark(tx);
+      const accounts = await accountsWithLeases(tx);
+      const start = mark ?? (await firstLeaseHour(tx, accounts)) ?? target;
+      if (start >= target) {
+        if (mark === null) await setWatermark(tx, target);
+        return false;
+      }
+      const end = hourOf(Math.min(Date.parse(start) + CHUNK_HOURS * HOUR_MS, Date.parse(target)));
+      for (const customerNumber of accounts) await rollUpAccount(tx, customerNumber, start, end);
+      await setWatermark(tx, end);
+      from ??= start;
+      until = end;
+      return end < target;
+    });
+    if (!more) return { from, until };
+  }
+}
+
+/** The run key of the rollup: the UTC hour closed ten minutes ago (so the run comes after the hour settled). */
+const rollupHour = (now: Date) => new Date(now.getTime() - 10 * 60_000).toISOString().slice(0, 13);
+
+/**
+ * Once an hour across the nodes (decision 040's runner), and at a node's start: the hours closed since the last
+ * run are rolled up for the reports.
+ */
+export const webUsageRollupJob: Job = {
+  name: 'web-usage-rollup',
+  runKeyOf: rollupHour,
+  run: async (ctx, _hour, now) => {
+    await rollUpWebUsage(ctx.db, now);
+    await pruneRollupRuns(ctx.db, 'web-usage-rollup', now);
+  },
+};

@@ -139,6 +139,30 @@ export async function listWebPools(
   });
 }
 
+/**
+ * The account's pools with their named seats held and a shared pool's group terms, behind the account gate
+ * ('read'): what the reports need of a pool, without listWebPools' lease use (the 30-day peak reads a month of
+ * leases, seconds for an account of 10 000 people; issue 24 §5).
+ */
+export async function webPoolSeats(ctx: AppContext, principal: Principal, customerNumber: string) {
+  await authorizeAccount(ctx, principal, customerNumber, 'read');
+  const [pools, seats, terms] = await Promise.all([
+    poolsOf(ctx.db, customerNumber),
+    seatCounts(ctx.db, customerNumber),
+    groupTermsOf(ctx.db, customerNumber),
+  ]);
+  return pools.map((p) => ({
+    ...p,
+    assigned: seats.get(p.partNumber) ?? 0,
+    groupTerms:
+      p.kind === 'shared'
+        ? terms
+            .filter((t) => t.partNumber === p.partNumber)
+            .map(({ groupId, groupName, guaranteed, cap }) => ({ groupId, groupName, guaranteed, cap }))
+        : [],
+  }));
+}
+
 /** Replaces one pool's lease policy in one transaction, audited with the policy before and after. */
 export async function saveWebPoolPolicy(
   ctx: AppContext,
