@@ -348,5 +348,8 @@ export const jsonRows = (rows: readonly object[]) => sql`${JSON.stringify(rows)}
  * first seeding of an empty database) take turns instead of reading the same state.
  */
 export async function lockUntilCommit(tx: Db, name: string): Promise<void> {
-  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${name}, 0))`);
+  await tx.execute(sql`select ${lockUntilCommitCall(name)}`);
 }
+
+/** lockUntilCommit's lock as an SQL call, for a statement that takes it along with other work (the web checkout). */
+export const lockUntilCommitCall = (name: string) => sql`pg_advisory_xact_lock(hashtextextended(${name}, 0))`;

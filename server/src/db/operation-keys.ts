@@ -1,9 +1,11 @@
 import { createHash } from 'node:crypto';
-import { and, eq, lt, sql } from 'drizzle-orm';
+import { eq, lt, sql } from 'drizzle-orm';
 import { AppError } from '../platform/errors.ts';
 import { type Job, utcDay } from '../platform/jobs.ts';
 import type { Db } from './database.ts';
 import { operationKeys } from './schema.ts';
+
+const operationKeyReused = 'This operationKey was already used for another operation.';
 
 /**
  * Runs one write batch at most once per client key (decision 029). Inside the caller's transaction the key is
@@ -17,7 +19,7 @@ export async function onceForKey<T>(
   claim: { key: string | undefined; operation: string; userEmail: string; request: object },
   run: () => Promise<T>,
 ): Promise<{ result: T; replayed: boolean }> {
-  return claimOnce(tx, claim, run, 'This operationKey was already used for another operation.');
+  return claimOnce(tx, claim, run, operationKeyReused);
 }
 
 /**
@@ -39,31 +41,62 @@ async function claimOnce<T>(
   reused: string,
 ): Promise<{ result: T; replayed: boolean }> {
   if (!claim.key) return { result: await run(), replayed: false };
-  const { operationKey: _key, ...rest } = claim.request as { operationKey?: string };
-  const requestHash = createHash('sha256').update(JSON.stringify(rest)).digest('hex');
+  const requestHash = requestHashOf(claim.request);
   const claimed = await tx
     .insert(operationKeys)
     .values({ key: claim.key, operation: claim.operation, userEmail: claim.userEmail, result: {} })
     .onConflictDoNothing()
     .returning({ key: operationKeys.key });
-  if (claimed.length === 0) {
-    const [stored] = await tx.select().from(operationKeys).where(eq(operationKeys.key, claim.key));
-    const saved = stored?.result as { requestHash?: string; value?: T } | undefined;
-    if (
-      !stored ||
-      stored.operation !== claim.operation ||
-      stored.userEmail !== claim.userEmail ||
-      saved?.requestHash !== requestHash
-    )
-      throw new AppError('CONFLICT', reused);
-    return { result: saved.value as T, replayed: true };
-  }
+  if (claimed.length === 0)
+    return {
+      result: await storedOutcome<T>(tx, { ...claim, key: claim.key }, requestHash, reused),
+      replayed: true,
+    };
   const result = await run();
-  await tx
-    .update(operationKeys)
-    .set({ result: sql`${JSON.stringify({ requestHash, value: result ?? null })}::jsonb` })
-    .where(and(eq(operationKeys.key, claim.key)));
+  await tx.execute(keyOutcomeUpdate(claim.key, requestHash, result));
   return { result, replayed: false };
+}
+
+/*
+ * The same claim in parts, for a caller that folds the claim and the stored outcome into its own statements to save
+ * round trips (the web checkout, decision 071): claimKeyInsert in its first statement (waits on a concurrent claim
+ * of the key like onceForKey), storedOutcome when it did not claim, keyOutcomeUpdate with its last write.
+ */
+
+/** What a key's request is compared by: the request without the key itself. */
+export function requestHashOf(request: object): string {
+  const { operationKey: _key, ...rest } = request as { operationKey?: string };
+  return createHash('sha256').update(JSON.stringify(rest)).digest('hex');
+}
+
+/** Claims the key: an insert answering the key when this transaction claimed it, no row when it was taken. */
+export const claimKeyInsert = (claim: { key: string; operation: string; userEmail: string }) =>
+  sql`insert into operation_keys (key, operation, user_email, result)
+    values (${claim.key}, ${claim.operation}, ${claim.userEmail}, '{}'::jsonb)
+    on conflict do nothing returning key`;
+
+/** Stores the outcome of the run that claimed the key, for its retries. */
+export const keyOutcomeUpdate = (key: string, requestHash: string, result: unknown) =>
+  sql`update operation_keys set result = ${JSON.stringify({ requestHash, value: result ?? null })}::jsonb
+    where key = ${key}`;
+
+/** The outcome stored for a key another call claimed; refused when it was claimed for another request. */
+export async function storedOutcome<T>(
+  tx: Db,
+  claim: { key: string; operation: string; userEmail: string },
+  requestHash: string,
+  reused = operationKeyReused,
+): Promise<T> {
+  const [stored] = await tx.select().from(operationKeys).where(eq(operationKeys.key, claim.key));
+  const saved = stored?.result as { requestHash?: string; value?: T } | undefined;
+  if (
+    !stored ||
+    stored.operation !== claim.operation ||
+    stored.userEmail !== claim.userEmail ||
+    saved?.requestHash !== requestHash
+  )
+    throw new AppError('CONFLICT', reused);
+  return saved.value as T;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { licenseModelGroups } from '@lp/domain/entitlements';
 import { and, eq, inArray, isNotNull, sql } from 'drizzle-orm';
-import { type Db, lockUntilCommit, queryRows } from '../../db/database.ts';
+import { type Db, lockUntilCommit, lockUntilCommitCall, queryRows } from '../../db/database.ts';
 import {
   entitlements,
   products,
@@ -94,8 +94,31 @@ export async function upsertPolicy(
  * pools takes them in part-number order (lockPools), so two of them never wait on each other.
  */
 export async function lockPool(tx: Db, customerNumber: string, partNumber: string): Promise<void> {
-  await lockUntilCommit(tx, `web-pool:${customerNumber}:${partNumber}`);
+  await lockUntilCommit(tx, poolLockName(customerNumber, partNumber));
 }
+
+const poolLockName = (customerNumber: string, partNumber: string) =>
+  `web-pool:${customerNumber}:${partNumber}`;
+
+/** lockPool's lock as an SQL call, for a statement that takes it along with other work (the checkout). */
+export const poolLockCall = (customerNumber: string, partNumber: string) =>
+  lockUntilCommitCall(poolLockName(customerNumber, partNumber));
+
+/**
+ * webLinesOf of one pool and its saved policy (null: none saved) as one jsonb value `{lines, policy}`, for a caller
+ * that reads it inside its own statement (the checkout reads everything under the pool's lock at once).
+ */
+export const poolJson = (customerNumber: string, partNumber: string) =>
+  sql`jsonb_build_object(
+    'lines', (select coalesce(jsonb_agg(jsonb_build_object('partNumber', e.part_number, 'productName', p.name,
+          'licenseModel', e.license_model, 'quantity', e.quantity, 'startDate', e.start_date,
+          'endDate', e.end_date, 'state', e.state) order by e.id), '[]'::jsonb)
+      from entitlements e join products p on p.part_number = e.part_number
+      where e.customer_number = ${customerNumber} and e.kind = 'SSL' and e.part_number = ${partNumber}
+        and e.license_model in ${webModels}),
+    'policy', (select jsonb_build_object('heartbeatWindowSeconds', w.heartbeat_window_seconds,
+          'idleTimeoutSeconds', w.idle_timeout_seconds, 'sessionsPerUser', w.sessions_per_user)
+      from web_pool_policies w where w.customer_number = ${customerNumber} and w.part_number = ${partNumber}))`;
 
 /** Locks the pools in part-number order (once each). */
 export async function lockPools(

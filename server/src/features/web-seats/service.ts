@@ -38,6 +38,8 @@ import {
   peopleOf,
   pointSeatAtGroup,
   policiesOf,
+  poolJson,
+  poolLockCall,
   reconcileGroupSeats,
   replaceGroupPools,
   replaceGroupTerms,
@@ -75,9 +77,13 @@ export async function poolsOf(
   customerNumber: string,
   partNumber?: string,
 ): Promise<PoolWithoutPolicy[]> {
-  const today = utcToday();
-  const rows = await webLinesOf(db, customerNumber, partNumber);
-  const byPart = new Map<string, { productName: string; lines: typeof rows }>();
+  return poolsFromLines(await webLinesOf(db, customerNumber, partNumber), utcToday());
+}
+
+type WebLine = Awaited<ReturnType<typeof webLinesOf>>[number];
+
+function poolsFromLines(rows: readonly WebLine[], today: string): PoolWithoutPolicy[] {
+  const byPart = new Map<string, { productName: string; lines: WebLine[] }>();
   for (const row of rows) {
     if (!poolKindOf(row.licenseModel) || row.partNumber === null) continue;
     const pool = byPart.get(row.partNumber) ?? { productName: row.productName, lines: [] };
@@ -191,12 +197,27 @@ export async function saveWebPoolPolicy(
 }
 
 /**
- * The pool lock (decision 071) other features take through this service: the web-sessions checkout and anything
- * else that writes one pool's seats or leases, inside its transaction, before reading the pool's counts. One key
- * per account and part number (an advisory transaction lock, both engines); several pools in part-number order.
+ * The pool lock (decision 071) other features take through this service, as an SQL call inside their own
+ * statement: the web-sessions checkout takes it with the claim of its operation key, before it reads the pool's
+ * counts in its next statement. One key per account and part number (an advisory transaction lock, both engines).
  */
-export async function lockWebPool(tx: Db, customerNumber: string, partNumber: string): Promise<void> {
-  await lockPool(tx, customerNumber, partNumber);
+export const webPoolLockCall = (customerNumber: string, partNumber: string) =>
+  poolLockCall(customerNumber, partNumber);
+
+/**
+ * webPoolOf's read as one jsonb SQL value, for the checkout's single read under the pool's lock; webPoolFromJson
+ * makes the pool of it (today's lines by poolCapacity, the saved policy or the defaults) as webPoolOf does.
+ */
+export const webPoolJson = (customerNumber: string, partNumber: string) =>
+  poolJson(customerNumber, partNumber);
+
+export function webPoolFromJson(json: unknown): WebPool | undefined {
+  const value = json as { lines: readonly WebLine[]; policy: WebPoolPolicy | null };
+  const [pool] = poolsFromLines(
+    value.lines.map((l) => ({ ...l, quantity: Number(l.quantity) })),
+    utcToday(),
+  );
+  return pool && { ...pool, policy: policyOf(value.policy ?? undefined) };
 }
 
 export interface SeatChanges {

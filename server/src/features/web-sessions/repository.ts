@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import { type Db, queryRows } from '../../db/database.ts';
 
 /**
@@ -10,85 +10,123 @@ type Instant = string | Date;
 const iso = (v: Instant) => new Date(v).toISOString();
 const isoOrNull = (v: Instant | null) => (v === null ? null : iso(v));
 
-/** The account's state, or undefined for an unknown account. */
-export async function accountOf(db: Db, customerNumber: string) {
-  const [row] = await queryRows<{ export_control_status: string; is_access_disabled: boolean }>(
-    db,
-    sql`select export_control_status, is_access_disabled from accounts where customer_number = ${customerNumber}`,
-  );
-  return row && { exportControlStatus: row.export_control_status, disabled: row.is_access_disabled };
-}
-
-export async function personOf(db: Db, customerNumber: string, email: string) {
-  const [row] = await queryRows<{ id: string; state: string }>(
-    db,
-    sql`select id, state from web_users where customer_number = ${customerNumber} and email = ${email}`,
-  );
-  return row;
-}
-
-/** The person's open leases of the pool. */
-export async function openLeasesOfPerson(db: Db, customerNumber: string, partNumber: string, userId: string) {
-  const [row] = await queryRows<{ n: number }>(
-    db,
-    sql`select count(*)::int as n from web_leases
-      where customer_number = ${customerNumber} and part_number = ${partNumber} and user_id = ${userId}
-        and outcome = 'open'`,
-  );
-  return Number(row.n);
-}
-
-export async function holdsNamedSeat(db: Db, customerNumber: string, partNumber: string, userId: string) {
-  const rows = await queryRows<{ one: number }>(
-    db,
-    sql`select 1 as one from web_named_seats
-      where customer_number = ${customerNumber} and part_number = ${partNumber} and user_id = ${userId}`,
-  );
-  return rows.length > 0;
-}
+/*
+ * A checkout is three statements in its transaction (decision 071 "As built"): claimCheckout (the operation key, the
+ * account, the pool's lock), checkoutState (everything the seat rules read, under that lock) and recordCheckout (the
+ * lease or denial, the person seen, the key's outcome).
+ */
 
 /**
- * A shared pool's open leases: in all, and for each group with terms on it (by the group the seat counts to), with
- * whether the person is a member. Terms in group-name order, so a person of several groups is served alike each time.
+ * The checkout's first statement: claims the operation key when one is sent (`claimKey`: waits on a concurrent
+ * claim of the same key until it commits, then finds it taken), reads the account, and takes the pool's lock
+ * (`lock`) only once the key is claimed: it is evaluated in the projection of the claim's rows (a volatile call
+ * PostgreSQL keeps there), so never before the claim and never for a retry that only answers the stored outcome.
+ * Without a key the lock is always taken.
  */
-export async function sharedPoolCounts(db: Db, customerNumber: string, partNumber: string, userId: string) {
-  const [total] = await queryRows<{ n: number }>(
-    db,
-    sql`select count(*)::int as n from web_leases
-      where customer_number = ${customerNumber} and part_number = ${partNumber} and outcome = 'open'`,
-  );
-  const terms = await queryRows<{
-    group_id: string;
-    group_name: string;
-    guaranteed: number;
-    cap: number | null;
-    open: number;
-    member: boolean;
+export async function claimCheckout(
+  tx: Db,
+  customerNumber: string,
+  claimKey: SQL | undefined,
+  lock: SQL,
+): Promise<{ account?: { exportControlStatus: string; disabled: boolean }; claimed: boolean }> {
+  const [row] = await queryRows<{
+    export_control_status: string | null;
+    is_access_disabled: boolean | null;
+    claimed: number;
   }>(
-    db,
-    sql`select t.group_id, g.name as group_name, t.guaranteed, t.cap,
-        (select count(*)::int from web_leases l
-          where l.customer_number = t.customer_number and l.part_number = t.part_number
-            and l.group_id = t.group_id and l.outcome = 'open') as open,
-        exists (select 1 from web_group_members m where m.group_id = t.group_id and m.user_id = ${userId}) as member
-      from web_group_terms t join web_groups g on g.id = t.group_id
-      where t.customer_number = ${customerNumber} and t.part_number = ${partNumber}
-      order by g.name, t.group_id`,
+    tx,
+    sql`with claim as (${claimKey ?? sql`select null::text as key`})
+      select a.export_control_status, a.is_access_disabled,
+        (select count(*)::int from (select key, ${lock} as locked from claim) l) as claimed
+      from (select 1) one left join accounts a on a.customer_number = ${customerNumber}`,
   );
   return {
-    open: Number(total.n),
-    terms: terms.map((t) => ({
-      groupId: t.group_id,
-      groupName: t.group_name,
-      guaranteed: Number(t.guaranteed),
-      cap: t.cap === null ? null : Number(t.cap),
-      open: Number(t.open),
-    })),
-    personGroupIds: terms.filter((t) => t.member).map((t) => t.group_id),
+    account:
+      row.export_control_status === null
+        ? undefined
+        : { exportControlStatus: row.export_control_status, disabled: row.is_access_disabled === true },
+    claimed: Number(row.claimed) > 0,
   };
 }
 
+/**
+ * Everything the seat rules read for a checkout, in one statement under the pool's lock: the pool (`pool`, the
+ * caller's jsonb SQL value), the person by e-mail (none: id null), whether they hold a named seat of the pool,
+ * their open leases of it, the pool's open leases, and the groups' terms on it with each group's open leases (by
+ * the group the seat counts to) and whether the person is a member, in group-name order so a person of several
+ * groups is served alike each time. The counts that do not apply (a named pool's terms) are read all the same:
+ * index lookups, cheaper than another round trip.
+ */
+export async function checkoutState(
+  tx: Db,
+  customerNumber: string,
+  partNumber: string,
+  email: string,
+  pool: SQL,
+) {
+  const [row] = await queryRows<{
+    pool: unknown;
+    user_id: string | null;
+    state: string | null;
+    named_seat: boolean;
+    sessions: number;
+    open: number;
+    terms: {
+      groupId: string;
+      groupName: string;
+      guaranteed: number;
+      cap: number | null;
+      open: number;
+      member: boolean;
+    }[];
+  }>(
+    tx,
+    sql`select ${pool} as pool, u.id as user_id, u.state,
+        exists (select 1 from web_named_seats s
+          where s.customer_number = ${customerNumber} and s.part_number = ${partNumber} and s.user_id = u.id)
+          as named_seat,
+        (select count(*)::int from web_leases l
+          where l.customer_number = ${customerNumber} and l.part_number = ${partNumber} and l.user_id = u.id
+            and l.outcome = 'open') as sessions,
+        (select count(*)::int from web_leases l
+          where l.customer_number = ${customerNumber} and l.part_number = ${partNumber} and l.outcome = 'open')
+          as open,
+        (select coalesce(jsonb_agg(jsonb_build_object('groupId', t.group_id, 'groupName', g.name,
+              'guaranteed', t.guaranteed, 'cap', t.cap,
+              'open', (select count(*)::int from web_leases l
+                where l.customer_number = t.customer_number and l.part_number = t.part_number
+                  and l.group_id = t.group_id and l.outcome = 'open'),
+              'member', exists (select 1 from web_group_members m where m.group_id = t.group_id and m.user_id = u.id))
+            order by g.name, t.group_id), '[]'::jsonb)
+          from web_group_terms t join web_groups g on g.id = t.group_id
+          where t.customer_number = ${customerNumber} and t.part_number = ${partNumber}) as terms
+      from (select 1) one left join web_users u on u.customer_number = ${customerNumber} and u.email = ${email}`,
+  );
+  const terms = parsed(row.terms).map((t) => ({
+    groupId: t.groupId,
+    groupName: t.groupName,
+    guaranteed: Number(t.guaranteed),
+    cap: t.cap === null ? null : Number(t.cap),
+    open: Number(t.open),
+    member: t.member === true,
+  }));
+  return {
+    pool: parsed(row.pool),
+    person: row.user_id === null ? undefined : { id: row.user_id, state: row.state as string },
+    holdsNamedSeat: row.named_seat === true,
+    sessions: Number(row.sessions),
+    open: Number(row.open),
+    terms: terms.map(({ member: _member, ...t }) => t),
+    personGroupIds: terms.filter((t) => t.member).map((t) => t.groupId),
+  };
+}
+
+/** jsonb arrives parsed from both drivers; text only if a driver's parser is ever missing. */
+const parsed = <T>(value: T | string): T => (typeof value === 'string' ? (JSON.parse(value) as T) : value);
+
 export interface NewLease {
+  /** The lease's handle, made by the caller so the answer stored with the key is known before the insert. */
+  leaseId: string;
   customerNumber: string;
   partNumber: string;
   poolKind: 'named' | 'shared' | null;
@@ -103,32 +141,32 @@ export interface NewLease {
   denialReason: string | null;
 }
 
-/** Records a grant (open, its heartbeat and activity now) or a denial (ended at once); answers the lease id. */
-export async function insertLease(tx: Db, lease: NewLease): Promise<string> {
+/**
+ * The checkout's last statement: records a grant (open, its heartbeat and activity now) or a denial (ended at
+ * once); for a grant the person was last seen now and an invited person becomes active (a version bump, as every
+ * change of a person); `keyOutcome`, when given, stores the answer for the key's retries. One statement, so the
+ * person's last seen costs no round trip and is written in the same transaction as the lease, as before.
+ */
+export async function recordCheckout(tx: Db, lease: NewLease, keyOutcome: SQL | undefined): Promise<void> {
   const at = lease.at.toISOString();
   const granted = lease.denialReason === null;
-  const [row] = await queryRows<{ lease_id: string }>(
-    tx,
-    sql`insert into web_leases (customer_number, part_number, pool_kind, user_id, email, group_id, credential_id,
-        product, client, started_at, last_heartbeat_at, last_activity_at, ended_at, outcome, denial_reason)
-      values (${lease.customerNumber}, ${lease.partNumber}, ${lease.poolKind}, ${lease.userId}, ${lease.email},
-        ${lease.groupId}, ${lease.credentialId}, ${lease.product}, ${lease.client}, ${at},
+  const writes = [
+    sql`lease as (insert into web_leases (lease_id, customer_number, part_number, pool_kind, user_id, email, group_id,
+        credential_id, product, client, started_at, last_heartbeat_at, last_activity_at, ended_at, outcome,
+        denial_reason)
+      values (${lease.leaseId}, ${lease.customerNumber}, ${lease.partNumber}, ${lease.poolKind}, ${lease.userId},
+        ${lease.email}, ${lease.groupId}, ${lease.credentialId}, ${lease.product}, ${lease.client}, ${at},
         ${granted ? at : null}, ${granted ? at : null}, ${granted ? null : at},
-        ${granted ? 'open' : 'denied'}, ${lease.denialReason})
-      returning lease_id`,
-  );
-  return row.lease_id;
-}
-
-/** A checkout seen: the person was last seen now, and an invited person becomes active. */
-export async function markSeen(tx: Db, userId: string, at: Date): Promise<void> {
-  await tx.execute(
-    sql`update web_users set last_seen_at = ${at.toISOString()},
+        ${granted ? 'open' : 'denied'}, ${lease.denialReason}))`,
+  ];
+  if (granted && lease.userId !== null)
+    writes.push(sql`seen as (update web_users set last_seen_at = ${at},
         state = case when state = 'invited' then 'active' else state end,
         version = version + case when state = 'invited' then 1 else 0 end,
-        updated_at = case when state = 'invited' then ${at.toISOString()}::timestamptz else updated_at end
-      where id = ${userId}`,
-  );
+        updated_at = case when state = 'invited' then ${at}::timestamptz else updated_at end
+      where id = ${lease.userId})`);
+  if (keyOutcome) writes.push(sql`outcome as (${keyOutcome})`);
+  await tx.execute(sql`with ${sql.join(writes, sql`, `)} select 1`);
 }
 
 export interface StoredLease {

@@ -1,32 +1,29 @@
+import { randomUUID } from 'node:crypto';
 import { messages } from '@lp/contract/common/errors';
 import type { OpenWebSession, WebCheckoutResult, WebLeaseState } from '@lp/contract/web-sessions/schemas';
 import { isExportBlocked } from '@lp/domain/policy';
 import { chooseSharedSeat, type DenialReason, denialReasons } from '@lp/domain/web-seats';
 import type { Db } from '../../db/database.ts';
-import { onceForKey } from '../../db/operation-keys.ts';
+import { claimKeyInsert, keyOutcomeUpdate, requestHashOf, storedOutcome } from '../../db/operation-keys.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { AppError, forbidden, notFound } from '../../platform/errors.ts';
 import type { Job } from '../../platform/jobs.ts';
 import type { Principal } from '../../platform/principal.ts';
 import { authorizeAccount } from '../accounts/policy.ts';
 import { auditActor, recordAudit } from '../audit/service.ts';
-import { defaultPolicy, lockWebPool, webPoolOf } from '../web-seats/service.ts';
+import { defaultPolicy, webPoolFromJson, webPoolJson, webPoolLockCall } from '../web-seats/service.ts';
 import {
-  accountOf,
+  checkoutState,
+  claimCheckout,
   endLease,
   endLeasesOfUsers,
-  holdsNamedSeat,
-  insertLease,
   lockLease,
   lockLeaseOfAccount,
-  markSeen,
   openLeasesOf,
-  openLeasesOfPerson,
-  personOf,
   pruneSweepRuns,
+  recordCheckout,
   renewLease,
   type StoredLease,
-  sharedPoolCounts,
   sweepLeases,
 } from './repository.ts';
 import { authenticateWebProduct, type WebProduct } from './web-credentials.ts';
@@ -76,7 +73,9 @@ const deadline = (from: Date | string, seconds: number) =>
 /**
  * Checks out a seat (decision 071 "Checkout"): in one transaction under the pool's lock, the person, the pool and
  * the counts are read and the grant or the denial recorded, so exactly the free seats are granted however many
- * checkouts race. A retry with the same operation key answers the first outcome without a second lease.
+ * checkouts race. A retry with the same operation key answers the first outcome without a second lease. Three
+ * statements in the transaction (the claim with the account and the lock, the read, the write; decision 071's
+ * "As built"), each a round trip that waits on the database under load.
  */
 export async function checkout(
   ctx: AppContext,
@@ -92,68 +91,92 @@ export async function checkout(
 ): Promise<WebCheckoutResult> {
   const { customerNumber, partNumber } = request;
   requireCovered(product, partNumber);
-  const account = await accountOf(ctx.db, customerNumber);
-  if (!account) throw notFound(noSuchAccount);
-  if (isExportBlocked(account.exportControlStatus)) throw forbidden(messages.exportDenied);
-  if (account.disabled) throw forbidden();
   const email = request.email.toLowerCase();
-  return ctx.db.transaction(async (tx) => {
-    const { result } = await onceForKey(
-      tx,
-      {
+  const key = request.operationKey
+    ? {
         key: request.operationKey,
         operation: 'webCheckout',
         userEmail: `web-credential:${product.credentialId}`,
-        request: { ...request, email },
-      },
-      async (): Promise<WebCheckoutResult> => {
-        await lockWebPool(tx, customerNumber, partNumber);
-        const pool = await webPoolOf(tx, customerNumber, partNumber);
-        const person = await personOf(tx, customerNumber, email);
-        const lease = {
-          customerNumber,
-          partNumber,
-          poolKind: pool?.kind ?? null,
-          userId: person?.id ?? null,
-          email,
-          credentialId: product.credentialId,
-          product: product.product,
-          client: request.client,
-          at: now,
-        };
-        const deny = async (reason: DenialReason): Promise<WebCheckoutResult> => {
-          await insertLease(tx, { ...lease, groupId: null, denialReason: reason });
-          return { granted: false, reason, message: denialReasons[reason] };
-        };
-        if (!person) return deny('unknown-user');
-        if (person.state === 'suspended' || person.state === 'removed') return deny('suspended-user');
-        if (!pool) return deny('no-pool');
-        if (pool.kind === 'named' && !(await holdsNamedSeat(tx, customerNumber, partNumber, person.id)))
-          return deny('no-seat-assigned');
-        const sessions = await openLeasesOfPerson(tx, customerNumber, partNumber, person.id);
-        if (sessions >= pool.policy.sessionsPerUser) return deny('session-limit');
-        let group: { id: string; name: string } | undefined;
-        if (pool.kind === 'shared') {
-          const counts = await sharedPoolCounts(tx, customerNumber, partNumber, person.id);
-          const verdict = chooseSharedSeat({ seats: pool.seats, ...counts }, counts.personGroupIds);
-          if (!verdict.granted) return deny(verdict.reason);
-          const terms = counts.terms.find((t) => t.groupId === verdict.groupId);
-          if (terms) group = { id: terms.groupId, name: terms.groupName };
-        }
-        const leaseId = await insertLease(tx, { ...lease, groupId: group?.id ?? null, denialReason: null });
-        await markSeen(tx, person.id, now);
-        const window = pool.policy.heartbeatWindowSeconds;
-        return {
-          granted: true,
-          leaseId,
-          expiresAt: deadline(now, window),
-          heartbeatSeconds: heartbeatSecondsOf(window),
-          seat: pool.kind,
-          ...(group && { group }),
-        };
-      },
+        requestHash: requestHashOf({ ...request, email }),
+      }
+    : undefined;
+  return ctx.db.transaction(async (tx) => {
+    const { account, claimed } = await claimCheckout(
+      tx,
+      customerNumber,
+      key && claimKeyInsert(key),
+      webPoolLockCall(customerNumber, partNumber),
     );
-    return result;
+    // The account is refused before a stored outcome is answered; the refusal rolls the claim back.
+    if (!account) throw notFound(noSuchAccount);
+    if (isExportBlocked(account.exportControlStatus)) throw forbidden(messages.exportDenied);
+    if (account.disabled) throw forbidden();
+    if (key && !claimed) return storedOutcome<WebCheckoutResult>(tx, key, key.requestHash);
+
+    const state = await checkoutState(
+      tx,
+      customerNumber,
+      partNumber,
+      email,
+      webPoolJson(customerNumber, partNumber),
+    );
+    const pool = webPoolFromJson(state.pool);
+    const { person } = state;
+    const lease = {
+      leaseId: randomUUID(),
+      customerNumber,
+      partNumber,
+      poolKind: pool?.kind ?? null,
+      userId: person?.id ?? null,
+      email,
+      credentialId: product.credentialId,
+      product: product.product,
+      client: request.client,
+      at: now,
+    };
+    // The answer is stored with the key in the statement that records the lease: the lease id is made here.
+    const answer = async (
+      result: WebCheckoutResult,
+      groupId: string | null,
+      denialReason: DenialReason | null,
+    ): Promise<WebCheckoutResult> => {
+      await recordCheckout(
+        tx,
+        { ...lease, groupId, denialReason },
+        key && keyOutcomeUpdate(key.key, key.requestHash, result),
+      );
+      return result;
+    };
+    const deny = (reason: DenialReason) =>
+      answer({ granted: false, reason, message: denialReasons[reason] }, null, reason);
+    if (!person) return deny('unknown-user');
+    if (person.state === 'suspended' || person.state === 'removed') return deny('suspended-user');
+    if (!pool) return deny('no-pool');
+    if (pool.kind === 'named' && !state.holdsNamedSeat) return deny('no-seat-assigned');
+    if (state.sessions >= pool.policy.sessionsPerUser) return deny('session-limit');
+    let group: { id: string; name: string } | undefined;
+    if (pool.kind === 'shared') {
+      const verdict = chooseSharedSeat(
+        { seats: pool.seats, open: state.open, terms: state.terms },
+        state.personGroupIds,
+      );
+      if (!verdict.granted) return deny(verdict.reason);
+      const terms = state.terms.find((t) => t.groupId === verdict.groupId);
+      if (terms) group = { id: terms.groupId, name: terms.groupName };
+    }
+    const window = pool.policy.heartbeatWindowSeconds;
+    return answer(
+      {
+        granted: true,
+        leaseId: lease.leaseId,
+        expiresAt: deadline(now, window),
+        heartbeatSeconds: heartbeatSecondsOf(window),
+        seat: pool.kind,
+        ...(group && { group }),
+      },
+      group?.id ?? null,
+      null,
+    );
   });
 }
 

@@ -468,4 +468,44 @@ describe('races', () => {
     );
     expect(n).toBe(5);
   });
+
+  test('twenty keyed checkouts for five seats, each sent to both nodes at once: each key applied once, answered alike', async ({
+    app,
+    appEnv,
+    database,
+    web: { product },
+    calls: { freeAll },
+    onTestFinished,
+  }) => {
+    const { db } = database;
+    await freeAll();
+    const nodeB = await createTestApp(database, appEnv);
+    onTestFinished(() => nodeB.close());
+    const nodes = [apiOf(app), apiOf(nodeB)];
+    const racers = Array.from({ length: 20 }, (_, i) => mail(`keyed${i}`));
+    for (const email of racers) await addWebPerson(db, CN, email);
+    const pairs = await Promise.all(
+      racers.map((email, i) => {
+        const body = {
+          customerNumber: CN,
+          email,
+          partNumber: RACE,
+          operationKey: `race-key-${String(i).padStart(4, '0')}`,
+        };
+        return Promise.all(nodes.map((node) => node.ok(product, webSessionsApi.checkout, body)));
+      }),
+    );
+    for (const [first, retry] of pairs) expect(retry.data).toEqual(first.data);
+    const granted = pairs.filter(([first]) => first.data.granted);
+    expect(granted).toHaveLength(5);
+    const rows = await queryRows<{ outcome: string; n: number }>(
+      db,
+      sql`select outcome, count(*)::int as n from web_leases
+        where part_number = ${RACE} and email like 'keyed%' group by outcome order by outcome`,
+    );
+    expect(rows).toEqual([
+      { outcome: 'denied', n: 15 },
+      { outcome: 'open', n: 5 },
+    ]);
+  });
 });
