@@ -7,6 +7,10 @@
  *
  *   npx tsx bench/web-reporting.ts [--leases N] [--rounds N] [--no-profile] [--extra-sql "DDL"]
  *
+ * After the load the reports' rollup (web-reporting's rollUpWebUsage, the web-usage-rollup job's work) runs over the
+ * year, timed apart, then once more for the last hour only (what the hourly job does); `--no-rollup` leaves the
+ * reports to read web_leases alone (as before migration 0017).
+ *
  * A fresh database on BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test), dropped afterwards.
  */
 import { randomBytes } from 'node:crypto';
@@ -17,6 +21,7 @@ import { parseArgs } from 'node:util';
 import { licenseServersApi } from '@lp/contract/license-servers/api';
 import { webReportingApi } from '@lp/contract/web-reporting/api';
 import {
+  rollUpWebUsage,
   webDenials,
   webReclaim,
   webUsageHeatmap,
@@ -39,6 +44,7 @@ const { values: opt } = parseArgs({
     rounds: { type: 'string', default: '30' },
     // e.g. an index to try: --extra-sql "create index ... on web_leases ..." (run after the load, then ANALYZE)
     'extra-sql': { type: 'string' },
+    rollup: { type: 'boolean', default: true },
     // The reports' services in-process on the bench's connection, without the server's 5 s statement deadline.
     profile: { type: 'boolean', default: true },
   },
@@ -58,7 +64,9 @@ const triple = (q: Quantiles) => `${fmt(q.p50)} / ${fmt(q.p95)} / ${fmt(q.p99)}`
 
 async function main() {
   const started = performance.now();
-  console.log(`leases=${LEASES} rounds=${ROUNDS} (+${WARMUP}) extra-sql=${opt['extra-sql'] ?? 'none'}`);
+  console.log(
+    `leases=${LEASES} rounds=${ROUNDS} (+${WARMUP}) extra-sql=${opt['extra-sql'] ?? 'none'} rollup=${opt.rollup}`,
+  );
   console.log(
     `nproc ${os.cpus().length}, node ${process.version}, ${new Date().toISOString()}, load average ${loadAverage()}`,
   );
@@ -79,6 +87,30 @@ async function main() {
       await bench.raw(opt['extra-sql'], []);
       await bench.raw('analyze web_leases', []);
       console.log(`  ran ${opt['extra-sql']}`);
+    }
+    if (opt.rollup) {
+      // The year's first rollup (a node's first run on this data: a week of hours per transaction).
+      let t = performance.now();
+      const year = await rollUpWebUsage(bench.database.db, new Date());
+      const first = performance.now() - t;
+      await bench.raw('analyze web_usage_hours', []);
+      await bench.raw('analyze web_usage_people', []);
+      const counted = (await bench.raw(
+        'select (select count(*) from web_usage_hours)::int as hours, (select count(*) from web_usage_people)::int as people',
+        [],
+      )) as { rows: { hours: number; people: number }[] };
+      const { hours, people } = counted.rows[0];
+      // The hourly job's work: the last hour rolled up again (its rows replaced).
+      await bench.raw("update web_usage_watermark set rolled_until = rolled_until - interval '1 hour'", []);
+      t = performance.now();
+      await rollUpWebUsage(bench.database.db, new Date());
+      const hourly = performance.now() - t;
+      row(
+        `PostgreSQL, ${int(LEASES)} leases: the reports' rollup (rollUpWebUsage), the year ${year.from} to ${year.until} (${int(hours)} hour rows, ${int(people)} people-year rows); then one hour`,
+        `${fmt(first)} ms; one hour ${fmt(hourly)} ms`,
+        '',
+        '',
+      );
     }
     const headers = await benchSession(bench.database);
     const server = await startServer(dataDir, bench.url);

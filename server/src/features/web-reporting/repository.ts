@@ -81,6 +81,18 @@ function hoursOf(sessions: SQL, from: SQL, to: SQL): SQL {
         left join peaks pk using (customer_number, part_number, group_id, h))`;
 }
 
+/**
+ * Runs a statement that expands sessions into hours or days with generate_series, with PostgreSQL's JIT off: the
+ * planner takes each series for 1 000 rows, so the cost crosses the JIT thresholds and compiling takes seconds
+ * for milliseconds of work.
+ */
+async function rowsWithoutJit<T>(db: Db, query: SQL): Promise<T[]> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`set local jit = off`);
+    return queryRows<T>(tx, query);
+  });
+}
+
 /** The period's part not rolled up: from the watermark (or the period's start) to its end. */
 const tailOf = (period: Period) => ({
   from: sql`greatest(${period.from}::timestamptz, ${watermark})`,
@@ -93,7 +105,7 @@ const tailOf = (period: Period) => ({
  */
 export async function dailyPeaks(db: Db, customerNumber: string, period: Period) {
   const tail = tailOf(period);
-  const rows = await queryRows<{ part_number: string; group_id: string; day: string; peak: number }>(
+  const rows = await rowsWithoutJit<{ part_number: string; group_id: string; day: string; peak: number }>(
     db,
     sql`with ${hoursOf(sessionsIn(sql`l.customer_number = ${customerNumber}`, tail.from, tail.to, true), tail.from, tail.to)},
       every_hour as (
@@ -134,7 +146,7 @@ export async function activeUsers(db: Db, customerNumber: string, period: Period
   for (let y = Number(period.fromDay.slice(0, 4)); y <= Number(period.toDay.slice(0, 4)); y++)
     years.push({ year: y, mask: yearMask(y, period) });
   const tail = tailOf(period);
-  const rows = await queryRows<{ part_number: string; group_id: string; n: number }>(
+  const rows = await rowsWithoutJit<{ part_number: string; group_id: string; n: number }>(
     db,
     sql`with l as (${sessionsIn(sql`l.customer_number = ${customerNumber}`, tail.from, tail.to, true)}),
       years as (select * from jsonb_to_recordset(${JSON.stringify(years)}::jsonb) as y(year int, mask text)),
@@ -158,7 +170,7 @@ export async function hourlyUse(db: Db, customerNumber: string, period: Period, 
   const tail = tailOf(period);
   const scope = sql`l.customer_number = ${customerNumber}
     ${partNumber === undefined ? sql`` : sql`and l.part_number = ${partNumber}`}`;
-  const rows = await queryRows<{ weekday: number; hour: number; started: number; active: number }>(
+  const rows = await rowsWithoutJit<{ weekday: number; hour: number; started: number; active: number }>(
     db,
     sql`with ${hoursOf(sessionsIn(scope, tail.from, tail.to, false), tail.from, tail.to)},
       every_hour as (
@@ -192,8 +204,12 @@ export async function accountsWithLeases(db: Db): Promise<string[]> {
   return rows.map((r) => r.customer_number);
 }
 
-/** Takes the rollup's lock (to the end of the transaction) and answers the watermark (null: nothing rolled up). */
+/**
+ * Takes the rollup's lock (to the end of the transaction) and answers the watermark (null: nothing rolled up).
+ * The transaction runs without JIT (see rowsWithoutJit).
+ */
 export async function lockWatermark(tx: Db): Promise<string | null> {
+  await tx.execute(sql`set local jit = off`);
   await tx.execute(sql`select pg_advisory_xact_lock(hashtext('web-usage-rollup'))`);
   const [row] = await queryRows<{ rolled_until: Instant }>(
     tx,
