@@ -25,22 +25,44 @@ export interface Period {
 /** The group key of the rollups' whole-pool rows (a key column cannot be null). */
 export const WHOLE_POOL = '00000000-0000-0000-0000-000000000000';
 
-/** Hours before this instant are rolled up (-infinity: none are; the reports then read web_leases alone). */
-const watermark = sql`coalesce((select rolled_until from web_usage_watermark), '-infinity'::timestamptz)`;
+/**
+ * Hours before the answer are rolled up (null: none are; the reports then read web_leases alone). A report reads it
+ * first and passes it on as a constant, so each branch below is an index range the planner can see. Should the job
+ * move it meanwhile, the report still reads the hours before the old one from the rollups (rows rolled up once do
+ * not change) and the rest from web_leases.
+ */
+export async function readWatermark(db: Db): Promise<string | null> {
+  const [row] = await queryRows<{ rolled_until: Instant }>(
+    db,
+    sql`select rolled_until from web_usage_watermark`,
+  );
+  return row ? iso(row.rolled_until) : null;
+}
 
 /**
  * The sessions (not denials) of `scope` open at some time in [from, to) (started in it, or before it and ended
  * after its start or still open), clipped to it (an open one ends now): once with the whole pool's key, and, with
- * `groups`, once more with the group its seat counted to. Read through the indexes (customer_number, started_at),
- * (customer_number, ended_at) and the open leases' index.
+ * `groups`, once more with the group its seat counted to. Three index ranges, so a window of the past or the last
+ * hour reads its own sessions, not every one that ended after it: started in it ((customer_number, started_at)),
+ * ended in it ((customer_number, ended_at)), and those across it (ended after it, or open).
  */
-function sessionsIn(scope: SQL, from: SQL, to: SQL, groups: boolean): SQL {
+function sessionsIn(scope: SQL, fromInstant: string, toInstant: string, groups: boolean): SQL {
+  const from = sql`${fromInstant}::timestamptz`;
+  const to = sql`${toInstant}::timestamptz`;
+  const branch = (when: SQL) =>
+    sql`select l.customer_number, l.part_number, l.group_id, l.user_id, l.started_at, l.ended_at
+      from web_leases l where ${scope} and l.outcome <> 'denied' and ${from} < ${to} and ${when}`;
   return sql`select l.customer_number, l.part_number, k.group_id, l.user_id, l.started_at,
       greatest(l.started_at, ${from}) as s, least(coalesce(l.ended_at, now()), ${to}) as e
-    from web_leases l
+    from (
+      ${branch(sql`l.started_at >= ${from} and l.started_at < ${to}`)}
+      union all
+      ${branch(sql`l.started_at < ${from} and l.ended_at > ${from} and l.ended_at < ${to}`)}
+      union all
+      ${branch(sql`l.started_at < ${from} and (l.ended_at >= ${to} or l.outcome = 'open')`)}
+    ) l
     cross join lateral (values (${WHOLE_POOL}::uuid)${groups ? sql`, (l.group_id)` : sql``}) k(group_id)
-    where ${scope} and l.outcome <> 'denied' and ${from} < ${to} and l.started_at < ${to}
-      and (l.started_at >= ${from} or l.ended_at > ${from} or l.outcome = 'open') and k.group_id is not null`;
+    where k.group_id is not null`;
 }
 
 /**
@@ -51,7 +73,9 @@ function sessionsIn(scope: SQL, from: SQL, to: SQL, groups: boolean): SQL {
  * each hour some session is open in), so an hour's peak needs nothing outside it and a day's peak is the most of
  * its hours' (also when the day is rolled up in part and read from web_leases for the rest).
  */
-function hoursOf(sessions: SQL, from: SQL, to: SQL): SQL {
+function hoursOf(sessions: SQL, fromInstant: string, toInstant: string): SQL {
+  const from = sql`${fromInstant}::timestamptz`;
+  const to = sql`${toInstant}::timestamptz`;
   return sql`l as (${sessions}),
     touched as (
       select customer_number, part_number, group_id, h, count(*)::int as active
@@ -93,25 +117,30 @@ async function rowsWithoutJit<T>(db: Db, query: SQL): Promise<T[]> {
   });
 }
 
-/** The period's part not rolled up: from the watermark (or the period's start) to its end. */
-const tailOf = (period: Period) => ({
-  from: sql`greatest(${period.from}::timestamptz, ${watermark})`,
-  to: sql`${period.to}::timestamptz`,
-});
+/** The period's hours rolled up ([from, rolledTo)) and the rest, read from web_leases ([tailFrom, to)). */
+function splitOf(period: Period, watermark: string | null) {
+  // ISO instants of one format sort as they fall.
+  const mark = watermark ?? period.from;
+  const rolledTo = [mark, period.to].sort()[0];
+  return {
+    rolled: sql`hour >= ${period.from}::timestamptz and hour < ${rolledTo}::timestamptz`,
+    tailFrom: [mark, period.from].sort()[1],
+    to: period.to,
+  };
+}
 
 /**
  * Each day's most sessions open at once, per pool (groupId null) and per pool and group the sessions counted to:
  * the most of its hours' peaks, rolled-up hours from web_usage_hours and the rest from web_leases.
  */
-export async function dailyPeaks(db: Db, customerNumber: string, period: Period) {
-  const tail = tailOf(period);
+export async function dailyPeaks(db: Db, customerNumber: string, period: Period, watermark: string | null) {
+  const split = splitOf(period, watermark);
   const rows = await rowsWithoutJit<{ part_number: string; group_id: string; day: string; peak: number }>(
     db,
-    sql`with ${hoursOf(sessionsIn(sql`l.customer_number = ${customerNumber}`, tail.from, tail.to, true), tail.from, tail.to)},
+    sql`with ${hoursOf(sessionsIn(sql`l.customer_number = ${customerNumber}`, split.tailFrom, split.to, true), split.tailFrom, split.to)},
       every_hour as (
         select part_number, group_id, hour, peak from web_usage_hours
-        where customer_number = ${customerNumber} and hour >= ${period.from}::timestamptz
-          and hour < least(${period.to}::timestamptz, ${watermark})
+        where customer_number = ${customerNumber} and ${split.rolled}
         union all
         select part_number, group_id, hour, peak from hours)
       select part_number, group_id, to_char(hour at time zone 'UTC', 'YYYY-MM-DD') as day, max(peak)::int as peak
@@ -141,14 +170,14 @@ const NO_DAYS = sql`repeat('0', 366)::bit(366)`;
  * People with a session in the period: per pool (groupId null) and per pool and group the sessions counted to.
  * Rolled-up days from web_usage_people (a person counts once however many days), the rest from web_leases.
  */
-export async function activeUsers(db: Db, customerNumber: string, period: Period) {
+export async function activeUsers(db: Db, customerNumber: string, period: Period, watermark: string | null) {
   const years: { year: number; mask: string }[] = [];
   for (let y = Number(period.fromDay.slice(0, 4)); y <= Number(period.toDay.slice(0, 4)); y++)
     years.push({ year: y, mask: yearMask(y, period) });
-  const tail = tailOf(period);
+  const split = splitOf(period, watermark);
   const rows = await rowsWithoutJit<{ part_number: string; group_id: string; n: number }>(
     db,
-    sql`with l as (${sessionsIn(sql`l.customer_number = ${customerNumber}`, tail.from, tail.to, true)}),
+    sql`with l as (${sessionsIn(sql`l.customer_number = ${customerNumber}`, split.tailFrom, split.to, true)}),
       years as (select * from jsonb_to_recordset(${JSON.stringify(years)}::jsonb) as y(year int, mask text)),
       people as (
         select p.part_number, p.group_id, p.user_id
@@ -166,18 +195,24 @@ export async function activeUsers(db: Db, customerNumber: string, period: Period
 }
 
 /** Sessions started in each weekday (0 Monday) and hour, and sessions open at some time in each, over the period. */
-export async function hourlyUse(db: Db, customerNumber: string, period: Period, partNumber?: string) {
-  const tail = tailOf(period);
+export async function hourlyUse(
+  db: Db,
+  customerNumber: string,
+  period: Period,
+  watermark: string | null,
+  partNumber?: string,
+) {
+  const split = splitOf(period, watermark);
   const scope = sql`l.customer_number = ${customerNumber}
     ${partNumber === undefined ? sql`` : sql`and l.part_number = ${partNumber}`}`;
   const rows = await rowsWithoutJit<{ weekday: number; hour: number; started: number; active: number }>(
     db,
-    sql`with ${hoursOf(sessionsIn(scope, tail.from, tail.to, false), tail.from, tail.to)},
+    sql`with ${hoursOf(sessionsIn(scope, split.tailFrom, split.to, false), split.tailFrom, split.to)},
       every_hour as (
         select hour, started, active from web_usage_hours
         where customer_number = ${customerNumber} and group_id = ${WHOLE_POOL}::uuid
           ${partNumber === undefined ? sql`` : sql`and part_number = ${partNumber}`}
-          and hour >= ${period.from}::timestamptz and hour < least(${period.to}::timestamptz, ${watermark})
+          and ${split.rolled}
         union all
         select hour, started, active from hours)
       select (extract(isodow from hour at time zone 'UTC')::int - 1) as weekday,
@@ -239,12 +274,12 @@ export async function firstLeaseHour(db: Db, accounts: readonly string[]): Promi
 export async function rollUpAccount(tx: Db, customerNumber: string, from: string, to: string) {
   const f = sql`${from}::timestamptz`;
   const t = sql`${to}::timestamptz`;
-  const sessions = sessionsIn(sql`l.customer_number = ${customerNumber}`, f, t, true);
+  const sessions = sessionsIn(sql`l.customer_number = ${customerNumber}`, from, to, true);
   await tx.execute(
     sql`delete from web_usage_hours where customer_number = ${customerNumber} and hour >= ${f} and hour < ${t}`,
   );
   await tx.execute(
-    sql`with ${hoursOf(sessions, f, t)}
+    sql`with ${hoursOf(sessions, from, to)}
       insert into web_usage_hours (customer_number, part_number, group_id, hour, started, active, peak)
       select customer_number, part_number, group_id, hour, started, active, peak from hours`,
   );

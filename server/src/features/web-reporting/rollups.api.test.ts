@@ -3,7 +3,7 @@ import type { HeatmapCell } from '@lp/contract/web-reporting/schemas';
 import { sql } from 'drizzle-orm';
 import { describe, expect } from 'vitest';
 import { buildEntitlement, buildProduct, dayFromToday } from '../../../harness/factories.ts';
-import { acme, apiTest } from '../../../test/api-fixture.ts';
+import { type Api, acme, apiTest, type Caller } from '../../../test/api-fixture.ts';
 import { addGroupTerms, addLease, addWebGroup, addWebPerson } from '../../../test/web-leases.ts';
 import { queryRows } from '../../db/database.ts';
 import { rollUpWebUsage } from './service.ts';
@@ -194,13 +194,10 @@ const PERIODS = [
 /** Each comparison is 6 reports a period; under CI-like load on PGlite the first test ran past 60 s. */
 const SLOW = { timeout: 240_000 };
 
-type Api = Parameters<Parameters<typeof test>[1]>[0]['api'];
-type Reader = Parameters<Parameters<typeof test>[1]>[0]['cast']['reader'];
-
 /** Every period's utilisation and heat maps equal the computation over the sessions. */
 async function expectAnswersOfSessions(
   api: Api,
-  reader: Reader,
+  reader: Caller,
   world: { sessions: Session[]; design: string; build: string },
 ) {
   for (const [from, to] of PERIODS) {

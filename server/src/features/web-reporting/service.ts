@@ -31,6 +31,7 @@ import {
   lockWatermark,
   type Period,
   pruneRollupRuns,
+  readWatermark,
   rollUpAccount,
   setWatermark,
 } from './repository.ts';
@@ -65,9 +66,10 @@ export async function webUtilisation(
   // webPoolSeats is the account gate ('read') and the pools with their seats, named seats and group terms.
   const pools = await webPoolSeats(ctx, principal, customerNumber);
   const period = periodOf(from, to);
+  const watermark = await readWatermark(ctx.db);
   const [peaks, users] = await Promise.all([
-    dailyPeaks(ctx.db, customerNumber, period),
-    activeUsers(ctx.db, customerNumber, period),
+    dailyPeaks(ctx.db, customerNumber, period, watermark),
+    activeUsers(ctx.db, customerNumber, period, watermark),
   ]);
   const poolPeaks = peaks.filter((p) => p.groupId === null);
   const groupPeaks = peaks.filter((p) => p.groupId !== null);
@@ -109,6 +111,7 @@ export async function webUsageHeatmap(
     ctx.db,
     request.customerNumber,
     periodOf(request.from, request.to),
+    await readWatermark(ctx.db),
     request.partNumber,
   );
   const cells: HeatmapCell[] = [];
@@ -196,42 +199,34 @@ const HOUR_MS = 3_600_000;
 /** A lease is written with its request's clock and committed within the statement deadline: hours this long
  * closed are settled. */
 const SETTLE_MS = 5 * 60_000;
-/** Hours rolled up per transaction: a backlog (a first run on a year of leases) goes a week at a time. */
-const CHUNK_HOURS = 7 * 24;
 
 const hourOf = (t: number) => new Date(Math.floor(t / HOUR_MS) * HOUR_MS).toISOString();
 
 /**
  * Rolls the closed hours since the watermark up into web_usage_hours and web_usage_people (decision 071 as
- * built), a week of hours per transaction, each moving the watermark under the rollup's lock; answers the hours
- * rolled up. Rolling a window again replaces its rows with the same ones. A lease still open is counted open to
- * the window's end: it ends later (now, as its request or the sweep sees it), so after the watermark.
+ * built) in one transaction under the rollup's lock, account by account, and moves the watermark; answers the
+ * hours rolled up. A backlog (the first run on a year of leases) is one window too: each lease is read once,
+ * where windows one after another would each read the leases across their start. Rolling a window again replaces
+ * its rows with the same ones. A lease still open is counted open to the window's end: it ends later (now, as its
+ * request or the sweep sees it), so after the watermark.
  */
 export async function rollUpWebUsage(
   db: Db,
   now: Date,
 ): Promise<{ from: string | null; until: string | null }> {
   const target = hourOf(now.getTime() - SETTLE_MS);
-  let from: string | null = null;
-  let until: string | null = null;
-  for (;;) {
-    const more = await db.transaction(async (tx) => {
-      const mark = await lockWatermark(tx);
-      const accounts = await accountsWithLeases(tx);
-      const start = mark ?? (await firstLeaseHour(tx, accounts)) ?? target;
-      if (start >= target) {
-        if (mark === null) await setWatermark(tx, target);
-        return false;
-      }
-      const end = hourOf(Math.min(Date.parse(start) + CHUNK_HOURS * HOUR_MS, Date.parse(target)));
-      for (const customerNumber of accounts) await rollUpAccount(tx, customerNumber, start, end);
-      await setWatermark(tx, end);
-      from ??= start;
-      until = end;
-      return end < target;
-    });
-    if (!more) return { from, until };
-  }
+  return db.transaction(async (tx) => {
+    const mark = await lockWatermark(tx);
+    const accounts = await accountsWithLeases(tx);
+    const start = mark ?? (await firstLeaseHour(tx, accounts)) ?? target;
+    if (start >= target) {
+      if (mark === null) await setWatermark(tx, target);
+      return { from: null, until: null };
+    }
+    for (const customerNumber of accounts) await rollUpAccount(tx, customerNumber, start, target);
+    await setWatermark(tx, target);
+    return { from: start, until: target };
+  });
 }
 
 /** The run key of the rollup: the UTC hour closed ten minutes ago (so the run comes after the hour settled). */
@@ -245,7 +240,8 @@ export const webUsageRollupJob: Job = {
   name: 'web-usage-rollup',
   runKeyOf: rollupHour,
   run: async (ctx, _hour, now) => {
-    await rollUpWebUsage(ctx.db, now);
+    // Without the statement deadline: a first run on a year of leases takes longer than a request may.
+    await ctx.database.unbounded((database) => rollUpWebUsage(database.db, now));
     await pruneRollupRuns(ctx.db, 'web-usage-rollup', now);
   },
 };
