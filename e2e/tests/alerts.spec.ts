@@ -1,9 +1,11 @@
-import type { APIRequestContext, Browser, Page, Request } from '@playwright/test';
+import type { APIRequestContext, Browser, Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
 import { accountBox, expectNoSeriousViolations, signIn } from './helpers.ts';
 
 /*
- * Service alerts (spec 000 §2.12, §4.3): banner states, the alert screens and the staff admin page.
+ * Service alerts (spec 000 §2.12, §4.3): the journeys from created alerts to the banner and through the alert
+ * screens, and the staff admin page. The resolved grid's empty text, unknown ids, the refresh rules and users left on
+ * a notice page are component tests (web/src/features/alerts/pages/notifications-page.test.tsx).
  * Alerts are global, so every test first brings the alert state it needs about through a busops
  * session's API calls (the same calls the admin page makes).
  */
@@ -164,36 +166,6 @@ test('the alert screens: cards, category list, details and the resolved grid', a
   await staff.close();
 });
 
-test('the resolved grid says so when nothing matches', async ({ page }) => {
-  await signIn(page, CUSTOMER);
-  // The grid's queries go to the real server with one more criterion no alert meets, so the server
-  // answers an empty page and the grid shows the spec's empty text.
-  await page.route('**/api/notifications', async (route) => {
-    if (route.request().method() !== 'POST') return route.continue();
-    const body = route.request().postDataJSON();
-    const filter = {
-      condition: 'ALL',
-      criteria: [
-        ...(body.filter?.criteria ?? []),
-        { name: 'description', method: 'EQUALS', value: 'no-such-alert-e2e' },
-      ],
-    };
-    return route.continue({ postData: JSON.stringify({ ...body, filter }) });
-  });
-  await page.goto('/notifications');
-  await page.getByRole('tab', { name: 'Resolved' }).click();
-  await expect(page.getByText('There are no resolved alerts to display.')).toBeVisible();
-});
-
-test('unknown category and alert ids', async ({ page }) => {
-  await signIn(page, CUSTOMER);
-  await page.goto('/notifications-category/severe');
-  await expect(page).toHaveURL(/\/error\/404$/);
-  await page.goto('/notification-details/987654321');
-  await expect(page.getByText('This alert does not exist.')).toBeVisible();
-  await expect(page.getByRole('heading', { name: 'Alert Details' })).toBeVisible();
-});
-
 test('only vendor staff manage alerts: create, edit and resolve on /notifications-admin', async ({
   page,
   browser,
@@ -240,87 +212,3 @@ test('only vendor staff manage alerts: create, edit and resolve on /notification
   await expect(page.getByText('E2E admin-edited alert')).toHaveCount(0);
   await context.close();
 });
-
-test('alerts refresh on navigation at most once a minute, and every 15 minutes', async ({
-  page,
-  browser,
-}) => {
-  const staff = await staffApi(browser);
-  await staff.create({ category: 'CRITICAL', service: ['E2E Refresh'], description: 'Refresh check' });
-  await page.clock.install();
-  let fetches = 0;
-  let open = 0;
-  const isAlertsRead = (r: Request) =>
-    r.method() === 'GET' && new URL(r.url()).pathname === '/api/notifications';
-  page.on('request', (r) => {
-    if (!isAlertsRead(r)) return;
-    fetches++;
-    open++;
-  });
-  const settled = (r: Request) => {
-    if (isAlertsRead(r)) open--;
-  };
-  page.on('requestfinished', settled);
-  page.on('requestfailed', settled);
-  await signIn(page, CUSTOMER);
-  await openFresh(page, '/notifications');
-  await expect(page.getByRole('region', { name: 'Outage' })).toBeVisible();
-  // The automatic customer selection at start re-fetches the shell's queries once; let it settle: the network
-  // went quiet and no alerts read is still under way.
-  await page.waitForLoadState('networkidle');
-  await expect.poll(() => open).toBe(0);
-  const afterStart = fetches;
-
-  // Navigating within the minute reuses the last answer.
-  await page.getByRole('region', { name: 'Outage' }).getByRole('link', { name: 'See all' }).click();
-  await expect(page.getByRole('heading', { name: 'Outage Alerts' })).toBeVisible();
-  await page.getByRole('button', { name: 'Back' }).click();
-  await expect(page.getByRole('tab', { name: 'Active' })).toBeVisible();
-  expect(fetches).toBe(afterStart);
-
-  // A minute later, a navigation fetches again.
-  await page.clock.fastForward('01:05');
-  await page.getByRole('region', { name: 'Outage' }).getByRole('link', { name: 'See all' }).click();
-  await expect.poll(() => fetches).toBe(afterStart + 1);
-  // That read must have finished: an interval tick that finds a read under way joins it instead of fetching, and
-  // the next tick is another 15 minutes away (a loaded CI run saw no fetch after the fast-forward).
-  await expect.poll(() => open).toBe(0);
-
-  // Without navigating, the 15-minute interval fetches.
-  await page.clock.fastForward('15:05');
-  await expect.poll(() => fetches).toBeGreaterThan(afterStart + 1);
-  await staff.close();
-});
-
-// newhire has no accounts (/nocustomer); cad's only account is export-denied (/noaccess).
-for (const [email, notice] of [
-  ['newhire@acme.example', 'nocustomer'],
-  ['cad@tailspin.example', 'noaccess'],
-] as const) {
-  test(`a user left on /${notice} reaches every alert screen (alerts are not account-scoped)`, async ({
-    page,
-    browser,
-  }) => {
-    const staff = await staffApi(browser);
-    await staff.resolveAllActive();
-    await staff.create({ category: 'CRITICAL', service: ['E2E Reach'], description: 'Reach outage' });
-    const id = await staff.create({ category: 'INFO', service: ['E2E Reach'], description: 'Reach info' });
-    await signIn(page, email);
-    await expect(page).toHaveURL(new RegExp(`/${notice}$`));
-    await banner(page).getByRole('link', { name: 'See All' }).click();
-    await expect(page).toHaveURL(/\/notifications$/);
-    await expect(page.getByRole('tab', { name: 'Active' })).toHaveAttribute('aria-selected', 'true');
-    // Opened afresh (reload, typed URL), each alert screen stays where it is.
-    for (const [path, heading] of [
-      ['/notifications', 'Outage'],
-      ['/notifications-category/critical', 'Outage Alerts'],
-      [`/notification-details/${id}`, 'Alert Details'],
-    ] as const) {
-      await openFresh(page, path);
-      await expect(page.getByRole('heading', { name: heading }).first()).toBeVisible();
-      await expect(page).toHaveURL(new RegExp(`${path}$`));
-    }
-    await staff.resolveAllActive();
-    await staff.close();
-  });
-}

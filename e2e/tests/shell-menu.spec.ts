@@ -1,9 +1,14 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
-import { expectNoSeriousViolations, openUserMenu, pickAccount, signIn } from './helpers.ts';
+import { pickAccount, signIn } from './helpers.ts';
+
+/*
+ * The menu's journeys in a browser: its groups following the account's flags and its real widths. The footer, the
+ * crumbs, the help and user menus and a customer user's groups are component tests (web/src/app/shell-menu.test.tsx,
+ * web/src/features/user/components/user-menu.test.tsx).
+ */
 
 const menu = (page: Page) => page.getByRole('navigation', { name: 'Main menu' });
-const crumbs = (page: Page) => page.getByRole('navigation', { name: 'Breadcrumb' });
 
 test('menu groups and entries follow the elastic, FSA, activation and web flags of the customer', async ({
   page,
@@ -56,16 +61,6 @@ test('menu groups and entries follow the elastic, FSA, activation and web flags 
   }
 });
 
-test('a customer user without web licenses or staff role sees no Web or staff group', async ({ page }) => {
-  await signIn(page, 'admin@northwind.example');
-  await expect(page.getByTestId('selected-customer')).toHaveText(/Northwind/);
-  await expect(menu(page).getByRole('link', { name: 'Elastic Statements' })).toBeVisible();
-  await expect(menu(page).getByRole('button', { name: 'Web', exact: true })).toHaveCount(0);
-  await expect(menu(page).getByRole('link', { name: 'Manage Alerts' })).toHaveCount(0);
-  // The developer settings are for vendor staff only.
-  await expect(menu(page).getByRole('button', { name: 'Developer Settings' })).toHaveCount(0);
-});
-
 test('the menu collapses to 40 px and expands to 240 px; groups fold', async ({ page }) => {
   await signIn(page, 'busops@demo.example');
   const nav = page.getByTestId('left-menu');
@@ -82,74 +77,4 @@ test('the menu collapses to 40 px and expands to 240 px; groups fold', async ({ 
   await expect(menu(page).getByRole('link', { name: 'Emails' })).toBeHidden();
   await menu(page).getByRole('button', { name: 'Messages', exact: true }).click();
   await expect(menu(page).getByRole('link', { name: 'Emails' })).toBeVisible();
-});
-
-test('the Web menu’s Transactions opens Web Transactions with breadcrumbs', async ({ page }) => {
-  await signIn(page, 'busops@demo.example');
-  await pickAccount(page, 'Acme Aerospace', /Acme Aerospace Inc\./);
-  await menu(page).getByRole('link', { name: 'Transactions', exact: true }).click();
-  await expect(page).toHaveURL(/\/web-transactions(\?|$)/);
-  await expect(page.getByRole('heading', { name: 'Web Transactions' })).toBeVisible();
-  await expect(page.getByText(/^Data as of /)).toBeVisible();
-  await expect(crumbs(page)).toHaveText('Web>Transactions');
-  await expect(crumbs(page).getByRole('link', { name: 'Web' })).toHaveAttribute('href', '/web-assignments');
-  await expect(crumbs(page).getByRole('link', { name: 'Transactions' })).toHaveCount(0);
-  await expectNoSeriousViolations(page);
-
-  await menu(page).getByRole('link', { name: 'Usage Transactions' }).click();
-  await expect(page).toHaveURL(/\/transactions(\?|$)/);
-  await expect(page.getByRole('heading', { name: 'Usage Transactions' })).toBeVisible();
-  await expect(crumbs(page)).toHaveText('Elastic Reporting>Usage Transactions');
-});
-
-test('web-assignments sub-paths give one crumb per segment, the last one plain', async ({ page }) => {
-  await signIn(page, 'busops@demo.example', '/web-assignments/groups/users');
-  await expect(crumbs(page)).toHaveText('Web>Assignments>Groups>Users');
-  await expect(crumbs(page).getByRole('link', { name: 'Groups' })).toHaveAttribute(
-    'href',
-    '/web-assignments/groups',
-  );
-  await expect(crumbs(page).getByRole('link', { name: 'Users' })).toHaveCount(0);
-  await crumbs(page).getByRole('link', { name: 'Groups' }).click();
-  await expect(page).toHaveURL(/\/web-assignments\/groups(\?|$)/);
-  await expect(crumbs(page)).toHaveText('Web>Assignments>Groups');
-  await page.goto('/portalaccess');
-  await expect(crumbs(page)).toHaveText('Settings>Licensing Portal Access');
-});
-
-test('help and user menus open the configured external pages in a new tab', async ({ page }) => {
-  await signIn(page, 'busops@demo.example');
-  await page.getByRole('button', { name: 'Help' }).click();
-  const docs = page.getByRole('menuitem', { name: 'Documentation' });
-  await expect(docs).toHaveAttribute('href', 'https://example.com/docs');
-  await expect(docs).toHaveAttribute('target', '_blank');
-  await expect(docs).toHaveAttribute('rel', /noopener/);
-  await expect(page.getByRole('menuitem', { name: 'Get support' })).toHaveAttribute(
-    'href',
-    'https://example.com/support',
-  );
-  await page.keyboard.press('Escape');
-  await openUserMenu(page);
-  const manage = page.getByRole('menuitem', { name: 'Manage your vendor account' });
-  await expect(manage).toHaveAttribute('href', 'https://example.com/profile');
-  await expect(manage).toHaveAttribute('target', '_blank');
-  await page.keyboard.press('Escape');
-  // Footer: build information and the privacy notice.
-  await expect(page.getByTestId('build-info')).toHaveText(/Licensing Portal/);
-  await expect(page.getByRole('link', { name: 'Privacy Notice' })).toHaveAttribute(
-    'href',
-    'https://example.com/privacy',
-  );
-});
-
-test('without build information the footer stays empty and the failure is logged', async ({ page }) => {
-  const logged: string[] = [];
-  page.on('console', (m) => logged.push(m.text()));
-  await page.route('**/api/getBuildInfo', (route) =>
-    route.fulfill({ status: 500, json: { status: 'FAILURE', err: 'boom' } }),
-  );
-  await signIn(page, 'busops@demo.example');
-  await expect(page.getByRole('link', { name: 'Privacy Notice' })).toBeVisible();
-  await expect.poll(() => logged.some((l) => l.includes('Could not get build info'))).toBe(true);
-  await expect(page.getByTestId('build-info')).toHaveCount(0);
 });

@@ -11,6 +11,13 @@ import {
   watchFailedLoads,
 } from './helpers.ts';
 
+/*
+ * The shell's journeys in a browser: sign-in and sign-out, picking accounts, the export and no-account notices, the
+ * shared link and the one sweep of the shell and of the notice layout. Its variants are component tests in the whole
+ * portal in jsdom (web/test/portal.tsx): routes and a failed sign-in (web/src/app/router.test.tsx), the account
+ * box's invalid text and races (account-search.test.tsx), initials and role label (user-menu.test.tsx).
+ */
+
 test('a signed-out visit to /elastic goes to sign-in', async ({ page }) => {
   await page.goto('/elastic');
   await expect(page.getByLabel('Email')).toBeVisible();
@@ -45,13 +52,6 @@ test('vendor staff sign in, pick an account by typing, see the role label and si
   expect(await page.evaluate(() => localStorage.getItem('currentUser'))).toBeNull();
 });
 
-test('user initials drop the (External) tag', async ({ page }) => {
-  await signIn(page, 'jamie.rivera@proseware.example');
-  await openUserMenu(page);
-  await expect(page.getByRole('button', { name: /^JR: User menu for/ })).toHaveText('JR');
-  await expect(page.getByText('jamie.rivera@proseware.example')).toBeVisible();
-});
-
 test('choosing an export-blocked account leads to /noaccess', async ({ page }) => {
   await signIn(page, 'busops@demo.example');
   await pickAccount(page, 'Tailspin', /Tailspin Defense Systems Corp\./);
@@ -80,22 +80,6 @@ test('a customer user sees only their own accounts and their portal role', async
   await expect(page.getByTestId('role-label')).toHaveText('(Portal Administrator Role)');
 });
 
-test('text that is not an account is rejected', async ({ page }) => {
-  await signIn(page, 'busops@demo.example');
-  await expect(page.getByTestId('selected-customer')).toBeVisible();
-  await searchAccount(page, '12 (unclosed');
-  await expect(page.getByText('Invalid filter text. Filter by account ID or name.')).toBeVisible();
-});
-
-test('unknown paths go to the 404 page and /home to the elastic page', async ({ page }) => {
-  await signIn(page, 'busops@demo.example');
-  await page.goto('/no/such/page');
-  await expect(page).toHaveURL(/\/error\/404$/);
-  await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible();
-  await page.goto('/home');
-  await expect(page).toHaveURL(/\/elastic(\?|$)/);
-});
-
 test('the shell has no serious or critical accessibility violations', async ({ page }) => {
   await signIn(page, 'busops@demo.example');
   await expect(page.getByTestId('selected-customer')).toBeVisible();
@@ -118,99 +102,6 @@ test('a user without accounts lands on /nocustomer, also when opening an account
   await expect(page.getByText(/not linked to any customer account/)).toBeVisible();
   // The one sweep of the notice pages (/nocustomer, /noaccess, /noselectedcustomer, /notypecustomer: one layout).
   await expectNoSeriousViolations(page);
-});
-
-test('a viewer sees the viewer role label and the selection survives a reload', async ({ page }) => {
-  await signIn(page, 'engineer@acme.example');
-  await expect(page.getByTestId('selected-customer')).toHaveText(/Acme Aerospace Inc\./);
-  await openUserMenu(page);
-  await expect(page.getByTestId('role-label')).toHaveText('(Portal Viewer Role)');
-  await page.keyboard.press('Escape');
-  await page.reload();
-  await expect(page.getByTestId('selected-customer')).toHaveText(/Acme Aerospace Inc\./);
-});
-
-test('a failed sign-in is shown with a way to try again', async ({ page }) => {
-  await page.goto('/?signin=failed');
-  await expect(page.getByRole('heading', { name: 'Sign-in failed' })).toBeVisible();
-  await page.getByRole('link', { name: 'Sign in' }).click();
-  await expect(page.getByLabel('Email')).toBeVisible();
-});
-
-test('an account picked while the automatic selection is still loading is the one that stays', async ({
-  page,
-}) => {
-  // Hold the automatic selection's account info (the first info call) until the user has picked another one.
-  let releaseFirst = () => {};
-  const firstHeld = new Promise<void>((resolve) => {
-    releaseFirst = resolve;
-  });
-  let firstSeen = (_url: string) => {};
-  const firstSent = new Promise<string>((resolve) => {
-    firstSeen = resolve;
-  });
-  const asked: string[] = [];
-  await page.route('**/api/getaccountinfo/**', async (route) => {
-    asked.push(route.request().url());
-    if (asked.length > 1) return route.continue();
-    firstSeen(route.request().url());
-    await firstHeld;
-    await route.continue();
-  });
-  await signIn(page, 'admin@acme.example');
-  const automatic = await firstSent;
-  const accountBox = page.getByRole('textbox', { name: 'Account' });
-  await pickAccount(page, 'Energy', /Acme Energy Systems Ltd\./);
-  await expect(accountBox).toHaveValue(/Acme Energy Systems Ltd\./);
-  // The held call was for another account (the first of the list).
-  expect(asked.at(-1)).not.toBe(automatic);
-
-  const late = page.waitForResponse((r) => r.url() === automatic);
-  releaseFirst();
-  await late;
-  // Let the app handle the late answer (two frames), then the user's pick must still be the selection.
-  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-  await expect(accountBox).toHaveValue(/Acme Energy Systems Ltd\./);
-  await page.reload();
-  await expect(accountBox).toHaveValue(/Acme Energy Systems Ltd\./);
-});
-
-test('the automatic selection finishing while the account box has the focus does not change what the user types', async ({
-  page,
-}) => {
-  // Hold the automatic selection's account info until the user is in the box, as a quick typist would be.
-  let release = () => {};
-  const held = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  let seen = () => {};
-  const sent = new Promise<void>((resolve) => {
-    seen = resolve;
-  });
-  let first = true;
-  await page.route('**/api/getaccountinfo/**', async (route) => {
-    if (!first) return route.continue();
-    first = false;
-    seen();
-    await held;
-    await route.continue();
-  });
-  await signIn(page, 'admin@acme.example');
-  await sent;
-  const accountBox = page.getByRole('textbox', { name: 'Account' });
-  await accountBox.click();
-  release();
-  // The selection has landed once the account is in the page's URL.
-  await expect(page).toHaveURL(/[?&]account=\d+/);
-  await page.keyboard.type('Aerospace');
-  await expect(accountBox).toHaveValue('Aerospace');
-  const option = page.getByRole('option', { name: /Acme Aerospace Inc\./ });
-  await option.click();
-  await expect(accountBox).toHaveValue('1000123 (Acme Aerospace Inc.)');
-  // Leaving the box without typing shows the selection again.
-  await accountBox.click();
-  await page.keyboard.press('Tab');
-  await expect(accountBox).toHaveValue('1000123 (Acme Aerospace Inc.)');
 });
 
 test('a shared link opens its account and page after sign-in, with no failed load; Back stays in the portal', async ({

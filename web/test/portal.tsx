@@ -5,9 +5,10 @@ import { accountInfo } from '@lp/domain/account-info-fixture';
 import { MantineProvider } from '@mantine/core';
 import { ModalsProvider } from '@mantine/modals';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { render, screen } from '@testing-library/react';
+import { configure, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router';
+import { afterAll, beforeAll, vi } from 'vitest';
 import { routes } from '../src/app/router.tsx';
 import { clearPanels, hideSpinner } from '../src/components/panels.tsx';
 import { type AppConfig, ConfigContext } from '../src/lib/app-context.tsx';
@@ -76,6 +77,7 @@ export function renderPortal(
     config = testConfig,
     fresh = true,
     signedIn = true,
+    wrapFetch,
   }: {
     user: CurrentUser;
     accounts?: PortalAccount[];
@@ -84,6 +86,8 @@ export function renderPortal(
     fresh?: boolean;
     /** False: no session hint, as for a visitor who is not signed in. */
     signedIn?: boolean;
+    /** Wraps the stubbed API before the app starts (to watch when calls start and end). */
+    wrapFetch?: (served: typeof fetch) => typeof fetch;
   },
 ) {
   if (signedIn)
@@ -96,6 +100,7 @@ export function renderPortal(
   clearPanels();
   hideSpinner();
   const calls = serveApi({ ...shellAnswers(user, accounts), ...answers });
+  if (wrapFetch) vi.stubGlobal('fetch', wrapFetch(globalThis.fetch));
   const router = createMemoryRouter(routes, { initialEntries: [path] });
   const view = render(
     <MantineProvider>
@@ -126,4 +131,13 @@ export async function pickAccount(text: string, option: RegExp) {
   await userEvent.clear(box);
   await userEvent.paste(text);
   await userEvent.click(await screen.findByRole('option', { name: option, hidden: true }));
+}
+
+/**
+ * For a describe block whose tests open the whole app: its first screens are lazily loaded chunks, which on a loaded
+ * 2-core machine take longer than the 10 s a findBy… waits by default (web/test/setup.ts). Restored after the block.
+ */
+export function useWholeAppTimeouts() {
+  beforeAll(() => configure({ asyncUtilTimeout: 30_000 }));
+  afterAll(() => configure({ asyncUtilTimeout: 10_000 }));
 }

@@ -1,7 +1,14 @@
 import type { CurrentUser } from '@lp/contract/user/schemas';
 import { screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { accountBox, forgetSession, pickAccount, portalAccount, renderPortal } from '../../test/portal.tsx';
+import {
+  accountBox,
+  forgetSession,
+  pickAccount,
+  portalAccount,
+  renderPortal,
+  useWholeAppTimeouts,
+} from '../../test/portal.tsx';
 import { later } from '../../test/render.tsx';
 import { writeSavedCustomer } from '../lib/local-store.ts';
 
@@ -33,7 +40,8 @@ const onElastic = /^\/elastic(\?|$)/;
 const arrivedAt = (view: { location: () => string }, where: RegExp) =>
   expect.poll(view.location, { timeout: 10_000 }).toMatch(where);
 
-describe('routes', () => {
+describe('routes', { timeout: 120_000 }, () => {
+  useWholeAppTimeouts();
   afterEach(forgetSession);
 
   it('unknown paths go to the 404 page and /home to the elastic page', async () => {

@@ -1,8 +1,10 @@
 import { alertsApi } from '@lp/contract/alerts/api';
 import { messages } from '@lp/contract/common/errors';
 import type { BodyInput, Operation } from '@lp/contract/common/operation';
+import { contactRoles } from '@lp/domain/policy';
 import { sql } from 'drizzle-orm';
 import { describe, expect } from 'vitest';
+import { addContact, buildAccount } from '../../../harness/factories.ts';
 import { anonymous, apiTest, type Caller, callName } from '../../../test/api-fixture.ts';
 import { alerts } from '../../db/schema.ts';
 import { CATEGORY_RANGE_MESSAGE, DATE_FILTER_MESSAGE } from './service.ts';
@@ -89,6 +91,30 @@ describe('authentication and authorization', () => {
   });
 });
 
+describe('readers without an account', () => {
+  it('a user without accounts, and one whose only account is export-blocked, read every alert screen', async ({
+    database,
+    signIn,
+    api,
+    alert: { build },
+  }) => {
+    // The alerts are not account-scoped (issue 8 §3): the web app leaves these users on /nocustomer and /noaccess.
+    const blocked = await buildAccount(database.db, { exportControlStatus: 'Denied' });
+    await addContact(database.db, blocked!.customerNumber, 'cad@blocked.example', contactRoles.admin);
+    const outage = await build({ category: 'CRITICAL', description: 'Reach outage' });
+    const info = await build({ category: 'INFO', description: 'Reach info' });
+    for (const who of [await signIn('newhire@nowhere.example'), await signIn('cad@blocked.example')]) {
+      const active = (await api.ok(who, alertsApi.active, undefined)).data.map((a) => a.id);
+      expect(active.sort()).toEqual([outage.id, info.id].sort());
+      const one = await api.ok(who, alertsApi.page, {
+        filter: { condition: 'ALL', criteria: [{ name: 'id', method: 'EQUALS', value: info.id }] },
+        limit: 1,
+      });
+      expect(one.data.map((a) => a.description)).toEqual(['Reach info']);
+    }
+  });
+});
+
 describe('listActiveAlerts', () => {
   it('answers SUCCESS with an empty list when there are no alerts', async ({
     api,
@@ -156,6 +182,18 @@ describe('listAlerts (query engine)', () => {
         filter: { condition: 'ALL', criteria: [{ name: 'resolved', method: 'EQUALS', value: true }] },
       }),
     ).toEqual([done.id]);
+    // A criterion no resolved alert meets: an empty page (the grid's "There are no resolved alerts to display.").
+    expect(
+      await pageIds({
+        filter: {
+          condition: 'ALL',
+          criteria: [
+            { name: 'resolved', method: 'EQUALS', value: true },
+            { name: 'description', method: 'EQUALS', value: 'no-such-alert' },
+          ],
+        },
+      }),
+    ).toEqual([]);
   });
 
   it('filters a category range in the order OK < INFO < WARNING < CRITICAL', async ({

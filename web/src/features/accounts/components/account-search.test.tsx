@@ -8,6 +8,7 @@ import {
   pickAccount,
   portalAccount,
   renderPortal,
+  useWholeAppTimeouts,
 } from '../../../../test/portal.tsx';
 import { later } from '../../../../test/render.tsx';
 
@@ -61,7 +62,8 @@ function watchAnswer(path: string) {
   return seen;
 }
 
-describe('account box', () => {
+describe('account box', { timeout: 120_000 }, () => {
+  useWholeAppTimeouts();
   afterEach(forgetSession);
 
   it('text that is not an account is rejected', async () => {
