@@ -5,11 +5,8 @@ import {
   expectNoSeriousViolations,
   expectSavedView,
   filterColumn,
-  holdCalls,
   isDefaultView,
   openAccountPage,
-  pickAccount,
-  signIn,
 } from './helpers.ts';
 
 /*
@@ -17,8 +14,10 @@ import {
  * (1000123) has 45 lease and perpetual lines, one of every state (active, expiring, not started, expired,
  * evaluation, perpetual with and without current maintenance) and one of every license-model group. The expected
  * values are computed here from the records the API answers, with the spec's arithmetic written out
- * independently of the page's code. The notices an untyped customer or one without self-serve licensing gets are
- * component tests (web/src/features/leases/pages/leases-page.test.tsx).
+ * independently of the page's code. The notices an untyped customer or one without self-serve licensing gets, the
+ * spinner while rows load and how perpetuals and evaluations read are component tests
+ * (web/src/features/leases/pages/leases-page.test.tsx); the PERMANENT and Maintenance filters' server half is
+ * leases.api.test.ts's.
  */
 
 interface LeaseRecord {
@@ -228,41 +227,6 @@ test('shows the active and inactive leases with their dates, states, counts and 
   await expectNoSeriousViolations(page);
 });
 
-test('perpetuals say PERMANENT with their maintenance date; evaluations are marked', async ({ page }) => {
-  await openLeases(page);
-  const active = await records(page, 'active');
-  const perpetuals = active.filter((r) => r.EndDate === null && r.StartDate <= today());
-  const withMaintenance = perpetuals.find((r) => r.VersionDate !== null);
-  expect(withMaintenance).toBeDefined();
-  const grid = activeGrid(page);
-
-  // Spec 002 §5: the Remaining Days text PERMANENT selects the perpetuals.
-  await filterColumn(grid, 'remainingdays', 'Equals', 'permanent');
-  await expect(summary(grid)).toHaveText(`1 to ${Math.min(20, perpetuals.length)} of ${perpetuals.length}`);
-  expect(new Set(await shownColumn(grid, 'remainingdays'))).toEqual(new Set(['PERMANENT']));
-  const p = withMaintenance as LeaseRecord;
-  await expect(cellOf(grid, p, 'enddate')).toHaveText(`Maintenance ends on ${p.VersionDate}`);
-
-  // The maintenance text filters the Expiration Date column on the maintenance day.
-  await filterColumn(grid, 'remainingdays', 'Equals', '');
-  await filterColumn(grid, 'enddate', 'Contains', `Maintenance ends on ${p.VersionDate}`);
-  const sameDay = active.filter((r) => r.VersionDate === p.VersionDate);
-  await expect(summary(grid)).toHaveText(`1 to ${sameDay.length} of ${sameDay.length}`);
-  await expect(cellOf(grid, p, 'enddate')).toHaveText(`Maintenance ends on ${p.VersionDate}`);
-  await clearButton(page, 'Active Entitlements').click();
-
-  // An evaluation carries '(Evaluation)' after its product name.
-  const evaluation = active.find((r) => r.Type === 'Evaluation');
-  expect(evaluation).toBeDefined();
-  const e = evaluation as LeaseRecord;
-  await filterColumn(grid, 'entitlement', 'Equals', e.ProductName);
-  await expect(cellOf(grid, e, 'entitlement')).toHaveText(`${e.ProductName} (Evaluation)${e.ActivationId}`);
-  await expect(cellOf(grid, e, 'entitlement').getByText('(Evaluation)')).toBeVisible();
-  // The next test of this worker's server starts from the default view: clear, and wait until that is saved.
-  await clearButton(page, 'Active Entitlements').click();
-  await expectSavedView(page, ACME, ACTIVE, isDefaultView);
-});
-
 test('a product filter narrows the rows, is saved per customer and cleared or reset', async ({ page }) => {
   await openLeases(page);
   const active = await records(page, 'active');
@@ -385,15 +349,4 @@ test('the spec filters: license model groups, counts, dates and remaining days',
   expect(new Set(await shownColumn(igrid, 'remainingdays'))).toEqual(new Set(['NOT STARTED']));
   await resetButton(page, 'Inactive Entitlements').click();
   await expectSavedView(page, ACME, INACTIVE, isDefaultView);
-});
-
-test('the spinner shows while the rows load', async ({ page }) => {
-  await signIn(page, 'admin@acme.example');
-  await pickAccount(page, 'Aerospace', /Acme Aerospace Inc\./);
-  const release = await holdCalls(page, '**/api/fetchEntitlements/active');
-  await page.getByRole('link', { name: 'Leases/Perpetuals' }).click();
-  await expect(section(page, 'Active Entitlements').getByText(SPINNER)).toBeVisible();
-  release();
-  await expect(page.getByText(SPINNER)).toHaveCount(0);
-  await expect(activeGrid(page).locator('[col-id="entitlement"][role="gridcell"]').first()).toHaveText(/\S/);
 });

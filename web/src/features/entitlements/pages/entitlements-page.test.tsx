@@ -1,14 +1,16 @@
 import type { ElasticEntitlementRecord } from '@lp/contract/entitlements/schemas';
 import type { CurrentUser } from '@lp/contract/user/schemas';
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { renderAccountPage, testAccount } from '../../../../test/account-page.tsx';
+import { later } from '../../../../test/render.tsx';
 import EntitlementsPage from './entitlements-page.tsx';
 
 /*
  * /elastic (spec 001 §2.1, §7; decisions 013, 022): an account without elastic entitlements, the view-only user's
- * tables and statement e-mail, and who gets the balance adjustment. The browser tests (e2e/tests/entitlements.spec.ts,
+ * tables and statement e-mail, who gets the balance adjustment, and a reset made while an earlier save of the
+ * view is on its way. The browser tests (e2e/tests/entitlements.spec.ts,
  * staff-elastic.spec.ts) keep the numbers, the filters and saved views, the e-mail sent and busops' adjustment.
  */
 
@@ -116,5 +118,57 @@ describe('elastic entitlements page', () => {
       expect(screen.queryByRole('button', { name: /^Adjust balance/ })).toBeNull();
       unmount();
     }
+  });
+
+  it('a reset made while an earlier save is still on its way is the view the server keeps', async () => {
+    let release: (value?: unknown) => void = () => {};
+    const held = new Promise((resolve) => {
+      release = resolve;
+    });
+    renderAccountPage(<EntitlementsPage />, {
+      path: '/elastic',
+      account: viewer,
+      answers: {
+        'POST /api/getEntitlements': records,
+        // The saved view sorts the Inactive table by start date and filters it to the expired entitlement.
+        'GET /api/featureflag/pref': [
+          {
+            customerNumber: '1000123',
+            tableName: 'inActiveEntitlements',
+            sortModel: [{ colId: 'startDate', sort: 'desc' }],
+            filterModel: { remainingDays: { filterType: 'text', type: 'equals', filter: 'expired' } },
+          },
+        ],
+        // Every save is held until released: the first one is still on its way when the reset is made.
+        'POST /api/featureflag/pref': later(null, held),
+      },
+    });
+    // The saves as the server would receive them, in the order they were sent.
+    const served = globalThis.fetch;
+    const saves: unknown[] = [];
+    vi.stubGlobal('fetch', (input: RequestInfo | URL, init?: RequestInit) => {
+      if (init?.method === 'POST' && String(input).endsWith('/api/featureflag/pref'))
+        saves.push(JSON.parse(String(init.body)));
+      return served(input, init);
+    });
+    const inactive = await table('Inactive Entitlements');
+    const section = screen.getByRole('region', { name: 'Inactive Entitlements' });
+    await expect.poll(() => rowIds(inactive), { timeout: 10_000 }).toEqual(['ELASTIC-EXPIRED']);
+
+    // A first change of the view (its filter cleared, its sort kept) is saved, and held.
+    await userEvent.click(within(section).getByRole('button', { name: 'Clear filters' }));
+    await expect.poll(() => rowIds(inactive).length).toBe(2);
+    await expect.poll(() => saves.length, { timeout: 5_000 }).toBe(1);
+    expect(saves[0]).toMatchObject({ tables: [{ sortModel: [{ colId: 'startDate', sort: 'desc' }] }] });
+    // The reset is made while that save is on its way: it is sent only once the first has its answer.
+    await userEvent.click(within(section).getByRole('button', { name: 'Reset view' }));
+    await waitFor(() => expect(within(section).getByRole('button', { name: 'Reset view' })).toBeDisabled());
+    expect(saves).toHaveLength(1);
+    release();
+    await expect.poll(() => saves.length, { timeout: 5_000 }).toBe(2);
+    // The last view the server receives is the reset: the table's defaults, nothing else.
+    expect(saves[1]).toEqual({ tables: [{ customerNumber: '1000123', tableName: 'inActiveEntitlements' }] });
+    expect(rowIds(inactive).sort()).toEqual(['ELASTIC-EXPIRED', 'ELASTIC-NEXT']);
+    expect(within(section).getByRole('button', { name: 'Clear filters' })).toBeDisabled();
   });
 });

@@ -1,14 +1,19 @@
 import { messages } from '@lp/contract/common/errors';
-import { screen } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { Link } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { renderAccountPage, testAccount } from '../../../../test/account-page.tsx';
 import { refused } from '../../../../test/render.tsx';
 import WhitelistIpsPage from './whitelist-ips-page.tsx';
 
 /*
- * /whitelistips (spec 000 §2.10, §4.6, §6): the viewer's rules, an account without an elastic server and a
- * refused read. The browser test (e2e/tests/ip-rules.spec.ts) keeps the administrator's journeys.
+ * /whitelistips (spec 000 §2.10, §4.6, §6): leaving with unsaved changes, the viewer's rules, an account without
+ * an elastic server and a refused read. The browser test (e2e/tests/ip-rules.spec.ts) keeps the administrator's
+ * journey.
  */
+
+const LEAVE_TITLE = 'WARNING: You have unsaved changes.';
 
 const server = { DeviceID: 'CLS-0001', Alias: 'lab-cls' };
 const ipInput = (n: number) => screen.getByRole('textbox', { name: `IP Address of rule ${n}` });
@@ -61,5 +66,39 @@ describe('IP settings page', () => {
       await screen.findByText('You do not have enough permissions to view this page.'),
     ).toBeInTheDocument();
     expect(view.location()).toBe('/nopermissions');
+  });
+
+  it('leaving the IP settings with unsaved changes asks first', async () => {
+    const view = renderAccountPage(
+      <>
+        <Link to="/elastic">Licensing Portal home</Link>
+        <WhitelistIpsPage />
+      </>,
+      {
+        path: '/whitelistips',
+        account: testAccount({ hasElastic: 1, isPortalEdit: true }),
+        answers: {
+          'POST /api/activatedelasticservers': [server],
+          'POST /api/getips': { whitelist: [] },
+        },
+      },
+    );
+    await screen.findByTestId('ip-banner');
+    await userEvent.click(button('Add Rule'));
+    await userEvent.click(screen.getByRole('link', { name: 'Licensing Portal home' }));
+    const dialog = await screen.findByRole('dialog', { name: LEAVE_TITLE });
+    expect(dialog).toHaveTextContent(
+      'Press Cancel to go back and save these changes. Press Ok to lose these changes.',
+    );
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: LEAVE_TITLE })).toBeNull());
+    expect(view.location()).toBe('/whitelistips');
+    expect(screen.getAllByTestId('ip-rule-row')).toHaveLength(1);
+
+    await userEvent.click(screen.getByRole('link', { name: 'Licensing Portal home' }));
+    const again = await screen.findByRole('dialog', { name: LEAVE_TITLE });
+    await userEvent.click(within(again).getByRole('button', { name: 'Ok' }));
+    await expect.poll(() => view.location()).toBe('/elastic');
+    expect(view.calls).not.toContain('POST /api/setips');
   });
 });
