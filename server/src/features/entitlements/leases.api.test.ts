@@ -101,6 +101,28 @@ describe('leases and perpetuals', () => {
     expect((await api.ok(boss, leasesApi.count, { customerNumber: CN })).data).toBe(7);
   });
 
+  test("finds perpetuals by their missing end date and a perpetual by its maintenance day (the page's PERMANENT and Maintenance filters)", async ({
+    api,
+    ids,
+    cast: { boss },
+  }) => {
+    // As the page asks: no end date among the started ones (PERMANENT), the maintenance day (Maintenance ends on).
+    const started = { name: 'StartDate', method: 'AFTERDAY' as const, value: day(0), not: true };
+    const permanent = () => ({
+      criteria: [{ name: 'EndDate', method: 'ISDEFINED' as const, value: false }, started],
+    });
+    expect(await ids(leasesApi.active, { filter: permanent() })).toEqual(['A-PERM']);
+    expect(await ids(leasesApi.inactive, { filter: permanent() })).toEqual([]);
+    expect(
+      (await api.ok(boss, leasesApi.activeCount, { customerNumber: CN, filter: permanent() })).data,
+    ).toBe(1);
+    const maintenance = () => ({
+      criteria: [{ name: 'VersionDate', method: 'DAYRANGE' as const, value: [day(50), day(50)] }],
+    });
+    expect(await ids(leasesApi.active, { filter: maintenance() })).toEqual(['A-PERM']);
+    expect(await ids(leasesApi.inactive, { filter: maintenance() })).toEqual([]);
+  });
+
   test('counts the rows a partial date filter finds: a month as a day range (issue 21, decision 052)', async ({
     api,
     ids,
