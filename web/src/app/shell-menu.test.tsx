@@ -46,6 +46,10 @@ describe('shell menu, crumbs and footer', { timeout: 120_000 }, () => {
       await expect
         .poll(() => warn.mock.calls.some(([text]) => String(text).includes('Could not get build info')))
         .toBe(true);
+      // The footer is drawn again from the settled answer: the menu folded and opened remounts it.
+      await userEvent.click(screen.getByRole('button', { name: 'Collapse menu' }));
+      await userEvent.click(await screen.findByRole('button', { name: 'Expand menu' }));
+      expect(await screen.findByRole('link', { name: 'Privacy Notice' })).toBeInTheDocument();
       expect(screen.queryByTestId('build-info')).toBeNull();
     } finally {
       warn.mockRestore();
