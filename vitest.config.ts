@@ -44,9 +44,9 @@ export default defineConfig({
           isolate: false,
           // Times as the browser tests see them (their browser runs in UTC).
           env: { TZ: 'UTC' },
-          testTimeout: 30_000,
-          // expect.poll waits on a signal as findBy does (web/test/setup.ts): up to 10 s, not the default 1 s.
-          expect: { poll: { timeout: 10_000 } },
+          testTimeout: 60_000,
+          // expect.poll waits on a signal as findBy does (web/test/setup.ts): up to 20 s, not the default 1 s.
+          expect: { poll: { timeout: 20_000 } },
         },
       },
       ...engines.map((engine) => ({

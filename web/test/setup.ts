@@ -34,7 +34,7 @@ Element.prototype.scrollIntoView = () => {};
 
 // A findBy… waits for its element up to this long (the default is 1 s): on a loaded 2-core CI machine a page with
 // charts or a large grid can take longer than that to render, and a wait on a signal should not fail for speed.
-configure({ asyncUtilTimeout: 10_000 });
+configure({ asyncUtilTimeout: 20_000 });
 
 afterEach(() => {
   cleanup();

@@ -38,7 +38,7 @@ const onElastic = /^\/elastic(\?|$)/;
 
 /** Waits until the router is at a path matching `where`. */
 const arrivedAt = (view: { location: () => string }, where: RegExp) =>
-  expect.poll(view.location, { timeout: 10_000 }).toMatch(where);
+  expect.poll(view.location, { timeout: 20_000 }).toMatch(where);
 
 describe('routes', { timeout: 120_000 }, () => {
   useWholeAppTimeouts();

@@ -76,7 +76,7 @@ describe('shell', () => {
       </ConfigContext.Provider>,
       '/portalaccess',
     );
-    expect(await screen.findByText('Probe page', {}, { timeout: 10_000 })).toBeInTheDocument();
+    expect(await screen.findByText('Probe page', {}, { timeout: 20_000 })).toBeInTheDocument();
     const failApply = async () => {
       const menu = screen.getByRole('navigation', { name: 'Main menu' });
       await userEvent.click(await within(menu).findByRole('button', { name: 'Features' }));

@@ -46,7 +46,7 @@ const countInput = async () =>
   within(await screen.findByRole('tabpanel')).findByRole(
     'textbox',
     { name: 'Activated count for LEASE-A' },
-    { timeout: 10_000 },
+    { timeout: 20_000 },
   );
 
 describe('activations page', () => {

@@ -50,7 +50,7 @@ describe('alert screens', { timeout: 120_000 }, () => {
     });
     await userEvent.click(await screen.findByRole('tab', { name: 'Resolved' }, { timeout: 30_000 }));
     expect(
-      await screen.findByText('There are no resolved alerts to display.', {}, { timeout: 10_000 }),
+      await screen.findByText('There are no resolved alerts to display.', {}, { timeout: 20_000 }),
     ).toBeInTheDocument();
     expect(view.calls).toContain('POST /api/notifications');
   });
@@ -138,7 +138,7 @@ describe('alert screens', { timeout: 120_000 }, () => {
       };
       const user = { ...who, roles: [...who.roles] };
       const start = renderPortal('/elastic', { user, accounts: [...accounts], answers });
-      await expect.poll(start.location, { timeout: 10_000 }).toBe(notice);
+      await expect.poll(start.location, { timeout: 20_000 }).toBe(notice);
       const banner = await screen.findByTestId('alerts-banner');
       await userEvent.click(within(banner).getByRole('link', { name: 'See All' }));
       await expect.poll(start.location).toBe('/notifications');

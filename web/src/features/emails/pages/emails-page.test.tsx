@@ -63,7 +63,7 @@ describe('emails page', () => {
       },
     });
     // The grid asks for its first rows once it is set up, which takes a while in jsdom.
-    expect(await screen.findByText('Getting Emails...', {}, { timeout: 10_000 })).toBeInTheDocument();
+    expect(await screen.findByText('Getting Emails...', {}, { timeout: 20_000 })).toBeInTheDocument();
     release();
     expect(
       await screen.findByText('You do not have enough permissions to view this page.'),
@@ -84,9 +84,9 @@ describe('emails page', () => {
       account: testAccount({ orgType: 'Direct', isPortalEdit: true }),
       answers,
     });
-    const grid = await screen.findByRole('region', { name: 'Emails' }, { timeout: 10_000 });
+    const grid = await screen.findByRole('region', { name: 'Emails' }, { timeout: 20_000 });
     const summary = grid.querySelector('.ag-paging-row-summary-panel');
-    await expect.poll(() => summary?.textContent?.trim(), { timeout: 10_000 }).toBe(`1 to 20 of ${TOTAL}`);
+    await expect.poll(() => summary?.textContent?.trim(), { timeout: 20_000 }).toBe(`1 to 20 of ${TOTAL}`);
     await expect.poll(() => subjects(grid)[0]).toBe('Notice number 1');
     // The page holds the first 20 rows (jsdom draws only the first few of them: no layout).
     expect(rowIndexes(grid).every((i) => i < 20)).toBe(true);

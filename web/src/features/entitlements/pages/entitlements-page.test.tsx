@@ -47,7 +47,7 @@ const openElastic = (account = viewer, answer: ElasticEntitlementRecord[] = reco
     answers: { 'POST /api/getEntitlements': answer, 'GET /api/featureflag/pref': [] },
   });
 
-const table = (title: string) => screen.findByRole('region', { name: `${title} table` }, { timeout: 10_000 });
+const table = (title: string) => screen.findByRole('region', { name: `${title} table` }, { timeout: 20_000 });
 const rowIds = (grid: HTMLElement) => [
   ...new Set([...grid.querySelectorAll('.ag-row[row-id]')].map((r) => r.getAttribute('row-id'))),
 ];
@@ -72,7 +72,7 @@ describe('elastic entitlements page', () => {
     const view = openElastic();
     const active = await table('Active Entitlements');
     const inactive = await table('Inactive Entitlements');
-    await expect.poll(() => rowIds(inactive).length, { timeout: 10_000 }).toBe(2);
+    await expect.poll(() => rowIds(inactive).length, { timeout: 20_000 }).toBe(2);
     await userEvent.click(
       within(active).getByRole('button', { name: 'Statement e-mails for ELASTIC-CURRENT' }),
     );
@@ -153,7 +153,7 @@ describe('elastic entitlements page', () => {
     });
     const inactive = await table('Inactive Entitlements');
     const section = screen.getByRole('region', { name: 'Inactive Entitlements' });
-    await expect.poll(() => rowIds(inactive), { timeout: 10_000 }).toEqual(['ELASTIC-EXPIRED']);
+    await expect.poll(() => rowIds(inactive), { timeout: 20_000 }).toEqual(['ELASTIC-EXPIRED']);
 
     // A first change of the view (its filter cleared, its sort kept) is saved, and held.
     await userEvent.click(within(section).getByRole('button', { name: 'Clear filters' }));

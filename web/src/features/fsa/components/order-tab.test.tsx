@@ -79,8 +79,8 @@ async function addLine(n: number, count: number, duration: string) {
 }
 
 async function openOrderTab() {
-  await userEvent.click(await screen.findByRole('tab', { name: 'Order Products' }, { timeout: 10_000 }));
-  await within(orderTab()).findByRole('button', { name: 'Add product' }, { timeout: 10_000 });
+  await userEvent.click(await screen.findByRole('tab', { name: 'Order Products' }, { timeout: 20_000 }));
+  await within(orderTab()).findByRole('button', { name: 'Add product' }, { timeout: 20_000 });
 }
 
 async function orderNowAndConfirm() {
@@ -119,7 +119,7 @@ describe('FSA order tab', () => {
         : served(input, init),
     );
     await orderNowAndConfirm();
-    expect(await within(orderTab()).findByTestId('order-failure', {}, { timeout: 10_000 })).toHaveTextContent(
+    expect(await within(orderTab()).findByTestId('order-failure', {}, { timeout: 20_000 })).toHaveTextContent(
       /^POST: ERROR in \/api\/entitlements: \S/,
     );
     expect(within(orderTab()).getByTestId('order-line-2')).toBeInTheDocument();

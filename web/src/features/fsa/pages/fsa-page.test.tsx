@@ -49,14 +49,14 @@ describe('FSA page', () => {
       },
     });
     expect(
-      await screen.findByText('Account does not have any active entitlements.', {}, { timeout: 10_000 }),
+      await screen.findByText('Account does not have any active entitlements.', {}, { timeout: 20_000 }),
     ).toBeInTheDocument();
     const inactive = await screen.findByRole(
       'region',
       { name: 'Inactive Entitlements table' },
-      { timeout: 10_000 },
+      { timeout: 20_000 },
     );
-    expect(await within(inactive).findByText('FSA-OLD-2', {}, { timeout: 10_000 })).toBeInTheDocument();
+    expect(await within(inactive).findByText('FSA-OLD-2', {}, { timeout: 20_000 })).toBeInTheDocument();
     expect(within(inactive).getByText('FSA-OLD-1')).toBeInTheDocument();
     const active = screen.getByRole('region', { name: 'Active Entitlements table' });
     expect(within(active).queryByText(/FSA-OLD/)).toBeNull();

@@ -52,7 +52,7 @@ describe('statement page', () => {
       answers: { ...answers, 'POST /api/getPdf': raw(200, 'text/html', '<html>not a pdf</html>') },
     });
     expect(
-      await screen.findByRole('heading', { name: 'Usage by Product' }, { timeout: 10_000 }),
+      await screen.findByRole('heading', { name: 'Usage by Product' }, { timeout: 20_000 }),
     ).toBeVisible();
     await expect.poll(() => exportButton()).toBeEnabled();
     await userEvent.click(exportButton());

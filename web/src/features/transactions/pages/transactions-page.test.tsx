@@ -40,7 +40,7 @@ describe('transactions page', () => {
         'POST /api/fetchUsage/count': refused(400, 'data request refused', 'BAD_REQUEST'),
       },
     });
-    expect(await screen.findByTestId('error-panel', {}, { timeout: 10_000 })).toHaveTextContent(
+    expect(await screen.findByTestId('error-panel', {}, { timeout: 20_000 })).toHaveTextContent(
       'data request refused',
     );
     const grid = screen.getByRole('region', { name: 'Usage transactions' });

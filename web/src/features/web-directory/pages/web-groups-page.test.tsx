@@ -105,11 +105,11 @@ const open = (account: typeof administrator, answers: Record<string, unknown>) =
   });
 
 const row = async (text: string) => {
-  const table = await screen.findByRole('region', { name: TABLE }, { timeout: 10_000 });
+  const table = await screen.findByRole('region', { name: TABLE }, { timeout: 20_000 });
   await expect
-    .poll(() => screen.getByRole('button', { name: 'Export as csv' }), { timeout: 10_000 })
+    .poll(() => screen.getByRole('button', { name: 'Export as csv' }), { timeout: 20_000 })
     .toBeEnabled();
-  const cell = await within(table).findByText(text, {}, { timeout: 10_000 });
+  const cell = await within(table).findByText(text, {}, { timeout: 20_000 });
   return cell.closest('[role="row"]') as HTMLElement;
 };
 

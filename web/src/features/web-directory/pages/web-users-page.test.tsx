@@ -87,11 +87,11 @@ const open = (account: typeof administrator, answers: Record<string, unknown>) =
 
 /** The row showing `text`, once the saved view is on the grid (applying it draws the rows again). */
 const row = async (text: string) => {
-  const table = await screen.findByRole('region', { name: TABLE }, { timeout: 10_000 });
+  const table = await screen.findByRole('region', { name: TABLE }, { timeout: 20_000 });
   await expect
-    .poll(() => screen.getByRole('button', { name: 'Export as csv' }), { timeout: 10_000 })
+    .poll(() => screen.getByRole('button', { name: 'Export as csv' }), { timeout: 20_000 })
     .toBeEnabled();
-  const cell = await within(table).findByText(text, {}, { timeout: 10_000 });
+  const cell = await within(table).findByText(text, {}, { timeout: 20_000 });
   return cell.closest('[role="row"]') as HTMLElement;
 };
 

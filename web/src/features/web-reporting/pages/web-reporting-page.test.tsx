@@ -155,6 +155,6 @@ describe('web reporting page', () => {
       'POST /api/web/reports/denials': denied,
       'POST /api/web/reports/reclaim': denied,
     });
-    await expect.poll(() => view.location(), { timeout: 10_000 }).toBe('/noaccess');
+    await expect.poll(() => view.location(), { timeout: 20_000 }).toBe('/noaccess');
   });
 });

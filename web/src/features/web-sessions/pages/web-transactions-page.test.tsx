@@ -61,7 +61,7 @@ describe('web transactions page', () => {
     const asOf = await screen.findByTestId('web-transactions-as-of');
     await expect.poll(() => asOf.textContent).toBe('Data as of 2026-11-03 12:30:00 (UTC)');
     const grid = screen.getByRole('region', { name: 'Web transactions' });
-    const cell = await within(grid).findByText('eve@acme.example', {}, { timeout: 10_000 });
+    const cell = await within(grid).findByText('eve@acme.example', {}, { timeout: 20_000 });
     expect(cells(cell.closest('[role="row"]') as HTMLElement)).toMatchObject({
       Start: '2026-11-03 10:35:00',
       End: '',
@@ -79,7 +79,7 @@ describe('web transactions page', () => {
       'POST /api/web/transactions': withFields([], { token: null }),
       'POST /api/web/transactions/count': 0,
     });
-    expect(await screen.findByText(webTransactionsTexts.empty, {}, { timeout: 10_000 })).toBeInTheDocument();
+    expect(await screen.findByText(webTransactionsTexts.empty, {}, { timeout: 20_000 })).toBeInTheDocument();
     expect(screen.getByTestId('web-transactions-as-of')).toHaveTextContent('Data as of no sessions yet');
   });
 
@@ -90,6 +90,6 @@ describe('web transactions page', () => {
       'POST /api/web/transactions': denied,
       'POST /api/web/transactions/count': denied,
     });
-    await expect.poll(() => view.location(), { timeout: 10_000 }).toBe('/noaccess');
+    await expect.poll(() => view.location(), { timeout: 20_000 }).toBe('/noaccess');
   });
 });
