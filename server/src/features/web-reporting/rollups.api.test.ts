@@ -6,7 +6,7 @@ import { buildEntitlement, buildProduct, dayFromToday } from '../../../harness/f
 import { type Api, acme, apiTest, type Caller } from '../../../test/api-fixture.ts';
 import { addGroupTerms, addLease, addWebGroup, addWebPerson } from '../../../test/web-leases.ts';
 import { queryRows } from '../../db/database.ts';
-import { rollUpWebUsage } from './service.ts';
+import { rollUpWebUsage, webUsageRollupJob } from './service.ts';
 
 /*
  * Issue 24 §5 (decision 071 as built): the reports read rollups of closed hours and web_leases after the
@@ -340,5 +340,30 @@ describe('the reports over rollups', () => {
     await db.execute(sql`delete from web_usage_watermark`);
     expect((await api.ok(reader, webReportingApi.utilisation, period)).data).toEqual(rolled.utilisation);
     expect((await api.ok(reader, webReportingApi.heatmap, period)).data).toEqual(rolled.heatmap);
+  });
+
+  test('the hourly job rolls up through the runner’s context (its own connection without the deadline)', async ({
+    api,
+    appContext,
+    cast: { reader },
+    database: { db },
+    world,
+  }) => {
+    await db.execute(sql`delete from web_usage_watermark`);
+    const now = new Date();
+    await webUsageRollupJob.run(appContext, webUsageRollupJob.runKeyOf(now), now);
+    const [{ until }] = await queryRows<{ until: string | Date }>(
+      db,
+      sql`select rolled_until as until from web_usage_watermark`,
+    );
+    expect(new Date(until).toISOString()).toBe(
+      new Date(Math.floor((now.getTime() - 5 * 60_000) / HOUR) * HOUR).toISOString(),
+    );
+    const period = { customerNumber: CN, from: '2026-11-01', to: '2026-11-14' };
+    const want = expected(world.sessions, period.from, period.to, Date.now());
+    const shared = (await api.ok(reader, webReportingApi.utilisation, period)).data.find(
+      (p) => p.partNumber === SHARED,
+    );
+    expect(shared?.days.map((d) => d.peak)).toEqual(want.use(SHARED, null).peaks);
   });
 });
