@@ -58,8 +58,10 @@ export default defineConfig({
           // Each file builds its own database and app, so the server modules are imported once per worker
           // rather than once per file (about 2.5 s each); the layer took 125 s isolated, 75 s shared.
           isolate: false,
-          testTimeout: 60_000,
-          hookTimeout: 120_000,
+          // A file's first test also builds its file-scoped fixtures (database, app, signed-in cast, its world):
+          // past 60 s at load 24-27 on PGlite. A limit only slows a real failure down.
+          testTimeout: 180_000,
+          hookTimeout: 180_000,
         },
       })),
     ],
