@@ -5,7 +5,7 @@ import { accountInfo } from '@lp/domain/account-info-fixture';
 import { MantineProvider } from '@mantine/core';
 import { ModalsProvider } from '@mantine/modals';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { configure, render, screen } from '@testing-library/react';
+import { configure, getConfig, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterAll, beforeAll, vi } from 'vitest';
@@ -135,9 +135,13 @@ export async function pickAccount(text: string, option: RegExp) {
 
 /**
  * For a describe block whose tests open the whole app: its first screens are lazily loaded chunks, which on a loaded
- * 2-core machine take longer than the 10 s a findBy… waits by default (web/test/setup.ts). Restored after the block.
+ * 2-core machine can take longer than a findBy… waits by default (web/test/setup.ts). Restored after the block.
  */
 export function useWholeAppTimeouts() {
-  beforeAll(() => configure({ asyncUtilTimeout: 30_000 }));
-  afterAll(() => configure({ asyncUtilTimeout: 10_000 }));
+  let before = 0;
+  beforeAll(() => {
+    before = getConfig().asyncUtilTimeout;
+    configure({ asyncUtilTimeout: Math.max(before, 30_000) });
+  });
+  afterAll(() => configure({ asyncUtilTimeout: before }));
 }

@@ -39,7 +39,7 @@ describe('user and help menus', { timeout: 120_000 }, () => {
     renderPortal('/elastic', { user: jamie, accounts: [aerospace] });
     await openUserMenu();
     expect(screen.getByRole('button', { name: /^JR: User menu for/ })).toHaveTextContent(/^JR$/);
-    expect(screen.getByText('jamie.rivera@proseware.example')).toBeInTheDocument();
+    expect(await screen.findByText('jamie.rivera@proseware.example')).toBeInTheDocument();
   });
 
   it('a viewer sees the viewer role label and the selection survives a reload', async () => {
