@@ -2,8 +2,8 @@
 // browser tests.
 // Installs what is missing first (npm packages, Debian chromium). Ends with one "N passed, N failed" line.
 // Two lanes run side by side after lint (issue 23 §5): the browser layer, which leaves about a third of two cores
-// idle while it waits on pages and servers, and the typecheck then the vitest layers (unit, web components, API on
-// both engines) as one vitest run. Each line of a lane's output starts with its layer's name.
+// idle while it waits on pages and servers, and the other layers one after another. Each line of a lane's output
+// starts with its layer's name.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -104,59 +104,46 @@ await timed('lint', () => run('npx', ['biome', 'check', '.']));
 
 const pgUrl = postgresUrl();
 const statuses = [];
-/**
- * The unit, web-component and API layers (vitest projects) as one vitest run: their files share one pool of two
- * workers, so no layer waits for the last long file of the one before (decision 069, addendum). The projects'
- * files are queued by name (api-pglite, api-postgres, unit, web-components), the longest known first within each
- * (vitest's own order), so the short files fill the end. scripts/vitest-layers.mjs reports each layer.
- */
-async function vitestLayers() {
-  const projects = ['unit', 'web-components', 'api-pglite', ...(pgUrl ? ['api-postgres'] : [])];
-  const report = path.join(tmp, 'vitest-layers.json');
-  const status = await timed('vitest', () =>
+/** One vitest project per run, so each layer gets its own duration. */
+async function vitestLayer(project, env = {}) {
+  const json = path.join(tmp, `vitest-${project}.json`);
+  const status = await timed(project, () =>
     runInLane(
-      'vitest',
+      project,
       'npx',
       [
         'vitest',
         'run',
-        ...projects.flatMap((p) => ['--project', p]),
+        '--project',
+        project,
         '--reporter=default',
-        '--reporter=./scripts/vitest-layers.mjs',
+        '--reporter=json',
+        `--outputFile.json=${json}`,
       ],
-      { ...process.env, LP_LAYER_TIMES: report, ...(pgUrl ? { TEST_DATABASE_URL: pgUrl } : {}) },
+      { ...process.env, ...env },
       true,
     ),
   );
   statuses.push(status);
-  if (!fs.existsSync(report)) {
-    if (status !== 0) totals.failed += 1;
-    return;
-  }
-  const layers = JSON.parse(fs.readFileSync(report, 'utf8'));
-  for (const project of projects) {
-    const layer = layers[project];
-    if (!layer) {
-      // A layer whose files never ran (a failed global setup) is a failure, not a pass by silence.
-      totals.failed += 1;
-      continue;
-    }
-    totals.passed += layer.passed;
-    totals.failed += layer.failed;
-    totals.skipped += layer.skipped;
-    layerSpans.push([project, layer]);
-  }
+  if (fs.existsSync(json)) {
+    const r = JSON.parse(fs.readFileSync(json, 'utf8'));
+    totals.passed += r.numPassedTests;
+    totals.failed += r.numFailedTests;
+    totals.skipped += r.numPendingTests + r.numTodoTests;
+  } else if (status !== 0) totals.failed += 1;
 }
-/** Each vitest layer's span and its files' own seconds, printed with the durations. */
-const layerSpans = [];
-/** Lint, typecheck, then the vitest layers. */
+/** Lint, typecheck, unit, web components and both API engines, one after another. */
 async function layersLane() {
   const typecheck = await timed('typecheck', () =>
     runInLane('typecheck', 'npx', ['tsc', '-p', '.'], process.env, true),
   );
   statuses.push(typecheck);
   if (typecheck !== 0) totals.failed += 1;
-  await vitestLayers();
+  await vitestLayer('unit');
+  // A screen's variants as React components in jsdom (web/src/**/*.test.tsx), instead of one browser test each.
+  await vitestLayer('web-components');
+  await vitestLayer('api-pglite');
+  if (pgUrl) await vitestLayer('api-postgres', { TEST_DATABASE_URL: pgUrl });
 }
 
 /** The web build, then the browser tests. */
@@ -203,13 +190,6 @@ durations.push(['total', (Date.now() - started) / 1000]);
 console.log(lanes ? '\nDurations (the build and browser layers ran beside the others):' : '\nDurations:');
 for (const [layer, seconds] of durations)
   console.log(`  ${layer.padEnd(14)}${seconds.toFixed(1).padStart(8)} s`);
-if (layerSpans.length) {
-  console.log('\nThe vitest layers, side by side in one run (span: first file started to last file ended):');
-  for (const [project, l] of layerSpans)
-    console.log(
-      `  ${project.padEnd(14)}${((l.last - l.first) / 1000).toFixed(1).padStart(8)} s span, ${l.fileSeconds.toFixed(1).padStart(7)} file-seconds, ${l.files} files`,
-    );
-}
 if (!pgUrl) {
   console.log(`\n${'!'.repeat(78)}`);
   console.log(
