@@ -39,9 +39,10 @@ export default defineConfig({
           include: ['web/src/**/*.test.tsx'],
           environment: './web/test/jsdom-environment.mjs',
           setupFiles: ['web/test/setup.ts'],
-          // Files share a worker's module cache (React, Mantine and the app imported once per worker, not per
-          // file); each test renders its own providers and the setup file unstubs the API after each test.
-          isolate: false,
+          // Each file in a fresh module graph: with a shared one (isolate: false) activations-page.test failed
+          // once in a full run ("Could not load the account info … after 5 attempts") after other files had run
+          // in its worker, and passed alone and after its neighbours; the imports cost about a minute of the layer.
+          isolate: true,
           // Times as the browser tests see them (their browser runs in UTC).
           env: { TZ: 'UTC' },
           testTimeout: 60_000,

@@ -158,7 +158,7 @@ describe('the compiled server', () => {
     const { urls, typescript } = loaded(logFile);
     expect(urls).toContain(`file://${path.join(dist, 'cli.js')}`);
     expect(typescript).toEqual([]);
-  }, 60_000);
+  }, 240_000);
 
   it('reads files beside its sources from where the sources are (migrations, web app, package.json)', () => {
     // scripts/build-server.mjs gives each source file's import.meta.url back its own location.
