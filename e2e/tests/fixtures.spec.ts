@@ -1,4 +1,5 @@
 import { expect, test } from './fixtures.ts';
+import { expectNoSeriousViolations } from './helpers.ts';
 
 /*
  * The shared fixture (developer guide): a console error or an uncaught page error fails the test. `test.fail`
@@ -34,4 +35,32 @@ test('console warnings and error answers of the server do not fail the test', as
   expect(await page.evaluate(async () => (await fetch('/refused')).status)).toBe(400);
   expect((await logged).text()).toMatch(/^Failed to load resource/);
   await page.evaluate(() => console.warn('only a warning'));
+});
+
+test('the accessibility sweep names a serious violation of the page and of a same-origin frame', async ({
+  page,
+}) => {
+  await page.route('http://app.test/', (route) =>
+    route.fulfill({
+      contentType: 'text/html',
+      body: '<html lang="en"><title>t</title><main><h1>page</h1><iframe title="inner" src="/inner"></iframe></main></html>',
+    }),
+  );
+  await page.route('http://app.test/inner', (route) =>
+    route.fulfill({
+      contentType: 'text/html',
+      body: '<html lang="en"><title>inner</title><main><button class="nameless"></button></main></html>',
+    }),
+  );
+  await page.goto('http://app.test/');
+  await expect(page.frameLocator('iframe').locator('button.nameless')).toHaveCount(1);
+  await expect(expectNoSeriousViolations(page)).rejects.toThrow(/button-name: .*nameless/);
+  await page.route('http://app.test/', (route) =>
+    route.fulfill({
+      contentType: 'text/html',
+      body: '<html lang="en"><title>t</title><main><h1>page</h1><img src="data:image/gif;base64,R0lGODlhAQABAAAAACw="></main></html>',
+    }),
+  );
+  await page.goto('http://app.test/');
+  await expect(expectNoSeriousViolations(page)).rejects.toThrow(/image-alt/);
 });

@@ -160,9 +160,13 @@ export async function openUserMenu(page: Page) {
  * Label in name (WCAG 2.5.3) is an experimental axe rule, off by default: it is switched on (issue 21).
  * One sweep per page and dialog, in the test that reaches it first; another state of the same screen (a view-only
  * variant, a message, a refusal) is not swept again: a sweep costs seconds (issue 23 §5, decision 066).
+ * axe.run in the page itself (legacy mode, same-origin frames included; the app has no cross-origin frame) with
+ * only the violations' details: the default runs each frame partially and finishes in a new blank page, which cost
+ * 4-8 s of a 5-10 s sweep (decision 066, addendum of 2026-11-27 15:20).
  */
 export async function expectNoSeriousViolations(page: Page, scope?: string) {
-  const builder = new AxeBuilder({ page }).options({
+  const builder = new AxeBuilder({ page }).setLegacyMode(true).options({
+    resultTypes: ['violations'],
     rules: { 'label-content-name-mismatch': { enabled: true } },
   });
   if (scope) builder.include(scope);
