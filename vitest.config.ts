@@ -39,10 +39,12 @@ export default defineConfig({
           include: ['web/src/**/*.test.tsx'],
           environment: './web/test/jsdom-environment.mjs',
           setupFiles: ['web/test/setup.ts'],
-          // Each file in a fresh module graph: with a shared one (isolate: false) activations-page.test failed
-          // once in a full run ("Could not load the account info … after 5 attempts") after other files had run
-          // in its worker, and passed alone and after its neighbours; the imports cost about a minute of the layer.
-          isolate: true,
+          // The files of a worker share one module graph and one document (isolate: false): 30 s for the layer
+          // against 512 s isolated at load 8, most of it imports. web/test/setup.ts gives each test a new tab's
+          // address, storage and cookies and cancels the reads of the test before (a whole-portal render's
+          // `?account=` had made a later page follow that account; a read still retrying counted as a later
+          // test's call). Checked with --sequence.shuffle.files over 15 seeds, one and two workers.
+          isolate: false,
           // Times as the browser tests see them (their browser runs in UTC).
           env: { TZ: 'UTC' },
           testTimeout: 60_000,

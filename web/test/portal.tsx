@@ -14,6 +14,7 @@ import { clearPanels, hideSpinner } from '../src/components/panels.tsx';
 import { type AppConfig, ConfigContext } from '../src/lib/app-context.tsx';
 import { createQueryClient } from '../src/lib/query-client.ts';
 import { testConfig } from './account-page.tsx';
+import { trackQueryClient } from './query-clients.ts';
 import { serveApi, withFields } from './render.tsx';
 
 /** An account the stubbed server lists, with the info it answers for it. */
@@ -104,7 +105,7 @@ export function renderPortal(
   const router = createMemoryRouter(routes, { initialEntries: [path] });
   const view = render(
     <MantineProvider>
-      <QueryClientProvider client={createQueryClient()}>
+      <QueryClientProvider client={trackQueryClient(createQueryClient())}>
         <ModalsProvider modalProps={{ closeButtonProps: { 'aria-label': 'Close' } }}>
           <ConfigContext.Provider value={config}>
             <RouterProvider router={router} />

@@ -7,6 +7,7 @@ import { render } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { vi } from 'vitest';
+import { trackQueryClient } from './query-clients.ts';
 
 /**
  * Renders `ui` inside the app's providers (theme, queries without retries, modals) at `path`, under a data router
@@ -14,7 +15,7 @@ import { vi } from 'vitest';
  * the router's current path (where the screen sent the user, e.g. `/nopermissions`).
  */
 export function renderScreen(ui: ReactNode, path = '/') {
-  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  const queryClient = trackQueryClient(new QueryClient({ defaultOptions: { queries: { retry: false } } }));
   const router = createMemoryRouter([{ path: '*', element: ui }], { initialEntries: [path] });
   const result = render(
     <MantineProvider>

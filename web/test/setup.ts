@@ -1,6 +1,7 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
-import { afterEach, vi } from 'vitest';
+import { afterEach, beforeEach, vi } from 'vitest';
+import { releaseQueryClients } from './query-clients.ts';
 
 /*
  * The web component tests (vitest project 'web-components', jsdom): Mantine asks the browser for media queries
@@ -36,7 +37,24 @@ Element.prototype.scrollIntoView = () => {};
 // charts or a large grid can take longer than that to render, and a wait on a signal should not fail for speed.
 configure({ asyncUtilTimeout: 20_000 });
 
-afterEach(() => {
+/*
+ * The files of a worker share one document (isolate: false, vitest.config.ts): each test starts from the address,
+ * storage and cookies of a new tab. An address an earlier file left (`?account=…` of a whole-portal render) is the
+ * account link the selection follows first: the page then asked for an account its test did not answer.
+ */
+beforeEach(() => {
+  window.history.replaceState(null, '', '/');
+  localStorage.clear();
+  sessionStorage.clear();
+  for (const name of document.cookie.split(';').map((c) => c.split('=')[0]?.trim())) {
+    if (!name) continue;
+    // biome-ignore lint/suspicious/noDocumentCookie: jsdom's cookie jar, emptied between tests
+    document.cookie = `${name}=; expires=Thu, 01 Jan 1970 00:00:00 GMT`;
+  }
+});
+
+afterEach(async () => {
   cleanup();
+  await releaseQueryClients();
   vi.unstubAllGlobals();
 });
