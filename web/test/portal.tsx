@@ -55,8 +55,8 @@ export function shellAnswers(user: CurrentUser, accounts: PortalAccount[]): Reco
   };
 }
 
-/** Ends the session hint of `renderPortal` (the worker's other test files share the document). */
-export function forgetSession() {
+/** Ends the session hint an earlier render of the same test set (web/test/setup.ts empties the jar between tests). */
+function forgetSession() {
   // biome-ignore lint/suspicious/noDocumentCookie: jsdom's cookie jar, as the server's hint cookie would be set
   document.cookie = `${signedInHintCookie}=; expires=Thu, 01 Jan 1970 00:00:00 GMT`;
 }

@@ -1,9 +1,8 @@
 import type { CurrentUser } from '@lp/contract/user/schemas';
 import { screen } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   accountBox,
-  forgetSession,
   pickAccount,
   portalAccount,
   renderPortal,
@@ -42,7 +41,6 @@ const arrivedAt = (view: { location: () => string }, where: RegExp) =>
 
 describe('routes', { timeout: 120_000 }, () => {
   useWholeAppTimeouts();
-  afterEach(forgetSession);
 
   it('unknown paths go to the 404 page and /home to the elastic page', async () => {
     const lost = renderPortal('/no/such/page', { user: busops, accounts: [northwind] });
@@ -94,7 +92,6 @@ describe('routes', { timeout: 120_000 }, () => {
   it('/notypecustomer names the provider and returns once the customer is direct, channel or indirect', async () => {
     const accounts = [marine, research, contoso];
     // The last choice (a customer of no type) is restored on opening the notice by its URL.
-    localStorage.clear();
     writeSavedCustomer(marine.AccountID);
     const first = renderPortal('/notypecustomer', { user: busops, accounts, fresh: false });
     expect(
@@ -129,7 +126,6 @@ describe('routes', { timeout: 120_000 }, () => {
   });
 
   it('/nopermissions stays for the same customer and returns when a different one is chosen', async () => {
-    localStorage.clear();
     writeSavedCustomer(northwind.AccountID);
     const view = renderPortal('/nopermissions', {
       user: busops,

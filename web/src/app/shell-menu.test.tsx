@@ -1,8 +1,8 @@
 import type { CurrentUser } from '@lp/contract/user/schemas';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { forgetSession, portalAccount, renderPortal, useWholeAppTimeouts } from '../../test/portal.tsx';
+import { describe, expect, it, vi } from 'vitest';
+import { portalAccount, renderPortal, useWholeAppTimeouts } from '../../test/portal.tsx';
 import { refused, withFields } from '../../test/render.tsx';
 
 /*
@@ -32,7 +32,6 @@ const crumbs = () => screen.getByRole('navigation', { name: 'Breadcrumb' });
 
 describe('shell menu, crumbs and footer', { timeout: 120_000 }, () => {
   useWholeAppTimeouts();
-  afterEach(forgetSession);
 
   it('without build information the footer stays empty and the failure is logged', async () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});

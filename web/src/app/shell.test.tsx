@@ -47,7 +47,6 @@ describe('shell', () => {
     // The server's hint that a session may exist: the shell then asks for the user (UserGate).
     // biome-ignore lint/suspicious/noDocumentCookie: jsdom's cookie jar, as the server's hint cookie would be set
     document.cookie = `${signedInHintCookie}=1`;
-    localStorage.clear();
     writeSavedCustomer(ACME.AccountID);
     clearPanels();
     mounts = 0;

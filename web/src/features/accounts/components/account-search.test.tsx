@@ -1,10 +1,9 @@
 import type { CurrentUser } from '@lp/contract/user/schemas';
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   accountBox,
-  forgetSession,
   pickAccount,
   portalAccount,
   renderPortal,
@@ -64,7 +63,6 @@ function watchAnswer(path: string) {
 
 describe('account box', { timeout: 120_000 }, () => {
   useWholeAppTimeouts();
-  afterEach(forgetSession);
 
   it('text that is not an account is rejected', async () => {
     renderPortal('/elastic', { user: busops, accounts: [aerospace] });

@@ -3,7 +3,7 @@ import type { CurrentUser } from '@lp/contract/user/schemas';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { forgetSession, portalAccount, renderPortal, useWholeAppTimeouts } from '../../../../test/portal.tsx';
+import { portalAccount, renderPortal, useWholeAppTimeouts } from '../../../../test/portal.tsx';
 import { withFields } from '../../../../test/render.tsx';
 
 /*
@@ -34,7 +34,6 @@ const info = alert({ id: 42, category: 'INFO', description: 'Reach info' });
 describe('alert screens', { timeout: 120_000 }, () => {
   useWholeAppTimeouts();
   afterEach(() => {
-    forgetSession();
     vi.useRealTimers();
   });
 

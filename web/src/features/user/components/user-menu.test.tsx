@@ -1,15 +1,9 @@
 import type { CurrentUser } from '@lp/contract/user/schemas';
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { testConfig } from '../../../../test/account-page.tsx';
-import {
-  accountBox,
-  forgetSession,
-  portalAccount,
-  renderPortal,
-  useWholeAppTimeouts,
-} from '../../../../test/portal.tsx';
+import { accountBox, portalAccount, renderPortal, useWholeAppTimeouts } from '../../../../test/portal.tsx';
 
 /*
  * The top bar's user and help menus (spec 000 §2.2, §6) in the whole portal: initials, the role label for the
@@ -28,7 +22,6 @@ const openUserMenu = async () =>
 
 describe('user and help menus', { timeout: 120_000 }, () => {
   useWholeAppTimeouts();
-  afterEach(forgetSession);
 
   it('user initials drop the (External) tag', async () => {
     const jamie: CurrentUser = {
