@@ -1,4 +1,39 @@
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+/**
+ * The API files that take longest (10-60 s each on a quiet machine, both engines), started first: by size alone
+ * (vitest's order without a cache, as on a fresh clone) fuzz.api came last and ran alone for its 55 s while the
+ * other worker had nothing left to do.
+ */
+const LONGEST_FIRST = [
+  'server/src/platform/fuzz.api.test.ts',
+  'server/src/platform/idempotency.api.test.ts',
+  'tools/src/cli-upgrade.api.test.ts',
+  'tools/src/cli-backup.api.test.ts',
+  'server/src/prod-start.api.test.ts',
+  'tools/src/cli.api.test.ts',
+  'server/src/compiled-start.api.test.ts',
+  'server/src/features/demo/seed.api.test.ts',
+  'server/src/main.api.test.ts',
+  'server/src/start-signals.api.test.ts',
+  'server/src/features/featureflags/route-features.api.test.ts',
+  'server/src/platform/multipart.api.test.ts',
+  'server/src/db/hung-database.api.test.ts',
+  'server/src/platform/mail/mailer.api.test.ts',
+  'tools/src/web-simulate.api.test.ts',
+];
+
+class LongestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]) {
+    const rank = (spec: TestSpecification) => {
+      const i = LONGEST_FIRST.findIndex((file) => spec.moduleId.endsWith(`/${file}`));
+      return i < 0 ? LONGEST_FIRST.length : i;
+    };
+    // Array sort is stable: the other files keep vitest's order (by the last run's durations, or by size).
+    return (await super.sort(files)).sort((a, b) => rank(a) - rank(b));
+  }
+}
 
 const apiFiles = [
   'server/src/**/*.api.test.ts',
@@ -11,6 +46,7 @@ export default defineConfig({
   test: {
     // Two cores: one file per core keeps PGlite instances and the PostgreSQL server from starving.
     maxWorkers: 2,
+    sequence: { sequencer: LongestFirst },
     projects: [
       {
         test: {

@@ -81,6 +81,12 @@ async function buildServer() {
     outdir,
     bundle: true,
     format: 'esm',
+    // What main.ts and cli.ts import dynamically goes into chunks of its own, loaded when it is imported: a server
+    // checks its settings (and starts tracing) before the app's packages load, and refuses a bad one at once.
+    // Without splitting, the imports of the whole bundle would be hoisted above tracing's.
+    splitting: true,
+    // Beside the entry points: the rewritten import.meta.url paths are relative to this folder.
+    chunkNames: '[name]-[hash]',
     platform: 'node',
     target: 'node24',
     sourcemap: 'linked',
@@ -105,6 +111,11 @@ async function buildServer() {
     fs.writeFileSync(temp, file.contents);
     fs.renameSync(temp, file.path);
   }
+  // Chunks of earlier builds (their names carry a hash of their content) are no one's any more.
+  const current = new Set([meta, ...files].map((f) => f.path));
+  for (const name of fs.readdirSync(outdir))
+    if (/\.js(\.map)?$/.test(name) && !current.has(path.join(outdir, name)))
+      fs.rmSync(path.join(outdir, name), { force: true });
 }
 
 const started = performance.now();

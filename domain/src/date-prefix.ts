@@ -1,5 +1,10 @@
 import { UTCDate } from '@date-fns/utc';
-import { addDays, addHours, addMinutes, addMonths, addSeconds, addYears } from 'date-fns';
+import { addDays } from 'date-fns/addDays';
+import { addHours } from 'date-fns/addHours';
+import { addMinutes } from 'date-fns/addMinutes';
+import { addMonths } from 'date-fns/addMonths';
+import { addSeconds } from 'date-fns/addSeconds';
+import { addYears } from 'date-fns/addYears';
 import type { DateRange } from './dates.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { UTCDate } from '@date-fns/utc';
-import { format } from 'date-fns';
+import { format } from 'date-fns/format';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DATE_FORMAT, DATE_TIME_FORMAT, formatDate, formatDateTime } from './dates.ts';

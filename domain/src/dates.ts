@@ -1,25 +1,24 @@
 import { UTCDate } from '@date-fns/utc';
 import { parseCalendarDay } from '@lp/contract/common/dates';
-import {
-  addDays,
-  differenceInCalendarDays,
-  endOfDay,
-  endOfMonth,
-  endOfQuarter,
-  endOfWeek,
-  endOfYear,
-  format,
-  startOfDay,
-  startOfMonth,
-  startOfQuarter,
-  startOfWeek,
-  startOfYear,
-  subDays,
-  subMonths,
-  subQuarters,
-  subWeeks,
-  subYears,
-} from 'date-fns';
+// One path per function: the package root loads all of date-fns (1.9 s of each process's start, decision 069).
+import { addDays } from 'date-fns/addDays';
+import { differenceInCalendarDays } from 'date-fns/differenceInCalendarDays';
+import { endOfDay } from 'date-fns/endOfDay';
+import { endOfMonth } from 'date-fns/endOfMonth';
+import { endOfQuarter } from 'date-fns/endOfQuarter';
+import { endOfWeek } from 'date-fns/endOfWeek';
+import { endOfYear } from 'date-fns/endOfYear';
+import { format } from 'date-fns/format';
+import { startOfDay } from 'date-fns/startOfDay';
+import { startOfMonth } from 'date-fns/startOfMonth';
+import { startOfQuarter } from 'date-fns/startOfQuarter';
+import { startOfWeek } from 'date-fns/startOfWeek';
+import { startOfYear } from 'date-fns/startOfYear';
+import { subDays } from 'date-fns/subDays';
+import { subMonths } from 'date-fns/subMonths';
+import { subQuarters } from 'date-fns/subQuarters';
+import { subWeeks } from 'date-fns/subWeeks';
+import { subYears } from 'date-fns/subYears';
 
 /**
  * The one date module (spec 000 §3, §9): formats, days remaining and range presets. Every computation is in

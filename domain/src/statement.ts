@@ -1,5 +1,7 @@
 import { UTCDate } from '@date-fns/utc';
-import { addDays, subDays, subMonths } from 'date-fns';
+import { addDays } from 'date-fns/addDays';
+import { subDays } from 'date-fns/subDays';
+import { subMonths } from 'date-fns/subMonths';
 import { type DayRange, formatDate, parseDay } from './dates.ts';
 
 /*

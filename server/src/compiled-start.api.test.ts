@@ -161,8 +161,13 @@ describe('the compiled server', () => {
   }, 240_000);
 
   it('reads files beside its sources from where the sources are (migrations, web app, package.json)', () => {
-    // scripts/build-server.mjs gives each source file's import.meta.url back its own location.
-    const code = fs.readFileSync(path.join(dist, 'main.js'), 'utf8');
+    // scripts/build-server.mjs gives each source file's import.meta.url back its own location, in main.js and in
+    // the chunks beside it that main.js imports once the settings are read.
+    const code = fs
+      .readdirSync(dist)
+      .filter((name) => name.endsWith('.js'))
+      .map((name) => fs.readFileSync(path.join(dist, name), 'utf8'))
+      .join('\n');
     const rewritten = [...code.matchAll(/new URL\("([^"]+)", import\.meta\.url\)/g)].map((m) => m[1]);
     expect(rewritten).toEqual(
       expect.arrayContaining([

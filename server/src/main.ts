@@ -1,12 +1,5 @@
 import './platform/node-version.ts';
 import './platform/tracing.ts';
-import { buildApp } from './app.ts';
-import { openDatabase } from './db/database.ts';
-import { seedIfEmpty } from './features/demo/seed-on-start.ts';
-import { ensureRouteFeatures } from './features/featureflags/service.ts';
-import { ConfigError, loadConfig } from './platform/config.ts';
-import { sealingKey } from './platform/sealing-key.ts';
-import { SealingKeyError } from './platform/secret-box.ts';
 
 /** The error with its causes: a driver's wrapped error ("Failed query: …") hides the database's reason. */
 function withCauses(e: Error): string {
@@ -17,6 +10,9 @@ function withCauses(e: Error): string {
 }
 
 async function main() {
+  // Loaded here, not imported above: in the compiled bundle a static import's chunk would load before the Node.js
+  // version check and tracing.
+  const { ConfigError, loadConfig } = await import('./platform/config.ts');
   let config: ReturnType<typeof loadConfig>;
   try {
     config = loadConfig();
@@ -27,6 +23,23 @@ async function main() {
     }
     throw e;
   }
+  // The app's modules (about 1 700, two seconds) load only once the settings are checked: a bad variable is
+  // refused in a fraction of a second.
+  const [
+    { buildApp },
+    { openDatabase },
+    { seedIfEmpty },
+    { ensureRouteFeatures },
+    { sealingKey },
+    { SealingKeyError },
+  ] = await Promise.all([
+    import('./app.ts'),
+    import('./db/database.ts'),
+    import('./features/demo/seed-on-start.ts'),
+    import('./features/featureflags/service.ts'),
+    import('./platform/sealing-key.ts'),
+    import('./platform/secret-box.ts'),
+  ]);
   const database = await openDatabase(config).catch((e: Error) => {
     console.error(`Cannot open the database: ${withCauses(e)}`);
     process.exit(1);

@@ -14,12 +14,13 @@ export default async function setup(project: TestProject) {
   const engine = project.config.env?.TEST_ENGINE ?? 'pglite';
   const runId = `${process.pid}_${Date.now()}`;
   if (engine === 'pglite') {
-    const file = path.join(os.tmpdir(), `lp-template-${runId}.tar.gz`);
+    const file = path.join(os.tmpdir(), `lp-template-${runId}.tar`);
     const database = await openPglite(undefined);
     await migrateDatabase(database);
+    // Not compressed: each file's copy then loads in 0.6 s instead of 1.0 s of CPU (43 MB on disk, once per run).
     const dump = await (
-      database as unknown as { pglite: { dumpDataDir(c: 'gzip'): Promise<Blob> } }
-    ).pglite.dumpDataDir('gzip');
+      database as unknown as { pglite: { dumpDataDir(c: 'none'): Promise<Blob> } }
+    ).pglite.dumpDataDir('none');
     fs.writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
     await database.close();
     project.provide('pgliteTemplate', file);

@@ -16,7 +16,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   const engine = process.env.TEST_ENGINE ?? 'pglite';
   if (engine === 'pglite') {
     const dump = fs.readFileSync(inject('pgliteTemplate'));
-    return openPglite(undefined, { loadDataDir: new Blob([dump], { type: 'application/x-gzip' }) });
+    return openPglite(undefined, { loadDataDir: new Blob([dump], { type: 'application/x-tar' }) });
   }
   const base = process.env.TEST_DATABASE_URL!;
   const name = `lp_t_${randomBytes(6).toString('hex')}`;
@@ -44,7 +44,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
 export async function migratedDataDir(prefix: string): Promise<string> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `lp-${prefix}-`));
   if ((process.env.TEST_ENGINE ?? 'pglite') === 'pglite') {
-    const dump = new Blob([fs.readFileSync(inject('pgliteTemplate'))], { type: 'application/x-gzip' });
+    const dump = new Blob([fs.readFileSync(inject('pgliteTemplate'))], { type: 'application/x-tar' });
     await (await openPglite(path.join(dir, 'pglite'), { loadDataDir: dump })).close();
   }
   return dir;

@@ -3,7 +3,9 @@
  * process's arguments, environment and streams, and exits with its code once everything it opened is released.
  */
 import '@lp/server/platform/node-version';
-import { runCommand } from './run-command.ts';
+
+// Loaded after the version check: in the compiled bundle, a static import's chunks would load before it.
+const { runCommand } = await import('./run-command.ts');
 
 // Libraries (migrations, drivers) may log; keep stdout for the command's own output.
 console.log = console.error;

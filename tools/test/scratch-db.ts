@@ -44,7 +44,7 @@ export async function scratchDatabase(prefix: string, migrated = false): Promise
   }
   const open = () => (url ? openPostgres(url, 2) : openPglite(path.join(dataDir, 'pglite')));
   if (migrated && !url) {
-    const template = new Blob([fs.readFileSync(inject('pgliteTemplate'))], { type: 'application/x-gzip' });
+    const template = new Blob([fs.readFileSync(inject('pgliteTemplate'))], { type: 'application/x-tar' });
     await (await openPglite(path.join(dataDir, 'pglite'), { loadDataDir: template })).close();
   }
   return {

@@ -1,7 +1,5 @@
-import FastifyOtelInstrumentation from '@fastify/otel';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
-import { NodeSDK } from '@opentelemetry/sdk-node';
+import { createRequire } from 'node:module';
+import type { Instrumentation } from '@opentelemetry/instrumentation';
 
 /*
  * Optional OpenTelemetry tracing (issue 22 §2, decision 055), off unless an OTLP endpoint is configured with the
@@ -23,12 +21,21 @@ export const tracingEnabled =
   );
 
 /**
+ * The SDK and its instrumentations, loaded only when tracing is on (some 400 modules, a fifth of a second of every
+ * start without it), and synchronously: an `await` here would let the modules main.ts imports after this one load
+ * node:http and pg before they are patched.
+ */
+const require = createRequire(import.meta.url);
+
+/**
  * PostgreSQL query spans. instrumentation-pg needs @opentelemetry/api 1.10 (the root package.json overrides the
  * 1.9 that lighthouse's Sentry asked for); should an install still lack it, requests are traced without their queries.
  */
-async function pgInstrumentation() {
+function pgInstrumentation(): Instrumentation[] {
   try {
-    const { PgInstrumentation } = await import('@opentelemetry/instrumentation-pg');
+    const {
+      PgInstrumentation,
+    }: typeof import('@opentelemetry/instrumentation-pg') = require('@opentelemetry/instrumentation-pg');
     return [new PgInstrumentation()];
   } catch (e) {
     console.error(`tracing: no PostgreSQL query spans (${e instanceof Error ? e.message : e})`);
@@ -40,6 +47,14 @@ async function pgInstrumentation() {
 const scrape = (path: string | undefined) => /^\/metrics(\?|$)/.test(path ?? '');
 
 if (tracingEnabled) {
+  const { FastifyOtelInstrumentation }: typeof import('@fastify/otel') = require('@fastify/otel');
+  const {
+    OTLPTraceExporter,
+  }: typeof import('@opentelemetry/exporter-trace-otlp-http') = require('@opentelemetry/exporter-trace-otlp-http');
+  const {
+    HttpInstrumentation,
+  }: typeof import('@opentelemetry/instrumentation-http') = require('@opentelemetry/instrumentation-http');
+  const { NodeSDK }: typeof import('@opentelemetry/sdk-node') = require('@opentelemetry/sdk-node');
   // Traces only: the SDK would also push metrics and logs over OTLP by default, and /metrics already serves the
   // metrics. An operator who wants them sets these variables.
   env.OTEL_METRICS_EXPORTER ??= 'none';
@@ -49,7 +64,7 @@ if (tracingEnabled) {
     traceExporter: new OTLPTraceExporter(),
     instrumentations: [
       new HttpInstrumentation({ ignoreIncomingRequestHook: (request) => scrape(request.url) }),
-      ...(await pgInstrumentation()),
+      ...pgInstrumentation(),
       new FastifyOtelInstrumentation({
         registerOnInitialization: true,
         // The request and its handler are spans; each hook of each plugin would be a dozen more per request.
