@@ -22,9 +22,7 @@ export default defineConfig({
     // E2E_TRACE=1 asks for it: recording it for every test made the layer a sixth slower (transactions and
     // leases: 100.6 s against 83.2 s, decision 069), every test paying for the few that fail. The trace's
     // filmstrip stays off: its screencast cost about a fifth of the layer's CPU (decision 070).
-    trace: process.env.E2E_TRACE
-      ? { mode: 'retain-on-failure', screenshots: false, snapshots: true }
-      : 'off',
+    trace: process.env.E2E_TRACE ? { mode: 'retain-on-failure', screenshots: false, snapshots: true } : 'off',
     screenshot: 'only-on-failure',
     ...devices['Desktop Chrome'],
     // The app honours reduced motion (no Mantine transitions): the tests do not wait out animations.
