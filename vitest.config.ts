@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
@@ -11,11 +12,9 @@ const LONGEST_FIRST = [
   'server/src/platform/idempotency.api.test.ts',
   'tools/src/cli-upgrade.api.test.ts',
   'tools/src/cli-backup.api.test.ts',
-  'server/src/prod-start.api.test.ts',
   'tools/src/cli.api.test.ts',
   'server/src/compiled-start.api.test.ts',
   'server/src/features/demo/seed.api.test.ts',
-  'server/src/main.api.test.ts',
   'server/src/start-signals.api.test.ts',
   'server/src/features/featureflags/route-features.api.test.ts',
   'server/src/platform/multipart.api.test.ts',
@@ -23,6 +22,10 @@ const LONGEST_FIRST = [
   'server/src/platform/mail/mailer.api.test.ts',
   'tools/src/web-simulate.api.test.ts',
 ];
+
+// A renamed or removed file would silently lose its place: say so instead.
+for (const file of LONGEST_FIRST)
+  if (!fs.existsSync(new URL(file, import.meta.url))) throw new Error(`vitest.config.ts: ${file} is gone`);
 
 class LongestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]) {
