@@ -102,6 +102,8 @@ const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'lp-test-'));
 // each of some sixty server and CLI starts.
 process.env.NODE_COMPILE_CACHE ??= path.join(tmp, 'node-compile-cache');
 const totals = { passed: 0, failed: 0, skipped: 0 };
+/** "layer: file > test" of each failed test, printed last: a CI log often keeps only its tail. */
+const failures = [];
 
 console.log('\n== lint (biome) ==');
 await timed('lint', () => run('npx', ['biome', 'check', '.']));
@@ -134,7 +136,18 @@ async function vitestLayer(project, env = {}) {
     totals.passed += r.numPassedTests;
     totals.failed += r.numFailedTests;
     totals.skipped += r.numPendingTests + r.numTodoTests;
-  } else if (status !== 0) totals.failed += 1;
+    for (const file of r.testResults) {
+      const rel = path.relative(root, file.name);
+      const failed = file.assertionResults.filter((a) => a.status === 'failed');
+      for (const a of failed) failures.push(`${project}: ${rel} > ${a.fullName}`);
+      // A file that failed outside its tests (an import, a hook) names its message instead.
+      if (file.status === 'failed' && failed.length === 0)
+        failures.push(`${project}: ${rel}: ${String(file.message).split('\n')[0]}`);
+    }
+  } else if (status !== 0) {
+    totals.failed += 1;
+    failures.push(`${project}: exit code ${status}, no report`);
+  }
 }
 /**
  * Typecheck, unit, web components and both API engines: the layers beside the browser. The short ones first: with
@@ -147,7 +160,10 @@ const layers = [
       runInLane('typecheck', 'npx', ['tsc', '-p', '.'], process.env, true),
     );
     statuses.push(typecheck);
-    if (typecheck !== 0) totals.failed += 1;
+    if (typecheck !== 0) {
+      totals.failed += 1;
+      failures.push('typecheck: tsc -p . reported errors (above)');
+    }
   },
   () => vitestLayer('unit'),
   // A screen's variants as React components in jsdom (web/src/**/*.test.tsx), instead of one browser test each.
@@ -183,7 +199,17 @@ async function browserLane() {
     totals.passed += s.expected + s.flaky;
     totals.failed += s.unexpected;
     totals.skipped += s.skipped;
-  } else if (pwStatus !== 0) totals.failed += 1;
+    const walk = (suite, titles) => {
+      for (const spec of suite.specs ?? [])
+        if (!spec.ok) failures.push(`browser: ${spec.file} > ${[...titles, spec.title].join(' > ')}`);
+      for (const child of suite.suites ?? [])
+        walk(child, child.title === child.file ? titles : [...titles, child.title]);
+    };
+    for (const suite of JSON.parse(fs.readFileSync(pwJson, 'utf8')).suites) walk(suite, []);
+  } else if (pwStatus !== 0) {
+    totals.failed += 1;
+    failures.push(`browser: exit code ${pwStatus}, no report`);
+  }
 }
 
 ensureChromium();
@@ -214,6 +240,7 @@ if (!pgUrl) {
   console.log('!! Only the PGlite engine was tested. Set TEST_DATABASE_URL to run the PostgreSQL suite.');
   console.log('!'.repeat(78));
 }
+if (failures.length) console.log(`\nFailed:\n${failures.map((f) => `  ${f}`).join('\n')}`);
 console.log(
   `\n${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}`,
 );
