@@ -133,7 +133,8 @@ test('lists the active and inactive contracts with their dates, amounts and perc
     await expect(summary(grid)).toContainText(`of ${list.length}`);
     // Default sort: Expiration Date descending.
     const expected = byDesc(list, (c) => c.endDate ?? '').slice(0, PAGE_SIZE);
-    expect(await columnTexts(grid, 'entitlement')).toEqual(expected.map((c) => c.entitlementId));
+    // The paging summary may show the count a frame before the rows: wait for the rows.
+    await expect.poll(() => columnTexts(grid, 'entitlement')).toEqual(expected.map((c) => c.entitlementId));
     for (const c of expected) {
       const row = rowOf(grid, c.entitlementId);
       await expect(row.locator('[col-id="startdate"]')).toHaveText(c.startDate);
@@ -173,9 +174,9 @@ test('History lists the order lines newest first, filters them and exports them 
   const grid = historyGrid(page);
   const expected = byDesc(rows, (r) => r.orderdate);
   await expect(summary(grid)).toHaveText(`1 to ${Math.min(PAGE_SIZE, rows.length)} of ${rows.length}`);
-  expect(await columnTexts(grid, 'entitlement')).toEqual(
-    expected.slice(0, PAGE_SIZE).map((r) => `${r.ansysproduct}${r.entitlementId}`),
-  );
+  await expect
+    .poll(() => columnTexts(grid, 'entitlement'))
+    .toEqual(expected.slice(0, PAGE_SIZE).map((r) => `${r.ansysproduct}${r.entitlementId}`));
   // On a 1366 px screen the contract ids, dates and amounts are shown whole.
   for (const colId of ['fsaId', 'orderdate', 'startdate', 'enddate', 'cost']) {
     const clipped = await historyGrid(page)
@@ -195,7 +196,7 @@ test('History lists the order lines newest first, filters them and exports them 
   const last = expected.at(-1)!;
   await filterColumn(grid, 'entitlement', 'Equals', last.entitlementId);
   await expect(summary(grid)).toHaveText('1 to 1 of 1');
-  expect(await columnTexts(grid, 'fsaId')).toEqual([last.fsaId]);
+  await expect.poll(() => columnTexts(grid, 'fsaId')).toEqual([last.fsaId]);
   const clear = historyTab(page).getByRole('button', { name: 'Clear filters' });
   await clear.click();
   await expect(summary(grid)).toHaveText(`1 to ${Math.min(PAGE_SIZE, rows.length)} of ${rows.length}`);
@@ -251,7 +252,9 @@ test('saved views of the history and active grids survive a reload and reset', a
   await expect(inactiveGrid(page).locator('.ag-header-cell[col-id="currency"]')).toBeVisible();
   await openHistory(page);
   await expect(summary(historyGrid(page))).toContainText(`of ${lines}`);
-  expect(new Set(await columnTexts(historyGrid(page), 'fsaId'))).toEqual(new Set([contract]));
+  await expect
+    .poll(async () => new Set(await columnTexts(historyGrid(page), 'fsaId')))
+    .toEqual(new Set([contract]));
 
   await historyTab(page).getByRole('button', { name: 'Reset view' }).click();
   await expect(summary(historyGrid(page))).toContainText(`of ${rows.length}`);

@@ -7,7 +7,7 @@ import { useEffect } from 'react';
 import { Route, Routes } from 'react-router';
 import { afterEach, describe, expect, it } from 'vitest';
 import { testConfig } from '../../test/account-page.tsx';
-import { refused, renderScreen, serveApi, withFields } from '../../test/render.tsx';
+import { later, refused, renderScreen, serveApi, withFields } from '../../test/render.tsx';
 import { clearPanels } from '../components/panels.tsx';
 import { ConfigContext } from '../lib/app-context.tsx';
 import { writeSavedCustomer } from '../lib/local-store.ts';
@@ -34,6 +34,14 @@ function Probe() {
     mounts += 1;
   }, []);
   return <p>Probe page</p>;
+}
+
+/** A page that needs no account (as the alerts), with a field the user types into. */
+function Typing() {
+  useEffect(() => {
+    mounts += 1;
+  }, []);
+  return <input aria-label="Alert text" />;
 }
 
 describe('shell', () => {
@@ -105,5 +113,41 @@ describe('shell', () => {
     await expect.poll(() => screen.queryByTestId('error-panel')).toBeNull();
     expect(calls).toContain(`GET /api/getaccountinfo/${NORTHWIND.AccountID}`);
     await expect.poll(() => mounts).toBe(before + 1);
+  });
+
+  it('the automatic first selection does not start afresh a page already in use: typed text stays', async () => {
+    // biome-ignore lint/suspicious/noDocumentCookie: jsdom's cookie jar, as the server's hint cookie would be set
+    document.cookie = `${signedInHintCookie}=1`;
+    writeSavedCustomer(ACME.AccountID);
+    mounts = 0;
+    let release = () => {};
+    const infoArrives = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    serveApi({
+      'GET /api/getUserDetails': busops,
+      'GET /api/featureflag/features': { features: [], enabled: [], overridable: false },
+      'GET /api/getBuildInfo': withFields('', { err: null }),
+      'GET /api/notifications': [],
+      'POST /api/getaccounts/count': 1,
+      [`GET /api/getaccountinfo/${ACME.AccountID}`]: later(infoOf(ACME), infoArrives),
+    });
+    renderScreen(
+      <ConfigContext.Provider value={testConfig}>
+        <Routes>
+          <Route element={<GuardedShell />}>
+            <Route path="/alerts" element={<Typing />} />
+          </Route>
+        </Routes>
+      </ConfigContext.Provider>,
+      '/alerts',
+    );
+    const field = await screen.findByRole('textbox', { name: 'Alert text' }, { timeout: 20_000 });
+    await userEvent.type(field, 'Maintenance tonight');
+    release();
+    const box = screen.getByRole('textbox', { name: 'Account' });
+    await expect.poll(() => (box as HTMLInputElement).value).toMatch(/Acme Aerospace Inc\./);
+    expect(screen.getByRole('textbox', { name: 'Alert text' })).toHaveValue('Maintenance tonight');
+    expect(mounts).toBe(1);
   });
 });

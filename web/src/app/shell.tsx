@@ -1,7 +1,7 @@
 import { AppShell, Burger, Group, Stack, Text, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link, Outlet, useLocation } from 'react-router';
 import { Breadcrumbs } from '../components/breadcrumbs.tsx';
 import { clearPanels, hideSpinner, PanelsHost } from '../components/panels.tsx';
@@ -111,9 +111,15 @@ function CustomerOutlet() {
     ]);
     void queryClient.invalidateQueries({ predicate: (q) => !keep.has(String(q.queryKey[0])) });
   }, [version, queryClient]);
+  // A change of account starts the page afresh, except the first account of all (the automatic selection at
+  // start, or a pick after "refresh accounts", which already started it afresh): a page that needs no account
+  // (the alerts) is then already in use, and remounting it under the user's typing emptied their fields.
+  const [page, setPage] = useState({ version, hadCustomer: customer != null, key: 0 });
+  if (page.version !== version)
+    setPage({ version, hadCustomer: customer != null, key: page.hadCustomer ? page.key + 1 : page.key });
   // Held here, not above: this component stays mounted across a customer change, so that its effect sees it.
   if (noticesPending) return <Spinner text="Loading..." />;
-  return <Outlet key={`${customer?.customerNumber ?? 'none'}:${version}`} />;
+  return <Outlet key={page.key} />;
 }
 
 /** A route whose feature is off shows "Page not found" inside the shell, so the menu stays usable. */

@@ -69,7 +69,9 @@ function columnDefs(withAccount: boolean, open: (row: AuditRow) => void): ColDef
       ? [{ colId: 'account', field: 'account', headerName: 'Account', ...textFilter } as const]
       : []),
     { colId: 'actor', field: 'actor', headerName: 'Actor', flex: 2, ...textFilter },
-    { colId: 'action', field: 'action', headerName: 'Action', flex: 2, ...textFilter },
+    // Wide enough for the longest action of the catalogue ('license-servers.shared-group.changed') at 1366 px
+    // with the Account column shown: an action is read whole, the free-text columns give way.
+    { colId: 'action', field: 'action', headerName: 'Action', flex: 2, minWidth: 300, ...textFilter },
     // Wide enough for the longest type ('feature-selection') at 1366 px with the Account column shown.
     {
       colId: 'objectType',
