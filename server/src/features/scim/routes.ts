@@ -82,6 +82,9 @@ export async function registerScimRoutes(app: FastifyInstance, ctx: AppContext):
       const caller = (request: FastifyRequest) => request.scimCaller!;
       const id = (request: FastifyRequest) => (request.params as { id: string }).id;
       const query = (request: FastifyRequest) => request.query as scim.ListQuery;
+      // RFC 7644 §3.14: a write may name the version it was made against, a read the version the client holds.
+      const ifMatch = (request: FastifyRequest) => request.headers['if-match'];
+      const ifNoneMatch = (request: FastifyRequest) => request.headers['if-none-match'];
       const ok = (reply: FastifyReply, body: unknown, status = 200) =>
         reply.status(status).type(`${SCIM_CONTENT_TYPE}; charset=utf-8`).send(body);
       const resource = (reply: FastifyReply, answered: scim.Answered, status = 200) => {
@@ -90,6 +93,11 @@ export async function registerScimRoutes(app: FastifyInstance, ctx: AppContext):
           reply.header('location', (answered.resource.meta as { location: string }).location);
         return ok(reply, answered.resource, status);
       };
+      /** A read answered, or 304 with no body when the client's If-None-Match names the current version. */
+      const current = (reply: FastifyReply, answered: scim.Answered | scim.NotModified) =>
+        'notModified' in answered
+          ? reply.status(304).header('etag', answered.etag).send()
+          : resource(reply, answered);
 
       scope.get('/ServiceProviderConfig', async (r, reply) =>
         ok(reply, scim.serviceProviderConfig(ctx, caller(r))),
@@ -105,15 +113,17 @@ export async function registerScimRoutes(app: FastifyInstance, ctx: AppContext):
       scope.post('/Users', async (r, reply) =>
         resource(reply, await scim.createUser(ctx, caller(r), r.body), 201),
       );
-      scope.get('/Users/:id', async (r, reply) => resource(reply, await scim.getUser(ctx, caller(r), id(r))));
+      scope.get('/Users/:id', async (r, reply) =>
+        current(reply, await scim.getUser(ctx, caller(r), id(r), ifNoneMatch(r))),
+      );
       scope.put('/Users/:id', async (r, reply) =>
-        resource(reply, await scim.replaceUser(ctx, caller(r), id(r), r.body)),
+        resource(reply, await scim.replaceUser(ctx, caller(r), id(r), r.body, ifMatch(r))),
       );
       scope.patch('/Users/:id', async (r, reply) =>
-        resource(reply, await scim.patchUser(ctx, caller(r), id(r), r.body)),
+        resource(reply, await scim.patchUser(ctx, caller(r), id(r), r.body, ifMatch(r))),
       );
       scope.delete('/Users/:id', async (r, reply) => {
-        await scim.deleteUser(ctx, caller(r), id(r));
+        await scim.deleteUser(ctx, caller(r), id(r), ifMatch(r));
         return reply.status(204).send();
       });
 
@@ -122,16 +132,16 @@ export async function registerScimRoutes(app: FastifyInstance, ctx: AppContext):
         resource(reply, await scim.createGroup(ctx, caller(r), r.body), 201),
       );
       scope.get('/Groups/:id', async (r, reply) =>
-        resource(reply, await scim.getGroup(ctx, caller(r), id(r), query(r))),
+        current(reply, await scim.getGroup(ctx, caller(r), id(r), query(r), ifNoneMatch(r))),
       );
       scope.put('/Groups/:id', async (r, reply) =>
-        resource(reply, await scim.replaceGroup(ctx, caller(r), id(r), r.body)),
+        resource(reply, await scim.replaceGroup(ctx, caller(r), id(r), r.body, ifMatch(r))),
       );
       scope.patch('/Groups/:id', async (r, reply) =>
-        resource(reply, await scim.patchGroup(ctx, caller(r), id(r), r.body, query(r))),
+        resource(reply, await scim.patchGroup(ctx, caller(r), id(r), r.body, query(r), ifMatch(r))),
       );
       scope.delete('/Groups/:id', async (r, reply) => {
-        await scim.deleteGroup(ctx, caller(r), id(r));
+        await scim.deleteGroup(ctx, caller(r), id(r), ifMatch(r));
         return reply.status(204).send();
       });
       // Anything else under an account's endpoint is SCIM's 404, not the portal's.

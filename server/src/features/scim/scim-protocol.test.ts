@@ -3,6 +3,8 @@ import { filter } from 'scim2-parse-filter';
 import { describe, expect, it } from 'vitest';
 import {
   caselessView,
+  etagOf,
+  namesVersion,
   pageOf,
   parseScimFilter,
   SCIM_PAGE_MAX,
@@ -138,5 +140,38 @@ describe('parseScimFilter', () => {
     expect(
       refusal(() => parseScimFilter('user', 'urn:ietf:params:scim:schemas:core:2.0:User:userName eq "a"')),
     ).toBeUndefined();
+  });
+});
+
+describe('namesVersion (If-Match / If-None-Match)', () => {
+  const tag = fc
+    .tuple(fc.nat(10_000), fc.boolean())
+    .map(([v, weak]) => ({ v, text: `${weak ? 'W/' : ''}"${v}"` }));
+  it('names a version exactly when one listed tag (weak or strong) carries it, or the header is "*"', () => {
+    fc.assert(
+      fc.property(
+        fc.array(tag, { maxLength: 5 }),
+        fc.nat(10_000),
+        fc.constantFrom(',', ', ', ' ,  '),
+        (tags, version, sep) => {
+          const header = tags.map((t) => t.text).join(sep);
+          expect(namesVersion(header, version)).toBe(tags.some((t) => t.v === version));
+          expect(namesVersion('*', version)).toBe(true);
+          expect(namesVersion(etagOf(version), version)).toBe(true);
+        },
+      ),
+    );
+  });
+  it('a header with no entity tag in it (garbage, a bare number) names nothing', () => {
+    fc.assert(
+      fc.property(
+        fc.string().filter((h) => !h.includes('"') && h.trim() !== '*'),
+        fc.nat(),
+        (header, version) => {
+          expect(namesVersion(header, version)).toBe(false);
+        },
+      ),
+    );
+    expect(namesVersion('7', 7)).toBe(false);
   });
 });

@@ -215,3 +215,18 @@ export const isResourceId = (id: string) => UUID.test(id);
 
 /** The ETag of a row's version (RFC 7644 §3.14): weak, as the representation may vary with `attributes`. */
 export const etagOf = (version: number) => `W/"${version}"`;
+
+/**
+ * Whether a resource at `version` is one an If-Match or If-None-Match header names (RFC 9110 §13.1.1-2; RFC 7644
+ * §3.14): "*" names any, otherwise the entity tags listed. Our tags are weak and SCIM clients send back the tag they
+ * were given, so tags compare weakly (the opaque part alone). A header with no tag in it names nothing.
+ */
+export function namesVersion(header: string, version: number): boolean {
+  if (header.trim() === '*') return true;
+  const wanted = `"${version}"`;
+  return [...header.matchAll(/(?:W\/)?("[^"]*")/g)].some(([, opaque]) => opaque === wanted);
+}
+
+/** A write whose If-Match names another version (RFC 7644 §3.14: the resource changed since the client read it). */
+export const preconditionFailed = () =>
+  new ScimError(412, 'The resource has changed since this version was read (If-Match).');

@@ -33,7 +33,7 @@ const test = apiTest.extend('scim', { scope: 'file' }, async ({ api, app, cast: 
     method: Method,
     path: string,
     body?: unknown,
-    options: { token?: string; raw?: string } = {},
+    options: { token?: string; raw?: string; headers?: Record<string, string> } = {},
   ) =>
     app.inject({
       method,
@@ -41,6 +41,7 @@ const test = apiTest.extend('scim', { scope: 'file' }, async ({ api, app, cast: 
       headers: {
         authorization: `Bearer ${options.token ?? data.token}`,
         ...((body !== undefined || options.raw !== undefined) && { 'content-type': 'application/scim+json' }),
+        ...options.headers,
       },
       payload: options.raw ?? (body === undefined ? undefined : JSON.stringify(body)),
     });
@@ -710,5 +711,128 @@ describe('a group mapped to a pool', () => {
       customerNumber: CN,
     });
     expect(entry.after).toMatchObject({ source: 'scim' });
+  });
+});
+
+describe('versions (RFC 7644 §3.14): If-Match on writes, If-None-Match on reads', () => {
+  test('a read naming the current ETag is 304 with no body; a write naming an old one is 412 and changes nothing', async ({
+    scim: { ok, send },
+  }) => {
+    const made = await ok('POST', '/Users', newUser('versions@example.com', { displayName: 'First' }), 201);
+    const v1 = made.meta.version;
+    const notModified = await send('GET', `/Users/${made.id}`, undefined, {
+      headers: { 'if-none-match': v1 },
+    });
+    expect(notModified.statusCode).toBe(304);
+    expect(notModified.body).toBe('');
+    expect(notModified.headers.etag).toBe(v1);
+    // A list of tags, one of them current, and the strong form of the tag name it too.
+    const listed = await send('GET', `/Users/${made.id}`, undefined, {
+      headers: { 'if-none-match': `W/"999", ${v1.replace('W/', '')}` },
+    });
+    expect(listed.statusCode).toBe(304);
+
+    const renamed = await send(
+      'PUT',
+      `/Users/${made.id}`,
+      newUser('versions@example.com', { displayName: 'Second' }),
+      {
+        headers: { 'if-match': v1 },
+      },
+    );
+    expect(renamed.statusCode, renamed.body).toBe(200);
+    const v2 = renamed.headers.etag as string;
+    expect(v2).not.toBe(v1);
+    // The client that read v1 now holds an old copy: the read answers it whole.
+    const changed = await send('GET', `/Users/${made.id}`, undefined, { headers: { 'if-none-match': v1 } });
+    expect(changed.statusCode).toBe(200);
+    expect(changed.json().displayName).toBe('Second');
+
+    // Each write naming v1 is refused with SCIM's 412, and the person stays as v2 left them.
+    for (const [method, body] of [
+      ['PUT', newUser('versions@example.com', { displayName: 'Lost update' })],
+      ['PATCH', patch({ op: 'replace', path: 'displayName', value: 'Lost update' })],
+      ['DELETE', undefined],
+    ] as const) {
+      const refused = await send(method, `/Users/${made.id}`, body, { headers: { 'if-match': v1 } });
+      expect(refused.statusCode, `${method} ${refused.body}`).toBe(412);
+      expect(refused.json()).toMatchObject({ schemas: [ERROR], status: '412' });
+    }
+    expect(await ok('GET', `/Users/${made.id}`)).toMatchObject({
+      displayName: 'Second',
+      meta: { version: v2 },
+    });
+    // "*" names any version of a resource that exists.
+    const deleted = await send('DELETE', `/Users/${made.id}`, undefined, { headers: { 'if-match': '*' } });
+    expect(deleted.statusCode).toBe(204);
+  });
+
+  test('two writes made against the same version: exactly one applies, the other is 412', async ({
+    scim: { ok, send },
+  }) => {
+    const person = await ok('POST', '/Users', newUser('race.versions@example.com'), 201);
+    const group = await ok('POST', '/Groups', { schemas: [GROUP], displayName: 'Version race' }, 201);
+    const answers = await Promise.all(
+      ['Version race A', 'Version race B'].map((displayName) =>
+        send(
+          'PATCH',
+          `/Groups/${group.id}`,
+          patch({ op: 'replace', path: 'displayName', value: displayName }),
+          {
+            headers: { 'if-match': group.meta.version },
+          },
+        ),
+      ),
+    );
+    expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 412]);
+    const winner = answers.find((a) => a.statusCode === 200)!.json() as Resource;
+    expect((await ok('GET', `/Groups/${group.id}`)).displayName).toBe(winner.displayName);
+    const members = await send(
+      'PATCH',
+      `/Groups/${group.id}`,
+      patch({ op: 'add', path: 'members', value: [{ value: person.id }] }),
+      { headers: { 'if-match': group.meta.version } },
+    );
+    expect(members.statusCode).toBe(412);
+    expect((await ok('GET', `/Groups/${group.id}`)).members ?? []).toEqual([]);
+  });
+
+  test('a group PATCH that renames and adds more people than its pool holds changes nothing: whole or not at all', async ({
+    scim: { ok, send },
+    api,
+    cast: { boss },
+    database: { db },
+  }) => {
+    await buildProduct(db, 'SCIM-ONE', { name: 'Optics - Named User', featureName: 'scim_optics' });
+    await buildEntitlement(db, CN, {
+      kind: 'SSL',
+      partNumber: 'SCIM-ONE',
+      licenseModel: 'Named User',
+      quantity: 1,
+      startDate: dayFromToday(-10),
+      endDate: dayFromToday(300),
+    });
+    const [a, b] = await Promise.all(
+      ['whole.a@example.com', 'whole.b@example.com'].map((e) => ok('POST', '/Users', newUser(e), 201)),
+    );
+    const group = await ok('POST', '/Groups', { schemas: [GROUP], displayName: 'Whole patch' }, 201);
+    await api.ok(boss, webSeatsApi.setGroupPools, {
+      customerNumber: CN,
+      groupId: group.id,
+      partNumbers: ['SCIM-ONE'],
+    });
+    const before = await ok('GET', `/Groups/${group.id}`);
+    // The rename comes first and would succeed alone; the members need two seats of a pool of one.
+    const refused = await send(
+      'PATCH',
+      `/Groups/${group.id}`,
+      patch(
+        { op: 'replace', path: 'displayName', value: 'Whole patch renamed' },
+        { op: 'add', path: 'members', value: [{ value: a.id }, { value: b.id }] },
+      ),
+    );
+    expect(refused.statusCode, refused.body).toBeGreaterThanOrEqual(400);
+    expect(refused.statusCode).toBeLessThan(500);
+    expect(await ok('GET', `/Groups/${group.id}`)).toEqual(before);
   });
 });

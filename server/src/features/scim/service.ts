@@ -7,20 +7,21 @@ import {
   scimPatch,
 } from 'scim-patch';
 import { filter as filterOf } from 'scim2-parse-filter';
+import type { Db } from '../../db/database.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { AppError } from '../../platform/errors.ts';
 import {
-  addWebGroupMembers,
+  changeWebGroupMembersIn,
   createWebGroup,
   createWebUser,
   type DirectoryActor,
-  deleteWebGroup,
-  removeWebGroupMembers,
-  removeWebUser,
-  renameWebGroup,
-  replaceWebUser,
-  setWebGroupMembers,
-  updateWebUser,
+  deleteWebGroupIn,
+  lockWebGroupVersion,
+  lockWebUserVersion,
+  removeWebUsersIn,
+  renameWebGroupIn,
+  setWebGroupMembersIn,
+  updateWebUserIn,
   type WebUserPatch,
 } from '../web-directory/service.ts';
 import {
@@ -37,8 +38,10 @@ import {
   caselessView,
   etagOf,
   isResourceId,
+  namesVersion,
   pageOf,
   parseScimFilter,
+  preconditionFailed,
   type ResourceKind,
   ScimError,
   schemaUrns,
@@ -180,11 +183,11 @@ function memberIdsOf(members: unknown): string[] {
 }
 
 /** Refuses members that are not people of the directory (400: the request names something that does not exist). */
-async function requirePeople(ctx: AppContext, caller: ScimCaller, ids: readonly string[]) {
+async function requirePeople(db: Db, caller: ScimCaller, ids: readonly string[]) {
   if (!ids.length) return;
   const unknown = ids.filter((id) => !isResourceId(id));
   const found = new Set(
-    (await scimUsers(ctx.db, caller.customerNumber, { ids: ids.filter(isResourceId) })).map((u) => u.id),
+    (await scimUsers(db, caller.customerNumber, { ids: ids.filter(isResourceId) })).map((u) => u.id),
   );
   unknown.push(...ids.filter((id) => isResourceId(id) && !found.has(id)));
   if (unknown.length)
@@ -279,9 +282,9 @@ const withoutMembers = (query: { excludedAttributes?: string }) =>
     .split(',')
     .some((a) => a.trim().toLowerCase() === 'members');
 
-async function groupsWithMembers(ctx: AppContext, rows: readonly ScimGroupRow[]) {
+async function groupsWithMembers(db: Db, rows: readonly ScimGroupRow[]) {
   const members = await membersOfGroups(
-    ctx.db,
+    db,
     rows.map((r) => r.id),
   );
   const of = new Map<string, Member[]>(rows.map((r) => [r.id, []]));
@@ -298,7 +301,7 @@ export async function listGroups(ctx: AppContext, caller: ScimCaller, query: Lis
       scimGroupCount(ctx.db, cn),
       scimGroups(ctx.db, cn, {}, { offset: startIndex - 1, limit: count }),
     ]);
-    const members = bare ? undefined : await groupsWithMembers(ctx, rows);
+    const members = bare ? undefined : await groupsWithMembers(ctx.db, rows);
     return listResponse(
       total,
       startIndex,
@@ -308,7 +311,7 @@ export async function listGroups(ctx: AppContext, caller: ScimCaller, query: Lis
   const f = parseScimFilter('group', query.filter);
   const narrowed = narrowingOf('group', f);
   const rows = narrowed ? await scimGroups(ctx.db, cn, { ...narrowed, emails: undefined }) : [];
-  const members = await groupsWithMembers(ctx, rows);
+  const members = await groupsWithMembers(ctx.db, rows);
   const test = filterOf(f);
   const matched = rows.filter((r) => test(caselessView(groupResource(ctx, caller, r, members.get(r.id)))));
   return listResponse(
@@ -326,18 +329,66 @@ export async function listGroups(ctx: AppContext, caller: ScimCaller, query: Lis
 const noUser = () => new ScimError(404, `No User with this id in this directory.`);
 const noGroup = () => new ScimError(404, `No Group with this id in this directory.`);
 
-async function userRow(ctx: AppContext, caller: ScimCaller, id: string): Promise<ScimUserRow> {
-  const [row] = isResourceId(id) ? await scimUsers(ctx.db, caller.customerNumber, { ids: [id] }) : [];
+async function userRow(db: Db, caller: ScimCaller, id: string): Promise<ScimUserRow> {
+  const [row] = isResourceId(id) ? await scimUsers(db, caller.customerNumber, { ids: [id] }) : [];
   if (!row) throw noUser();
   return row;
 }
 
-async function answerUser(ctx: AppContext, caller: ScimCaller, id: string): Promise<Answered> {
-  const row = await userRow(ctx, caller, id);
-  return { resource: userResource(ctx, caller, row), etag: etagOf(row.version) };
+/** A read whose client holds the current version already (RFC 9110 §13.1.2): 304 with the ETag, no body. */
+export interface NotModified {
+  notModified: true;
+  etag: string;
 }
 
-export const getUser = answerUser;
+const notModified = (version: number): NotModified => ({ notModified: true, etag: etagOf(version) });
+
+const userAnswer = (ctx: AppContext, caller: ScimCaller, row: ScimUserRow): Answered => ({
+  resource: userResource(ctx, caller, row),
+  etag: etagOf(row.version),
+});
+
+async function answerUser(ctx: AppContext, caller: ScimCaller, id: string): Promise<Answered> {
+  return userAnswer(ctx, caller, await userRow(ctx.db, caller, id));
+}
+
+export async function getUser(ctx: AppContext, caller: ScimCaller, id: string, ifNoneMatch?: string) {
+  const row = await userRow(ctx.db, caller, id);
+  if (ifNoneMatch !== undefined && namesVersion(ifNoneMatch, row.version)) return notModified(row.version);
+  return userAnswer(ctx, caller, row);
+}
+
+/**
+ * A write to one resource in one transaction (RFC 7644 §3.14): the resource is locked, its version checked against
+ * the If-Match the client sent (412 when it names another), and `work` makes the change with the directory's
+ * commands in the same transaction, so no other write lands between the check and the change, and a change of
+ * several steps (a group's name and members) is made whole or not at all.
+ */
+async function writeLocked<T>(
+  ctx: AppContext,
+  lock: (tx: Db) => Promise<number | null>,
+  unknown: () => ScimError,
+  ifMatch: string | undefined,
+  work: (tx: Db) => Promise<T>,
+): Promise<T> {
+  return ctx.db.transaction(async (tx) => {
+    const version = await lock(tx);
+    if (version === null) throw unknown();
+    if (ifMatch !== undefined && !namesVersion(ifMatch, version)) throw preconditionFailed();
+    return work(tx);
+  });
+}
+
+const writeUser = <T>(
+  ctx: AppContext,
+  caller: ScimCaller,
+  id: string,
+  ifMatch: string | undefined,
+  work: (tx: Db) => Promise<T>,
+) => {
+  if (!isResourceId(id)) throw noUser();
+  return writeLocked(ctx, (tx) => lockWebUserVersion(tx, caller.customerNumber, id), noUser, ifMatch, work);
+};
 
 /** POST /Users (RFC 7644 §3.3): 409 uniqueness when the userName (e-mail) is in the directory already. */
 export async function createUser(ctx: AppContext, caller: ScimCaller, body: unknown): Promise<Answered> {
@@ -361,18 +412,18 @@ export async function replaceUser(
   caller: ScimCaller,
   id: string,
   body: unknown,
+  ifMatch?: string,
 ): Promise<Answered> {
   const resource = objectBody(body);
-  await userRow(ctx, caller, id);
   const email = required(resource.userName, 'userName').toLowerCase();
-  await unique(
-    replaceWebUser(ctx.db, caller.customerNumber, by(caller), id, {
-      email,
-      name: nameOf(resource),
-      state: stateOf(resource.active),
-      externalId: text(resource.externalId, 'externalId') ?? null,
-    }),
-    m.emailTaken(email),
+  const input = {
+    email,
+    name: nameOf(resource),
+    state: stateOf(resource.active),
+    externalId: text(resource.externalId, 'externalId') ?? null,
+  };
+  await writeUser(ctx, caller, id, ifMatch, (tx) =>
+    unique(updateWebUserIn(tx, caller.customerNumber, by(caller), id, input), m.emailTaken(email)),
   );
   return answerUser(ctx, caller, id);
 }
@@ -387,8 +438,22 @@ export async function patchUser(
   caller: ScimCaller,
   id: string,
   body: unknown,
+  ifMatch?: string,
 ): Promise<Answered> {
-  const row = await userRow(ctx, caller, id);
+  await writeUser(ctx, caller, id, ifMatch, async (tx) => {
+    const row = await userRow(tx, caller, id);
+    const change = userPatchOf(ctx, caller, row, body);
+    if (Object.keys(change).length)
+      await unique(
+        updateWebUserIn(tx, caller.customerNumber, by(caller), id, change),
+        m.emailTaken(change.email ?? ''),
+      );
+  });
+  return answerUser(ctx, caller, id);
+}
+
+/** The directory's change that a PATCH of the User `row` makes (empty when it changes nothing the directory keeps). */
+function userPatchOf(ctx: AppContext, caller: ScimCaller, row: ScimUserRow, body: unknown): WebUserPatch {
   const before = userResource(ctx, caller, row);
   const after = patched(before, body);
   const change: WebUserPatch = {};
@@ -411,27 +476,38 @@ export async function patchUser(
   if (externalId !== row.scimExternalId) change.externalId = externalId;
   const state = stateOf(after.active);
   if (state && (state === 'suspended') !== (row.state === 'suspended')) change.state = state;
-  if (Object.keys(change).length)
-    await unique(
-      updateWebUser(ctx.db, caller.customerNumber, by(caller), id, change),
-      m.emailTaken(change.email ?? ''),
-    );
-  return answerUser(ctx, caller, id);
+  return change;
 }
 
 /** DELETE /Users/{id}: the person is removed (seats and sessions freed); a removed person is then unknown. */
-export async function deleteUser(ctx: AppContext, caller: ScimCaller, id: string): Promise<void> {
-  await userRow(ctx, caller, id);
-  await removeWebUser(ctx.db, caller.customerNumber, by(caller), id);
+export async function deleteUser(
+  ctx: AppContext,
+  caller: ScimCaller,
+  id: string,
+  ifMatch?: string,
+): Promise<void> {
+  await writeUser(ctx, caller, id, ifMatch, (tx) =>
+    removeWebUsersIn(tx, caller.customerNumber, by(caller), [id]),
+  );
 }
 
 // ---------------------------------------------------------------------------------------------------------------
 // Groups
 
-async function groupRow(ctx: AppContext, caller: ScimCaller, id: string): Promise<ScimGroupRow> {
-  const [row] = isResourceId(id) ? await scimGroups(ctx.db, caller.customerNumber, { ids: [id] }) : [];
+async function groupRow(db: Db, caller: ScimCaller, id: string): Promise<ScimGroupRow> {
+  const [row] = isResourceId(id) ? await scimGroups(db, caller.customerNumber, { ids: [id] }) : [];
   if (!row) throw noGroup();
   return row;
+}
+
+async function groupAnswer(
+  ctx: AppContext,
+  caller: ScimCaller,
+  row: ScimGroupRow,
+  query: { excludedAttributes?: string },
+): Promise<Answered> {
+  const members = withoutMembers(query) ? undefined : (await groupsWithMembers(ctx.db, [row])).get(row.id);
+  return { resource: groupResource(ctx, caller, row, members), etag: etagOf(row.version) };
 }
 
 async function answerGroup(
@@ -440,19 +516,39 @@ async function answerGroup(
   id: string,
   query: { excludedAttributes?: string } = {},
 ): Promise<Answered> {
-  const row = await groupRow(ctx, caller, id);
-  const members = withoutMembers(query) ? undefined : (await groupsWithMembers(ctx, [row])).get(row.id);
-  return { resource: groupResource(ctx, caller, row, members), etag: etagOf(row.version) };
+  return groupAnswer(ctx, caller, await groupRow(ctx.db, caller, id), query);
 }
 
-export const getGroup = answerGroup;
+export async function getGroup(
+  ctx: AppContext,
+  caller: ScimCaller,
+  id: string,
+  query: { excludedAttributes?: string },
+  ifNoneMatch?: string,
+) {
+  const row = await groupRow(ctx.db, caller, id);
+  // Not Modified is decided before the members are read: a client polling an unchanged group costs one row.
+  if (ifNoneMatch !== undefined && namesVersion(ifNoneMatch, row.version)) return notModified(row.version);
+  return groupAnswer(ctx, caller, row, query);
+}
+
+const writeGroup = <T>(
+  ctx: AppContext,
+  caller: ScimCaller,
+  id: string,
+  ifMatch: string | undefined,
+  work: (tx: Db) => Promise<T>,
+) => {
+  if (!isResourceId(id)) throw noGroup();
+  return writeLocked(ctx, (tx) => lockWebGroupVersion(tx, caller.customerNumber, id), noGroup, ifMatch, work);
+};
 
 /** POST /Groups: a group managed by the identity provider (source scim), with its members. */
 export async function createGroup(ctx: AppContext, caller: ScimCaller, body: unknown): Promise<Answered> {
   const resource = objectBody(body);
   const name = groupName(resource.displayName);
   const memberIds = memberIdsOf(resource.members);
-  await requirePeople(ctx, caller, memberIds);
+  await requirePeople(ctx.db, caller, memberIds);
   const made = await unique(
     createWebGroup(ctx.db, caller.customerNumber, by(caller), {
       name,
@@ -464,9 +560,9 @@ export async function createGroup(ctx: AppContext, caller: ScimCaller, body: unk
   return answerGroup(ctx, caller, made.id);
 }
 
-/** Renames (and re-keys) a group when its displayName or externalId changed. */
+/** Renames (and re-keys) a locked group when its displayName or externalId changed. */
 async function renameIfChanged(
-  ctx: AppContext,
+  tx: Db,
   caller: ScimCaller,
   row: ScimGroupRow,
   name: string,
@@ -474,7 +570,7 @@ async function renameIfChanged(
 ) {
   if (name === row.name && externalId === row.scimExternalId) return;
   await unique(
-    renameWebGroup(ctx.db, caller.customerNumber, by(caller), row.id, name, externalId),
+    renameWebGroupIn(tx, caller.customerNumber, by(caller), row.id, name, externalId),
     m.groupNameTaken(name),
   );
 }
@@ -485,21 +581,24 @@ export async function replaceGroup(
   caller: ScimCaller,
   id: string,
   body: unknown,
+  ifMatch?: string,
 ): Promise<Answered> {
   const resource = objectBody(body);
-  const row = await groupRow(ctx, caller, id);
   const name = groupName(resource.displayName);
   const memberIds = memberIdsOf(resource.members);
-  await requirePeople(ctx, caller, memberIds);
-  await renameIfChanged(ctx, caller, row, name, text(resource.externalId, 'externalId') ?? null);
-  await setWebGroupMembers(ctx.db, caller.customerNumber, by(caller), id, memberIds);
+  const externalId = text(resource.externalId, 'externalId') ?? null;
+  await writeGroup(ctx, caller, id, ifMatch, async (tx) => {
+    await requirePeople(tx, caller, memberIds);
+    await renameIfChanged(tx, caller, await groupRow(tx, caller, id), name, externalId);
+    await setWebGroupMembersIn(tx, caller.customerNumber, by(caller), id, memberIds);
+  });
   return answerGroup(ctx, caller, id);
 }
 
 /**
  * PATCH /Groups/{id}: the operations applied by scim-patch (add and remove of `members`, Entra's
- * `members[value eq "…"]`, a new displayName), then the members who came and went changed through the
- * directory's add and remove commands (so a concurrent change of other members is kept).
+ * `members[value eq "…"]`, a new displayName) to the group as it is once locked, then the name and the members
+ * who came and went changed with the directory's commands, in one transaction.
  */
 export async function patchGroup(
   ctx: AppContext,
@@ -507,30 +606,33 @@ export async function patchGroup(
   id: string,
   body: unknown,
   query: { excludedAttributes?: string } = {},
+  ifMatch?: string,
 ): Promise<Answered> {
-  const row = await groupRow(ctx, caller, id);
-  const members = (await groupsWithMembers(ctx, [row])).get(row.id) ?? [];
-  // scim-patch removes listed values by equality: members are compared by their value alone (Entra sends
-  // `{"op":"Remove","path":"members","value":[{"value":"…"}]}`, others add a display).
-  const current = {
-    ...groupResource(ctx, caller, row, members),
-    members: members.map((p) => ({ value: p.userId })),
-  };
-  const after = patched(current, byValueOnly(body));
-  const now = new Set(memberIdsOf(after.members ?? []));
-  const was = new Set(members.map((p) => p.userId));
-  const added = [...now].filter((m) => !was.has(m));
-  const removed = [...was].filter((m) => !now.has(m));
-  await requirePeople(ctx, caller, added);
-  await renameIfChanged(
-    ctx,
-    caller,
-    row,
-    groupName(after.displayName),
-    text(after.externalId, 'externalId') ?? null,
-  );
-  if (added.length) await addWebGroupMembers(ctx.db, caller.customerNumber, by(caller), id, added);
-  if (removed.length) await removeWebGroupMembers(ctx.db, caller.customerNumber, by(caller), id, removed);
+  await writeGroup(ctx, caller, id, ifMatch, async (tx) => {
+    const row = await groupRow(tx, caller, id);
+    const members = (await groupsWithMembers(tx, [row])).get(row.id) ?? [];
+    // scim-patch removes listed values by equality: members are compared by their value alone (Entra sends
+    // `{"op":"Remove","path":"members","value":[{"value":"…"}]}`, others add a display).
+    const current = {
+      ...groupResource(ctx, caller, row, members),
+      members: members.map((p) => ({ value: p.userId })),
+    };
+    const after = patched(current, byValueOnly(body));
+    const now = new Set(memberIdsOf(after.members ?? []));
+    const was = new Set(members.map((p) => p.userId));
+    const add = [...now].filter((m) => !was.has(m));
+    const remove = [...was].filter((m) => !now.has(m));
+    await requirePeople(tx, caller, add);
+    await renameIfChanged(
+      tx,
+      caller,
+      row,
+      groupName(after.displayName),
+      text(after.externalId, 'externalId') ?? null,
+    );
+    if (add.length || remove.length)
+      await changeWebGroupMembersIn(tx, caller.customerNumber, by(caller), id, { add, remove });
+  });
   return answerGroup(ctx, caller, id, query);
 }
 
@@ -553,9 +655,15 @@ function byValueOnly(body: unknown): unknown {
 }
 
 /** DELETE /Groups/{id}: the group goes, and the seats its members held through it. */
-export async function deleteGroup(ctx: AppContext, caller: ScimCaller, id: string): Promise<void> {
-  await groupRow(ctx, caller, id);
-  await deleteWebGroup(ctx.db, caller.customerNumber, by(caller), id);
+export async function deleteGroup(
+  ctx: AppContext,
+  caller: ScimCaller,
+  id: string,
+  ifMatch?: string,
+): Promise<void> {
+  await writeGroup(ctx, caller, id, ifMatch, (tx) =>
+    deleteWebGroupIn(tx, caller.customerNumber, by(caller), id),
+  );
 }
 
 // ---------------------------------------------------------------------------------------------------------------

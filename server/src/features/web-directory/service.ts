@@ -593,6 +593,23 @@ async function lockGroupFor(tx: Db, customerNumber: string, by: DirectoryActor, 
   return group;
 }
 
+/**
+ * Locks a person for a write whose caller checks their version first (SCIM's If-Match), in the order the user
+ * commands lock: the directory's active administrators, then the person. Answers the version, or null when the
+ * person is not in the directory (or removed).
+ */
+export async function lockWebUserVersion(tx: Db, customerNumber: string, userId: string) {
+  await lockActiveAdministrators(tx, customerNumber);
+  const [person] = await findUsers(tx, customerNumber, { ids: [userId] }, true);
+  return person && person.state !== 'removed' ? person.version : null;
+}
+
+/** Locks a group for a write whose caller checks its version first (SCIM's If-Match); null when unknown. */
+export async function lockWebGroupVersion(tx: Db, customerNumber: string, groupId: string) {
+  const [group] = await findGroups(tx, customerNumber, { ids: [groupId] }, true);
+  return group ? group.version : null;
+}
+
 /** Makes a group (of the caller's source: SCIM's groups are managed by the identity provider), optionally with members. */
 export async function createWebGroupIn(
   tx: Db,
@@ -739,33 +756,17 @@ export const setWebGroupMembers = (
   userIds: readonly string[],
 ) => db.transaction((tx) => setWebGroupMembersIn(tx, customerNumber, by, groupId, userIds));
 
-/** SCIM's PATCH add of members: people already members are left as they are. */
-export const addWebGroupMembers = (
-  db: Db,
+/** SCIM's PATCH add and remove of members: people already members, or not members, are left as they are. */
+export async function changeWebGroupMembersIn(
+  tx: Db,
   customerNumber: string,
   by: DirectoryActor,
   groupId: string,
-  userIds: readonly string[],
-) =>
-  db.transaction(async (tx) =>
-    changeMembers(tx, customerNumber, by, await lockGroupFor(tx, customerNumber, by, groupId), {
-      add: userIds,
-    }),
-  );
-
-/** SCIM's PATCH remove of members: people who are not members are ignored. */
-export const removeWebGroupMembers = (
-  db: Db,
-  customerNumber: string,
-  by: DirectoryActor,
-  groupId: string,
-  userIds: readonly string[],
-) =>
-  db.transaction(async (tx) =>
-    changeMembers(tx, customerNumber, by, await lockGroupFor(tx, customerNumber, by, groupId), {
-      remove: userIds,
-    }),
-  );
+  change: { add: readonly string[]; remove: readonly string[] },
+): Promise<GroupChange> {
+  const group = await lockGroupFor(tx, customerNumber, by, groupId);
+  return changeMembers(tx, customerNumber, by, group, change);
+}
 
 /** Deletes a group: its members lose the seats they held through it (its pools and terms go with it). */
 export async function deleteWebGroupIn(

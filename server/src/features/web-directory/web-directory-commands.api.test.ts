@@ -10,12 +10,11 @@ import { webGroupPools, webLeases, webNamedSeats } from '../../db/schema.ts';
 import { AppError } from '../../platform/errors.ts';
 import type { AuditActor } from '../audit/service.ts';
 import {
-  addWebGroupMembers,
+  changeWebGroupMembersIn,
   createWebGroup,
   createWebUser,
   type DirectoryActor,
   deleteWebGroup,
-  removeWebGroupMembers,
   removeWebUser,
   renameWebGroup,
   replaceWebUser,
@@ -155,10 +154,14 @@ describe('groups provisioned by SCIM', () => {
     expect(group.source).toBe('scim');
     expect((await webGroupByExternalId(db, CN, 'grp-1'))?.id).toBe(group.id);
     await db.insert(webGroupPools).values({ customerNumber: CN, partNumber: NAMED, groupId: group.id });
-    const added = await addWebGroupMembers(db, CN, scim, group.id, [bob.id, ann.id]);
+    const members = (change: { add?: string[]; remove?: string[] }) =>
+      db.transaction((tx) =>
+        changeWebGroupMembersIn(tx, CN, scim, group.id, { add: [], remove: [], ...change }),
+      );
+    const added = await members({ add: [bob.id, ann.id] });
     expect(added).toEqual({ added: 1, removed: 0, seatsAdded: 2, seatsRemoved: 0 });
     expect(await seatsOf(db, bob.id)).toEqual([NAMED]);
-    const removed = await removeWebGroupMembers(db, CN, scim, group.id, [ann.id]);
+    const removed = await members({ remove: [ann.id] });
     expect(removed).toMatchObject({ removed: 1, seatsRemoved: 1 });
     expect(await webGroupMemberIds(db, CN, group.id)).toEqual([bob.id]);
     expect((await renameWebGroup(db, CN, scim, group.id, 'Optics')).name).toBe('Optics');
