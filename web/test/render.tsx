@@ -96,6 +96,16 @@ class LaterAnswer {
 }
 export const later = (answer: unknown, until: Promise<unknown>) => new LaterAnswer(answer, until);
 
+/** An answer made from the request's JSON body (a report of the pool asked for): `byBody((body) => data)`. */
+class BodyAnswer {
+  readonly answer: (body: unknown) => unknown;
+
+  constructor(answer: (body: unknown) => unknown) {
+    this.answer = answer;
+  }
+}
+export const byBody = (answer: (body: unknown) => unknown) => new BodyAnswer(answer);
+
 const successBody = (answer: unknown) =>
   answer instanceof AnswerWithFields
     ? { status: 'SUCCESS', data: answer.data, ...answer.fields }
@@ -113,7 +123,8 @@ export function serveApi(answers: Record<string, unknown>) {
     const operation = operationOf(key);
     if (!operation) throw new Error(`No declared operation answers ${key}`);
     const data = given instanceof LaterAnswer ? given.answer : given;
-    if (data instanceof Refusal || data instanceof RawAnswer) continue;
+    // Made per call: checked against the contract when it is made.
+    if (data instanceof Refusal || data instanceof RawAnswer || data instanceof BodyAnswer) continue;
     const checked = operation.response?.safeParse(successBody(data));
     if (checked && !checked.success)
       throw new Error(
@@ -130,6 +141,14 @@ export function serveApi(answers: Record<string, unknown>) {
     if (answer instanceof LaterAnswer) {
       await answer.until;
       answer = answer.answer;
+    }
+    if (answer instanceof BodyAnswer) {
+      answer = answer.answer(init?.body ? JSON.parse(String(init.body)) : undefined);
+      const checked = operationOf(key)?.response?.safeParse(successBody(answer));
+      if (checked && !checked.success)
+        throw new Error(
+          `The answer made for ${key} is not what the contract declares: ${checked.error.message}`,
+        );
     }
     if (answer instanceof RawAnswer)
       return new Response(answer.body, {

@@ -17,10 +17,18 @@ export const utilisationQuery = (customerNumber: string, period: ReportPeriod) =
     queryFn: async () => (await call(webReportingApi.utilisation, { customerNumber, ...period })).data,
   });
 
-export const heatmapQuery = (customerNumber: string, period: ReportPeriod) =>
+/** The sessions by weekday and hour of one pool, or of all the account's (`partNumber` null). */
+export const heatmapQuery = (customerNumber: string, period: ReportPeriod, partNumber: string | null) =>
   queryOptions({
-    queryKey: [...reportsKey(customerNumber), 'heatmap', period] as const,
-    queryFn: async () => (await call(webReportingApi.heatmap, { customerNumber, ...period })).data,
+    queryKey: [...reportsKey(customerNumber), 'heatmap', period, partNumber] as const,
+    queryFn: async () =>
+      (
+        await call(webReportingApi.heatmap, {
+          customerNumber,
+          ...period,
+          ...(partNumber === null ? {} : { partNumber }),
+        })
+      ).data,
   });
 
 export const denialsQuery = (customerNumber: string, period: ReportPeriod) =>

@@ -9,7 +9,7 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { renderAccountPage, testAccount } from '../../../../test/account-page.tsx';
-import { refused } from '../../../../test/render.tsx';
+import { byBody, refused } from '../../../../test/render.tsx';
 import WebReportingPage, { webReportingTexts } from './web-reporting-page.tsx';
 
 /*
@@ -156,5 +156,49 @@ describe('web reporting page', () => {
       'POST /api/web/reports/reclaim': denied,
     });
     await expect.poll(() => view.location(), { timeout: 20_000 }).toBe('/noaccess');
+  });
+
+  it('shows the heat map of the pool chosen, or of all pools', async () => {
+    const named: PoolUtilisation = {
+      ...shared,
+      partNumber: 'NU-1',
+      productName: 'Fluids Premium - Named User',
+      kind: 'named',
+      groups: [],
+    };
+    // Monday 09:00 has 5 sessions in the named pool, Tuesday 10:00 3 in all pools.
+    const ofPool = (body: unknown) =>
+      (body as { partNumber?: string }).partNumber === 'NU-1'
+        ? cells.map((c) => ({ ...c, active: c.weekday === 0 && c.hour === 9 ? 5 : 0 }))
+        : cells;
+    open(administrator, {
+      ...reports([]),
+      'POST /api/web/reports/utilisation': [shared, named],
+      'POST /api/web/reports/heatmap': byBody(ofPool),
+    });
+    expect(
+      await screen.findByLabelText('Tuesday 10:00–10:59 UTC: 3 sessions open, 2 started'),
+    ).toBeInTheDocument();
+    const pool = screen.getByRole('combobox', { name: 'Pool' });
+    expect(pool).toHaveValue('All pools');
+    await userEvent.click(pool);
+    await userEvent.click(
+      await screen.findByRole('option', { name: 'Fluids Premium - Named User (NU-1)', hidden: true }),
+    );
+    expect(
+      await screen.findByLabelText('Monday 09:00–09:59 UTC: 5 sessions open, 0 started'),
+    ).toBeInTheDocument();
+    expect(screen.queryByLabelText(/Tuesday 10:00–10:59 UTC: 3 sessions/)).toBeNull();
+    await userEvent.click(pool);
+    await userEvent.click(await screen.findByRole('option', { name: 'All pools', hidden: true }));
+    expect(
+      await screen.findByLabelText('Tuesday 10:00–10:59 UTC: 3 sessions open, 2 started'),
+    ).toBeInTheDocument();
+  });
+
+  it('offers no pool choice when the account has one pool', async () => {
+    open(administrator, reports([]));
+    await screen.findByLabelText('Tuesday 10:00–10:59 UTC: 3 sessions open, 2 started');
+    expect(screen.queryByRole('combobox', { name: 'Pool' })).toBeNull();
   });
 });

@@ -8,6 +8,7 @@ import {
   Group,
   Paper,
   SegmentedControl,
+  Select,
   SimpleGrid,
   Stack,
   Table,
@@ -39,6 +40,8 @@ export const webReportingTexts = {
 } as const;
 
 const PERIODS = ['7', '30', '90'] as const;
+/** The heat map's choice of every pool (Mantine's Select needs a value; no part number has spaces). */
+const ALL_POOLS = 'all pools';
 type PeriodDays = (typeof PERIODS)[number];
 
 /** The last `days` UTC days, today included. */
@@ -210,7 +213,11 @@ function Reports({ customerNumber }: { customerNumber: string }) {
   const [periodDays, setPeriodDays] = useState<PeriodDays>('30');
   const period = useMemo(() => lastDays(Number(periodDays)), [periodDays]);
   const utilisation = useQuery(utilisationQuery(customerNumber, period));
-  const heatmap = useQuery(heatmapQuery(customerNumber, period));
+  // The heat map shows one pool or all of them; a pool that left the list (a new period) falls back to all.
+  const [heatmapPool, setHeatmapPool] = useState<string | null>(null);
+  const pools = utilisation.data ?? [];
+  const shownPool = pools.some((p) => p.partNumber === heatmapPool) ? heatmapPool : null;
+  const heatmap = useQuery(heatmapQuery(customerNumber, period, shownPool));
   const denials = useQuery(denialsQuery(customerNumber, period));
   useRefusalRedirect(utilisation.error, customerNumber);
 
@@ -246,10 +253,28 @@ function Reports({ customerNumber }: { customerNumber: string }) {
         </SimpleGrid>
       </Stack>
       <Stack gap="xs">
-        <Title order={2} size="h4">
-          Sessions by weekday and hour
-        </Title>
-        {heatmap.data ? (
+        <Group justify="space-between">
+          <Title order={2} size="h4">
+            Sessions by weekday and hour
+          </Title>
+          {pools.length > 1 ? (
+            <Select
+              label="Pool"
+              size="xs"
+              w={320}
+              allowDeselect={false}
+              value={shownPool ?? ALL_POOLS}
+              onChange={(v) => setHeatmapPool(v === ALL_POOLS || v === null ? null : v)}
+              data={[
+                { value: ALL_POOLS, label: 'All pools' },
+                ...pools.map((p) => ({ value: p.partNumber, label: `${p.productName} (${p.partNumber})` })),
+              ]}
+            />
+          ) : null}
+        </Group>
+        {heatmap.isError ? (
+          <Alert color="red">{errorText(heatmap.error)}</Alert>
+        ) : heatmap.data ? (
           <UsageHeatmap cells={heatmap.data} />
         ) : (
           <Spinner text="Getting sessions by hour..." />
