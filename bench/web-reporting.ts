@@ -132,7 +132,7 @@ async function main() {
       },
       { name: 'denials (POST /api/web/reports/denials)', path: webReportingApi.denials.path, body: year },
       {
-        name: 'reclaim, 90 days (POST /api/web/reports/reclaim)',
+        name: 'reclaim, 90 days, first page of 100 (POST /api/web/reports/reclaim)',
         path: webReportingApi.reclaim.path,
         body: { customerNumber: BIG, inactiveDays: 90 },
       },
@@ -191,7 +191,10 @@ async function main() {
         ['webUtilisation', () => webUtilisation(ctx, principal, year)],
         ['webUsageHeatmap', () => webUsageHeatmap(ctx, principal, year)],
         ['webDenials', () => webDenials(ctx, principal, year)],
-        ['webReclaim (90 days)', () => webReclaim(ctx, principal, { customerNumber: BIG, inactiveDays: 90 })],
+        [
+          'webReclaim (90 days)',
+          () => webReclaim(ctx, principal, { customerNumber: BIG, inactiveDays: 90, offset: 0, limit: 100 }),
+        ],
       ];
       const lines: string[] = [];
       for (const [name, run] of services) {

@@ -52,7 +52,7 @@ export const webReportingApi = {
     method: 'post',
     path: '/api/web/reports/reclaim',
     summary: 'Named web seats nobody used for 30, 60 or 90 days',
-    description: `Named seats held for longer than \`inactiveDays\` (30, 60 or 90) whose person had no session of the pool in that time: the person, the pool, when the seat was assigned, the group that gives it (null: assigned directly) and the end of the last session. Reclaim a direct seat with \`unassignWebSeats\`. ${gate}`,
+    description: `One page (\`offset\`, \`limit\` up to 500, default 100) of the named seats held for longer than \`inactiveDays\` (30, 60 or 90) whose person had no session of the pool in that time: the person, the pool, when the seat was assigned, the group that gives it (null: assigned directly) and the end of the last session; \`total\` counts the whole list. Reclaim a direct seat with \`unassignWebSeats\`. ${gate}`,
     auth: 'session',
     effect: 'read',
     body: reclaimRequestSchema,

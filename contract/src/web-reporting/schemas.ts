@@ -113,10 +113,16 @@ export const poolDenialsSchema = z.object({
 export type PoolDenials = z.infer<typeof poolDenialsSchema>;
 export const webDenialsResponseSchema = successOf(z.array(poolDenialsSchema));
 
-/** POST /api/web/reports/reclaim */
+/** Rows of the reclaim list per call: by default, and at most (a large directory has thousands). */
+export const RECLAIM_PAGE_DEFAULT = 100;
+export const RECLAIM_PAGE_MAX = 500;
+
+/** POST /api/web/reports/reclaim: one page (`offset`, `limit`) of the list, idlest first. */
 export const reclaimRequestSchema = z.strictObject({
   customerNumber: customerNumberField,
   inactiveDays: z.union([z.literal(30), z.literal(60), z.literal(90)]),
+  offset: z.number().int().min(0).max(10_000_000).default(0),
+  limit: z.number().int().min(1).max(RECLAIM_PAGE_MAX).default(RECLAIM_PAGE_DEFAULT),
 });
 
 /** A named seat whose person had no session of its pool in the window (and held it longer than that). */
@@ -133,4 +139,7 @@ export const reclaimSeatSchema = z.object({
   lastSeen: instantText.nullable(),
 });
 export type ReclaimSeat = z.infer<typeof reclaimSeatSchema>;
-export const webReclaimResponseSchema = successOf(z.array(reclaimSeatSchema));
+/** The page asked for, and how many seats the whole list holds. */
+export const reclaimPageSchema = z.object({ total: z.number().int(), seats: z.array(reclaimSeatSchema) });
+export type ReclaimPage = z.infer<typeof reclaimPageSchema>;
+export const webReclaimResponseSchema = successOf(reclaimPageSchema);

@@ -364,20 +364,7 @@ export async function capacityDenialPeaks(db: Db, customerNumber: string, period
  * the pool. Per seat two probes of web_leases_seat_use_idx (its open session, its latest end), not the account's
  * leases.
  */
-export async function idleNamedSeats(db: Db, customerNumber: string, since: string) {
-  const rows = await queryRows<{
-    part_number: string;
-    product_name: string | null;
-    user_id: string;
-    email: string;
-    name: string;
-    assigned_at: Instant;
-    via_group: string | null;
-    last_seen: Instant | null;
-  }>(
-    db,
-    sql`select s.part_number, p.name as product_name, s.user_id, u.email, u.name, s.assigned_at,
-        g.name as via_group, seen.last_seen
+const idleSeatsFrom = (customerNumber: string, since: string) => sql`
       from web_named_seats s
       cross join lateral (
         select max(l.ended_at) as last_seen from web_leases l
@@ -391,19 +378,75 @@ export async function idleNamedSeats(db: Db, customerNumber: string, since: stri
         and not exists (
           select 1 from web_leases l
           where l.customer_number = s.customer_number and l.part_number = s.part_number and l.user_id = s.user_id
-            and l.outcome <> 'denied' and l.ended_at is null and l.outcome = 'open')
-      order by seen.last_seen nulls first, u.email, s.part_number`,
+            and l.outcome <> 'denied' and l.ended_at is null and l.outcome = 'open')`;
+
+type IdleSeatRow = {
+  part_number: string;
+  product_name: string | null;
+  user_id: string;
+  email: string;
+  name: string;
+  assigned_at: Instant;
+  via_group: string | null;
+  last_seen: Instant | null;
+  total: number | string;
+};
+
+/** Idlest first; the e-mail (unique in an account) and the pool make the order total, so pages never overlap. */
+async function idleSeatRows(
+  db: Db,
+  customerNumber: string,
+  since: string,
+  page?: { offset: number; limit: number },
+) {
+  return queryRows<IdleSeatRow>(
+    db,
+    sql`select s.part_number, p.name as product_name, s.user_id, u.email, u.name, s.assigned_at,
+        g.name as via_group, seen.last_seen, count(*) over () as total
+      ${idleSeatsFrom(customerNumber, since)}
+      order by seen.last_seen nulls first, u.email, s.part_number
+      ${page ? sql`limit ${page.limit} offset ${page.offset}` : sql``}`,
   );
-  return rows.map((r) => ({
-    partNumber: r.part_number,
-    productName: r.product_name ?? r.part_number,
-    userId: r.user_id,
-    email: r.email,
-    name: r.name,
-    assignedAt: iso(r.assigned_at),
-    viaGroup: r.via_group,
-    lastSeen: r.last_seen === null ? null : iso(r.last_seen),
-  }));
+}
+
+const idleSeat = (r: IdleSeatRow) => ({
+  partNumber: r.part_number,
+  productName: r.product_name ?? r.part_number,
+  userId: r.user_id,
+  email: r.email,
+  name: r.name,
+  assignedAt: iso(r.assigned_at),
+  viaGroup: r.via_group,
+  lastSeen: r.last_seen === null ? null : iso(r.last_seen),
+});
+
+/** Every named seat of an account idle since `since` (the reclaim digest), idlest first. */
+export async function idleNamedSeats(db: Db, customerNumber: string, since: string) {
+  return (await idleSeatRows(db, customerNumber, since)).map(idleSeat);
+}
+
+/** One page of an account's named seats idle since `since`, and how many there are in all. */
+export async function idleNamedSeatsPage(
+  db: Db,
+  customerNumber: string,
+  since: string,
+  page: { offset: number; limit: number },
+) {
+  const rows = await idleSeatRows(db, customerNumber, since, page);
+  // A page past the end has no row to carry the total: counted on its own then.
+  const total = rows.length
+    ? Number(rows[0]!.total)
+    : page.offset === 0
+      ? 0
+      : Number(
+          (
+            await queryRows<{ n: number | string }>(
+              db,
+              sql`select count(*) as n ${idleSeatsFrom(customerNumber, since)}`,
+            )
+          )[0]?.n ?? 0,
+        );
+  return { total, seats: rows.map(idleSeat) };
 }
 
 /** Every account's named seats idle since `since` (the reclaim digest), with the pool's product name. */

@@ -2,7 +2,7 @@ import type {
   HeatmapCell,
   PoolDenials,
   PoolUtilisation,
-  ReclaimSeat,
+  ReclaimPage,
 } from '@lp/contract/web-reporting/schemas';
 import type { Finding } from '@lp/domain/notices';
 import {
@@ -26,8 +26,8 @@ import {
   denialCounts,
   firstLeaseHour,
   hourlyUse,
-  idleNamedSeats,
   idleNamedSeatsOfAll,
+  idleNamedSeatsPage,
   lockWatermark,
   type Period,
   pruneRollupRuns,
@@ -162,15 +162,18 @@ export async function webDenials(
 /** The instant `days` before now. */
 export const daysBefore = (now: Date, days: number) => new Date(now.getTime() - days * DAY_MS).toISOString();
 
-/** Named seats whose person had no session of the pool for `inactiveDays` (held longer than that), idlest first. */
+/**
+ * One page of the named seats whose person had no session of the pool for `inactiveDays` (held longer than that),
+ * idlest first, with the list's total.
+ */
 export async function webReclaim(
   ctx: AppContext,
   principal: Principal,
-  request: { customerNumber: string; inactiveDays: InactiveDays },
+  request: { customerNumber: string; inactiveDays: InactiveDays; offset: number; limit: number },
   now = new Date(),
-): Promise<ReclaimSeat[]> {
+): Promise<ReclaimPage> {
   await authorizeAccount(ctx, principal, request.customerNumber, 'read');
-  return idleNamedSeats(ctx.db, request.customerNumber, daysBefore(now, request.inactiveDays));
+  return idleNamedSeatsPage(ctx.db, request.customerNumber, daysBefore(now, request.inactiveDays), request);
 }
 
 /** The reclaim digest's window: named seats unused this many days. */

@@ -219,12 +219,13 @@ describe('webReclaim', () => {
     world: { people, annLastSeen },
   }) => {
     const thirty = await api.ok(reader, webReportingApi.reclaim, { customerNumber: CN, inactiveDays: 30 });
-    expect(thirty.data.map((s) => [s.email, s.viaGroup, s.lastSeen === null])).toEqual([
+    expect(thirty.data.total).toBe(3);
+    expect(thirty.data.seats.map((s) => [s.email, s.viaGroup, s.lastSeen === null])).toEqual([
       [mail('cy'), 'Design', true],
       [mail('fay'), null, true],
       [mail('ann'), null, false],
     ]);
-    const ann = thirty.data[2];
+    const ann = thirty.data.seats[2];
     expect(ann).toMatchObject({
       partNumber: NAMED,
       productName: 'Fluids Premium - Named User',
@@ -232,7 +233,35 @@ describe('webReclaim', () => {
     });
     expect(Math.abs(Date.parse(ann.lastSeen ?? '') - Date.parse(annLastSeen))).toBeLessThan(1000);
     const sixty = await api.ok(reader, webReportingApi.reclaim, { customerNumber: CN, inactiveDays: 60 });
-    expect(sixty.data.map((s) => s.email)).toEqual([mail('cy'), mail('fay')]);
+    expect(sixty.data.seats.map((s) => s.email)).toEqual([mail('cy'), mail('fay')]);
+  });
+
+  test('pages the list: the pages together are the whole list in order, each with the total', async ({
+    api,
+    cast: { reader },
+  }) => {
+    const page = async (offset: number, limit: number) =>
+      (await api.ok(reader, webReportingApi.reclaim, { customerNumber: CN, inactiveDays: 30, offset, limit }))
+        .data;
+    const whole = await page(0, 500);
+    const pages = [await page(0, 2), await page(2, 2)];
+    expect(pages.map((p) => p.total)).toEqual([3, 3]);
+    expect(pages.flatMap((p) => p.seats)).toEqual(whole.seats);
+    expect(pages.map((p) => p.seats.length)).toEqual([2, 1]);
+    // A page past the end is empty and still says how many there are.
+    expect(await page(10, 2)).toEqual({ total: 3, seats: [] });
+    await api.refused(
+      reader,
+      webReportingApi.reclaim,
+      { customerNumber: CN, inactiveDays: 30, limit: 501 },
+      400,
+    );
+    await api.refused(
+      reader,
+      webReportingApi.reclaim,
+      { customerNumber: CN, inactiveDays: 30, offset: -1 },
+      400,
+    );
   });
 
   test('a listed direct seat goes with one unassignWebSeats; view-only users cannot', async ({
@@ -244,7 +273,7 @@ describe('webReclaim', () => {
     expect((await api.refused(reader, webSeatsApi.unassign, unassign, 403)).err).toBeTruthy();
     expect((await api.ok(boss, webSeatsApi.unassign, unassign)).data).toMatchObject({ unassigned: 1 });
     const after = await api.ok(reader, webReportingApi.reclaim, { customerNumber: CN, inactiveDays: 30 });
-    expect(after.data.map((s) => s.email)).toEqual([mail('cy'), mail('ann')]);
+    expect(after.data.seats.map((s) => s.email)).toEqual([mail('cy'), mail('ann')]);
   });
 });
 

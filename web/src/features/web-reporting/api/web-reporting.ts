@@ -1,7 +1,8 @@
 import { webReportingApi } from '@lp/contract/web-reporting/api';
+import { RECLAIM_PAGE_DEFAULT } from '@lp/contract/web-reporting/schemas';
 import { webSeatsApi } from '@lp/contract/web-seats/api';
 import type { InactiveDays } from '@lp/domain/web-reporting';
-import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { call } from '../../../lib/call.ts';
 
 export interface ReportPeriod {
@@ -37,10 +38,21 @@ export const denialsQuery = (customerNumber: string, period: ReportPeriod) =>
     queryFn: async () => (await call(webReportingApi.denials, { customerNumber, ...period })).data,
   });
 
-export const reclaimQuery = (customerNumber: string, inactiveDays: InactiveDays) =>
+/** One page (from 0) of the unused named seats, RECLAIM_PAGE_DEFAULT rows each, and the list's total. */
+export const reclaimQuery = (customerNumber: string, inactiveDays: InactiveDays, page: number) =>
   queryOptions({
-    queryKey: [...reportsKey(customerNumber), 'reclaim', inactiveDays] as const,
-    queryFn: async () => (await call(webReportingApi.reclaim, { customerNumber, inactiveDays })).data,
+    queryKey: [...reportsKey(customerNumber), 'reclaim', inactiveDays, page] as const,
+    queryFn: async () =>
+      (
+        await call(webReportingApi.reclaim, {
+          customerNumber,
+          inactiveDays,
+          offset: page * RECLAIM_PAGE_DEFAULT,
+          limit: RECLAIM_PAGE_DEFAULT,
+        })
+      ).data,
+    // The next page keeps the current one on screen until it arrives (no spinner flashing between pages).
+    placeholderData: keepPreviousData,
   });
 
 /** Reclaims a direct named seat (web-seats' unassignWebSeats); the reports and the pools follow. */

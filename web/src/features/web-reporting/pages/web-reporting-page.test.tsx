@@ -77,7 +77,7 @@ const reports = (reclaim: ReclaimSeat[]) => ({
   'POST /api/web/reports/utilisation': [shared],
   'POST /api/web/reports/heatmap': cells,
   'POST /api/web/reports/denials': denials,
-  'POST /api/web/reports/reclaim': reclaim,
+  'POST /api/web/reports/reclaim': { total: reclaim.length, seats: reclaim },
 });
 const open = (account: typeof administrator, answers: Record<string, unknown>) =>
   renderAccountPage(<WebReportingPage />, { path: '/web-reporting', account, answers });
@@ -200,5 +200,33 @@ describe('web reporting page', () => {
     open(administrator, reports([]));
     await screen.findByLabelText('Tuesday 10:00–10:59 UTC: 3 sessions open, 2 started');
     expect(screen.queryByRole('combobox', { name: 'Pool' })).toBeNull();
+  });
+
+  it('pages a long list of unused seats, 100 at a time, with the count', async () => {
+    const many: ReclaimSeat[] = Array.from({ length: 250 }, (_, i) => ({
+      ...idle,
+      userId: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+      email: `person${String(i).padStart(3, '0')}@acme.example`,
+    }));
+    const view = open(administrator, {
+      ...reports([]),
+      'POST /api/web/reports/reclaim': byBody((body) => {
+        const { offset, limit } = body as { offset: number; limit: number };
+        return { total: many.length, seats: many.slice(offset, offset + limit) };
+      }),
+    });
+    const unused = await screen.findByRole('table', { name: 'Unused named seats' });
+    expect(screen.getByText('1–100 of 250 unused seats')).toBeInTheDocument();
+    expect(within(unused).getAllByRole('row')).toHaveLength(101);
+    expect(within(unused).getByRole('row', { name: /person000@/ })).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Page 3 of unused seats' }));
+    expect(await screen.findByText('201–250 of 250 unused seats')).toBeInTheDocument();
+    expect(within(unused).getAllByRole('row')).toHaveLength(51);
+    expect(within(unused).getByRole('row', { name: /person249@/ })).toBeInTheDocument();
+    expect(within(unused).queryByRole('row', { name: /person000@/ })).toBeNull();
+    // Another window starts at its first page.
+    await userEvent.click(screen.getByRole('radio', { name: '60 days' }));
+    expect(await screen.findByText('1–100 of 250 unused seats')).toBeInTheDocument();
+    expect(view.calls.filter((c) => c === 'POST /api/web/reports/reclaim')).toHaveLength(3);
   });
 });

@@ -1,11 +1,16 @@
 import '@mantine/charts/styles.css';
-import type { PoolDenials, PoolUtilisation } from '@lp/contract/web-reporting/schemas';
+import {
+  type PoolDenials,
+  type PoolUtilisation,
+  RECLAIM_PAGE_DEFAULT,
+} from '@lp/contract/web-reporting/schemas';
 import { INACTIVE_DAYS, type InactiveDays } from '@lp/domain/web-reporting';
 import { BarChart, LineChart } from '@mantine/charts';
 import {
   Alert,
   Box,
   Group,
+  Pagination,
   Paper,
   SegmentedControl,
   Select,
@@ -37,6 +42,8 @@ export const webReportingTexts = {
   noPools: 'This account has no Named User or Shared Web entitlements in their term.',
   noDenials: 'No checkout was denied in this period.',
   noReclaim: (days: number) => `Every named seat was used in the last ${days} days.`,
+  reclaimShown: (first: number, last: number, total: number) =>
+    `${first.toLocaleString('en-US')}–${last.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} unused seats`,
 } as const;
 
 const PERIODS = ['7', '30', '90'] as const;
@@ -163,7 +170,12 @@ function Denials({ pools }: { pools: PoolDenials[] }) {
 
 function Reclaim({ customerNumber }: { customerNumber: string }) {
   const [days, setDays] = useState<InactiveDays>(30);
-  const seats = useQuery(reclaimQuery(customerNumber, days));
+  const [page, setPage] = useState(0);
+  const seats = useQuery(reclaimQuery(customerNumber, days, page));
+  const total = seats.data?.total ?? 0;
+  const pages = Math.max(1, Math.ceil(total / RECLAIM_PAGE_DEFAULT));
+  // An unassign that empties the last page shows the page before it.
+  if (seats.data && page > 0 && page >= pages) setPage(pages - 1);
   // View-only users see the list; the server refuses their unassigning too.
   const viewOnly = useViewOnly();
   const unassign = useUnassignSeat(customerNumber);
@@ -180,7 +192,10 @@ function Reclaim({ customerNumber }: { customerNumber: string }) {
         <SegmentedControl
           aria-label="No session for"
           value={String(days)}
-          onChange={(v) => setDays(Number(v) as InactiveDays)}
+          onChange={(v) => {
+            setDays(Number(v) as InactiveDays);
+            setPage(0);
+          }}
           data={INACTIVE_DAYS.map((d) => ({ value: String(d), label: `${d} days` }))}
         />
       </Group>
@@ -188,22 +203,43 @@ function Reclaim({ customerNumber }: { customerNumber: string }) {
         <Spinner text="Getting unused seats..." />
       ) : seats.isError ? (
         <Alert color="red">{errorText(seats.error)}</Alert>
-      ) : seats.data.length === 0 ? (
+      ) : total === 0 ? (
         <Text size="sm">{webReportingTexts.noReclaim(days)}</Text>
       ) : (
-        <ReclaimTable
-          seats={seats.data}
-          busy={busy}
-          onUnassign={
-            viewOnly
-              ? undefined
-              : (seat) =>
-                  unassign.mutate(seat, {
-                    onSuccess: (change) => showSuccess(`Unassigned: ${change.text}.`),
-                    onError: (e) => showError(errorText(e)),
-                  })
-          }
-        />
+        <>
+          <Group justify="space-between">
+            <Text size="sm">
+              {webReportingTexts.reclaimShown(
+                page * RECLAIM_PAGE_DEFAULT + 1,
+                page * RECLAIM_PAGE_DEFAULT + seats.data.seats.length,
+                total,
+              )}
+            </Text>
+            {pages > 1 ? (
+              <Pagination
+                size="sm"
+                total={pages}
+                value={page + 1}
+                onChange={(p) => setPage(p - 1)}
+                getControlProps={(control) => ({ 'aria-label': `${control} page` })}
+                getItemProps={(p) => ({ 'aria-label': `Page ${p} of unused seats` })}
+              />
+            ) : null}
+          </Group>
+          <ReclaimTable
+            seats={seats.data.seats}
+            busy={busy}
+            onUnassign={
+              viewOnly
+                ? undefined
+                : (seat) =>
+                    unassign.mutate(seat, {
+                      onSuccess: (change) => showSuccess(`Unassigned: ${change.text}.`),
+                      onError: (e) => showError(errorText(e)),
+                    })
+            }
+          />
+        </>
       )}
     </Stack>
   );
