@@ -18,6 +18,18 @@ function newSigningKey(): JWK {
   return { ...(privateKey.export({ format: 'jwk' }) as JWK), kid: randomUUID(), alg: 'RS256', use: 'sig' };
 }
 
+/**
+ * The built-in IdP's signing keys, cookie keys and client secret: read from app_settings, made there the first
+ * time (an RSA key takes about 70 ms; the API tests' template database holds them made once per run).
+ */
+export function builtInIdpSecrets(db: AppContext['db']) {
+  return Promise.all([
+    loadOrCreateSetting(db, 'oidc-jwks', () => ({ keys: [newSigningKey()] })),
+    loadOrCreateSetting(db, 'oidc-cookie-keys', () => [randomBytes(32).toString('base64url')]),
+    loadOrCreateSetting(db, 'oidc-client-secret', () => randomBytes(32).toString('base64url')),
+  ]);
+}
+
 export interface BuiltInIdp {
   provider: Provider;
   clientId: string;
@@ -30,11 +42,7 @@ export interface BuiltInIdp {
  */
 export async function createBuiltInIdp(ctx: AppContext): Promise<BuiltInIdp> {
   const { db, config } = ctx;
-  const [jwks, cookieKeys, clientSecret] = await Promise.all([
-    loadOrCreateSetting(db, 'oidc-jwks', () => ({ keys: [newSigningKey()] })),
-    loadOrCreateSetting(db, 'oidc-cookie-keys', () => [randomBytes(32).toString('base64url')]),
-    loadOrCreateSetting(db, 'oidc-client-secret', () => randomBytes(32).toString('base64url')),
-  ]);
+  const [jwks, cookieKeys, clientSecret] = await builtInIdpSecrets(db);
   const rolesClaim = config.OIDC_ROLES_CLAIM;
 
   const configuration: Configuration = {
