@@ -17,7 +17,7 @@ import { expectNoSeriousViolations, signIn } from './helpers.ts';
  * (web/src/features/activations/pages/activations-page.test.tsx).
  */
 
-test.use({ smtp: true });
+// Runs on a server delivering to a real SMTP server (playwright.config.ts, project 'smtp').
 
 const ACME = '1000123';
 const AUTOMOTIVE_NAME = 'Acme Automotive GmbH';

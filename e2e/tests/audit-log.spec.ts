@@ -16,8 +16,8 @@ import {
  * viewers neither see nor open the page is a component test (web/src/app/left-menu.test.tsx,
  * web/src/features/audit/pages/audit-log-page.test.tsx).
  */
-// The server runs its jobs (the audit checkpoint at start); the notices they also write are not audited.
-test.use({ jobs: true });
+// Runs on a server with the jobs (playwright.config.ts, project 'jobs': the audit checkpoint at start); the
+// notices they also write are not audited.
 
 const AEROSPACE = '1000123';
 const csrf = { 'x-lp-csrf': '1' };

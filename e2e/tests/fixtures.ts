@@ -71,25 +71,32 @@ async function startServer(port: number, env: Record<string, string> = {}): Prom
  * Each Playwright worker gets its own server on a free port with its own database, so test files running in
  * parallel never see each other's saved views, IP rules or e-mails. E2E_URL runs against a server already up.
  */
+/**
+ * What a worker's server is made with. A file that needs other than the default is listed under its kind of server
+ * in playwright.config.ts (`serverKinds`), which sets these for its project.
+ */
+export interface ServerOptions {
+  /** The daily jobs (notices) run at the server's start; off by default, so no e-mails appear at moments no test chose. */
+  jobs: boolean;
+  /** The server delivers to a real SMTP server in the worker; by default it only records its outbox. */
+  smtp: boolean;
+  /**
+   * The server signs in through the test OpenID provider (server/test/external-idp.ts) with these accounts, set
+   * by the file's `test.use({ externalIdp: { accounts } })`. An object: Playwright reads an array given to
+   * test.use as a fixture definition.
+   */
+  externalIdp: { accounts: ExternalIdpAccount[] } | null;
+}
+
 export const test = base.extend<
   { failOnConsoleErrors: undefined },
-  {
+  ServerOptions & {
     serverUrl: string;
-    smtp: boolean;
-    jobs: boolean;
     mailbox: Mailbox | null;
-    /** An object: Playwright reads an array given to test.use as a fixture definition */
-    externalIdp: { accounts: ExternalIdpAccount[] } | null;
   }
 >({
-  // A file that signs in through an outside provider asks for `test.use({ externalIdp: { accounts } })`: its worker
-  // starts the test OpenID provider (server/test/external-idp.ts) with those accounts, and the server uses it.
   externalIdp: [null, { option: true, scope: 'worker' }],
-  // A file that needs the daily jobs (notices) asks for `test.use({ jobs: true })`: its worker's server runs them
-  // at start (other files keep them off, so no e-mails appear at moments no test chose).
   jobs: [false, { option: true, scope: 'worker' }],
-  // A file that reads delivered e-mail asks for `test.use({ smtp: true })`: its worker's server then delivers
-  // to a real SMTP server in the worker (other files keep the default, record-only outbox).
   smtp: [false, { option: true, scope: 'worker' }],
   mailbox: [
     async ({ smtp }, use) => {

@@ -6,7 +6,7 @@ import { signIn } from './helpers.ts';
  * Layout shift while a signed-in page loads (issue 21 §3: CLS 0.18 on /elastic, 0.31 on /ssl): nothing the user
  * already sees moves. This file's server runs the notices job, so the account pages show their notices panel.
  */
-test.use({ jobs: true });
+// Runs on a server with the jobs (playwright.config.ts, project 'jobs').
 
 interface Shift {
   value: number;

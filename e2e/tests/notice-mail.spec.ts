@@ -8,7 +8,7 @@ import { signIn } from './helpers.ts';
  * SMTP server; the administrator follows the link from the received message, signs in, and lands on the choices
  * of the account the digest is about.
  */
-test.use({ jobs: true, smtp: true });
+// Runs on a server with the jobs and real SMTP delivery (playwright.config.ts, project 'jobs-smtp').
 
 const ACME = '1000123';
 

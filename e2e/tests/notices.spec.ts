@@ -7,7 +7,7 @@ import { expectNoSeriousViolations, signIn } from './helpers.ts';
  * demo world; the panel on the account pages and the top bar's count show the account's notices the user chose,
  * and "Choose notices" changes that (administrators also switch types off for the account).
  */
-test.use({ jobs: true });
+// Runs on a server with the jobs (playwright.config.ts, project 'jobs').
 
 interface Notice {
   type: string;
