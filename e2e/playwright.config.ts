@@ -8,7 +8,9 @@ import type { ServerOptions } from './tests/fixtures.ts';
  * eleven server starts of about 7 s each; grouped, five.
  */
 const serverKinds: { name: string; files: string[]; use: Partial<ServerOptions> }[] = [
-  // The daily jobs run at the server's start (the audit checkpoint, the notices).
+  // The daily jobs run at the server's start (the audit checkpoint, the notices). These files share one server in
+  // this order (file names): audit-log reads the log the start wrote, layout-shift the notices panel before
+  // notices.spec changes the user's choices.
   { name: 'jobs', files: ['audit-log', 'layout-shift', 'notices'], use: { jobs: true } },
   // The jobs, and delivery to a real SMTP server the test reads.
   { name: 'jobs-smtp', files: ['notice-mail'], use: { jobs: true, smtp: true } },

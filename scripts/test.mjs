@@ -131,6 +131,7 @@ async function vitestLayer(project, env = {}) {
     ),
   );
   statuses.push(status);
+  const named = failures.length;
   if (fs.existsSync(json)) {
     const r = JSON.parse(fs.readFileSync(json, 'utf8'));
     totals.passed += r.numPassedTests;
@@ -148,6 +149,9 @@ async function vitestLayer(project, env = {}) {
     totals.failed += 1;
     failures.push(`${project}: exit code ${status}, no report`);
   }
+  // A run that failed outside any test (an unhandled error, a global setup) still says so here.
+  if (status !== 0 && failures.length === named)
+    failures.push(`${project}: exit code ${status} (an error outside the tests: see its output above)`);
 }
 /**
  * Typecheck, unit, web components and both API engines: the layers beside the browser. The short ones first: with
@@ -194,8 +198,10 @@ async function browserLane() {
     ),
   );
   statuses.push(pwStatus);
+  const named = failures.length;
   if (fs.existsSync(pwJson)) {
-    const s = JSON.parse(fs.readFileSync(pwJson, 'utf8')).stats;
+    const report = JSON.parse(fs.readFileSync(pwJson, 'utf8'));
+    const s = report.stats;
     totals.passed += s.expected + s.flaky;
     totals.failed += s.unexpected;
     totals.skipped += s.skipped;
@@ -205,11 +211,16 @@ async function browserLane() {
       for (const child of suite.suites ?? [])
         walk(child, child.title === child.file ? titles : [...titles, child.title]);
     };
-    for (const suite of JSON.parse(fs.readFileSync(pwJson, 'utf8')).suites) walk(suite, []);
+    for (const suite of report.suites ?? []) walk(suite, []);
+    // Errors outside the tests (a file that does not load, the global setup, a worker's server that did not start).
+    for (const error of report.errors ?? [])
+      failures.push(`browser: ${String(error.message ?? error.value ?? '').split('\n')[0]}`);
   } else if (pwStatus !== 0) {
     totals.failed += 1;
     failures.push(`browser: exit code ${pwStatus}, no report`);
   }
+  if (pwStatus !== 0 && failures.length === named)
+    failures.push(`browser: exit code ${pwStatus} (an error outside the tests: see its output above)`);
 }
 
 ensureChromium();

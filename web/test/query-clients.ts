@@ -34,8 +34,8 @@ function mutationsSettled(client: QueryClient): Promise<void> {
 }
 
 export async function releaseQueryClients() {
+  await Promise.all([...clients].map(mutationsSettled));
   for (const client of clients) {
-    await mutationsSettled(client);
     await client.cancelQueries();
     client.clear();
   }

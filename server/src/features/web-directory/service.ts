@@ -251,6 +251,9 @@ export async function inviteWebUsersIn(
   invites: readonly InviteRow[],
 ): Promise<Omit<InviteResult, 'preview' | 'text'>> {
   const emails = invites.map((i) => i.email);
+  // The lock order of every command that locks people: the active administrators first (an invitation may list
+  // one), then the people; otherwise an invitation and a SCIM write of the same people could deadlock.
+  await lockActiveAdministrators(tx, customerNumber);
   const existing = new Map(
     (await findUsers(tx, customerNumber, { emails }, true)).map((p) => [p.email, p] as const),
   );

@@ -2,7 +2,7 @@ import { webReportingApi } from '@lp/contract/web-reporting/api';
 import { RECLAIM_PAGE_DEFAULT } from '@lp/contract/web-reporting/schemas';
 import { webSeatsApi } from '@lp/contract/web-seats/api';
 import type { InactiveDays } from '@lp/domain/web-reporting';
-import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { call } from '../../../lib/call.ts';
 
 export interface ReportPeriod {
@@ -38,12 +38,15 @@ export const denialsQuery = (customerNumber: string, period: ReportPeriod) =>
     queryFn: async () => (await call(webReportingApi.denials, { customerNumber, ...period })).data,
   });
 
-/** One page (from 0) of the unused named seats, RECLAIM_PAGE_DEFAULT rows each, and the list's total. */
+/**
+ * One page (from 0) of the unused named seats, RECLAIM_PAGE_DEFAULT rows each, the list's total, and which page
+ * of which window it is (what is on screen while the next page loads).
+ */
 export const reclaimQuery = (customerNumber: string, inactiveDays: InactiveDays, page: number) =>
   queryOptions({
     queryKey: [...reportsKey(customerNumber), 'reclaim', inactiveDays, page] as const,
-    queryFn: async () =>
-      (
+    queryFn: async () => ({
+      ...(
         await call(webReportingApi.reclaim, {
           customerNumber,
           inactiveDays,
@@ -51,8 +54,12 @@ export const reclaimQuery = (customerNumber: string, inactiveDays: InactiveDays,
           limit: RECLAIM_PAGE_DEFAULT,
         })
       ).data,
-    // The next page keeps the current one on screen until it arrives (no spinner flashing between pages).
-    placeholderData: keepPreviousData,
+      page,
+      inactiveDays,
+    }),
+    // Another page of the same window keeps the current one on screen until it arrives (no spinner between
+    // pages); another window shows the spinner rather than the other window's seats.
+    placeholderData: (previous) => (previous?.inactiveDays === inactiveDays ? previous : undefined),
   });
 
 /** Reclaims a direct named seat (web-seats' unassignWebSeats); the reports and the pools follow. */

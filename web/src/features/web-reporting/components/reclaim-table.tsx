@@ -12,14 +12,17 @@ export function ReclaimTable({
   seats,
   onUnassign,
   busy,
+  loading = false,
 }: {
   seats: readonly ReclaimSeat[];
+  /** The rows are the page before while the one asked for loads: shown dimmed, busy, and not to be acted on. */
+  loading?: boolean;
   onUnassign?: (seat: ReclaimSeat) => void;
   /** The seat being unassigned ("partNumber/userId"). */
   busy?: string | null;
 }) {
   return (
-    <Table striped aria-label="Unused named seats">
+    <Table striped aria-label="Unused named seats" aria-busy={loading} style={{ opacity: loading ? 0.5 : 1 }}>
       <Table.Thead>
         <Table.Tr>
           <Table.Th>Person</Table.Th>
@@ -48,6 +51,7 @@ export function ReclaimTable({
                   color="red"
                   aria-label={`Unassign ${seat.email} from ${seat.productName}`}
                   loading={busy === `${seat.partNumber}/${seat.userId}`}
+                  disabled={loading}
                   onClick={() => onUnassign(seat)}
                 >
                   Unassign

@@ -9,7 +9,7 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { renderAccountPage, testAccount } from '../../../../test/account-page.tsx';
-import { byBody, refused } from '../../../../test/render.tsx';
+import { byBody, later, refused } from '../../../../test/render.tsx';
 import WebReportingPage, { webReportingTexts } from './web-reporting-page.tsx';
 
 /*
@@ -208,19 +208,45 @@ describe('web reporting page', () => {
       userId: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
       email: `person${String(i).padStart(3, '0')}@acme.example`,
     }));
+    // A gate the test opens: answers wait on it while `held`.
+    let held = false;
+    let waiting: (() => void)[] = [];
+    const release = () => {
+      held = false;
+      for (const go of waiting) go();
+      waiting = [];
+    };
+    const gate = {
+      // biome-ignore lint/suspicious/noThenProperty: a thenable the stubbed API awaits on each call
+      then: (go: () => void) => (held ? waiting.push(go) : go()),
+    } as unknown as Promise<void>;
     const view = open(administrator, {
       ...reports([]),
-      'POST /api/web/reports/reclaim': byBody((body) => {
-        const { offset, limit } = body as { offset: number; limit: number };
-        return { total: many.length, seats: many.slice(offset, offset + limit) };
-      }),
+      'POST /api/web/reports/reclaim': later(
+        byBody((body) => {
+          const { offset, limit } = body as { offset: number; limit: number };
+          return { total: many.length, seats: many.slice(offset, offset + limit) };
+        }),
+        gate,
+      ),
     });
     const unused = await screen.findByRole('table', { name: 'Unused named seats' });
     expect(screen.getByText('1–100 of 250 unused seats')).toBeInTheDocument();
     expect(within(unused).getAllByRole('row')).toHaveLength(101);
     expect(within(unused).getByRole('row', { name: /person000@/ })).toBeInTheDocument();
+    // Page 3 is held: page 1 stays on screen, dimmed and busy, its own range named and its buttons off.
+    held = true;
     await userEvent.click(screen.getByRole('button', { name: 'Page 3 of unused seats' }));
+    await expect.poll(() => unused.getAttribute('aria-busy')).toBe('true');
+    expect(screen.getByText('1–100 of 250 unused seats')).toBeInTheDocument();
+    expect(
+      within(unused).getByRole('button', {
+        name: 'Unassign person000@acme.example from Fluids Premium - Named User',
+      }),
+    ).toBeDisabled();
+    release();
     expect(await screen.findByText('201–250 of 250 unused seats')).toBeInTheDocument();
+    expect(unused).toHaveAttribute('aria-busy', 'false');
     expect(within(unused).getAllByRole('row')).toHaveLength(51);
     expect(within(unused).getByRole('row', { name: /person249@/ })).toBeInTheDocument();
     expect(within(unused).queryByRole('row', { name: /person000@/ })).toBeNull();

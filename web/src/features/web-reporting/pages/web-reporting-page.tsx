@@ -210,8 +210,8 @@ function Reclaim({ customerNumber }: { customerNumber: string }) {
           <Group justify="space-between">
             <Text size="sm">
               {webReportingTexts.reclaimShown(
-                page * RECLAIM_PAGE_DEFAULT + 1,
-                page * RECLAIM_PAGE_DEFAULT + seats.data.seats.length,
+                seats.data.page * RECLAIM_PAGE_DEFAULT + 1,
+                seats.data.page * RECLAIM_PAGE_DEFAULT + seats.data.seats.length,
                 total,
               )}
             </Text>
@@ -227,6 +227,7 @@ function Reclaim({ customerNumber }: { customerNumber: string }) {
             ) : null}
           </Group>
           <ReclaimTable
+            loading={seats.isPlaceholderData}
             seats={seats.data.seats}
             busy={busy}
             onUnassign={
@@ -252,7 +253,8 @@ function Reports({ customerNumber }: { customerNumber: string }) {
   // The heat map shows one pool or all of them; a pool that left the list (a new period) falls back to all.
   const [heatmapPool, setHeatmapPool] = useState<string | null>(null);
   const pools = utilisation.data ?? [];
-  const shownPool = pools.some((p) => p.partNumber === heatmapPool) ? heatmapPool : null;
+  // While the pools of a new period load, the choice stands.
+  const shownPool = !utilisation.data || pools.some((p) => p.partNumber === heatmapPool) ? heatmapPool : null;
   const heatmap = useQuery(heatmapQuery(customerNumber, period, shownPool));
   const denials = useQuery(denialsQuery(customerNumber, period));
   useRefusalRedirect(utilisation.error, customerNumber);
