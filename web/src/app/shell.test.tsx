@@ -44,6 +44,28 @@ function Typing() {
   return <input aria-label="Alert text" />;
 }
 
+/**
+ * The shell at `path` showing `page`, for a signed-in user whose last account was Acme (the API answered by the
+ * test's serveApi, set before).
+ */
+function renderShell(path: string, page: React.ReactNode) {
+  // The server's hint that a session may exist: the shell then asks for the user (UserGate).
+  // biome-ignore lint/suspicious/noDocumentCookie: jsdom's cookie jar, as the server's hint cookie would be set
+  document.cookie = `${signedInHintCookie}=1`;
+  writeSavedCustomer(ACME.AccountID);
+  mounts = 0;
+  renderScreen(
+    <ConfigContext.Provider value={testConfig}>
+      <Routes>
+        <Route element={<GuardedShell />}>
+          <Route path={path} element={page} />
+        </Route>
+      </Routes>
+    </ConfigContext.Provider>,
+    path,
+  );
+}
+
 describe('shell', () => {
   // The worker's other test files share the document: the sign-in hint goes with this file.
   afterEach(() => {
@@ -52,12 +74,7 @@ describe('shell', () => {
   });
 
   it('error panels are closable and a customer change clears them and reloads the page', async () => {
-    // The server's hint that a session may exist: the shell then asks for the user (UserGate).
-    // biome-ignore lint/suspicious/noDocumentCookie: jsdom's cookie jar, as the server's hint cookie would be set
-    document.cookie = `${signedInHintCookie}=1`;
-    writeSavedCustomer(ACME.AccountID);
     clearPanels();
-    mounts = 0;
     const calls = serveApi({
       'GET /api/getUserDetails': busops,
       'GET /api/featureflag/features': {
@@ -73,16 +90,7 @@ describe('shell', () => {
       [`GET /api/getaccountinfo/${ACME.AccountID}`]: infoOf(ACME),
       [`GET /api/getaccountinfo/${NORTHWIND.AccountID}`]: infoOf(NORTHWIND),
     });
-    renderScreen(
-      <ConfigContext.Provider value={testConfig}>
-        <Routes>
-          <Route element={<GuardedShell />}>
-            <Route path="/portalaccess" element={<Probe />} />
-          </Route>
-        </Routes>
-      </ConfigContext.Provider>,
-      '/portalaccess',
-    );
+    renderShell('/portalaccess', <Probe />);
     expect(await screen.findByText('Probe page', {}, { timeout: 20_000 })).toBeInTheDocument();
     const failApply = async () => {
       const menu = screen.getByRole('navigation', { name: 'Main menu' });
@@ -116,10 +124,6 @@ describe('shell', () => {
   });
 
   it('the automatic first selection does not start afresh a page already in use: typed text stays', async () => {
-    // biome-ignore lint/suspicious/noDocumentCookie: jsdom's cookie jar, as the server's hint cookie would be set
-    document.cookie = `${signedInHintCookie}=1`;
-    writeSavedCustomer(ACME.AccountID);
-    mounts = 0;
     let release = () => {};
     const infoArrives = new Promise<void>((resolve) => {
       release = resolve;
@@ -132,16 +136,7 @@ describe('shell', () => {
       'POST /api/getaccounts/count': 1,
       [`GET /api/getaccountinfo/${ACME.AccountID}`]: later(infoOf(ACME), infoArrives),
     });
-    renderScreen(
-      <ConfigContext.Provider value={testConfig}>
-        <Routes>
-          <Route element={<GuardedShell />}>
-            <Route path="/alerts" element={<Typing />} />
-          </Route>
-        </Routes>
-      </ConfigContext.Provider>,
-      '/alerts',
-    );
+    renderShell('/alerts', <Typing />);
     const field = await screen.findByRole('textbox', { name: 'Alert text' }, { timeout: 20_000 });
     await userEvent.type(field, 'Maintenance tonight');
     release();

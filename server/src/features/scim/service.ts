@@ -342,6 +342,9 @@ export interface NotModified {
 }
 
 const notModified = (version: number): NotModified => ({ notModified: true, etag: etagOf(version) });
+/** Whether a GET's If-None-Match names `version`: the client's copy is current. */
+const isCurrent = (ifNoneMatch: string | undefined, version: number) =>
+  ifNoneMatch !== undefined && namesVersion(ifNoneMatch, version);
 
 const userAnswer = (ctx: AppContext, caller: ScimCaller, row: ScimUserRow): Answered => ({
   resource: userResource(ctx, caller, row),
@@ -354,9 +357,15 @@ async function answerUser(ctx: AppContext, caller: ScimCaller, id: string): Prom
 
 export async function getUser(ctx: AppContext, caller: ScimCaller, id: string, ifNoneMatch?: string) {
   const row = await userRow(ctx.db, caller, id);
-  if (ifNoneMatch !== undefined && namesVersion(ifNoneMatch, row.version)) return notModified(row.version);
+  if (isCurrent(ifNoneMatch, row.version)) return notModified(row.version);
   return userAnswer(ctx, caller, row);
 }
+
+/** How a write locks a resource of each kind (the directory's lock order), and its 404. */
+const lockOf: Record<ResourceKind, { lock: typeof lockWebUserVersion; unknown: () => ScimError }> = {
+  user: { lock: lockWebUserVersion, unknown: noUser },
+  group: { lock: lockWebGroupVersion, unknown: noGroup },
+};
 
 /**
  * A write to one resource in one transaction (RFC 7644 §3.14): the resource is locked, its version checked against
@@ -366,29 +375,21 @@ export async function getUser(ctx: AppContext, caller: ScimCaller, id: string, i
  */
 async function writeLocked<T>(
   ctx: AppContext,
-  lock: (tx: Db) => Promise<number | null>,
-  unknown: () => ScimError,
+  caller: ScimCaller,
+  kind: ResourceKind,
+  id: string,
   ifMatch: string | undefined,
   work: (tx: Db) => Promise<T>,
 ): Promise<T> {
+  const { lock, unknown } = lockOf[kind];
+  if (!isResourceId(id)) throw unknown();
   return ctx.db.transaction(async (tx) => {
-    const version = await lock(tx);
+    const version = await lock(tx, caller.customerNumber, id);
     if (version === null) throw unknown();
     if (ifMatch !== undefined && !namesVersion(ifMatch, version)) throw preconditionFailed();
     return work(tx);
   });
 }
-
-const writeUser = <T>(
-  ctx: AppContext,
-  caller: ScimCaller,
-  id: string,
-  ifMatch: string | undefined,
-  work: (tx: Db) => Promise<T>,
-) => {
-  if (!isResourceId(id)) throw noUser();
-  return writeLocked(ctx, (tx) => lockWebUserVersion(tx, caller.customerNumber, id), noUser, ifMatch, work);
-};
 
 /** POST /Users (RFC 7644 §3.3): 409 uniqueness when the userName (e-mail) is in the directory already. */
 export async function createUser(ctx: AppContext, caller: ScimCaller, body: unknown): Promise<Answered> {
@@ -422,7 +423,7 @@ export async function replaceUser(
     state: stateOf(resource.active),
     externalId: text(resource.externalId, 'externalId') ?? null,
   };
-  await writeUser(ctx, caller, id, ifMatch, (tx) =>
+  await writeLocked(ctx, caller, 'user', id, ifMatch, (tx) =>
     unique(updateWebUserIn(tx, caller.customerNumber, by(caller), id, input), m.emailTaken(email)),
   );
   return answerUser(ctx, caller, id);
@@ -440,7 +441,7 @@ export async function patchUser(
   body: unknown,
   ifMatch?: string,
 ): Promise<Answered> {
-  await writeUser(ctx, caller, id, ifMatch, async (tx) => {
+  await writeLocked(ctx, caller, 'user', id, ifMatch, async (tx) => {
     const row = await userRow(tx, caller, id);
     const change = userPatchOf(ctx, caller, row, body);
     if (Object.keys(change).length)
@@ -486,7 +487,7 @@ export async function deleteUser(
   id: string,
   ifMatch?: string,
 ): Promise<void> {
-  await writeUser(ctx, caller, id, ifMatch, (tx) =>
+  await writeLocked(ctx, caller, 'user', id, ifMatch, (tx) =>
     removeWebUsersIn(tx, caller.customerNumber, by(caller), [id]),
   );
 }
@@ -528,20 +529,9 @@ export async function getGroup(
 ) {
   const row = await groupRow(ctx.db, caller, id);
   // Not Modified is decided before the members are read: a client polling an unchanged group costs one row.
-  if (ifNoneMatch !== undefined && namesVersion(ifNoneMatch, row.version)) return notModified(row.version);
+  if (isCurrent(ifNoneMatch, row.version)) return notModified(row.version);
   return groupAnswer(ctx, caller, row, query);
 }
-
-const writeGroup = <T>(
-  ctx: AppContext,
-  caller: ScimCaller,
-  id: string,
-  ifMatch: string | undefined,
-  work: (tx: Db) => Promise<T>,
-) => {
-  if (!isResourceId(id)) throw noGroup();
-  return writeLocked(ctx, (tx) => lockWebGroupVersion(tx, caller.customerNumber, id), noGroup, ifMatch, work);
-};
 
 /** POST /Groups: a group managed by the identity provider (source scim), with its members. */
 export async function createGroup(ctx: AppContext, caller: ScimCaller, body: unknown): Promise<Answered> {
@@ -587,7 +577,7 @@ export async function replaceGroup(
   const name = groupName(resource.displayName);
   const memberIds = memberIdsOf(resource.members);
   const externalId = text(resource.externalId, 'externalId') ?? null;
-  await writeGroup(ctx, caller, id, ifMatch, async (tx) => {
+  await writeLocked(ctx, caller, 'group', id, ifMatch, async (tx) => {
     await requirePeople(tx, caller, memberIds);
     await renameIfChanged(tx, caller, await groupRow(tx, caller, id), name, externalId);
     await setWebGroupMembersIn(tx, caller.customerNumber, by(caller), id, memberIds);
@@ -608,7 +598,7 @@ export async function patchGroup(
   query: { excludedAttributes?: string } = {},
   ifMatch?: string,
 ): Promise<Answered> {
-  await writeGroup(ctx, caller, id, ifMatch, async (tx) => {
+  await writeLocked(ctx, caller, 'group', id, ifMatch, async (tx) => {
     const row = await groupRow(tx, caller, id);
     const members = (await groupsWithMembers(tx, [row])).get(row.id) ?? [];
     // scim-patch removes listed values by equality: members are compared by their value alone (Entra sends
@@ -661,7 +651,7 @@ export async function deleteGroup(
   id: string,
   ifMatch?: string,
 ): Promise<void> {
-  await writeGroup(ctx, caller, id, ifMatch, (tx) =>
+  await writeLocked(ctx, caller, 'group', id, ifMatch, (tx) =>
     deleteWebGroupIn(tx, caller.customerNumber, by(caller), id),
   );
 }
