@@ -40,7 +40,7 @@ import {
   type Caller,
   type Cast,
 } from '../../test/api-fixture.ts';
-import { tableSnapshot } from '../../test/table-snapshot.ts';
+import { tableColumns, tableSnapshot } from '../../test/table-snapshot.ts';
 import type { TestDatabase } from '../../test/test-db.ts';
 import { addWebPerson } from '../../test/web-leases.ts';
 import { queryRows } from '../db/database.ts';
@@ -821,20 +821,20 @@ const retriedWrites = apiCatalogue.filter(
  * again gets new surrogate ids, a new time of writing and a fresh seal of the same PIN (a new nonce): those
  * columns say when and how it was stored, not what.
  */
+const schemaOf = new WeakMap<World, ReturnType<typeof tableColumns>>();
 async function tables(w: World, ignore: string[] = []) {
   const run = (text: string) => queryRows<Record<string, unknown>>(w.db, sql.raw(text));
-  const all = await tableSnapshot(run);
-  for (const name of ['audit_entries', 'audit_chain_heads', 'sessions', ...ignore])
-    delete all[`public.${name}`];
+  // The cases write rows, never tables: the list is read once per world.
+  if (!schemaOf.has(w)) schemaOf.set(w, tableColumns(run));
+  const skipped = new Set(
+    ['audit_entries', 'audit_chain_heads', 'sessions', ...ignore].map((t) => `public.${t}`),
+  );
   const bookkeeping = /^(id|updated_at)$|_cipher$/;
   return tableSnapshot(
     run,
-    Object.fromEntries(
-      Object.entries(all).map(([name, t]) => [
-        name,
-        { ...t, columns: t.columns.filter((c) => !bookkeeping.test(c)) },
-      ]),
-    ),
+    (await schemaOf.get(w)!)
+      .filter(({ name }) => !skipped.has(name))
+      .map(({ name, columns }) => ({ name, columns: columns.filter((c) => !bookkeeping.test(c)) })),
   );
 }
 
