@@ -11,6 +11,7 @@ import { messages } from '@lp/contract/common/errors';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Database } from './db/database.ts';
 import { operationKeysPruneJob } from './db/operation-keys.ts';
+import { usagePartitionsJob } from './db/partitions.ts';
 import { registerAccountRoutes } from './features/accounts/routes.ts';
 import { registerActivationRoutes } from './features/activations/routes.ts';
 import { registerAlertRoutes } from './features/alerts/routes.ts';
@@ -35,6 +36,7 @@ import { registerPrefsRoutes } from './features/prefs/routes.ts';
 import { registerScimRoutes } from './features/scim/routes.ts';
 import { registerStatementRoutes } from './features/statements/routes.ts';
 import { registerTransactionRoutes } from './features/transactions/routes.ts';
+import { usageRetentionJob } from './features/usage-retention/service.ts';
 import { registerUserRoutes } from './features/user/routes.ts';
 import { registerWebDirectoryRoutes } from './features/web-directory/routes.ts';
 import { registerWebReportingRoutes } from './features/web-reporting/routes.ts';
@@ -178,7 +180,7 @@ export async function buildApp(
 
   // The e-mail delivery worker runs while the app is up (a no-op without SMTP_URL).
   let stopMailWorker: (() => Promise<void>) | undefined;
-  // The jobs too (daily notices, audit checkpoints, old operation keys, the web-lease sweep, the reports' rollup): every node polls, each run happens once (decision 040).
+  // The jobs too (daily notices, audit checkpoints, old operation keys, the usage months ahead and past retention, the web-lease sweep, the reports' rollup): every node polls, each run happens once (decision 040).
   let stopJobs: (() => Promise<void>) | undefined;
   app.addHook('onReady', async () => {
     stopMailWorker = startMailWorker(ctx);
@@ -189,6 +191,8 @@ export async function buildApp(
           noticesJob,
           auditCheckpointJob(config.AUDIT_CHECKPOINT_MINUTES),
           operationKeysPruneJob,
+          usagePartitionsJob(config.CLS_BACKFILL_DAYS),
+          usageRetentionJob(config.USAGE_RETENTION_MONTHS),
           webSessionsSweepJob,
           webUsageRollupJob,
         ],

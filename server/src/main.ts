@@ -30,6 +30,7 @@ async function main() {
     { openDatabase },
     { seedIfEmpty },
     { ensureRouteFeatures },
+    { ensureUsagePartitions },
     { sealingKey },
     { SealingKeyError },
   ] = await Promise.all([
@@ -37,6 +38,7 @@ async function main() {
     import('./db/database.ts'),
     import('./features/demo/seed-on-start.ts'),
     import('./features/featureflags/service.ts'),
+    import('./db/partitions.ts'),
     import('./platform/sealing-key.ts'),
     import('./platform/secret-box.ts'),
   ]);
@@ -57,6 +59,8 @@ async function main() {
   // Product data, not demo data: an installation started with SEED_ON_EMPTY=false has its route features too.
   const added = await ensureRouteFeatures(database.db);
   if (added.length) app.log.info({ features: added }, 'route features added');
+  // The usage months ingest can write have their partitions before the first request (the daily job keeps them).
+  await ensureUsagePartitions(database.db, new Date(), config.CLS_BACKFILL_DAYS);
   if (config.seedDemo) {
     if (config.production)
       app.log.warn(

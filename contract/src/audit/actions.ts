@@ -47,6 +47,7 @@ export const auditActions = [
   'portal-access.contact.removed',
   'scim.token.issued',
   'scim.token.revoked',
+  'usage-retention.month.dropped',
   'web-directory.group.created',
   'web-directory.group.deleted',
   'web-directory.group.members.changed',

@@ -49,6 +49,18 @@ describe('loadConfig', () => {
     expect(c.cookieSecure).toBe(true);
   });
 
+  it('keeps 25 months of raw usage by default, never fewer than a license server may still report (decision 073)', () => {
+    expect(loadConfig({}).USAGE_RETENTION_MONTHS).toBe(25);
+    expect(loadConfig({ USAGE_RETENTION_MONTHS: '15' }).USAGE_RETENTION_MONTHS).toBe(15);
+    expect(() => loadConfig({ USAGE_RETENTION_MONTHS: '12' })).toThrowError(/USAGE_RETENTION_MONTHS/);
+    expect(() => loadConfig({ USAGE_RETENTION_MONTHS: '13' })).toThrowError(
+      'USAGE_RETENTION_MONTHS (13) must keep the sessions CLS_BACKFILL_DAYS (400) lets a license server report: at least 15 months',
+    );
+    expect(
+      loadConfig({ USAGE_RETENTION_MONTHS: '13', CLS_BACKFILL_DAYS: '300' }).USAGE_RETENTION_MONTHS,
+    ).toBe(13);
+  });
+
   it('trusts no proxy unless TRUST_PROXY says which', () => {
     expect(loadConfig({}).TRUST_PROXY).toBe(false);
     expect(loadConfig({ TRUST_PROXY: 'false' }).TRUST_PROXY).toBe(false);

@@ -155,6 +155,11 @@ const envSchema = z.object({
   /** How many days back a license server may report a usage session (decision 020). */
   CLS_BACKFILL_DAYS: z.coerce.number().int().min(1).max(36_500).default(400),
   /**
+   * Decision 073: the months of raw usage sessions kept before the current one (25: this month a year ago and the
+   * year before); older months are summed into daily rollups and their partitions dropped.
+   */
+  USAGE_RETENTION_MONTHS: z.coerce.number().int().min(13).max(1200).default(25),
+  /**
    * Decision 044: the Ed25519 key (its 32-byte seed, 64 hex digits) that signs audit checkpoints; when unset,
    * read from DATA_DIR/audit-checkpoint.key (generated there outside prod). Never stored in the database.
    */
@@ -210,6 +215,11 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       'Invalid configuration:\n  OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET must be set together (or none, for the built-in provider)',
     );
   }
+  // A month still open to license servers' reports is never dropped.
+  if (env.CLS_BACKFILL_DAYS > 28 * env.USAGE_RETENTION_MONTHS)
+    throw new ConfigError(
+      `Invalid configuration:\n  USAGE_RETENTION_MONTHS (${env.USAGE_RETENTION_MONTHS}) must keep the sessions CLS_BACKFILL_DAYS (${env.CLS_BACKFILL_DAYS}) lets a license server report: at least ${Math.ceil(env.CLS_BACKFILL_DAYS / 28)} months`,
+    );
   const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, '');
   const production = env.APP_ENVIRONMENT === 'prod';
   if (production) {

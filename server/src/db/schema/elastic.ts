@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import {
   bigint,
   bigserial,
+  date,
   doublePrecision,
   index,
   integer,
@@ -16,10 +17,14 @@ import { ts } from './columns.ts';
 import { entitlements } from './entitlements.ts';
 import { licenseServers } from './license-servers.ts';
 
+/**
+ * Partitioned by the UTC month of start_time (migration 0018, decision 073), which Drizzle cannot express: the
+ * primary key and the session key carry start_time.
+ */
 export const usageSessions = pgTable(
   'usage_sessions',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    id: bigserial('id', { mode: 'number' }).notNull(),
     customerNumber: text('customer_number').notNull(),
     entitlementId: bigint('entitlement_id', { mode: 'number' }),
     sessionId: text('session_id').notNull(),
@@ -47,10 +52,31 @@ export const usageSessions = pgTable(
     lastSeenAt: ts('last_seen_at'),
   },
   (t) => [
+    primaryKey({ name: 'usage_sessions_pkey', columns: [t.id, t.startTime] }),
     // Migration 0002 recreates this index with INCLUDE (username, product), which Drizzle cannot express.
     index('usage_sessions_customer_start_idx').on(t.customerNumber, t.startTime, t.id),
-    uniqueIndex('usage_sessions_server_session_idx').on(t.serverId, t.sessionId),
+    uniqueIndex('usage_sessions_server_session_idx').on(t.serverId, t.sessionId, t.startTime),
     index('usage_sessions_customer_user_idx').on(t.customerNumber, t.username, t.id),
+  ],
+);
+
+/**
+ * The sessions of months past USAGE_RETENTION_MONTHS, summed per account, UTC day of the start, license server and
+ * product before their partition was dropped; kept for ever (migration 0019, decision 073).
+ */
+export const usageDailyRollups = pgTable(
+  'usage_daily_rollups',
+  {
+    customerNumber: text('customer_number').notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+    serverId: text('server_id').notNull(),
+    product: text('product').notNull(),
+    sessions: integer('sessions').notNull(),
+    hours: doublePrecision('hours').notNull(),
+    chargedCents: bigint('charged_cents', { mode: 'number' }).notNull(),
+  },
+  (t) => [
+    primaryKey({ name: 'usage_daily_rollups_pk', columns: [t.customerNumber, t.day, t.serverId, t.product] }),
   ],
 );
 

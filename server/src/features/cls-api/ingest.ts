@@ -246,6 +246,7 @@ export async function ingestUsage(
         .map(
           (s): SessionUpdate => ({
             id: s.rowId as number,
+            start_time: s.start.toISOString(),
             entitlement_id: s.entitlementId,
             end_time: s.end?.toISOString() ?? null,
             last_seen_at: s.lastSeen.toISOString(),

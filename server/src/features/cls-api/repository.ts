@@ -108,6 +108,11 @@ export async function insertSessions(db: Db, rows: readonly NewSessionRow[]): Pr
 
 export interface SessionUpdate {
   id: number;
+  /**
+   * With the id, the row's key: it names the month partition (decision 073). Read back to the millisecond, so the
+   * update matches the millisecond it falls in.
+   */
+  start_time: string;
   entitlement_id: number | null;
   end_time: string | null;
   last_seen_at: string;
@@ -122,9 +127,10 @@ export async function updateSessions(db: Db, rows: readonly SessionUpdate[]): Pr
   await db.execute(sql`update usage_sessions u set end_time = t.end_time, last_seen_at = t.last_seen_at,
       hours = t.hours, charge = t.charge, charged_cents = t.charged_cents, session_status = t.session_status,
       entitlement_id = t.entitlement_id
-    from jsonb_to_recordset(${jsonRows(rows)}) as t(id bigint, end_time timestamptz, last_seen_at timestamptz,
-      hours float8, charge float8, charged_cents bigint, session_status text, entitlement_id bigint)
-    where u.id = t.id`);
+    from jsonb_to_recordset(${jsonRows(rows)}) as t(id bigint, start_time timestamptz, end_time timestamptz,
+      last_seen_at timestamptz, hours float8, charge float8, charged_cents bigint, session_status text,
+      entitlement_id bigint)
+    where u.id = t.id and u.start_time >= t.start_time and u.start_time < t.start_time + interval '1 millisecond'`);
 }
 
 /** Rate tables as version → product → rate. */

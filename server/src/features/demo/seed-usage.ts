@@ -31,7 +31,9 @@ export async function withoutIndexes(db: Db, table: string): Promise<() => Promi
   );
   for (const index of indexes) await db.execute(sql.raw(`drop index "${index.name}"`));
   return async () => {
-    for (const index of indexes) await db.execute(sql.raw(index.definition));
+    // A partitioned table's index reads "ON ONLY" (the parent alone): made again on the parent, it cascades to
+    // every partition.
+    for (const index of indexes) await db.execute(sql.raw(index.definition.replace(' ON ONLY ', ' ON ')));
   };
 }
 

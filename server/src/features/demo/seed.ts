@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
-import type { Db } from '../../db/database.ts';
+import { type Db, queryRows } from '../../db/database.ts';
+import { ensureMonthPartitions } from '../../db/partitions.ts';
 import {
   accounts,
   alerts,
@@ -123,6 +124,13 @@ export async function seedDemoWorld(db: Db, opts: SeedOptions): Promise<SeedSumm
   if (opts.sessions > 0 && world.sessionPlan.accounts.length > 0) {
     await db.execute(sql.raw(`create temp table ${STAGING} (like usage_sessions including defaults)`));
     await db.execute(sql.raw(usageSessionsSql(world, opts.seed, opts.sessions)));
+    // The months the sessions start in get their partitions before the load (decision 073).
+    const [span] = await queryRows<{ first: string | Date; last: string | Date }>(
+      db,
+      sql.raw(`select min(start_time) as first, max(start_time) as last from ${STAGING}`),
+    );
+    if (span?.first)
+      await ensureMonthPartitions(db, 'usage_sessions', new Date(span.first), new Date(span.last));
     await loadSeededUsage(db, world.sessionPlan.targets);
   }
 

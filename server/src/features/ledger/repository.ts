@@ -63,13 +63,18 @@ export interface ReconcileRow {
   rollup_cents: string | number;
 }
 
-/** Per account: what sessions charged, what the ledger holds by kind and the rollups (entitlements' Used: entitlements). */
+/** Per account: what sessions charged (rolled up or not), what the ledger holds by kind and its rollups (entitlements' Used). */
 export async function reconcileTotals(db: Db, customerNumber?: string): Promise<ReconcileRow[]> {
   const only = (column: string) =>
     customerNumber ? sql`where ${sql.raw(column)} = ${customerNumber}` : sql``;
   return queryRows<ReconcileRow>(
     db,
-    sql`with s as (select customer_number, sum(charged_cents) as c from usage_sessions ${only('customer_number')} group by 1),
+    // The sessions of months past retention are in their daily rollups (decision 073).
+    sql`with s as (select customer_number, sum(c) as c from (
+          select customer_number, charged_cents as c from usage_sessions ${only('customer_number')}
+          union all
+          select customer_number, charged_cents from usage_daily_rollups ${only('customer_number')}) kept
+        group by 1),
       l as (select customer_number,
           sum(amount_cents) filter (where kind = 'usage') as usage,
           sum(amount_cents) filter (where kind = 'overage') as overage,

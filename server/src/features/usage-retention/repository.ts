@@ -1,0 +1,43 @@
+import { sql } from 'drizzle-orm';
+import { type Db, queryRows } from '../../db/database.ts';
+
+export interface RolledUp {
+  sessions: number;
+  chargedCents: number;
+}
+
+/**
+ * Adds the sessions of `table` (a month partition of usage_sessions, or its default partition with `before`)
+ * to usage_daily_rollups, per account, UTC day of the start, license server and product; answers what was added.
+ */
+export async function rollUpSessions(db: Db, table: string, before?: string): Promise<RolledUp> {
+  const only = before ? sql`where start_time < ${before}::timestamptz` : sql``;
+  const [row] = await queryRows<{ sessions: string | number; cents: string | number }>(
+    db,
+    sql`with src as (
+          select customer_number, (start_time at time zone 'UTC')::date as day, server_id, product,
+                 count(*)::int as sessions, sum(hours) as hours, sum(charged_cents) as charged_cents
+            from ${sql.identifier(table)} ${only}
+           group by 1, 2, 3, 4),
+        added as (
+          insert into usage_daily_rollups (customer_number, day, server_id, product, sessions, hours, charged_cents)
+          select * from src
+          on conflict (customer_number, day, server_id, product) do update
+             set sessions = usage_daily_rollups.sessions + excluded.sessions,
+                 hours = usage_daily_rollups.hours + excluded.hours,
+                 charged_cents = usage_daily_rollups.charged_cents + excluded.charged_cents)
+        select coalesce(sum(sessions), 0) as sessions, coalesce(sum(charged_cents), 0) as cents from src`,
+  );
+  return { sessions: Number(row.sessions), chargedCents: Number(row.cents) };
+}
+
+/** Detaches a month partition from usage_sessions and drops it: no row is read or written. */
+export async function dropMonthPartition(db: Db, table: string): Promise<void> {
+  await db.execute(sql`alter table usage_sessions detach partition ${sql.identifier(table)}`);
+  await db.execute(sql`drop table ${sql.identifier(table)}`);
+}
+
+/** Deletes the default partition's sessions that started before `before` (rows of months already dropped). */
+export async function deleteDefaultSessions(db: Db, before: string): Promise<void> {
+  await db.execute(sql`delete from usage_sessions_default where start_time < ${before}::timestamptz`);
+}
