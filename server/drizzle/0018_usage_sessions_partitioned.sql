@@ -57,8 +57,9 @@ CREATE UNIQUE INDEX "usage_sessions_server_session_idx" ON "usage_sessions" USIN
 CREATE TABLE "usage_sessions_default" PARTITION OF "usage_sessions" DEFAULT;
 --> statement-breakpoint
 -- The partition of `parent` for the UTC month starting on `month_start`, named <parent>_pYYYY_MM; made (with the
--- parent's indexes, by ATTACH) when missing, after moving that month's rows out of <parent>_default. Two nodes may
--- ask at once: the transaction lock on the name makes the second find the first's.
+-- parent's checks, which ATTACH requires, and its indexes and foreign keys, which ATTACH adds) when missing, after
+-- moving that month's rows out of <parent>_default. Two nodes may ask at once: the transaction lock on the name
+-- makes the second find the first's.
 CREATE FUNCTION "lp_month_partition"(parent text, month_start date) RETURNS text
 LANGUAGE plpgsql AS $$
 DECLARE
@@ -75,7 +76,7 @@ BEGIN
     FROM pg_partitioned_table p
     JOIN pg_attribute a ON a.attrelid = p.partrelid AND a.attnum = p.partattrs[0]
    WHERE p.partrelid = parent::regclass;
-  EXECUTE format('CREATE TABLE %I (LIKE %I INCLUDING DEFAULTS)', part, parent);
+  EXECUTE format('CREATE TABLE %I (LIKE %I INCLUDING DEFAULTS INCLUDING CONSTRAINTS)', part, parent);
   EXECUTE format(
     'WITH moved AS (DELETE FROM %I WHERE %I >= $1 AND %I < $2 RETURNING *) INSERT INTO %I SELECT * FROM moved',
     parent || '_default', key, key, part) USING lo, hi;

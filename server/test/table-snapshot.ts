@@ -4,13 +4,15 @@ export type RunSql = (text: string) => Promise<Record<string, unknown>[]>;
 /** Per table of the public and drizzle schemas: its columns, row count and a hash of every row's values. */
 export type TableSnapshot = Record<string, { columns: string[]; rows: number; hash: string }>;
 
-/** The base tables of the public and drizzle schemas, each with its columns in order. */
+/** The base tables of the public and drizzle schemas, each with its columns in order; a partitioned table's rows are read through it, not its partitions. */
 export async function tableColumns(run: RunSql): Promise<{ name: string; columns: string[] }[]> {
   const listed = await run(
     `select c.table_schema || '.' || c.table_name as name, array_agg(c.column_name::text order by c.ordinal_position) as columns
        from information_schema.columns c
        join information_schema.tables t using (table_schema, table_name)
       where c.table_schema in ('public', 'drizzle') and t.table_type = 'BASE TABLE'
+        and (quote_ident(c.table_schema) || '.' || quote_ident(c.table_name))::regclass
+            not in (select inhrelid from pg_inherits)
       group by 1 order by 1`,
   );
   return listed.map((r) => ({ name: String(r.name), columns: r.columns as string[] }));

@@ -26,11 +26,17 @@ const POSTGRES_HINT = `DATABASE_URL is set: back up PostgreSQL with its own tool
 const stopTheServer = (what: string) =>
   `The server is running on this data folder, so ${what} now would not be consistent. Stop the server (every process using DATA_DIR), run the command again, then start the server.`;
 
-/** Rows per table of the public and drizzle schemas: printed by both commands, so a restore can be compared. */
+/**
+ * Rows per table of the public and drizzle schemas: printed by both commands, so a restore can be compared. A
+ * partitioned table counts its months' rows; its partitions are not listed one by one.
+ */
 export async function rowCounts(query: (text: string) => Promise<Record<string, unknown>[]>) {
   const tables = await query(
     `select table_schema || '.' || table_name as name from information_schema.tables
-      where table_schema in ('public', 'drizzle') and table_type = 'BASE TABLE' order by 1`,
+      where table_schema in ('public', 'drizzle') and table_type = 'BASE TABLE'
+        and (quote_ident(table_schema) || '.' || quote_ident(table_name))::regclass
+            not in (select inhrelid from pg_inherits)
+      order by 1`,
   );
   const counts: Record<string, number> = {};
   for (const { name } of tables) {

@@ -4,8 +4,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
+import { buildAccount } from '../../harness/factories.ts';
 import { withDatabase } from '../../test/global-setup.ts';
 import { createTestDatabase, type TestDatabase } from '../../test/test-db.ts';
+import { addLease } from '../../test/web-leases.ts';
 import {
   type Database,
   migrateDatabase,
@@ -122,6 +124,10 @@ describe('usage sessions by month', () => {
       expect(months).toContain(m);
     expect(months).not.toContain('2027-09-01');
     expect(monthStart(now, 3)).toBe('2027-08-01');
+    // Web leases start when they are checked out: this month and three ahead.
+    const web = (await monthPartitions(d.db, 'web_leases')).map((p) => p.month);
+    for (const m of ['2027-05-01', '2027-06-01', '2027-07-01', '2027-08-01']) expect(web).toContain(m);
+    expect(web).not.toContain('2027-04-01');
   });
 
   it("reads only the partitions of the months a query's period covers (EXPLAIN)", async () => {
@@ -147,8 +153,8 @@ describe('usage sessions by month', () => {
   });
 });
 
-describe('migration 0018', () => {
-  it('turns an unpartitioned usage table into the partitioned one without losing a row; ids go on from the same sequence', async () => {
+describe('migrations 0018 and 0020', () => {
+  it('turn the unpartitioned usage tables into partitioned ones without losing a row; ids go on from the same sequences', async () => {
     const { d, url } = await emptyDatabase();
     await migrateDatabase(d, url, undefined, migrationsUpTo('0017_web_usage_rollups'));
     const [{ kind }] = await queryRows<{ kind: string }>(
@@ -165,6 +171,19 @@ describe('migration 0018', () => {
     );
     await insertSessions(d, [...starts, '2014-06-01T00:00:00Z']);
     const before = await queryRows(d.db, sql`select * from usage_sessions order by id`);
+    await buildAccount(d.db, { customerNumber: '7100001' });
+    for (const start of starts.slice(0, 6))
+      await addLease(d.db, {
+        customerNumber: '7100001',
+        partNumber: 'P-SW',
+        email: 'ann@example.com',
+        start,
+        end: null,
+      });
+    const leasesBefore = await queryRows<{ id: string | number }>(
+      d.db,
+      sql`select * from web_leases order by id`,
+    );
     const [{ last }] = await queryRows<{ last: string }>(
       d.db,
       sql`select max(id)::text as last from usage_sessions`,
@@ -189,6 +208,24 @@ describe('migration 0018', () => {
       sql`select id::text as id from usage_sessions where customer_number = '7100002'`,
     );
     expect(BigInt(id)).toBeGreaterThan(BigInt(last));
+    // Web leases: every row and its lease id kept, in its month; the identity goes on after the old ids.
+    expect(await queryRows(d.db, sql`select * from web_leases order by id`)).toEqual(leasesBefore);
+    const parts = await queryRows<{ part: string }>(
+      d.db,
+      sql`select distinct tableoid::regclass::text as part from web_leases`,
+    );
+    expect(parts.map((p) => p.part)).not.toContain('web_leases_default');
+    await addLease(d.db, {
+      customerNumber: '7100001',
+      partNumber: 'P-SW',
+      email: 'bo@example.com',
+      start: now.toISOString(),
+    });
+    const [{ newest }] = await queryRows<{ newest: number }>(
+      d.db,
+      sql`select max(id)::int as newest from web_leases`,
+    );
+    expect(newest).toBe(Math.max(...leasesBefore.map((l) => Number(l.id))) + 1);
     expect(await queryRows(d.db, sql`select to_regclass('usage_sessions_unpartitioned') as t`)).toEqual([
       { t: null },
     ]);

@@ -7,7 +7,7 @@ import { type Db, queryRows } from './database.ts';
  * rows of a month without its own; `lp_month_partition` (migration 0018) makes a month's partition and moves that
  * month's rows out of the default one.
  */
-export type MonthPartitionedTable = 'usage_sessions';
+export type MonthPartitionedTable = 'usage_sessions' | 'web_leases';
 
 /** How many months ahead of the current one the partitions are made. */
 export const MONTHS_AHEAD = 3;
@@ -45,16 +45,19 @@ export async function monthPartitions(
 }
 
 /**
- * The usage sessions' months that ingest can write: a session may start up to `backfillDays` ago
- * (CLS_BACKFILL_DAYS), and the months ahead are made early so a new month never starts in the default partition.
+ * The months the usage tables can be written in, made ahead: a license server may report a session that started
+ * up to `backfillDays` ago (CLS_BACKFILL_DAYS); a web lease starts when it is checked out. Three months ahead, so a
+ * new month never starts in the default partition.
  */
-export function ensureUsagePartitions(db: Db, now: Date, backfillDays: number): Promise<void> {
-  return ensureMonthPartitions(
+export async function ensureUsagePartitions(db: Db, now: Date, backfillDays: number): Promise<void> {
+  const ahead = new Date(Date.parse(monthStart(now, MONTHS_AHEAD)));
+  await ensureMonthPartitions(
     db,
     'usage_sessions',
     new Date(now.getTime() - backfillDays * 86_400_000),
-    new Date(Date.parse(monthStart(now, MONTHS_AHEAD))),
+    ahead,
   );
+  await ensureMonthPartitions(db, 'web_leases', now, ahead);
 }
 
 /** Once a UTC day, on whichever node claims the run (decision 040): the months ahead are made. Safe to repeat. */

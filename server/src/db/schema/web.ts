@@ -215,14 +215,18 @@ export const webCredentials = pgTable('web_credentials', {
 
 /**
  * Session leases of web seats, and denials: one row per checkout, so /web-transactions and the reports read one
- * table. `outcome` is 'open' while the lease lives; a denial has outcome 'denied' and its reason.
+ * table. `outcome` is 'open' while the lease lives; a denial has outcome 'denied' and its reason. Partitioned by
+ * the UTC month of started_at (migration 0020, decision 073), which Drizzle cannot express.
  */
 export const webLeases = pgTable(
   'web_leases',
   {
-    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
-    /** The lease's handle in the product API (not guessable, unlike the row id). */
-    leaseId: uuid('lease_id').notNull().unique().defaultRandom(),
+    id: bigint('id', { mode: 'number' }).notNull().generatedAlwaysAsIdentity(),
+    /**
+     * The lease's handle in the product API (not guessable, unlike the row id): a random UUID, unique with
+     * started_at (the partition key) and looked up in each month's index.
+     */
+    leaseId: uuid('lease_id').notNull().defaultRandom(),
     customerNumber: text('customer_number')
       .notNull()
       .references(() => accounts.customerNumber, { onDelete: 'cascade' }),
@@ -244,6 +248,8 @@ export const webLeases = pgTable(
     denialReason: text('denial_reason'),
   },
   (t) => [
+    primaryKey({ name: 'web_leases_pkey', columns: [t.id, t.startedAt] }),
+    unique('web_leases_lease_id_unique').on(t.leaseId, t.startedAt),
     check(
       'web_leases_outcome_check',
       sql`${t.outcome} in ('open', 'released', 'idle-timeout', 'heartbeat-lost', 'admin-released', 'user-removed', 'denied')`,

@@ -2,6 +2,7 @@ import type { WebPool } from '@lp/contract/web-seats/schemas';
 import type { WebCheckoutResult } from '@lp/contract/web-sessions/schemas';
 import { sql } from 'drizzle-orm';
 import { type Db, queryRows } from '../../db/database.ts';
+import { ensureMonthPartitions } from '../../db/partitions.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { AppError } from '../../platform/errors.ts';
 import { webGroupsOf, webUsersOf } from '../web-directory/service.ts';
@@ -187,6 +188,8 @@ export async function simulateWebSessions(
   const end = until.getTime();
   const firstDay =
     Date.UTC(until.getUTCFullYear(), until.getUTCMonth(), until.getUTCDate()) - options.days * DAY;
+  // The simulated months get their partitions first, as the product's own months do ahead (decision 073).
+  await ensureMonthPartitions(db, 'web_leases', new Date(firstDay), until);
   const directory = (await webUsersOf(db, customerNumber))
     .filter((u) => u.state !== 'removed')
     .sort((a, b) => a.email.localeCompare(b.email));

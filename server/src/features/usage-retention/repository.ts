@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { type Db, queryRows } from '../../db/database.ts';
+import type { MonthPartitionedTable } from '../../db/partitions.ts';
 
 export interface RolledUp {
   sessions: number;
@@ -31,13 +32,34 @@ export async function rollUpSessions(db: Db, table: string, before?: string): Pr
   return { sessions: Number(row.sessions), chargedCents: Number(row.cents) };
 }
 
-/** Detaches a month partition from usage_sessions and drops it: no row is read or written. */
-export async function dropMonthPartition(db: Db, table: string): Promise<void> {
-  await db.execute(sql`alter table usage_sessions detach partition ${sql.identifier(table)}`);
+/** Detaches a month partition from its table and drops it: no row is read or written. */
+export async function dropMonthPartition(
+  db: Db,
+  parent: MonthPartitionedTable,
+  table: string,
+): Promise<void> {
+  await db.execute(sql`alter table ${sql.identifier(parent)} detach partition ${sql.identifier(table)}`);
   await db.execute(sql`drop table ${sql.identifier(table)}`);
 }
 
-/** Deletes the default partition's sessions that started before `before` (rows of months already dropped). */
-export async function deleteDefaultSessions(db: Db, before: string): Promise<void> {
-  await db.execute(sql`delete from usage_sessions_default where start_time < ${before}::timestamptz`);
+/** The rows of `table` (of web_leases started before `before`), for the audit entry of a drop. */
+export async function countLeases(db: Db, table: string, before?: string): Promise<number> {
+  const only = before ? sql`where started_at < ${before}::timestamptz` : sql``;
+  const [row] = await queryRows<{ n: number }>(
+    db,
+    sql`select count(*)::int as n from ${sql.identifier(table)} ${only}`,
+  );
+  return row.n;
+}
+
+/** Deletes the default partition's rows that started before `before` (rows of months already dropped). */
+export async function deleteDefaultRows(
+  db: Db,
+  parent: MonthPartitionedTable,
+  before: string,
+): Promise<void> {
+  const column = parent === 'usage_sessions' ? sql`start_time` : sql`started_at`;
+  await db.execute(
+    sql`delete from ${sql.identifier(`${parent}_default`)} where ${column} < ${before}::timestamptz`,
+  );
 }

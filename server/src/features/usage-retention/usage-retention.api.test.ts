@@ -1,4 +1,5 @@
 import { statementsApi } from '@lp/contract/statements/api';
+import { webReportingApi } from '@lp/contract/web-reporting/api';
 import { sql } from 'drizzle-orm';
 import { describe, expect } from 'vitest';
 import {
@@ -7,10 +8,13 @@ import {
   buildRateTable,
   recordUsage,
 } from '../../../harness/elastic-factories.ts';
+import { buildEntitlement, buildProduct } from '../../../harness/factories.ts';
 import { acme, apiTest } from '../../../test/api-fixture.ts';
+import { addLease, addWebPerson } from '../../../test/web-leases.ts';
 import { queryRows } from '../../db/database.ts';
 import { ensureMonthPartitions, monthPartitions } from '../../db/partitions.ts';
 import { reconcile } from '../ledger/service.ts';
+import { rollUpWebUsage } from '../web-reporting/service.ts';
 import { retireUsageMonths } from './service.ts';
 
 /* Issue 25 §1, decision 073: raw sessions past retention are rolled up and their months dropped; nothing else moves. */
@@ -129,5 +133,74 @@ describe('usage retention', () => {
         `select sessions from usage_daily_rollups where customer_number = '${CN}' and day = '2024-03-05'`,
       ),
     ).toBe(2);
+  });
+});
+
+describe('web lease retention', () => {
+  const SHARED = 'RET-SW';
+  const march2024 = { customerNumber: CN, from: '2024-03-01', to: '2024-03-31' };
+
+  test("drops a month of web leases only once the reports' rollups cover it, and the month's reports read the same", async ({
+    api,
+    database: { db },
+    cast: { boss },
+    world: _world,
+  }) => {
+    await buildProduct(db, SHARED, { name: 'Retained Mechanical - Shared Web', featureName: 'ret_mech' });
+    await buildEntitlement(db, CN, {
+      kind: 'SSL',
+      partNumber: SHARED,
+      licenseModel: 'Shared Web',
+      quantity: 4,
+      startDate: '2024-01-01',
+      endDate: '2027-12-31',
+    });
+    const people = [];
+    for (const who of ['wa', 'wb', 'wc']) people.push(await addWebPerson(db, CN, `${who}@acme.example`));
+    await ensureMonthPartitions(db, 'web_leases', new Date('2024-02-01'), new Date('2026-12-01'));
+    for (const [i, userId] of people.entries()) {
+      for (const day of ['04', '12', '27'])
+        await addLease(db, {
+          customerNumber: CN,
+          partNumber: SHARED,
+          email: `w${'abc'[i]}@acme.example`,
+          userId,
+          start: `2024-03-${day}T0${8 + i}:15:00Z`,
+          end: `2024-03-${day}T1${i}:40:00Z`,
+        });
+    }
+    await addLease(db, {
+      customerNumber: CN,
+      partNumber: SHARED,
+      email: 'wa@acme.example',
+      userId: people[0],
+      start: '2026-02-02T09:00:00Z',
+      end: '2026-02-02T11:00:00Z',
+    });
+    const reports = async () => ({
+      utilisation: (await api.ok(boss, webReportingApi.utilisation, march2024)).data,
+      heatmap: (await api.ok(boss, webReportingApi.heatmap, march2024)).data,
+    });
+    const before = await reports();
+    expect(before.utilisation.find((p) => p.partNumber === SHARED)?.activeUsers).toBe(3);
+    const leases = `select count(*) from web_leases where customer_number = '${CN}' and started_at < '2025-01-01'`;
+    const later = new Date('2027-02-14T03:00:00Z');
+
+    // Nothing is rolled up yet: no web month may go.
+    expect((await retireUsageMonths(db, later, 25)).filter((r) => r.table === 'web_leases')).toEqual([]);
+    expect(await count(db, leases)).toBe(9);
+
+    // Rolled up to 2 April 2024: February and March go (the hours of April are not all rolled up).
+    await rollUpWebUsage(db, new Date('2024-04-02T00:30:00Z'));
+    const retired = (await retireUsageMonths(db, later, 25)).filter((r) => r.table === 'web_leases');
+    expect(retired.map((r) => [r.month, r.sessions])).toEqual([
+      ['2024-02-01', 0],
+      ['2024-03-01', 9],
+    ]);
+    expect(await count(db, leases)).toBe(0);
+    expect((await monthPartitions(db, 'web_leases'))[0].month).toBe('2024-04-01');
+    expect(await reports()).toEqual(before);
+    // The lease of 2026 stays.
+    expect(await count(db, `select count(*) from web_leases where customer_number = '${CN}'`)).toBe(1);
   });
 });

@@ -239,6 +239,9 @@ const rollupHour = (now: Date) => new Date(now.getTime() - 10 * 60_000).toISOStr
  * Once an hour across the nodes (decision 040's runner), and at a node's start: the hours closed since the last
  * run are rolled up for the reports.
  */
+/** Hours before this instant are in the reports' rollups (null: nothing rolled up yet). */
+export const webRollupWatermark = (db: Db): Promise<string | null> => readWatermark(db);
+
 export const webUsageRollupJob: Job = {
   name: 'web-usage-rollup',
   runKeyOf: rollupHour,
