@@ -95,6 +95,8 @@ export default defineConfig({
         test: {
           name: `api-${engine}`,
           include: apiFiles,
+          // PostgreSQL's own features (a streaming replica) have no PGlite counterpart.
+          exclude: engine === 'pglite' ? ['**/*.postgres.api.test.ts'] : [],
           env: { TEST_ENGINE: engine },
           globalSetup: ['server/test/global-setup.ts'],
           // Each file builds its own database and app, so the server modules are imported once per worker

@@ -9,9 +9,10 @@ import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import { messages } from '@lp/contract/common/errors';
 import Fastify, { type FastifyInstance } from 'fastify';
-import type { Database } from './db/database.ts';
+import { type Database, openPostgres, timeoutsOf } from './db/database.ts';
 import { operationKeysPruneJob } from './db/operation-keys.ts';
 import { usagePartitionsJob } from './db/partitions.ts';
+import { ReadRouter } from './db/replica.ts';
 import { registerAccountRoutes } from './features/accounts/routes.ts';
 import { registerActivationRoutes } from './features/activations/routes.ts';
 import { registerAlertRoutes } from './features/alerts/routes.ts';
@@ -60,6 +61,7 @@ import { installInputGuard } from './platform/input-guard.ts';
 import { startJobRunner } from './platform/jobs.ts';
 import { startMailWorker } from './platform/mail/mailer.ts';
 import { createMetrics, installMetrics } from './platform/metrics.ts';
+import { installReadYourWrites } from './platform/read-routing.ts';
 import { trackRoutes } from './platform/route.ts';
 import { loadOrCreateSecret } from './platform/secrets.ts';
 
@@ -101,6 +103,19 @@ export async function buildApp(
   trackRoutes(app);
 
   const metrics = createMetrics(database);
+  // Issue 25 §2: reads that may lag go to the replica while it keeps up (platform/read-routing.ts).
+  const replica = config.DATABASE_REPLICA_URL
+    ? new ReadRouter(
+        database,
+        await openPostgres(config.DATABASE_REPLICA_URL, config.DATABASE_POOL_MAX, timeoutsOf(config)),
+        config.REPLICA_MAX_LAG_SECONDS,
+      )
+    : undefined;
+  if (replica)
+    replica.onStatus = ({ state, lagSeconds }) => {
+      metrics.replicaLag.set(lagSeconds ?? -1);
+      metrics.replicaUsed.set(state === 'ok' ? 1 : 0);
+    };
   const ctx: AppContext = {
     config,
     database,
@@ -109,6 +124,7 @@ export async function buildApp(
     secret: await loadOrCreateSecret(database.db, 'app-secret'),
     log: app.log,
     metrics,
+    replica,
   };
 
   installErrorHandler(app);
@@ -201,9 +217,15 @@ export async function buildApp(
         },
       );
   });
+  installReadYourWrites(app, ctx);
+  app.addHook('onReady', async () => {
+    replica?.start();
+  });
   app.addHook('onClose', async () => {
     await stopJobs?.();
     await stopMailWorker?.();
+    replica?.stop();
+    await replica?.replica.close();
   });
   // Closing waits for every open connection, and Node only reaps idle keep-alive ones: a client that opened a
   // connection without a request, or stopped reading a response, would hold shutdown for the keep-alive

@@ -31,7 +31,7 @@ export const platformApi = {
     path: '/readyz',
     summary: 'Readiness: the database answers (503 when it does not)',
     description:
-      'Pings the database with a 1.5 s deadline: `{status: "ok", database}` when it answers, 503 when it does not, so a load balancer sends no traffic to a node that cannot serve.',
+      'Pings the database with a 1.5 s deadline: `{status: "ok", database}` when it answers, 503 when it does not, so a load balancer sends no traffic to a node that cannot serve. With a read replica, `replica` says whether reads that may lag go there (`ok`) or to the primary (`lagging`, `down`); the node stays ready either way.',
     auth: 'public',
     effect: 'read',
     statuses: {
@@ -40,7 +40,14 @@ export const platformApi = {
         body: readinessFailureSchema,
       },
     },
-    response: z.object({ status: z.literal('ok'), database: z.enum(['pglite', 'postgres']) }),
+    response: z.object({
+      status: z.literal('ok'),
+      database: z.enum(['pglite', 'postgres']),
+      /** With DATABASE_REPLICA_URL: whether reads that may lag go to the replica (a lagging or down one is skipped) */
+      replica: z
+        .object({ state: z.enum(['ok', 'lagging', 'down']), lagSeconds: z.number().nullable() })
+        .optional(),
+    }),
   }),
   config: defineOperation({
     operationId: 'getClientConfig',

@@ -49,6 +49,8 @@ export class ReadRouter {
   readonly replica: Database;
   private readonly maxLagSeconds: number;
   private readonly pollMs: number;
+  /** Told each state the router comes to (the node's metrics). */
+  onStatus: (status: ReplicaStatus) => void = () => {};
 
   constructor(primary: Database, replica: Database, maxLagSeconds: number, pollMs = 1000) {
     this.primary = primary;
@@ -84,6 +86,7 @@ export class ReadRouter {
       this.replayed = null;
       this.lag = null;
     }
+    this.onStatus(this.status());
   }
 
   status(): ReplicaStatus {
@@ -96,17 +99,26 @@ export class ReadRouter {
    * position on the primary, if any); else the primary.
    */
   readsFor(lastWrite?: string): Db {
-    if (this.status().state !== 'ok' || this.replayed === null) return this.primary.db;
-    if (lastWrite) {
-      let wrote: bigint;
-      try {
-        wrote = parseLsn(lastWrite);
-      } catch {
-        return this.primary.db;
-      }
-      if (wrote > this.replayed) return this.primary.db;
+    return this.replicaFor(lastWrite) ? this.replica.db : this.primary.db;
+  }
+
+  /** Whether a read for a caller whose last write is `lastWrite` may go to the replica now. */
+  replicaFor(lastWrite?: string): boolean {
+    if (this.status().state !== 'ok' || this.replayed === null) return false;
+    if (!lastWrite) return true;
+    try {
+      return parseLsn(lastWrite) <= this.replayed;
+    } catch {
+      return false;
     }
-    return this.replica.db;
+  }
+
+  /** A read on the replica failed for want of a connection: it is down until the next poll finds it again. */
+  markDown(): void {
+    this.up = false;
+    this.replayed = null;
+    this.lag = null;
+    this.onStatus(this.status());
   }
 
   /** Polls every `pollMs` until `stop`; a failed poll of the primary leaves the last state. */

@@ -61,6 +61,14 @@ describe('loadConfig', () => {
     ).toBe(13);
   });
 
+  it('takes a read replica only beside a PostgreSQL primary, and bounds its lag (decision 075)', () => {
+    expect(() => loadConfig({ DATABASE_REPLICA_URL: 'postgres://replica.example/lp' })).toThrowError(
+      'DATABASE_REPLICA_URL: a replica of DATABASE_URL, which must be set too (PGlite has no replicas)',
+    );
+    expect(loadConfig({}).REPLICA_MAX_LAG_SECONDS).toBe(30);
+    expect(() => loadConfig({ REPLICA_MAX_LAG_SECONDS: '0' })).toThrowError(/REPLICA_MAX_LAG_SECONDS/);
+  });
+
   it('trusts no proxy unless TRUST_PROXY says which', () => {
     expect(loadConfig({}).TRUST_PROXY).toBe(false);
     expect(loadConfig({ TRUST_PROXY: 'false' }).TRUST_PROXY).toBe(false);

@@ -66,6 +66,12 @@ const envSchema = z.object({
   DATABASE_URL: url.optional(),
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
   /**
+   * Issue 25 §2: a streaming replica of DATABASE_URL. Usage grids, counts and distinct values read from it while it
+   * is within REPLICA_MAX_LAG_SECONDS and has replayed the user's own last write; everything else reads the primary.
+   */
+  DATABASE_REPLICA_URL: url.optional(),
+  REPLICA_MAX_LAG_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
+  /**
    * Decision 043: PostgreSQL deadlines in ms (0 = none; PGlite has none): waiting for a pooled connection, a
    * statement (the client cuts a connection that stays silent 1 s longer, so a hung database is a 503 within
    * seconds), a lock wait, and a transaction left idle (frees the locks of a node that vanished).
@@ -215,6 +221,10 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       'Invalid configuration:\n  OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET must be set together (or none, for the built-in provider)',
     );
   }
+  if (env.DATABASE_REPLICA_URL && !env.DATABASE_URL)
+    throw new ConfigError(
+      'Invalid configuration:\n  DATABASE_REPLICA_URL: a replica of DATABASE_URL, which must be set too (PGlite has no replicas)',
+    );
   // A month still open to license servers' reports is never dropped.
   if (env.CLS_BACKFILL_DAYS > 28 * env.USAGE_RETENTION_MONTHS)
     throw new ConfigError(

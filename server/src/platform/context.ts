@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database, Db } from '../db/database.ts';
+import type { ReadRouter } from '../db/replica.ts';
 import type { Config } from './config.ts';
 import type { AppMetrics } from './metrics.ts';
 
@@ -13,4 +14,6 @@ export interface AppContext {
   log: FastifyBaseLogger;
   /** This app's Prometheus metrics (decision 055); absent where no app runs (the CLI). */
   metrics?: AppMetrics;
+  /** With DATABASE_REPLICA_URL: where reads that may lag go (platform/read-routing.ts). */
+  replica?: ReadRouter;
 }

@@ -156,6 +156,23 @@ export function createMetrics(database: Database) {
       buckets: lagBuckets,
       registers,
     }),
+    replicaReads: new Counter({
+      name: 'lp_replica_reads_total',
+      help: 'Reads that may lag (usage grids, counts, distinct values), by the server that answered (replica, primary)',
+      labelNames: ['target'] as const,
+      registers,
+    }),
+    /** Set from the read router at each scrape (issue 25 §2): -1 while no replica answers. */
+    replicaLag: new Gauge({
+      name: 'lp_replica_lag_seconds',
+      help: 'How far the read replica is behind the primary, as this node last saw it; -1 when it is down (only with DATABASE_REPLICA_URL)',
+      registers,
+    }),
+    replicaUsed: new Gauge({
+      name: 'lp_replica_in_use',
+      help: '1 when reads that may lag go to the replica (it answers within REPLICA_MAX_LAG_SECONDS), else 0',
+      registers,
+    }),
     licenseFiles: new Counter({
       name: 'lp_license_files_generated_total',
       help: 'Signed license files generated (one per account and host, each time one is shown, downloaded or e-mailed)',

@@ -14,6 +14,8 @@ export interface Principal {
   tokenId?: string;
   /** The request the principal came with (audit entries record it) */
   origin?: RequestOrigin;
+  /** The primary's WAL position after this caller's last write (its cookie), for reads from a replica */
+  lastWrite?: string;
 }
 
 declare module 'fastify' {

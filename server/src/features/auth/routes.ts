@@ -8,6 +8,7 @@ import { loginStates } from '../../db/schema.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { AppError, unauthenticated } from '../../platform/errors.ts';
 import type { Principal } from '../../platform/principal.ts';
+import { WRITE_POSITION_COOKIE } from '../../platform/read-routing.ts';
 import { requestOrigin } from '../../platform/request-origin.ts';
 import { route, routeAuth } from '../../platform/route.ts';
 import { principalForToken } from '../api-tokens/service.ts';
@@ -99,6 +100,7 @@ export async function registerAuth(app: FastifyInstance, ctx: AppContext): Promi
     request.principal = principal && {
       ...principal,
       origin: requestOrigin(request),
+      lastWrite: request.cookies[WRITE_POSITION_COOKIE],
     };
     const routeUrl = request.routeOptions.url ?? path;
     const isApi = path.startsWith('/api/') || routeUrl.startsWith('/api/');

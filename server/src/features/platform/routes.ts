@@ -55,7 +55,11 @@ export function registerPlatformRoutes(app: FastifyInstance, ctx: AppContext): v
   )(async ({ reply }) => {
     try {
       await ctx.database.ping();
-      return { status: 'ok', database: ctx.database.engine };
+      return {
+        status: 'ok',
+        database: ctx.database.engine,
+        ...(ctx.replica ? { replica: ctx.replica.status() } : {}),
+      };
     } catch {
       return reply.status(503).send({ status: 'unavailable', database: ctx.database.engine });
     }

@@ -12,6 +12,7 @@ import type { AppContext } from '../../platform/context.ts';
 import { badRequest } from '../../platform/errors.ts';
 import type { Principal } from '../../platform/principal.ts';
 import { queryCount, queryDistinct, queryPage, streamPage } from '../../platform/query/engine.ts';
+import { lagTolerantRead } from '../../platform/read-routing.ts';
 import { authorizeAccount } from '../accounts/policy.ts';
 import { accountScope, END_TIME_ORDER, usageSessionsResource } from './resource.ts';
 
@@ -80,7 +81,7 @@ function usagePageOptions(ctx: AppContext, request: UsagePageRequest) {
 export async function listUsage(ctx: AppContext, principal: Principal, request: UsagePageRequest) {
   await authorizeAccount(ctx, principal, request.customerNumber, 'read');
   const { options, wanted } = usagePageOptions(ctx, request);
-  const page = await queryPage(ctx.db, usageSessionsResource, options);
+  const page = await lagTolerantRead(ctx, principal, (db) => queryPage(db, usageSessionsResource, options));
   return { rows: page.rows.map((r) => present(r, wanted)), token: page.token };
 }
 
@@ -113,10 +114,12 @@ export async function countUsage(
   request: UsageScope & { filter?: FilterRule },
 ) {
   await authorizeAccount(ctx, principal, request.customerNumber, 'read');
-  return queryCount(ctx.db, usageSessionsResource, {
-    scope: accountScope(request.customerNumber, request.elasticServerId),
-    filter: request.filter,
-  });
+  return lagTolerantRead(ctx, principal, (db) =>
+    queryCount(db, usageSessionsResource, {
+      scope: accountScope(request.customerNumber, request.elasticServerId),
+      filter: request.filter,
+    }),
+  );
 }
 
 export async function distinctUsage(
@@ -126,11 +129,13 @@ export async function distinctUsage(
 ) {
   await authorizeAccount(ctx, principal, request.customerNumber, 'read');
   if (!isColumn(request.key)) throw badRequest(`Unknown column '${request.key.slice(0, 60)}'`);
-  const values = await queryDistinct(ctx.db, usageSessionsResource, {
-    scope: accountScope(request.customerNumber, request.elasticServerId),
-    filter: request.filter,
-    key: request.key,
-    limit: request.limit,
-  });
+  const values = await lagTolerantRead(ctx, principal, (db) =>
+    queryDistinct(db, usageSessionsResource, {
+      scope: accountScope(request.customerNumber, request.elasticServerId),
+      filter: request.filter,
+      key: request.key,
+      limit: request.limit,
+    }),
+  );
   return values.map((v) => (v instanceof Date ? formatDateTime(v) : v));
 }

@@ -1,0 +1,224 @@
+import { platformApi } from '@lp/contract/platform/api';
+import { prefsApi } from '@lp/contract/prefs/api';
+import { transactionsApi } from '@lp/contract/transactions/api';
+import { sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  buildElasticEntitlement,
+  buildElasticServer,
+  buildRateTable,
+  recordUsage,
+} from '../../harness/elastic-factories.ts';
+import { createTestApp } from '../../harness/test-app.ts';
+import { buildAccountFixture } from '../../test/account-fixture.ts';
+import { type ReplicaCluster, startReplicaCluster } from '../../test/replica-cluster.ts';
+import { WRITE_POSITION_COOKIE } from '../platform/read-routing.ts';
+import { type Database, type Db, migrateDatabase, openPostgres, queryRows } from './database.ts';
+import { ReadRouter } from './replica.ts';
+
+/*
+ * Issue 25 §2 against a real streaming standby (initdb, pg_basebackup -R): reads that may lag go to the replica,
+ * a caller's own write is read from the primary until the replica has replayed it, and a replica that stops is
+ * skipped. PostgreSQL only: the replica is PostgreSQL's streaming replication.
+ */
+
+// The api-pglite project leaves `*.postgres.api.test.ts` out (vitest.config.ts).
+describe('reads from a streaming replica', () => {
+  let cluster: ReplicaCluster;
+  let primary: Database;
+  let replica: Database;
+  let router: ReadRouter;
+
+  beforeAll(async () => {
+    cluster = await startReplicaCluster();
+    primary = await openPostgres(cluster.primaryUrl, 2);
+    replica = await openPostgres(cluster.replicaUrl, 2, { connectMs: 2_000 });
+    await primary.db.execute(sql`create table notes (id int primary key, text text not null)`);
+    router = new ReadRouter(primary, replica, 30);
+  }, 120_000);
+
+  afterAll(async () => {
+    await replica?.close();
+    await primary?.close();
+    await cluster?.stop();
+  });
+
+  const notes = async (db: Db) =>
+    (await queryRows<{ id: number }>(db, sql`select id from notes order by id`)).map((r) => r.id);
+  const writePosition = async () =>
+    (await queryRows<{ lsn: string }>(primary.db, sql`select pg_current_wal_lsn()::text as lsn`))[0].lsn;
+  /** Polls until the replica has replayed the primary's current position. */
+  const caughtUp = async () => {
+    const target = await writePosition();
+    await expect
+      .poll(
+        async () => {
+          await router.poll();
+          return router.readsFor(target) === replica.db;
+        },
+        { timeout: 30_000 },
+      )
+      .toBe(true);
+  };
+
+  it('sends reads to the replica once it has replayed what the primary wrote', async () => {
+    await primary.db.execute(sql`insert into notes values (1, 'first')`);
+    await caughtUp();
+    expect(router.status()).toMatchObject({ state: 'ok' });
+    expect(router.readsFor()).toBe(replica.db);
+    expect(await notes(router.readsFor())).toEqual([1]);
+  });
+
+  it("reads a caller's own write from the primary while the replica has not replayed it; others read the replica", async () => {
+    await cluster.pauseReplay();
+    await primary.db.execute(sql`insert into notes values (2, 'mine')`);
+    const mine = await writePosition();
+    await router.poll();
+    // The writer sees the write; someone who wrote nothing reads the replica, where it is not yet.
+    expect(router.readsFor(mine)).toBe(primary.db);
+    expect(await notes(router.readsFor(mine))).toEqual([1, 2]);
+    expect(await notes(router.readsFor())).toEqual([1]);
+    // A position that is not one reads the primary too.
+    expect(router.readsFor('not-a-position')).toBe(primary.db);
+    await cluster.resumeReplay();
+    await caughtUp();
+    expect(await notes(router.readsFor(mine))).toEqual([1, 2]);
+  });
+
+  it('calls a replica behind the bound lagging and reads the primary', async () => {
+    const strict = new ReadRouter(primary, replica, 1);
+    await cluster.pauseReplay();
+    try {
+      const now = Date.now();
+      await primary.db.execute(sql`insert into notes values (3, 'late')`);
+      await strict.poll(now);
+      await strict.poll(now + 2_500);
+      expect(strict.status().state).toBe('lagging');
+      expect(strict.status().lagSeconds).toBeGreaterThan(1);
+      expect(strict.readsFor()).toBe(primary.db);
+    } finally {
+      await cluster.resumeReplay();
+    }
+  });
+
+  it('skips a replica that stops: reads go to the primary and nothing fails', async () => {
+    await caughtUp();
+    await cluster.stopReplica();
+    await router.poll();
+    expect(router.status()).toEqual({ state: 'down', lagSeconds: null });
+    expect(await notes(router.readsFor())).toEqual([1, 2, 3]);
+  });
+});
+
+describe('the app with DATABASE_REPLICA_URL', () => {
+  const CN = '7500001';
+  const SERVER = 'CLS-REPLICA-1';
+  let cluster: ReplicaCluster;
+  let primary: Database;
+  let app: FastifyInstance;
+  let cast: Awaited<ReturnType<typeof buildAccountFixture>>;
+  let session = 0;
+
+  /** `count` new sessions, as the license server posts them (on the primary). */
+  const addSessions = async (count: number) => {
+    const start = Date.now() - 3 * 3_600_000;
+    await recordUsage(
+      primary.db,
+      { customerNumber: CN, elasticServerId: SERVER },
+      Array.from({ length: count }, () => ({
+        product: 'Fluent',
+        count: 1,
+        start: new Date(start + ++session * 60_000).toISOString(),
+        end: new Date(start + session * 60_000 + 600_000).toISOString(),
+        user: `u${session}`,
+      })),
+    );
+  };
+  const sessions = async (headers: Record<string, string>) => {
+    const res = await app.inject({
+      method: 'POST',
+      url: transactionsApi.count.path,
+      headers,
+      payload: { customerNumber: CN },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json().data as number;
+  };
+  const replicaState = async () =>
+    (await app.inject({ method: 'GET', url: platformApi.ready.path })).json().replica?.state;
+
+  beforeAll(async () => {
+    cluster = await startReplicaCluster();
+    primary = await openPostgres(cluster.primaryUrl, 5);
+    await migrateDatabase(primary, cluster.primaryUrl);
+    cast = await buildAccountFixture(primary.db, CN, '7500002');
+    await buildRateTable(primary.db, '2025.1.0', { Fluent: 2 });
+    await buildElasticServer(primary.db, CN, SERVER);
+    await buildElasticEntitlement(primary.db, CN, {
+      activationId: 'ACT-REPLICA',
+      quantity: 1_000,
+      startDate: '2020-01-01',
+      endDate: '2099-12-31',
+    });
+    await addSessions(3);
+    app = await createTestApp(primary, {
+      DATABASE_URL: cluster.primaryUrl,
+      DATABASE_REPLICA_URL: cluster.replicaUrl,
+      PIN_ENCRYPTION_KEY: 'a'.repeat(64),
+      AUDIT_CHECKPOINT_KEY: 'b'.repeat(64),
+    });
+    await app.ready();
+  }, 120_000);
+
+  afterAll(async () => {
+    await app?.close();
+    await primary?.close();
+    await cluster?.stop();
+  });
+
+  it("reads usage from the replica, a user's own writes from the primary until replayed, and the primary when the replica stops", async () => {
+    await expect.poll(replicaState, { timeout: 30_000 }).toBe('ok');
+    await expect.poll(() => sessions(cast.reader), { timeout: 30_000 }).toBe(3);
+
+    // New usage while the replica replays nothing: readers of the replica do not see it yet.
+    await cluster.pauseReplay();
+    await addSessions(2);
+    expect(await sessions(cast.reader)).toBe(3);
+    expect(await sessions(cast.boss)).toBe(3);
+
+    // The boss writes (a saved view): from then on their usage reads come from the primary.
+    const saved = await app.inject({
+      method: 'POST',
+      url: prefsApi.save.path,
+      headers: cast.boss,
+      payload: {
+        tables: [
+          {
+            customerNumber: CN,
+            tableName: 'emailList',
+            filterModel: {},
+            sortModel: [],
+            columnOrder: [{ colId: 'date', sort: null, hide: false }],
+          },
+        ],
+      },
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    const position = saved.cookies.find((c) => c.name === WRITE_POSITION_COOKIE);
+    expect(position?.value).toMatch(/^[0-9A-F]+\/[0-9A-F]+$/);
+    const boss = { ...cast.boss, cookie: `${cast.boss.cookie}; ${WRITE_POSITION_COOKIE}=${position?.value}` };
+    expect(await sessions(boss)).toBe(5);
+    expect(await sessions(cast.reader)).toBe(3);
+
+    await cluster.resumeReplay();
+    await expect.poll(() => sessions(cast.reader), { timeout: 30_000 }).toBe(5);
+
+    // The replica stops between two polls: the next read fails over to the primary, and nothing fails.
+    await cluster.stopReplica();
+    expect(await sessions(cast.reader)).toBe(5);
+    expect(await replicaState()).toBe('down');
+    await addSessions(1);
+    expect(await sessions(cast.reader)).toBe(6);
+  }, 120_000);
+});
