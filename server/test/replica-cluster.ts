@@ -66,7 +66,7 @@ export async function startReplicaCluster(): Promise<ReplicaCluster> {
   };
   try {
     await as('initdb', ['-D', primary, '--auth=trust', '-U', 'postgres', '--no-sync']);
-    fs.appendFileSync(primary + '/postgresql.conf', settings(primaryPort));
+    fs.appendFileSync(path.join(primary, 'postgresql.conf'), settings(primaryPort));
     await pgCtl(primary, '-w', 'start');
     started.push(primary);
     await as('pg_basebackup', [
@@ -82,7 +82,7 @@ export async function startReplicaCluster(): Promise<ReplicaCluster> {
       '-X',
       'stream',
     ]);
-    fs.appendFileSync(standby + '/postgresql.conf', settings(replicaPort));
+    fs.appendFileSync(path.join(standby, 'postgresql.conf'), settings(replicaPort));
     await pgCtl(standby, '-w', 'start');
     started.push(standby);
   } catch (e) {
