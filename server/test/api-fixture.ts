@@ -17,7 +17,7 @@ import { signInAs } from '../harness/sign-in.ts';
 import { createTestApp } from '../harness/test-app.ts';
 import { loadConfig } from '../src/platform/config.ts';
 import type { AppContext } from '../src/platform/context.ts';
-import { freePort } from './test-browser.ts';
+import { freePort } from './free-port.ts';
 import { createTestDatabase, type TestDatabase } from './test-db.ts';
 
 /** Someone calling the API: a signed-in user (their session's headers) or `anonymous`. */

@@ -1,9 +1,9 @@
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { freePort } from './free-port.ts';
 
 /*
  * Issue 25 §2: a real PostgreSQL primary and a streaming standby made from Debian's binaries on free ports
@@ -19,17 +19,6 @@ function binDir(): string {
   if (versions.length === 0)
     throw new Error(`No PostgreSQL server binaries under ${base} (apt-get install postgresql)`);
   return path.join(base, String(Math.max(...versions.map(Number))), 'bin');
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 export interface ReplicaCluster {

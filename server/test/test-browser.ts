@@ -1,5 +1,3 @@
-import net from 'node:net';
-
 interface StoredCookie {
   name: string;
   value: string;
@@ -93,16 +91,4 @@ export function formAction(html: string, pageUrl: URL): URL {
   const match = /<form[^>]*\saction="([^"]+)"/.exec(html);
   if (!match) throw new Error(`no form on page:\n${html.slice(0, 500)}`);
   return new URL(match[1].replace(/&amp;/g, '&'), pageUrl);
-}
-
-/** A TCP port that was free a moment ago (the app's public URL must name its port before it listens). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }

@@ -15,7 +15,8 @@ import {
 import { createTestApp } from '@lp/server/harness/test-app';
 import { loadConfig } from '@lp/server/platform/config';
 import { buildAccountFixture } from '@lp/server/test/account-fixture';
-import { freePort, startServer, waitReady } from '@lp/server/test/server-process';
+import { freePort } from '@lp/server/test/free-port';
+import { startServer, waitReady } from '@lp/server/test/server-process';
 import { tableSnapshot } from '@lp/server/test/table-snapshot';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type CliRun, runCli } from '../test/run-cli.ts';

@@ -6,7 +6,8 @@ import { migrateDatabase, migrationsFolder, queryRows } from '@lp/server/db/data
 import { MigrationError } from '@lp/server/db/migrations';
 import { signInAs } from '@lp/server/harness/sign-in';
 import { createTestApp } from '@lp/server/harness/test-app';
-import { freePort, startServer, waitReady } from '@lp/server/test/server-process';
+import { freePort } from '@lp/server/test/free-port';
+import { startServer, waitReady } from '@lp/server/test/server-process';
 import { missingRows, tableRows, tableSnapshot } from '@lp/server/test/table-snapshot';
 import { createTestDatabase } from '@lp/server/test/test-db';
 import { sql } from 'drizzle-orm';

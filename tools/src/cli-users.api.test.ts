@@ -5,7 +5,8 @@ import { auditEntries, idpAccounts, passwordLinks, users as userRows } from '@lp
 import { verifyPassword } from '@lp/server/features/auth/service';
 import { createTestApp } from '@lp/server/harness/test-app';
 import { loadConfig } from '@lp/server/platform/config';
-import { formAction, freePort, TestBrowser } from '@lp/server/test/test-browser';
+import { freePort } from '@lp/server/test/free-port';
+import { formAction, TestBrowser } from '@lp/server/test/test-browser';
 import { createTestDatabase, migratedDataDir, type TestDatabase } from '@lp/server/test/test-db';
 import { eq, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

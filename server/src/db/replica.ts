@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { type Database, type Db, queryRows } from './database.ts';
+import { type Database, queryRows } from './database.ts';
 
 /*
  * Issue 25 §2: reads that may be seconds old (usage grids, counts, exports, statements, reports) go to a streaming
@@ -95,14 +95,9 @@ export class ReadRouter {
   }
 
   /**
-   * Where a read that may lag goes: the replica when it is ok and has replayed `lastWrite` (the caller's last write
-   * position on the primary, if any); else the primary.
+   * Whether a read that may lag goes to the replica now: it is ok and has replayed `lastWrite` (the caller's last
+   * write position on the primary, if any); else the read goes to the primary.
    */
-  readsFor(lastWrite?: string): Db {
-    return this.replicaFor(lastWrite) ? this.replica.db : this.primary.db;
-  }
-
-  /** Whether a read for a caller whose last write is `lastWrite` may go to the replica now. */
   replicaFor(lastWrite?: string): boolean {
     if (this.status().state !== 'ok' || this.replayed === null) return false;
     if (!lastWrite) return true;

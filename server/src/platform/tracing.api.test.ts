@@ -4,7 +4,8 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, type ServerProcess, startServer, waitReady } from '../../test/server-process.ts';
+import { freePort } from '../../test/free-port.ts';
+import { type ServerProcess, startServer, waitReady } from '../../test/server-process.ts';
 
 /*
  * Optional OpenTelemetry tracing (decision 055): the real server process (the SDK patches modules for the whole

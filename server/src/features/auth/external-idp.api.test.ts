@@ -10,7 +10,8 @@ import {
   type ExternalIdpAccount,
   startExternalIdp,
 } from '../../../test/external-idp-process.ts';
-import { formAction, freePort, TestBrowser } from '../../../test/test-browser.ts';
+import { freePort } from '../../../test/free-port.ts';
+import { formAction, TestBrowser } from '../../../test/test-browser.ts';
 import type { Database } from '../../db/database.ts';
 import { sessions, users } from '../../db/schema.ts';
 import { automatedActor } from '../audit/service.ts';

@@ -3,7 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import { describe, expect } from 'vitest';
 import { createTestApp } from '../../../harness/test-app.ts';
 import { apiTest } from '../../../test/api-fixture.ts';
-import { freePort, TestBrowser } from '../../../test/test-browser.ts';
+import { freePort } from '../../../test/free-port.ts';
+import { TestBrowser } from '../../../test/test-browser.ts';
 import { idpAccounts } from '../../db/schema.ts';
 import { hashPassword } from './password.ts';
 
