@@ -1,8 +1,13 @@
 import { platformApi } from '@lp/contract/platform/api';
 import { prefsApi } from '@lp/contract/prefs/api';
+import { statementsApi } from '@lp/contract/statements/api';
 import { transactionsApi } from '@lp/contract/transactions/api';
+import { webReportingApi } from '@lp/contract/web-reporting/api';
+import { webSessionsApi } from '@lp/contract/web-sessions/api';
+import { formatDate } from '@lp/domain/dates';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
+import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   buildElasticEntitlement,
@@ -13,7 +18,10 @@ import {
 import { createTestApp } from '../../harness/test-app.ts';
 import { buildAccountFixture } from '../../test/account-fixture.ts';
 import { type ReplicaCluster, startReplicaCluster } from '../../test/replica-cluster.ts';
-import { WRITE_POSITION_COOKIE } from '../platform/read-routing.ts';
+import { addLease, hoursAgo } from '../../test/web-leases.ts';
+import type { AppContext } from '../platform/context.ts';
+import type { Principal } from '../platform/principal.ts';
+import { lagTolerantStream, WRITE_POSITION_COOKIE } from '../platform/read-routing.ts';
 import { type Database, type Db, migrateDatabase, openPostgres, queryRows } from './database.ts';
 import { ReadRouter } from './replica.ts';
 
@@ -107,6 +115,17 @@ describe('reads from a streaming replica', () => {
   it('skips a replica that stops: reads go to the primary and nothing fails', async () => {
     await caughtUp();
     await cluster.stopReplica();
+    // Before any poll has noticed: a read and a stream that find the replica gone run on the primary instead.
+    const ctx = { replica: router, db: primary.db, database: primary, log: pino({ level: 'silent' }) };
+    const reader = { lastWrite: undefined } as Principal;
+    expect(router.status().state).toBe('ok');
+    const streamed: number[] = [];
+    for await (const chunk of lagTolerantStream(ctx as unknown as AppContext, reader, (database) =>
+      database.streamRows(sql`select id from notes order by id`, 2),
+    ))
+      streamed.push(...chunk.map((r) => Number(r.id)));
+    expect(streamed).toEqual([1, 2, 3]);
+    expect(router.status().state).toBe('down');
     await router.poll();
     expect(router.status()).toEqual({ state: 'down', lagSeconds: null });
     expect(await notes(readsFor())).toEqual([1, 2, 3]);
@@ -147,6 +166,45 @@ describe('the app with DATABASE_REPLICA_URL', () => {
     expect(res.statusCode, res.body).toBe(200);
     return res.json().data as number;
   };
+  /** A web checkout refused (on the primary): the web transactions and the denials report count it. */
+  const addDenial = () =>
+    addLease(primary.db, {
+      customerNumber: CN,
+      partNumber: 'WEB-REPLICA',
+      email: `p${++session}@example.com`,
+      // A minute apart from each other, so "data as of" moves with each.
+      start: new Date(Date.parse(hoursAgo(3)) + session * 60_000).toISOString(),
+      denial: 'pool-full',
+    });
+  const post = async (path: string, headers: Record<string, string>, payload: object) => {
+    const res = await app.inject({ method: 'POST', url: path, headers, payload });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json();
+  };
+  /**
+   * What every read that may lag shows this caller: the usage grid's export (streamed, over 1 000 rows asked),
+   * the statement, the web transactions' count and "data as of", and the denials report.
+   */
+  const reads = async (headers: Record<string, string>) => {
+    const today = formatDate(new Date());
+    const period = { customerNumber: CN, from: formatDate(new Date(Date.now() - 2 * 86_400_000)), to: today };
+    const exported = await post(transactionsApi.page.path, headers, { customerNumber: CN, limit: 30_000 });
+    const statement = await post(statementsApi.statement.path, headers, {
+      customerNumber: CN,
+      from: '2020-01-01',
+      to: today,
+    });
+    const webCount = await post(webSessionsApi.count.path, headers, { customerNumber: CN });
+    const asOf = await post(webSessionsApi.transactionsAsOf.path, headers, { customerNumber: CN });
+    const denials = await post(webReportingApi.denials.path, headers, period);
+    return {
+      exported: exported.data.length,
+      statementUsed: statement.data.Records.map((r: { Used: number }) => r.Used),
+      webTransactions: webCount.data,
+      asOf: asOf.data.asOf,
+      denials: denials.data.map((d: { total: number }) => d.total),
+    };
+  };
   const replicaState = async () =>
     (await app.inject({ method: 'GET', url: platformApi.ready.path })).json().replica?.state;
 
@@ -164,6 +222,7 @@ describe('the app with DATABASE_REPLICA_URL', () => {
       endDate: '2099-12-31',
     });
     await addSessions(3);
+    await addDenial();
     app = await createTestApp(primary, {
       DATABASE_URL: cluster.primaryUrl,
       DATABASE_REPLICA_URL: cluster.replicaUrl,
@@ -183,11 +242,18 @@ describe('the app with DATABASE_REPLICA_URL', () => {
     await expect.poll(replicaState, { timeout: 30_000 }).toBe('ok');
     await expect.poll(() => sessions(cast.reader), { timeout: 30_000 }).toBe(3);
 
+    await expect.poll(async () => (await reads(cast.reader)).webTransactions, { timeout: 30_000 }).toBe(1);
+    const before = await reads(cast.reader);
+    expect(before).toMatchObject({ exported: 3, webTransactions: 1, denials: [1] });
+
     // New usage while the replica replays nothing: readers of the replica do not see it yet.
     await cluster.pauseReplay();
     await addSessions(2);
+    await addDenial();
     expect(await sessions(cast.reader)).toBe(3);
     expect(await sessions(cast.boss)).toBe(3);
+    expect(await reads(cast.reader)).toEqual(before);
+    expect(await reads(cast.boss)).toEqual(before);
 
     // The boss writes (a saved view): from then on their usage reads come from the primary.
     const saved = await app.inject({
@@ -212,9 +278,16 @@ describe('the app with DATABASE_REPLICA_URL', () => {
     const boss = { ...cast.boss, cookie: `${cast.boss.cookie}; ${WRITE_POSITION_COOKIE}=${position?.value}` };
     expect(await sessions(boss)).toBe(5);
     expect(await sessions(cast.reader)).toBe(3);
+    // Every other read that may lag follows the same rule: the writer reads the primary, where each has changed.
+    const mine = await reads(boss);
+    expect(mine).toMatchObject({ exported: 5, webTransactions: 2, denials: [2] });
+    expect(mine.statementUsed).not.toEqual(before.statementUsed);
+    expect(mine.asOf).not.toEqual(before.asOf);
+    expect(await reads(cast.reader)).toEqual(before);
 
     await cluster.resumeReplay();
     await expect.poll(() => sessions(cast.reader), { timeout: 30_000 }).toBe(5);
+    await expect.poll(() => reads(cast.reader), { timeout: 30_000 }).toEqual(mine);
 
     // The replica stops between two polls: the next read fails over to the primary, and nothing fails.
     await cluster.stopReplica();
@@ -222,5 +295,6 @@ describe('the app with DATABASE_REPLICA_URL', () => {
     expect(await replicaState()).toBe('down');
     await addSessions(1);
     expect(await sessions(cast.reader)).toBe(6);
+    expect(await reads(cast.reader)).toMatchObject({ exported: 6, webTransactions: 2 });
   }, 120_000);
 });

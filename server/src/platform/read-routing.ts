@@ -1,7 +1,7 @@
 import { apiCatalogue } from '@lp/contract/api-catalogue';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { type Db, queryRows } from '../db/database.ts';
+import { type Database, type Db, queryRows } from '../db/database.ts';
 import type { AppContext } from './context.ts';
 import type { Principal } from './principal.ts';
 
@@ -65,6 +65,47 @@ export async function lagTolerantRead<T>(
     ctx.log.warn({ err: e }, 'the read replica did not answer: reading the primary');
     ctx.metrics?.replicaReads.inc({ target: 'primary' });
     return read(ctx.db);
+  }
+}
+
+/**
+ * lagTolerantRead for a read streamed from a cursor (the CSV export): the replica when allowed, else the primary.
+ * A replica that is lost before its first chunk is marked down and the stream starts again on the primary; once
+ * rows have gone to the caller a lost connection ends the stream with the error, as on the primary (rows already
+ * sent cannot be taken back, and a restart could repeat or miss rows written meanwhile).
+ */
+export async function* lagTolerantStream<T, R>(
+  ctx: AppContext,
+  principal: Principal,
+  open: (database: Database) => AsyncGenerator<T, R>,
+): AsyncGenerator<T, R> {
+  const router = ctx.replica;
+  let source = ctx.database;
+  let chunks: AsyncGenerator<T, R>;
+  let first: IteratorResult<T, R>;
+  if (router?.replicaFor(principal.lastWrite)) {
+    chunks = open(router.replica);
+    try {
+      first = await chunks.next();
+      source = router.replica;
+    } catch (e) {
+      if (!lostConnection(e)) throw e;
+      router.markDown();
+      ctx.log.warn({ err: e }, 'the read replica did not answer: streaming from the primary');
+      chunks = open(ctx.database);
+      first = await chunks.next();
+    }
+  } else {
+    chunks = open(ctx.database);
+    first = await chunks.next();
+  }
+  ctx.metrics?.replicaReads.inc({ target: source === ctx.database ? 'primary' : 'replica' });
+  try {
+    if (first.done) return first.value;
+    yield first.value;
+    return yield* chunks;
+  } finally {
+    await chunks.return(undefined as R);
   }
 }
 

@@ -11,11 +11,13 @@ import {
   statementPdfFileName,
   statementPeriodProblem,
 } from '@lp/domain/statement';
+import type { Db } from '../../db/database.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { AppError, badRequest, notFound } from '../../platform/errors.ts';
 import { escapeHtml } from '../../platform/escape-html.ts';
 import { sendUserEmail } from '../../platform/mail/user-mail.ts';
 import type { Principal } from '../../platform/principal.ts';
+import { lagTolerantRead } from '../../platform/read-routing.ts';
 import { authorizeAccount } from '../accounts/policy.ts';
 import { statementEntitlements } from '../entitlements/service.ts';
 import { requireElasticServer } from '../ip-rules/service.ts';
@@ -25,16 +27,16 @@ import { usageAggregates } from './repository.ts';
 export const unknownElasticEntitlement = 'No elastic entitlement with this activation id for this account.';
 
 async function composeStatement(
-  ctx: AppContext,
+  db: Db,
   account: { customerNumber: string; customerName: string },
   period: DayRange,
   reportDate: string,
   only?: StatementEntitlement,
 ): Promise<Statement> {
-  const all = await statementEntitlements.ofAccount(ctx.db, account.customerNumber);
+  const all = await statementEntitlements.ofAccount(db, account.customerNumber);
   if (all.length === 0) throw new AppError('NOT_FOUND', messages.noActiveEntitlements);
   const entitlements = only ? [only] : all;
-  const usage = await usageAggregates(ctx.db, account.customerNumber, period, only ? [only.id] : undefined);
+  const usage = await usageAggregates(db, account.customerNumber, period, only ? [only.id] : undefined);
   const { records, products } = buildStatement({
     period,
     entitlements,
@@ -64,7 +66,10 @@ export async function getStatement(
   const period = { from: request.from, to: request.to };
   const problem = statementPeriodProblem(period);
   if (problem) throw badRequest(problem);
-  return composeStatement(ctx, customer, period, request.today ?? formatDate(new Date()));
+  // A report that may be seconds old: from the replica when it may be used (decision 075).
+  return lagTolerantRead(ctx, principal, (db) =>
+    composeStatement(db, customer, period, request.today ?? formatDate(new Date())),
+  );
 }
 
 /** POST /api/getPdf: the same statement as a PDF file. */
@@ -106,7 +111,8 @@ export async function sendStatementEmail(
 
   const now = new Date();
   const period = statementEmailPeriod(kind, new Date(request.date));
-  const statement = await composeStatement(ctx, customer, period, formatDate(now), entitlement);
+  // The mail is a write: its statement is read on the primary, with the audit entry it records.
+  const statement = await composeStatement(ctx.db, customer, period, formatDate(now), entitlement);
   const pdf = await renderStatementPdf(statement);
   const title = kindTitle[kind];
   const record = statement.Records[0];

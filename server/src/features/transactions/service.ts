@@ -12,7 +12,7 @@ import type { AppContext } from '../../platform/context.ts';
 import { badRequest } from '../../platform/errors.ts';
 import type { Principal } from '../../platform/principal.ts';
 import { queryCount, queryDistinct, queryPage, streamPage } from '../../platform/query/engine.ts';
-import { lagTolerantRead } from '../../platform/read-routing.ts';
+import { lagTolerantRead, lagTolerantStream } from '../../platform/read-routing.ts';
 import { authorizeAccount } from '../accounts/policy.ts';
 import { accountScope, END_TIME_ORDER, usageSessionsResource } from './resource.ts';
 
@@ -93,10 +93,9 @@ export async function* streamUsage(
 ): AsyncGenerator<UsageRow[], string | null> {
   await authorizeAccount(ctx, principal, request.customerNumber, 'read');
   const { options, wanted } = usagePageOptions(ctx, request);
-  const chunks = streamPage(ctx.database, usageSessionsResource, {
-    ...options,
-    chunkSize: STREAM_CHUNK_ROWS,
-  });
+  const chunks = lagTolerantStream(ctx, principal, (database) =>
+    streamPage(database, usageSessionsResource, { ...options, chunkSize: STREAM_CHUNK_ROWS }),
+  );
   try {
     for (;;) {
       const step = await chunks.next();

@@ -16,6 +16,7 @@ import type { Db } from '../../db/database.ts';
 import type { AppContext } from '../../platform/context.ts';
 import type { Job } from '../../platform/jobs.ts';
 import type { Principal } from '../../platform/principal.ts';
+import { lagTolerantRead } from '../../platform/read-routing.ts';
 import { authorizeAccount } from '../accounts/policy.ts';
 import { webPoolSeats } from '../web-seats/service.ts';
 import {
@@ -66,11 +67,14 @@ export async function webUtilisation(
   // webPoolSeats is the account gate ('read') and the pools with their seats, named seats and group terms.
   const pools = await webPoolSeats(ctx, principal, customerNumber);
   const period = periodOf(from, to);
-  const watermark = await readWatermark(ctx.db);
-  const [peaks, users] = await Promise.all([
-    dailyPeaks(ctx.db, customerNumber, period, watermark),
-    activeUsers(ctx.db, customerNumber, period, watermark),
-  ]);
+  // The watermark and the rollups it vouches for come from one server (the replica when it may be used).
+  const [peaks, users] = await lagTolerantRead(ctx, principal, async (db) => {
+    const watermark = await readWatermark(db);
+    return Promise.all([
+      dailyPeaks(db, customerNumber, period, watermark),
+      activeUsers(db, customerNumber, period, watermark),
+    ]);
+  });
   const poolPeaks = peaks.filter((p) => p.groupId === null);
   const groupPeaks = peaks.filter((p) => p.groupId !== null);
   const days = daysOf(from, to);
@@ -107,12 +111,14 @@ export async function webUsageHeatmap(
   request: { customerNumber: string; from: string; to: string; partNumber?: string },
 ): Promise<HeatmapCell[]> {
   await authorizeAccount(ctx, principal, request.customerNumber, 'read');
-  const rows = await hourlyUse(
-    ctx.db,
-    request.customerNumber,
-    periodOf(request.from, request.to),
-    await readWatermark(ctx.db),
-    request.partNumber,
+  const rows = await lagTolerantRead(ctx, principal, async (db) =>
+    hourlyUse(
+      db,
+      request.customerNumber,
+      periodOf(request.from, request.to),
+      await readWatermark(db),
+      request.partNumber,
+    ),
   );
   const cells: HeatmapCell[] = [];
   for (let weekday = 0; weekday < 7; weekday++)
@@ -132,10 +138,9 @@ export async function webDenials(
   const { customerNumber } = request;
   const pools = await webPoolSeats(ctx, principal, customerNumber);
   const period = periodOf(request.from, request.to);
-  const [counts, peaks] = await Promise.all([
-    denialCounts(ctx.db, customerNumber, period),
-    capacityDenialPeaks(ctx.db, customerNumber, period),
-  ]);
+  const [counts, peaks] = await lagTolerantRead(ctx, principal, (db) =>
+    Promise.all([denialCounts(db, customerNumber, period), capacityDenialPeaks(db, customerNumber, period)]),
+  );
   const byPool = new Map<string, PoolDenials>();
   for (const row of counts) {
     const pool = byPool.get(row.partNumber) ?? {
@@ -173,7 +178,9 @@ export async function webReclaim(
   now = new Date(),
 ): Promise<ReclaimPage> {
   await authorizeAccount(ctx, principal, request.customerNumber, 'read');
-  return idleNamedSeatsPage(ctx.db, request.customerNumber, daysBefore(now, request.inactiveDays), request);
+  return lagTolerantRead(ctx, principal, (db) =>
+    idleNamedSeatsPage(db, request.customerNumber, daysBefore(now, request.inactiveDays), request),
+  );
 }
 
 /** The reclaim digest's window: named seats unused this many days. */

@@ -4,6 +4,7 @@ import { formatDateTime } from '@lp/domain/dates';
 import type { AppContext } from '../../platform/context.ts';
 import type { Principal } from '../../platform/principal.ts';
 import { queryCount, queryDistinct, queryPage } from '../../platform/query/engine.ts';
+import { lagTolerantRead } from '../../platform/read-routing.ts';
 import { authorizeAccount } from '../accounts/policy.ts';
 import { latestLeaseEvent } from './repository.ts';
 import { transactionsScope, webTransactionsResource } from './transactions-resource.ts';
@@ -35,11 +36,13 @@ export async function listWebTransactions(
 ) {
   const { customerNumber, ...pageRequest } = request;
   await authorizeAccount(ctx, principal, customerNumber, 'read');
-  const page = await queryPage(ctx.db, webTransactionsResource, {
-    scope: transactionsScope(customerNumber),
-    request: pageRequest,
-    secret: ctx.secret,
-  });
+  const page = await lagTolerantRead(ctx, principal, (db) =>
+    queryPage(db, webTransactionsResource, {
+      scope: transactionsScope(customerNumber),
+      request: pageRequest,
+      secret: ctx.secret,
+    }),
+  );
   return { rows: page.rows.map(present), token: page.token };
 }
 
@@ -49,10 +52,12 @@ export async function countWebTransactions(
   request: { customerNumber: string; filter?: FilterRule },
 ) {
   await authorizeAccount(ctx, principal, request.customerNumber, 'read');
-  return queryCount(ctx.db, webTransactionsResource, {
-    scope: transactionsScope(request.customerNumber),
-    filter: request.filter,
-  });
+  return lagTolerantRead(ctx, principal, (db) =>
+    queryCount(db, webTransactionsResource, {
+      scope: transactionsScope(request.customerNumber),
+      filter: request.filter,
+    }),
+  );
 }
 
 export async function distinctWebTransactions(
@@ -61,12 +66,14 @@ export async function distinctWebTransactions(
   request: { customerNumber: string; filter?: FilterRule; key: string; limit?: number },
 ) {
   await authorizeAccount(ctx, principal, request.customerNumber, 'read');
-  const values = await queryDistinct(ctx.db, webTransactionsResource, {
-    scope: transactionsScope(request.customerNumber),
-    filter: request.filter,
-    key: request.key,
-    limit: request.limit,
-  });
+  const values = await lagTolerantRead(ctx, principal, (db) =>
+    queryDistinct(db, webTransactionsResource, {
+      scope: transactionsScope(request.customerNumber),
+      filter: request.filter,
+      key: request.key,
+      limit: request.limit,
+    }),
+  );
   return values.map((v) => (v instanceof Date ? formatDateTime(v) : v));
 }
 
@@ -77,6 +84,7 @@ export async function webTransactionsAsOf(
   request: { customerNumber: string },
 ) {
   await authorizeAccount(ctx, principal, request.customerNumber, 'read');
-  const at = await latestLeaseEvent(ctx.db, request.customerNumber);
+  // The same server as the grid beside it, so "Data as of" tells the age of the rows shown.
+  const at = await lagTolerantRead(ctx, principal, (db) => latestLeaseEvent(db, request.customerNumber));
   return { asOf: at ? formatDateTime(at) : null };
 }
