@@ -14,9 +14,15 @@
  *             (authorization + presentation) and the whole HTTP request.
  *  csv        30 000 rows as the CSV export asks them (service, limit 30000) turned into CSV with papaparse
  *             as the browser does; also over HTTP. Baseline: the same SQL raw.
+ *  freshness  (issue 25 §3; only when named) a primary and a streaming standby of their own (initdb,
+ *             pg_basebackup -R) and the app reading the standby (DATABASE_REPLICA_URL), then the primary alone:
+ *             while N license servers post batches back to back for --freshness-seconds, a probe server posts
+ *             a batch and a reader polls /api/fetchUsage until its newest session shows, again and again.
+ *             Reports the reader's ingest-to-visible p50/p95/p99 and the app's own lp_usage_visible_seconds.
  *
- *   npx tsx bench/elastic.ts [--engine postgres|pglite] [--only ingest,latency,statement,block,csv]
+ *   npx tsx bench/elastic.ts [--engine postgres|pglite] [--only ingest,latency,statement,block,csv,freshness]
  *     [--events N] [--streams N] [--statement-sessions N] [--rows N] [--iterations N] [--profile]
+ *     [--freshness-seconds N]
  *     [--extra-sql "DDL"]   (run on the ingest/latency/statement database before measuring)
  *
  * ingest/latency/statement share one database, block/csv another (usage_sessions filled with N synthetic rows
@@ -31,7 +37,8 @@ import type { FilterRule } from '@lp/contract/query/schemas';
 import { CSV_EXPORT_MAX, type UsageAttribute, type UsageRow } from '@lp/contract/transactions/schemas';
 import { formatDate } from '@lp/domain/dates';
 import { contactRoles } from '@lp/domain/policy';
-import { type Database, queryRows } from '@lp/server/db/database';
+import { type Database, migrateDatabase, openPostgres, queryRows } from '@lp/server/db/database';
+import { ensureUsagePartitions } from '@lp/server/db/partitions';
 import { type ElasticServer, ingestUsage } from '@lp/server/features/cls-api/ingest';
 import { issueServerCredential } from '@lp/server/features/cls-api/server-credentials';
 import { projects, usernames } from '@lp/server/features/demo/catalogue';
@@ -47,6 +54,7 @@ import {
   usageEvents,
 } from '@lp/server/harness/elastic-factories';
 import { addContact, buildAccount } from '@lp/server/harness/factories';
+import { startReplicaCluster } from '@lp/server/harness/replica-cluster';
 import { signInAs } from '@lp/server/harness/sign-in';
 import { createTestApp } from '@lp/server/harness/test-app';
 import { loadConfig } from '@lp/server/platform/config';
@@ -70,6 +78,7 @@ const { values: args } = parseArgs({
     'statement-sessions': { type: 'string', default: '1000000' },
     rows: { type: 'string', default: '10000000' },
     iterations: { type: 'string', default: '200' },
+    'freshness-seconds': { type: 'string', default: '120' },
     /** time spent per SQL statement during the 1-stream ingest */
     profile: { type: 'boolean', default: false },
     // DDL to try on the ingest/latency/statement database before measuring, e.g. "alter table ... set (fillfactor = 80)"
@@ -488,6 +497,129 @@ async function latencyStage(bench: BenchDatabase, running: RunningApp) {
   }
 }
 
+/** The le bound of the histogram bucket holding the p-th percentile of a Prometheus text exposition's metric. */
+function bucketPercentile(text: string, metric: string, p: number): { count: number; le: string } {
+  const buckets = [...text.matchAll(new RegExp(`^${metric}_bucket\\{le="([^"]+)"\\} (\\d+)$`, 'gm'))].map(
+    (m) => ({ le: m[1], n: Number(m[2]) }),
+  );
+  const count = buckets.at(-1)?.n ?? 0;
+  return { count, le: buckets.find((b) => b.n >= (p / 100) * count)?.le ?? 'none' };
+}
+
+/**
+ * Issue 25 §3: ingest-to-visible as a reader of the usage grid sees it, through a streaming replica and on the
+ * primary alone, while other license servers keep posting.
+ */
+async function freshnessStage() {
+  const cluster = await startReplicaCluster();
+  const primary = await openPostgres(cluster.primaryUrl, Math.max(8, streams + 4));
+  const metricsToken = 'bench-metrics-token-0123456789';
+  try {
+    await migrateDatabase(primary, cluster.primaryUrl);
+    const { db } = primary;
+    await buildRateTable(db, RATE_TABLE, RATES);
+    await ensureUsagePartitions(db, new Date(), 90);
+    const probe = await elasticAccount(db, '2300001');
+    const { token } = await issueServerCredential(db, { ...probe, createdBy: 'bench' });
+    const { headers } = await benchUser(db, [probe.customerNumber]);
+    const loaders = [];
+    for (let s = 0; s < streams; s++) {
+      const server = await elasticAccount(db, String(2_300_010 + s));
+      loaders.push({
+        server,
+        token: (await issueServerCredential(db, { ...server, createdBy: 'bench' })).token,
+      });
+    }
+    const duration = Number(args['freshness-seconds']) * 1000;
+    for (const [mode, env] of [
+      ['through the replica', { DATABASE_REPLICA_URL: cluster.replicaUrl }],
+      ['on the primary alone', {}],
+    ] as const) {
+      const app = await createTestApp(primary, {
+        DATABASE_URL: cluster.primaryUrl,
+        METRICS_TOKEN: metricsToken,
+        ...env,
+      });
+      await app.listen({ host: '127.0.0.1', port: 0 });
+      const address = app.server.address();
+      const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+      try {
+        if (mode === 'through the replica') {
+          const ready = async () => (await (await fetch(`${url}/readyz`)).json()).replica?.state;
+          while ((await ready()) !== 'ok') await new Promise((r) => setTimeout(r, 100));
+        }
+        const until = performance.now() + duration;
+        let loadEvents = 0;
+        const load = loaders.map(async ({ token: bearer }, s) => {
+          const to = Date.now() - 3 * DAY;
+          const prefix = `fr${mode.length}-${s}`;
+          for (const events of eventBatches(70 + s, prefix, 10_000_000, to - 30 * DAY, to)) {
+            if (performance.now() > until) return;
+            await post(`${url}/cls/v1/usage`, { authorization: `Bearer ${bearer}` }, { events });
+            loadEvents += events.length;
+          }
+        });
+        const visibleAfter: number[] = [];
+        const started = performance.now();
+        for (let i = 0; performance.now() < until; i++) {
+          const end = Date.now() - 2 * DAY - 10 * 60_000;
+          const specs = sessionSpecs(
+            new Rng(9500 + i),
+            `fp${mode.length}-${i}`,
+            0,
+            50,
+            50,
+            end - 3_600_000,
+            end,
+          );
+          const marker = specs[specs.length - 1].sessionId as string;
+          const t = performance.now();
+          await post(
+            `${url}/cls/v1/usage`,
+            { authorization: `Bearer ${token}` },
+            { events: usageEvents(specs) },
+          );
+          for (;;) {
+            const answer = await post<{ data: unknown[] }>(`${url}/api/fetchUsage`, headers, {
+              customerNumber: probe.customerNumber,
+              filter: { condition: 'ALL', criteria: [{ name: 'DeviceID', method: 'EQUALS', value: marker }] },
+              limit: 20,
+            });
+            if (answer.data.length > 0) break;
+            if (performance.now() - t > 300_000) throw new Error(`${marker} not visible after 300 s`);
+            await new Promise((r) => setTimeout(r, 20));
+          }
+          visibleAfter.push(performance.now() - t);
+        }
+        await Promise.all(load);
+        const wall = (performance.now() - started) / 1000;
+        const metrics = await (
+          await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${metricsToken}` } })
+        ).text();
+        const own = bucketPercentile(metrics, 'lp_usage_visible_seconds', 99);
+        const reads = [...metrics.matchAll(/^lp_replica_reads_total\{target="(\w+)"\} (\d+)$/gm)]
+          .map((m) => `${m[1]} ${m[2]}`)
+          .join(', ');
+        const p99 = percentile(visibleAfter, 99);
+        const target = mode === 'through the replica' ? 60_000 : 5_000;
+        record(
+          `ingest-to-visible ${mode}, reader of /api/fetchUsage, ${streams} servers posting ${Math.round(loadEvents / wall).toLocaleString('en-US')} events/s for ${wall.toFixed(0)} s (n=${visibleAfter.length}; p50 / p95 / p99 / max ms)`,
+          `${ms(percentile(visibleAfter, 50))} / ${ms(percentile(visibleAfter, 95))} / ${ms(p99)} / ${ms(Math.max(...visibleAfter))}`,
+          `the app's lp_usage_visible_seconds: p99 <= ${own.le} s of ${own.count} batches; reads ${reads || 'primary only'}`,
+          '',
+          `p99 <= ${target} ms`,
+          p99 <= target,
+        );
+      } finally {
+        await app.close();
+      }
+    }
+  } finally {
+    await primary.close();
+    await cluster.stop();
+  }
+}
+
 async function statementStage(bench: BenchDatabase, running: RunningApp) {
   const { db } = bench.database;
   const server = await elasticAccount(db, '2200001');
@@ -818,6 +950,7 @@ async function main() {
       await bench.cleanup();
     }
   }
+  if (stages.has('freshness')) await freshnessStage();
   if (stages.has('block') || stages.has('csv')) {
     const bench = await openBenchDatabase(engine, 4);
     try {

@@ -1,26 +1,15 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Database, openDatabase } from '@lp/server/db/database';
+import { freePort } from '@lp/server/harness/free-port';
 import { openBenchDatabase } from './bench-database.ts';
 
 /** The real server as its own process, for the benches that measure over HTTP (activations, FSA). */
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 /**
  * The real server (main.ts) on the seeded database; resolves once it prints its ready line. `settings` adds

@@ -13,11 +13,11 @@
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { freePort } from '@lp/server/harness/free-port';
 import { openBenchDatabase } from './bench-database.ts';
 
 const { values: opt } = parseArgs({
@@ -36,17 +36,6 @@ const variants = [
   { name: 'tsx (node --import tsx server/src/main.ts)', args: ['--import', 'tsx', 'server/src/main.ts'] },
   { name: 'compiled, no source maps (node server/dist/main.js)', args: ['server/dist/main.js'] },
 ];
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 /** CPU time (user + system) the process used so far, in ms: unlike wall time, hardly moved by other load. */
 const cpuMs = (pid: number) => {

@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '@lp/server/harness/free-port';
 import { type ExternalIdpAccount, startExternalIdp } from '@lp/server/test/external-idp-process';
 import { type BrowserContext, test as base } from '@playwright/test';
 import { type Mailbox, startSmtp } from './smtp.ts';
@@ -31,14 +31,6 @@ const startServerScript = path.resolve(
   '..',
   'start-server.mjs',
 );
-
-async function freePort(): Promise<number> {
-  const probe = net.createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as net.AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
 
 /** Starts e2e/start-server.mjs (its own fresh database) and resolves once the server prints its ready line. */
 async function startServer(port: number, env: Record<string, string> = {}): Promise<ChildProcess> {

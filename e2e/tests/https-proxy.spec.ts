@@ -3,12 +3,12 @@ import { createHash, X509Certificate } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
 import tls from 'node:tls';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '@lp/server/harness/free-port';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
 import { test as base, expect } from './fixtures.ts';
 import { accountBox } from './helpers.ts';
@@ -102,14 +102,6 @@ const test = base.extend<object, { certificates: Certificates }>({
   // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern.
   baseURL: async ({}, use) => use(stack?.url),
 });
-
-async function freePort(): Promise<number> {
-  const probe = http.createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
 
 /** A CA and a server certificate for localhost signed by it (what a real CA would hand an operator). */
 function makeCertificates(dir: string): Certificates {

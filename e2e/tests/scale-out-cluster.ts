@@ -8,6 +8,7 @@ import path from 'node:path';
 import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { Reconciliation } from '@lp/server/features/ledger/service';
+import { freePort } from '@lp/server/harness/free-port';
 import pg from 'pg';
 import { type DeliveredMail, startSmtp } from './smtp.ts';
 
@@ -145,14 +146,6 @@ async function startProxy() {
       await closed;
     },
   };
-}
-
-async function freePort(): Promise<number> {
-  const probe = http.createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
 }
 
 /**

@@ -111,11 +111,13 @@ export async function buildApp(
         config.REPLICA_MAX_LAG_SECONDS,
       )
     : undefined;
-  if (replica)
+  if (replica) {
     replica.onStatus = ({ state, lagSeconds }) => {
       metrics.replicaLag.set(lagSeconds ?? -1);
       metrics.replicaUsed.set(state === 'ok' ? 1 : 0);
     };
+    replica.onVisible = (seconds) => metrics.usageVisible.observe(seconds);
+  }
   const ctx: AppContext = {
     config,
     database,

@@ -2,7 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { freePort } from '../test/free-port.ts';
+import { freePort } from '../harness/free-port.ts';
 import { logLines, startServer, waitReady } from '../test/server-process.ts';
 import { createTestDatabase, migratedDataDir, type TestDatabase } from '../test/test-db.ts';
 

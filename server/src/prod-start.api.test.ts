@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { count } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
-import { freePort } from '../test/free-port.ts';
+import { freePort } from '../harness/free-port.ts';
 import { startServer, waitReady } from '../test/server-process.ts';
 import { TestBrowser } from '../test/test-browser.ts';
 import { createTestDatabase, migratedDataDir, type TestDatabase } from '../test/test-db.ts';

@@ -13,11 +13,11 @@ import { contactRoles } from '@lp/domain/policy';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { expect, test } from 'vitest';
 import { addContact, buildAccount } from '../harness/factories.ts';
+import { freePort } from '../harness/free-port.ts';
 import { signInAs } from '../harness/sign-in.ts';
 import { createTestApp } from '../harness/test-app.ts';
 import { loadConfig } from '../src/platform/config.ts';
 import type { AppContext } from '../src/platform/context.ts';
-import { freePort } from './free-port.ts';
 import { createTestDatabase, type TestDatabase } from './test-db.ts';
 
 /** Someone calling the API: a signed-in user (their session's headers) or `anonymous`. */

@@ -12,10 +12,10 @@ import {
   buildLicenseServer,
   dayFromToday as day,
 } from '@lp/server/harness/factories';
+import { freePort } from '@lp/server/harness/free-port';
 import { createTestApp } from '@lp/server/harness/test-app';
 import { loadConfig } from '@lp/server/platform/config';
 import { buildAccountFixture } from '@lp/server/test/account-fixture';
-import { freePort } from '@lp/server/test/free-port';
 import { startServer, waitReady } from '@lp/server/test/server-process';
 import { tableSnapshot } from '@lp/server/test/table-snapshot';
 import { afterAll, describe, expect, it } from 'vitest';

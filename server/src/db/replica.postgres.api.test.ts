@@ -1,3 +1,4 @@
+import { clsApi } from '@lp/contract/cls/api';
 import { platformApi } from '@lp/contract/platform/api';
 import { prefsApi } from '@lp/contract/prefs/api';
 import { statementsApi } from '@lp/contract/statements/api';
@@ -14,11 +15,15 @@ import {
   buildElasticServer,
   buildRateTable,
   recordUsage,
+  usageEvents,
 } from '../../harness/elastic-factories.ts';
+import { buildAccount } from '../../harness/factories.ts';
+import { type ReplicaCluster, startReplicaCluster } from '../../harness/replica-cluster.ts';
 import { createTestApp } from '../../harness/test-app.ts';
 import { buildAccountFixture } from '../../test/account-fixture.ts';
-import { type ReplicaCluster, startReplicaCluster } from '../../test/replica-cluster.ts';
+import { sample } from '../../test/metric-sample.ts';
 import { addLease, hoursAgo } from '../../test/web-leases.ts';
+import { issueServerCredential } from '../features/cls-api/server-credentials.ts';
 import type { AppContext } from '../platform/context.ts';
 import type { Principal } from '../platform/principal.ts';
 import { lagTolerantStream, WRITE_POSITION_COOKIE } from '../platform/read-routing.ts';
@@ -126,7 +131,13 @@ describe('reads from a streaming replica', () => {
       streamed.push(...chunk.map((r) => Number(r.id)));
     expect(streamed).toEqual([1, 2, 3]);
     expect(router.status().state).toBe('down');
+    // A write followed for freshness counts as visible once reads go to the primary, which has it.
+    const visible: number[] = [];
+    router.onVisible = (seconds) => visible.push(seconds);
+    router.follow(await writePosition(), Date.now() - 5_000);
     await router.poll();
+    expect(visible).toHaveLength(1);
+    expect(visible[0]).toBeGreaterThanOrEqual(5);
     expect(router.status()).toEqual({ state: 'down', lagSeconds: null });
     expect(await notes(readsFor())).toEqual([1, 2, 3]);
   });
@@ -134,6 +145,7 @@ describe('reads from a streaming replica', () => {
 
 describe('the app with DATABASE_REPLICA_URL', () => {
   const CN = '7500001';
+  const METRICS = 'metrics-token-0123456789';
   const SERVER = 'CLS-REPLICA-1';
   let cluster: ReplicaCluster;
   let primary: Database;
@@ -205,8 +217,15 @@ describe('the app with DATABASE_REPLICA_URL', () => {
       denials: denials.data.map((d: { total: number }) => d.total),
     };
   };
-  const replicaState = async () =>
-    (await app.inject({ method: 'GET', url: platformApi.ready.path })).json().replica?.state;
+  const visibleBatches = async () => {
+    const res = await app.inject({ url: '/metrics', headers: { authorization: `Bearer ${METRICS}` } });
+    return {
+      count: sample(res.body, 'lp_usage_visible_seconds_count'),
+      sum: sample(res.body, 'lp_usage_visible_seconds_sum') ?? 0,
+    };
+  };
+  const readyz = async () => (await app.inject({ method: 'GET', url: platformApi.ready.path })).json();
+  const replicaState = async () => (await readyz()).replica?.state;
 
   beforeAll(async () => {
     cluster = await startReplicaCluster();
@@ -226,6 +245,7 @@ describe('the app with DATABASE_REPLICA_URL', () => {
     app = await createTestApp(primary, {
       DATABASE_URL: cluster.primaryUrl,
       DATABASE_REPLICA_URL: cluster.replicaUrl,
+      METRICS_TOKEN: METRICS,
       PIN_ENCRYPTION_KEY: 'a'.repeat(64),
       AUDIT_CHECKPOINT_KEY: 'b'.repeat(64),
     });
@@ -236,6 +256,48 @@ describe('the app with DATABASE_REPLICA_URL', () => {
     await app?.close();
     await primary?.close();
     await cluster?.stop();
+  });
+
+  it('measures how long a posted usage batch takes to reach the replica the usage pages read', async () => {
+    await expect.poll(replicaState, { timeout: 30_000 }).toBe('ok');
+    // Another account's server, so the usage of the test below stays as it counts it.
+    const account = '7500003';
+    await buildAccount(primary.db, { customerNumber: account, name: 'Freshness' });
+    await buildElasticServer(primary.db, account, 'CLS-REPLICA-2');
+    await buildElasticEntitlement(primary.db, account, {
+      activationId: 'ACT-REPLICA-2',
+      quantity: 1_000,
+      startDate: '2020-01-01',
+      endDate: '2099-12-31',
+    });
+    const { token } = await issueServerCredential(primary.db, {
+      customerNumber: account,
+      elasticServerId: 'CLS-REPLICA-2',
+      createdBy: 'test',
+    });
+    const start = new Date(Date.now() - 2 * 3_600_000).toISOString();
+    const events = usageEvents([{ product: 'Fluent', start, end: new Date().toISOString() }]);
+    const before = await visibleBatches();
+    await cluster.pauseReplay();
+    const posted = Date.now();
+    const res = await app.inject({
+      method: 'POST',
+      url: clsApi.usage.path,
+      headers: { authorization: `Bearer ${token}` },
+      payload: { events },
+    });
+    expect(res.json()).toMatchObject({ accepted: 2 });
+    // Held while the replica replays nothing: the app's polls see it behind, so the batch is not yet visible.
+    await expect
+      .poll(async () => (await readyz()).replica.lagSeconds, { timeout: 30_000 })
+      .toBeGreaterThan(0);
+    expect((await visibleBatches()).count).toBe(before.count);
+    const held = (Date.now() - posted) / 1000;
+    await cluster.resumeReplay();
+    await expect
+      .poll(async () => (await visibleBatches()).count, { timeout: 30_000 })
+      .toBe((before.count ?? 0) + 1);
+    expect((await visibleBatches()).sum - before.sum).toBeGreaterThanOrEqual(held);
   });
 
   it("reads usage from the replica, a user's own writes from the primary until replayed, and the primary when the replica stops", async () => {

@@ -37,6 +37,14 @@ export interface ReplicaStatus {
 }
 
 const MAX_SAMPLES = 10_000;
+/** Writes awaiting replay, for the freshness measurement: beyond this the oldest are no longer followed. */
+const MAX_PENDING = 10_000;
+
+/** A write whose visibility on the replica is being followed: its commit's position and when it was received. */
+interface PendingWrite {
+  lsn: bigint;
+  receivedAt: number;
+}
 
 /** Routes the reads that may lag, from the last poll of both servers (each node polls on its own). */
 export class ReadRouter {
@@ -49,8 +57,14 @@ export class ReadRouter {
   readonly replica: Database;
   private readonly maxLagSeconds: number;
   private readonly pollMs: number;
+  private pending: PendingWrite[] = [];
   /** Told each state the router comes to (the node's metrics). */
   onStatus: (status: ReplicaStatus) => void = () => {};
+  /**
+   * Told, at the first poll that finds it so, that a followed write is visible to the reads that may lag: the
+   * seconds since it was received (issue 25 §3; an upper bound, within one poll).
+   */
+  onVisible: (seconds: number) => void = () => {};
 
   constructor(primary: Database, replica: Database, maxLagSeconds: number, pollMs = 1000) {
     this.primary = primary;
@@ -87,6 +101,28 @@ export class ReadRouter {
       this.lag = null;
     }
     this.onStatus(this.status());
+    this.settlePending(now);
+  }
+
+  /** Follows a committed write (its position on the primary) until the reads that may lag see it. */
+  follow(lsn: string, receivedAt: number): void {
+    this.pending.push({ lsn: parseLsn(lsn), receivedAt });
+    if (this.pending.length > MAX_PENDING) this.pending.shift();
+  }
+
+  /**
+   * The followed writes visible now: those the replica has replayed while it is used, or all of them when it is
+   * not (reads that may lag then go to the primary, which has them).
+   */
+  private settlePending(now: number): void {
+    const used = this.status().state === 'ok' && this.replayed !== null;
+    const replayed = this.replayed ?? 0n;
+    const waiting: PendingWrite[] = [];
+    for (const write of this.pending) {
+      if (used && write.lsn > replayed) waiting.push(write);
+      else this.onVisible(Math.max(0, (now - write.receivedAt) / 1000));
+    }
+    this.pending = waiting;
   }
 
   status(): ReplicaStatus {

@@ -16,6 +16,7 @@ import {
 import { buildLease } from '../../harness/factories.ts';
 import { createTestApp } from '../../harness/test-app.ts';
 import { acme, anonymous, apiTest, bearer } from '../../test/api-fixture.ts';
+import { sample } from '../../test/metric-sample.ts';
 import { emails, products } from '../db/schema.ts';
 import { issueServerCredential } from '../features/cls-api/server-credentials.ts';
 import { metricsListenerAddress } from './metrics.ts';
@@ -53,18 +54,6 @@ const test = apiTest
       return res.body;
     };
   });
-
-/** The sum of a metric's samples whose labels include `labels`; undefined when the metric has none. */
-function sample(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
-  let total: number | undefined;
-  for (const line of text.split('\n')) {
-    const m = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
-    if (!m || m[1] !== name) continue;
-    const has = Object.fromEntries([...(m[2] ?? '').matchAll(/(\w+)="([^"]*)"/g)].map((l) => [l[1], l[2]]));
-    if (Object.entries(labels).every(([k, v]) => has[k] === v)) total = (total ?? 0) + Number(m[3]);
-  }
-  return total;
-}
 
 describe('access', () => {
   test('refuses /metrics without the token, in the envelope', async ({ app }) => {
@@ -186,6 +175,9 @@ describe('what a scrape shows', () => {
     expect(sample(text, 'lp_usage_ingest_lag_seconds_bucket', { le: '3600' })).toBe(1);
     expect(sample(text, 'lp_usage_ingest_lag_seconds_bucket', { le: '14400' })).toBe(2);
     expect(sample(text, 'lp_http_requests_total', { operation: 'postServerUsage', status: '200' })).toBe(1);
+    // Without a replica the batch is visible to the usage pages at its commit (issue 25 §3: within 5 s).
+    expect(sample(text, 'lp_usage_visible_seconds_count')).toBe(1);
+    expect(sample(text, 'lp_usage_visible_seconds_bucket', { le: '5' })).toBe(1);
   });
 
   test('counts license files generated', async ({ api, database, cast: { boss }, scrape }) => {

@@ -156,9 +156,15 @@ export function createMetrics(database: Database) {
       buckets: lagBuckets,
       registers,
     }),
+    usageVisible: new Histogram({
+      name: 'lp_usage_visible_seconds',
+      help: 'Usage batches: time from their receipt at /cls/v1/usage until the usage pages can show them (the commit; with a read replica, its replay, to within one poll)',
+      buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300],
+      registers,
+    }),
     replicaReads: new Counter({
       name: 'lp_replica_reads_total',
-      help: 'Reads that may lag (usage grids, counts, distinct values), by the server that answered (replica, primary)',
+      help: 'Reads that may lag (usage grids and exports, statements, web transactions and reports), by the server that answered (replica, primary)',
       labelNames: ['target'] as const,
       registers,
     }),

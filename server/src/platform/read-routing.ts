@@ -109,6 +109,23 @@ export async function* lagTolerantStream<T, R>(
   }
 }
 
+/**
+ * Issue 25 §3: measures how long a usage batch received at `receivedAt` (ms) and now committed takes to be seen by
+ * the reads that may lag: at once on the primary; with a replica, when the router's poll finds it replayed.
+ */
+export async function measureVisibility(ctx: AppContext, receivedAt: number): Promise<void> {
+  const metrics = ctx.metrics;
+  if (!metrics) return;
+  const router = ctx.replica;
+  if (!router) {
+    metrics.usageVisible.observe((Date.now() - receivedAt) / 1000);
+    return;
+  }
+  // Taken after the commit, so at or past the batch's own position.
+  const [{ lsn }] = await queryRows<{ lsn: string }>(ctx.db, sql`select pg_current_wal_lsn()::text as lsn`);
+  router.follow(lsn, receivedAt);
+}
+
 /** Gives every successful write of a signed-in caller the primary's WAL position in a cookie (with a replica only). */
 export function installReadYourWrites(app: FastifyInstance, ctx: AppContext): void {
   if (!ctx.replica) return;

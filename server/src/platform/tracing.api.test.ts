@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../test/free-port.ts';
+import { freePort } from '../../harness/free-port.ts';
 import { type ServerProcess, startServer, waitReady } from '../../test/server-process.ts';
 
 /*

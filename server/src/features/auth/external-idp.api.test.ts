@@ -2,6 +2,7 @@ import { authApi } from '@lp/contract/auth/api';
 import { type Operation, operationUrl } from '@lp/contract/common/operation';
 import { eq } from 'drizzle-orm';
 import { describe, expect } from 'vitest';
+import { freePort } from '../../../harness/free-port.ts';
 import { createTestApp } from '../../../harness/test-app.ts';
 import { apiTest } from '../../../test/api-fixture.ts';
 import { auditEntriesOf } from '../../../test/audit-entries.ts';
@@ -10,7 +11,6 @@ import {
   type ExternalIdpAccount,
   startExternalIdp,
 } from '../../../test/external-idp-process.ts';
-import { freePort } from '../../../test/free-port.ts';
 import { formAction, TestBrowser } from '../../../test/test-browser.ts';
 import type { Database } from '../../db/database.ts';
 import { sessions, users } from '../../db/schema.ts';

@@ -1,9 +1,9 @@
 import { authApi } from '@lp/contract/auth/api';
 import type { FastifyInstance } from 'fastify';
 import { describe, expect } from 'vitest';
+import { freePort } from '../../../harness/free-port.ts';
 import { createTestApp } from '../../../harness/test-app.ts';
 import { apiTest } from '../../../test/api-fixture.ts';
-import { freePort } from '../../../test/free-port.ts';
 import { TestBrowser } from '../../../test/test-browser.ts';
 import { idpAccounts } from '../../db/schema.ts';
 import { hashPassword } from './password.ts';

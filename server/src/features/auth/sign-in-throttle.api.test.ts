@@ -1,10 +1,10 @@
 import { authApi } from '@lp/contract/auth/api';
 import type { FastifyInstance } from 'fastify';
 import { describe, expect } from 'vitest';
+import { freePort } from '../../../harness/free-port.ts';
 import { createTestApp } from '../../../harness/test-app.ts';
 import { apiTest } from '../../../test/api-fixture.ts';
 import { auditEntriesOf } from '../../../test/audit-entries.ts';
-import { freePort } from '../../../test/free-port.ts';
 import { formAction, TestBrowser } from '../../../test/test-browser.ts';
 import type { Db } from '../../db/database.ts';
 import { idpAccounts, signInAddressFailures } from '../../db/schema.ts';

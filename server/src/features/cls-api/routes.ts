@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../platform/context.ts';
 import { forbidden, notFound } from '../../platform/errors.ts';
 import type { Principal } from '../../platform/principal.ts';
+import { measureVisibility } from '../../platform/read-routing.ts';
 import { route } from '../../platform/route.ts';
 import { authorizeAccount, authorizeAccountOf } from '../accounts/policy.ts';
 import { auditActor } from '../audit/service.ts';
@@ -79,6 +80,7 @@ export function registerClsRoutes(app: FastifyInstance, ctx: AppContext): void {
     const now = new Date();
     const result = await ingestUsage(ctx.db, server, body.events, now, ctx.config.CLS_BACKFILL_DAYS);
     countUsage(ctx, body.events, result, now);
+    if (result.accepted > 0) await measureVisibility(ctx, now.getTime());
     return result;
   });
 
