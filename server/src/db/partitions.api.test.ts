@@ -201,6 +201,16 @@ describe('migrations 0018 and 0020', () => {
     expect(where['s-43']).toBe('usage_sessions_default');
     expect(where['s-1']).toBe(`usage_sessions_p${monthStart(now).slice(0, 7).replace('-', '_')}`);
     expect(Object.values(where).filter((p) => p === 'usage_sessions_default')).toHaveLength(1);
+    // Migration 0021 counted the sessions there were per account, server and UTC day (decision 076).
+    const daily = sql`select customer_number, server_id, (start_time at time zone 'UTC')::date::text as day,
+        count(*)::int as n from usage_sessions group by 1, 2, 3 order by 1, 2, 3`;
+    expect(
+      await queryRows(
+        d.db,
+        sql`select customer_number, server_id, day::text as day, sessions::int as n from usage_daily_counts
+          order by 1, 2, 3`,
+      ),
+    ).toEqual(await queryRows(d.db, daily));
     // The next session continues the old numbering.
     await insertSessions(d, [now.toISOString()], '7100002');
     const [{ id }] = await queryRows<{ id: string }>(

@@ -80,6 +80,21 @@ export const usageDailyRollups = pgTable(
   ],
 );
 
+/**
+ * Usage sessions per account, license server and UTC day of their start, as they are now (migration 0021,
+ * decision 076): kept by a trigger on every insert into usage_sessions, cleared for the days retention drops.
+ */
+export const usageDailyCounts = pgTable(
+  'usage_daily_counts',
+  {
+    customerNumber: text('customer_number').notNull(),
+    serverId: text('server_id').notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+    sessions: bigint('sessions', { mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ name: 'usage_daily_counts_pk', columns: [t.customerNumber, t.day, t.serverId] })],
+);
+
 /** Elastic IP allow-list rules per account and elastic license server (spec 000 §2.10). */
 export const ipRules = pgTable(
   'ip_rules',

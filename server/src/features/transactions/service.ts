@@ -14,6 +14,7 @@ import type { Principal } from '../../platform/principal.ts';
 import { queryCount, queryDistinct, queryPage, streamPage } from '../../platform/query/engine.ts';
 import { lagTolerantRead, lagTolerantStream } from '../../platform/read-routing.ts';
 import { authorizeAccount } from '../accounts/policy.ts';
+import { countStartsIn, startTimeWindow } from './repository.ts';
 import { accountScope, END_TIME_ORDER, usageSessionsResource } from './resource.ts';
 
 /** An account's usage, or one of its elastic license servers' (the wire's serverId, mapped in routes.ts). */
@@ -113,11 +114,15 @@ export async function countUsage(
   request: UsageScope & { filter?: FilterRule },
 ) {
   await authorizeAccount(ctx, principal, request.customerNumber, 'read');
+  // A filter of session starts alone (the page's date range) is counted from the daily counts (decision 076).
+  const window = startTimeWindow(request.filter);
   return lagTolerantRead(ctx, principal, (db) =>
-    queryCount(db, usageSessionsResource, {
-      scope: accountScope(request.customerNumber, request.elasticServerId),
-      filter: request.filter,
-    }),
+    window
+      ? countStartsIn(db, request.customerNumber, request.elasticServerId, window)
+      : queryCount(db, usageSessionsResource, {
+          scope: accountScope(request.customerNumber, request.elasticServerId),
+          filter: request.filter,
+        }),
   );
 }
 

@@ -63,3 +63,12 @@ export async function deleteDefaultRows(
     sql`delete from ${sql.identifier(`${parent}_default`)} where ${column} < ${before}::timestamptz`,
   );
 }
+
+/**
+ * Clears the daily session counts (decision 076) of the days whose raw sessions go: from `from` (or the first)
+ * to before `before`. Dropping a partition or deleting from the default one fires no trigger on usage_sessions.
+ */
+export async function clearDailyCounts(db: Db, before: string, from?: string): Promise<void> {
+  const since = from ? sql`and day >= ${from}::date` : sql``;
+  await db.execute(sql`delete from usage_daily_counts where day < ${before}::date ${since}`);
+}

@@ -4,6 +4,7 @@ import { type Job, utcDay } from '../../platform/jobs.ts';
 import { automatedActor, recordAudit } from '../audit/service.ts';
 import { webRollupWatermark } from '../web-reporting/service.ts';
 import {
+  clearDailyCounts,
   countLeases,
   deleteDefaultRows,
   dropMonthPartition,
@@ -50,6 +51,7 @@ export async function retireUsageMonths(db: Db, now: Date, retentionMonths: numb
       await db.transaction(async (tx) => {
         const rolled = await rollUpSessions(tx, name);
         await dropMonthPartition(tx, 'usage_sessions', name);
+        await clearDailyCounts(tx, nextMonth(month), month);
         await audit(tx, 'usage_sessions', month.slice(0, 7), rolled);
         return { table: 'usage_sessions' as const, month, ...rolled };
       }),
@@ -71,6 +73,7 @@ export async function retireUsageMonths(db: Db, now: Date, retentionMonths: numb
     const rolled = await rollUpSessions(tx, 'usage_sessions_default', cutoff);
     if (rolled.sessions === 0) return;
     await deleteDefaultRows(tx, 'usage_sessions', cutoff);
+    await clearDailyCounts(tx, cutoff);
     await audit(tx, 'usage_sessions', `before ${cutoff.slice(0, 7)}`, rolled);
   });
   if (watermark !== null)

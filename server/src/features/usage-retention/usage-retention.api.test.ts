@@ -99,6 +99,14 @@ describe('usage retention', () => {
     expect((await reconcile(db, CN)).map((r) => r.balanced)).toEqual([true]);
     // The 2026 session stayed.
     expect(await count(db, `select count(*) from usage_sessions where customer_number = '${CN}'`)).toBe(1);
+    // The daily counts the usage grid's total reads (decision 076) went with the days, and still add up.
+    expect(await count(db, `select count(*) from usage_daily_counts where day < '2025-01-01'`)).toBe(0);
+    expect(
+      await count(
+        db,
+        `select coalesce(sum(sessions), 0) from usage_daily_counts where customer_number = '${CN}'`,
+      ),
+    ).toBe(1);
   });
 
   test('writes one vendor-wide audit entry per month dropped, and a second run drops nothing', async ({
@@ -127,6 +135,7 @@ describe('usage retention', () => {
       values (${CN}, 'late-1', '2024-03-05T10:00:00Z', 'Fluent', 1, 2, 6, 'EUR', 'cy', 'h', 'Completed', ${SERVER}, 600)`);
     await retireUsageMonths(db, new Date('2027-02-14T03:00:00Z'), 25);
     expect(await count(db, `select count(*) from usage_sessions where session_id = 'late-1'`)).toBe(0);
+    expect(await count(db, `select count(*) from usage_daily_counts where day < '2025-01-01'`)).toBe(0);
     expect(
       await count(
         db,

@@ -71,11 +71,14 @@ function columnOf(resource: Resource, name: unknown): ColumnDef | undefined {
     : undefined;
 }
 
+/** The kind of each column a filter may name, as the shared filter parser asks for it. */
+export const filterKindOf = (resource: Resource) => (name: string) => {
+  const column = columnOf(resource, name);
+  return column && column.filterable !== false ? column.type : undefined;
+};
+
 export function compileFilter(resource: Resource, filter: FilterRule | undefined | null): SQL | undefined {
-  const kindOf = (name: string) => {
-    const column = columnOf(resource, name);
-    return column && column.filterable !== false ? column.type : undefined;
-  };
+  const kindOf = filterKindOf(resource);
   let parsed: ReturnType<typeof parseFilter>;
   try {
     parsed = parseFilter(kindOf, filter);

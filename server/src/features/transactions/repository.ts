@@ -1,0 +1,103 @@
+import type { FilterRule } from '@lp/contract/query/schemas';
+import { type FilterTest, parseFilter } from '@lp/domain/filter-rules';
+import { type SQL, sql } from 'drizzle-orm';
+import { type Db, queryRows } from '../../db/database.ts';
+import { filterKindOf } from '../../platform/query/compile.ts';
+import { accountScope, usageSessionsResource } from './resource.ts';
+
+/** One side of a StartTime window: an instant (ms) and whether it is included. */
+interface Bound {
+  ms: number;
+  inclusive: boolean;
+}
+
+/** A window of session starts; an absent side is open. */
+export interface StartWindow {
+  from?: Bound;
+  to?: Bound;
+}
+
+const DAY_MS = 86_400_000;
+// Outside these the day arithmetic below is not worth trusting: such filters count the raw rows.
+const EARLIEST = Date.UTC(1900, 0, 1);
+const LATEST = Date.UTC(9000, 0, 1);
+
+function boundOf(test: FilterTest): { side: 'from' | 'to'; bound: Bound } | null {
+  if (test.op !== 'compare' || test.operand.kind !== 'timestamp') return null;
+  const { ms } = test.operand;
+  if (ms < EARLIEST || ms > LATEST) return null;
+  const inclusive = test.cmp === '>=' || test.cmp === '<=';
+  return { side: test.cmp.startsWith('>') ? 'from' : 'to', bound: { ms, inclusive } };
+}
+
+/**
+ * The window of a filter that names nothing but one StartTime range or comparison (DATERANGE, DAYRANGE, BEFORE,
+ * AFTER, BEFOREDAY, AFTERDAY), or none at all; null for any other filter, an invalid one included (the engine
+ * then counts, and refuses it in its own words).
+ */
+export function startTimeWindow(filter: FilterRule | undefined): StartWindow | null {
+  let parsed: ReturnType<typeof parseFilter>;
+  try {
+    parsed = parseFilter(filterKindOf(usageSessionsResource), filter);
+  } catch {
+    return null;
+  }
+  if (!parsed) return {};
+  if (parsed.criteria.length !== 1) return null;
+  const [c] = parsed.criteria;
+  if (c.name !== 'StartTime' || c.negate || c.tostring) return null;
+  const window: StartWindow = {};
+  for (const test of c.test.op === 'range' ? [c.test.from, c.test.to] : [c.test]) {
+    const side = boundOf(test);
+    if (!side || window[side.side]) return null;
+    window[side.side] = side.bound;
+  }
+  return window;
+}
+
+const instant = (ms: number) => sql`${new Date(ms).toISOString()}::timestamptz`;
+const day = (ms: number) => sql`${new Date(ms).toISOString().slice(0, 10)}::date`;
+
+/**
+ * The account's sessions (or its license server's) that started in `window` (decision 076): the whole UTC days
+ * inside it from usage_daily_counts, the raw rows of the partial days at its edges, in one statement (one snapshot).
+ */
+export async function countStartsIn(
+  db: Db,
+  customerNumber: string,
+  elasticServerId: string | null | undefined,
+  window: StartWindow,
+): Promise<number> {
+  const { from, to } = window;
+  // The first whole day starts at the first midnight at or after the lower bound (after it, if excluded) …
+  let first = from ? Math.ceil(from.ms / DAY_MS) * DAY_MS : undefined;
+  if (from && !from.inclusive && first === from.ms) first = from.ms + DAY_MS;
+  // … and the last one ends at the last midnight at or before the upper bound.
+  const end = to ? Math.floor(to.ms / DAY_MS) * DAY_MS : undefined;
+  const scope = accountScope(customerNumber, elasticServerId);
+  const lower = from && sql`u.start_time ${from.inclusive ? sql`>=` : sql`>`} ${instant(from.ms)}`;
+  const upper = to && sql`u.start_time ${to.inclusive ? sql`<=` : sql`<`} ${instant(to.ms)}`;
+  const rawCount = (...conditions: (SQL | undefined)[]) =>
+    sql`(select count(*) from usage_sessions u where ${sql.join(
+      [scope, ...conditions.filter((c): c is SQL => c !== undefined)],
+      sql` and `,
+    )})`;
+  let query: SQL;
+  if (first !== undefined && end !== undefined && first >= end) {
+    // No whole day inside the window: its raw rows alone.
+    query = sql`select ${rawCount(lower, upper)} as n`;
+  } else {
+    const days = [
+      sql`c.customer_number = ${customerNumber}`,
+      elasticServerId ? sql`c.server_id = ${elasticServerId}` : undefined,
+      first !== undefined ? sql`c.day >= ${day(first)}` : undefined,
+      end !== undefined ? sql`c.day < ${day(end)}` : undefined,
+    ].filter((c): c is SQL => c !== undefined);
+    const before = first !== undefined ? rawCount(lower, sql`u.start_time < ${instant(first)}`) : sql`0`;
+    const after = end !== undefined ? rawCount(sql`u.start_time >= ${instant(end)}`, upper) : sql`0`;
+    query = sql`select (select coalesce(sum(c.sessions), 0) from usage_daily_counts c
+      where ${sql.join(days, sql` and `)}) + ${before} + ${after} as n`;
+  }
+  const [row] = await queryRows<{ n: string | number }>(db, query);
+  return Number(row.n);
+}
