@@ -121,9 +121,14 @@ export async function measureVisibility(ctx: AppContext, receivedAt: number): Pr
     metrics.usageVisible.observe((Date.now() - receivedAt) / 1000);
     return;
   }
-  // Taken after the commit, so at or past the batch's own position.
-  const [{ lsn }] = await queryRows<{ lsn: string }>(ctx.db, sql`select pg_current_wal_lsn()::text as lsn`);
-  router.follow(lsn, receivedAt);
+  try {
+    // Taken after the commit, so at or past the batch's own position.
+    const [{ lsn }] = await queryRows<{ lsn: string }>(ctx.db, sql`select pg_current_wal_lsn()::text as lsn`);
+    router.follow(lsn, receivedAt);
+  } catch (e) {
+    // The batch is stored: a measurement that fails must not turn its answer into an error.
+    ctx.log.warn({ err: e }, 'could not follow a usage batch for lp_usage_visible_seconds');
+  }
 }
 
 /** Gives every successful write of a signed-in caller the primary's WAL position in a cookie (with a replica only). */
