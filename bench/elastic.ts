@@ -470,7 +470,12 @@ async function freshnessStage() {
       try {
         if (mode === 'through the replica') {
           const ready = async () => (await (await fetch(`${url}/readyz`)).json()).replica?.state;
-          while ((await ready()) !== 'ok') await new Promise((r) => setTimeout(r, 100));
+          // The router's first poll (at the app's start) decides; a bench gives up rather than wait for ever.
+          const deadline = performance.now() + 60_000;
+          while ((await ready()) !== 'ok') {
+            if (performance.now() > deadline) throw new Error('the replica was not in use after 60 s');
+            await new Promise((r) => setTimeout(r, 100));
+          }
         }
         const until = performance.now() + duration;
         let loadEvents = 0;
@@ -511,6 +516,7 @@ async function freshnessStage() {
             });
             if (answer.data.length > 0) break;
             if (performance.now() - t > 300_000) throw new Error(`${marker} not visible after 300 s`);
+            // The measured reader's own cadence: a page refreshing every 20 ms (the bench's resolution).
             await new Promise((r) => setTimeout(r, 20));
           }
           visibleAfter.push(performance.now() - t);

@@ -28,7 +28,7 @@ import type { AppContext } from '../platform/context.ts';
 import type { Principal } from '../platform/principal.ts';
 import { lagTolerantStream, WRITE_POSITION_COOKIE } from '../platform/read-routing.ts';
 import { type Database, type Db, migrateDatabase, openPostgres, queryRows } from './database.ts';
-import { ReadRouter } from './replica.ts';
+import { ReadRouter, walPosition } from './replica.ts';
 
 /*
  * Issue 25 §2 against a real streaming standby (initdb, pg_basebackup -R): reads that may lag go to the replica,
@@ -61,8 +61,7 @@ describe('reads from a streaming replica', () => {
   const readsFor = (lastWrite?: string, by = router) => (by.replicaFor(lastWrite) ? replica.db : primary.db);
   const notes = async (db: Db) =>
     (await queryRows<{ id: number }>(db, sql`select id from notes order by id`)).map((r) => r.id);
-  const writePosition = async () =>
-    (await queryRows<{ lsn: string }>(primary.db, sql`select pg_current_wal_lsn()::text as lsn`))[0].lsn;
+  const writePosition = () => walPosition(primary.db);
   /** Polls until the replica has replayed the primary's current position. */
   const caughtUp = async () => {
     const target = await writePosition();

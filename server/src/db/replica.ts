@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { type Database, queryRows } from './database.ts';
+import { type Database, type Db, queryRows } from './database.ts';
 
 /*
  * Issue 25 §2: reads that may be seconds old (usage grids, counts, exports, statements, reports) go to a streaming
@@ -12,6 +12,12 @@ export function parseLsn(text: string): bigint {
   const m = /^([0-9A-Fa-f]{1,8})\/([0-9A-Fa-f]{1,8})$/.exec(text);
   if (!m) throw new Error(`not a WAL position: ${text}`);
   return (BigInt(`0x${m[1]}`) << 32n) | BigInt(`0x${m[2]}`);
+}
+
+/** The primary's current WAL position, as PostgreSQL writes it ('16/B374D848'). */
+export async function walPosition(db: Db): Promise<string> {
+  const [{ lsn }] = await queryRows<{ lsn: string }>(db, sql`select pg_current_wal_lsn()::text as lsn`);
+  return lsn;
 }
 
 /** The primary's WAL position at an instant (ms). */
@@ -75,11 +81,7 @@ export class ReadRouter {
 
   /** Samples the primary's position and the replica's replay; a replica that fails to answer is down. */
   async poll(now = Date.now()): Promise<void> {
-    const [{ lsn }] = await queryRows<{ lsn: string }>(
-      this.primary.db,
-      sql`select pg_current_wal_lsn()::text as lsn`,
-    );
-    this.samples.push({ at: now, lsn: parseLsn(lsn) });
+    this.samples.push({ at: now, lsn: parseLsn(await walPosition(this.primary.db)) });
     // While the replica is down nothing is replayed: a bounded history (hours at one poll a second) whose oldest
     // sample still makes the lag, when it answers again, far past any bound.
     if (this.samples.length > MAX_SAMPLES) this.samples.shift();

@@ -1,7 +1,7 @@
 import { apiCatalogue } from '@lp/contract/api-catalogue';
-import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { type Database, type Db, queryRows } from '../db/database.ts';
+import type { Database, Db } from '../db/database.ts';
+import { walPosition } from '../db/replica.ts';
 import type { AppContext } from './context.ts';
 import type { Principal } from './principal.ts';
 
@@ -123,8 +123,7 @@ export async function measureVisibility(ctx: AppContext, receivedAt: number): Pr
   }
   try {
     // Taken after the commit, so at or past the batch's own position.
-    const [{ lsn }] = await queryRows<{ lsn: string }>(ctx.db, sql`select pg_current_wal_lsn()::text as lsn`);
-    router.follow(lsn, receivedAt);
+    router.follow(await walPosition(ctx.db), receivedAt);
   } catch (e) {
     // The batch is stored: a measurement that fails must not turn its answer into an error.
     ctx.log.warn({ err: e }, 'could not follow a usage batch for lp_usage_visible_seconds');
@@ -138,11 +137,7 @@ export function installReadYourWrites(app: FastifyInstance, ctx: AppContext): vo
     const operationId = request.routeOptions.config?.operationId;
     if (!request.principal || reply.statusCode >= 400 || !operationId || !writes.has(operationId))
       return payload;
-    const [{ lsn }] = await queryRows<{ lsn: string }>(
-      ctx.database.db,
-      sql`select pg_current_wal_lsn()::text as lsn`,
-    );
-    reply.setCookie(WRITE_POSITION_COOKIE, lsn, {
+    reply.setCookie(WRITE_POSITION_COOKIE, await walPosition(ctx.database.db), {
       path: '/',
       httpOnly: true,
       sameSite: 'lax',
