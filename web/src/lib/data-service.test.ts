@@ -17,8 +17,12 @@ const matches = (rule: FilterRule | undefined) => table.filter(filterPredicate(c
  * A fake server recording which calls reached it. It selects rows with the evaluator the engine's
  * property test holds to the SQL on PGlite and PostgreSQL, so its answers are the server's.
  */
-function fakeServer(options: { failFirst?: number; hang?: boolean } = {}) {
+function fakeServer(
+  options: { failFirst?: number; hang?: boolean; held?: (body: { filter?: FilterRule }) => boolean } = {},
+) {
   const calls: Array<{ url: string; body: Record<string, unknown> }> = [];
+  /** Answers of held calls, sent when the test releases them. */
+  const releases: Array<() => void> = [];
   let failures = options.failFirst ?? 0;
   const client = createApiClient({
     sleep: async () => {},
@@ -30,6 +34,7 @@ function fakeServer(options: { failFirst?: number; hang?: boolean } = {}) {
       };
       calls.push({ url: String(url), body });
       if (options.hang) return new Promise<Response>(() => {});
+      if (options.held?.(body)) await new Promise<void>((release) => releases.push(release));
       if (failures > 0) {
         failures--;
         return new Response('{}', { status: 503 });
@@ -45,7 +50,7 @@ function fakeServer(options: { failFirst?: number; hang?: boolean } = {}) {
       return new Response(JSON.stringify(answer), { status: 200 });
     },
   });
-  return { client, calls };
+  return { client, calls, releases };
 }
 
 const contains = (value: string): FilterRule => ({
@@ -155,6 +160,27 @@ describe('data service', () => {
     expect(next.source).toBe('server');
     expect(next.rows).toEqual(matches(contains('item 1')));
     expect(calls).toHaveLength(2);
+  });
+
+  it("keeps an answer of a query it has left out of the current query's rows and total", async () => {
+    // A period's rows were asked for, then the table's criteria changed before they came back.
+    const { client, releases } = fakeServer({
+      held: (body) => body.filter?.criteria[0]?.value === 'nothing',
+    });
+    const service = createDataService({ base: '/api/things', client, columns });
+    const stale = service.getBlock({ filter: contains('nothing'), startRow: 0, endRow: 10 });
+    const current = await service.getBlock({ filter: contains('item 1'), startRow: 0, endRow: 10 });
+    expect(current.rows).toEqual(matches(contains('item 1')).slice(0, 10));
+    for (const release of releases) release();
+    expect((await stale).rows).toEqual([]);
+
+    // The grid asks for the current query's block again (e.g. its columns changed): the stale empty answer has
+    // not turned its total into 0.
+    const again = await service.getBlock({ filter: contains('item 1'), startRow: 0, endRow: 10 });
+    expect(again.rows).toEqual(matches(contains('item 1')).slice(0, 10));
+    expect(again.lastRow).toBeUndefined();
+    const rest = await service.getBlock({ filter: contains('item 1'), startRow: 10, endRow: 20 });
+    expect(rest.lastRow).toBe(matches(contains('item 1')).length);
   });
 
   it('stays on the server while not every row is cached', async () => {

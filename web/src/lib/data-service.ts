@@ -84,6 +84,12 @@ export class DataService<T extends Row> {
   private nextToken: { at: number; token: string } | null = null;
   /** Client-side answer for the current narrowed filter. */
   private narrowed: { key: string; rows: T[] } | null = null;
+  /**
+   * Bumped whenever the cached query is dropped: an answer that comes back after its query was left (the table's
+   * criteria changed while it was out) is returned to its caller but never written into the current query's rows
+   * and total, where an empty one turned the pager's total into 0.
+   */
+  private generation = 0;
 
   constructor(options: DataServiceOptions) {
     this.base = options.base;
@@ -101,6 +107,7 @@ export class DataService<T extends Row> {
   }
 
   invalidate() {
+    this.generation++;
     this.serverKey = null;
     this.serverFilter = undefined;
     this.rows = [];
@@ -158,6 +165,7 @@ export class DataService<T extends Row> {
       this.slice((signal) =>
         this.client<PageAnswer<T>>(this.base, { method: 'POST', body: bodyFor(token), signal }),
       );
+    const generation = this.generation;
     let answer: PageAnswer<T>;
     try {
       answer = await post(useToken);
@@ -167,6 +175,12 @@ export class DataService<T extends Row> {
       answer = await post(null);
     }
     const rows = answer.data ?? [];
+    if (generation !== this.generation)
+      return {
+        rows,
+        lastRow: rows.length < limit ? req.startRow + rows.length : undefined,
+        source: 'server',
+      };
     rows.forEach((row, i) => {
       this.rows[req.startRow + i] = row;
     });

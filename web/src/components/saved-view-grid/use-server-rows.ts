@@ -57,12 +57,21 @@ export function useServerRows<T extends Row>(
   const { countFor, forgetCounts } = useCountPerFilter(dataService);
   const apiRef = useRef(api);
   apiRef.current = api;
+  // Bumped by reload: the answer of a fetch made before it speaks for rows the grid no longer shows, so it must not
+  // set the pager's count, the failure message or the empty text (AG Grid itself drops the purged block).
+  const generation = useRef(0);
 
   const datasource = useMemo<IDatasource>(
     () => ({
       getRows: (params: IGetRowsParams) => {
         const { ruleFor, sortFor, onFailure } = latest.current;
+        const fetched = generation.current;
+        const current = () => fetched === generation.current;
         const fail = (e: unknown) => {
+          if (!current()) {
+            params.failCallback();
+            return;
+          }
           const message = errorText(e);
           if (onFailure) {
             onFailure(message);
@@ -97,6 +106,10 @@ export function useServerRows<T extends Row>(
           countFor(rule),
         ])
           .then(([block, total]) => {
+            if (!current()) {
+              params.failCallback();
+              return;
+            }
             setFailed(null);
             if (params.startRow === 0) setEmpty(block.rows.length === 0);
             params.successCallback(block.rows, block.lastRow ?? total);
@@ -114,6 +127,7 @@ export function useServerRows<T extends Row>(
 
   const reload = useCallback(() => {
     if (!api) return;
+    generation.current++;
     forgetCounts();
     dataService.invalidate();
     api.paginationGoToFirstPage();
