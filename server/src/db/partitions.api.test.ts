@@ -72,7 +72,7 @@ function migrationsUpTo(lastTag: string): string {
 async function insertSessions(d: { db: Database['db'] }, starts: string[], customerNumber = '7100001') {
   await d.db.execute(sql`insert into usage_sessions (customer_number, session_id, start_time, product, product_count,
       hours, charge, currency, username, host, session_status, server_id)
-    select ${customerNumber}, 's-' || n, t::timestamptz, 'Solver', 1, 1, 1, 'EUR', 'ann', 'h1', 'Completed', 'CLS-P'
+    select ${customerNumber}, 's-' || n, t::timestamptz, (array['Solver', 'Mesher'])[1 + n % 2], 1, 1, 1, 'EUR', 'ann', 'h1', 'Completed', 'CLS-P'
       from jsonb_array_elements_text(${JSON.stringify(starts)}::jsonb) with ordinality as x(t, n)`);
 }
 
@@ -201,16 +201,23 @@ describe('migrations 0018 and 0020', () => {
     expect(where['s-43']).toBe('usage_sessions_default');
     expect(where['s-1']).toBe(`usage_sessions_p${monthStart(now).slice(0, 7).replace('-', '_')}`);
     expect(Object.values(where).filter((p) => p === 'usage_sessions_default')).toHaveLength(1);
-    // Migration 0021 counted the sessions there were per account, server and UTC day (decision 076).
+    // Migrations 0021 and 0022 counted the sessions there were per account, server, UTC day and product (decisions
+    // 076 and 077), and the index of an account's users orders each user's sessions by start.
     const daily = sql`select customer_number, server_id, (start_time at time zone 'UTC')::date::text as day,
-        count(*)::int as n from usage_sessions group by 1, 2, 3 order by 1, 2, 3`;
+        product, count(*)::int as n from usage_sessions group by 1, 2, 3, 4 order by 1, 2, 3, 4`;
     expect(
       await queryRows(
         d.db,
-        sql`select customer_number, server_id, day::text as day, sessions::int as n from usage_daily_counts
-          order by 1, 2, 3`,
+        sql`select customer_number, server_id, day::text as day, product, sessions::int as n from usage_daily_counts
+          order by 1, 2, 3, 4`,
       ),
     ).toEqual(await queryRows(d.db, daily));
+    expect(
+      await queryRows(
+        d.db,
+        sql`select indexdef from pg_indexes where indexname = 'usage_sessions_customer_user_idx'`,
+      ),
+    ).toEqual([{ indexdef: expect.stringContaining('(customer_number, username, start_time, id)') }]);
     // The next session continues the old numbering.
     await insertSessions(d, [now.toISOString()], '7100002');
     const [{ id }] = await queryRows<{ id: string }>(

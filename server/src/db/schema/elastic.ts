@@ -56,7 +56,8 @@ export const usageSessions = pgTable(
     // Migration 0002 recreates this index with INCLUDE (username, product), which Drizzle cannot express.
     index('usage_sessions_customer_start_idx').on(t.customerNumber, t.startTime, t.id),
     uniqueIndex('usage_sessions_server_session_idx').on(t.serverId, t.sessionId, t.startTime),
-    index('usage_sessions_customer_user_idx').on(t.customerNumber, t.username, t.id),
+    // Migration 0022: start_time before id, for the loose index scan of User's distinct values (decision 077).
+    index('usage_sessions_customer_user_idx').on(t.customerNumber, t.username, t.startTime, t.id),
   ],
 );
 
@@ -81,8 +82,9 @@ export const usageDailyRollups = pgTable(
 );
 
 /**
- * Usage sessions per account, license server and UTC day of their start, as they are now (migration 0021,
- * decision 076): kept by a trigger on every insert into usage_sessions, cleared for the days retention drops.
+ * Usage sessions per account, license server, UTC day of their start and product, as they are now (migrations 0021
+ * and 0022, decisions 076 and 077): kept by a trigger on every insert into usage_sessions, cleared for the days
+ * retention drops.
  */
 export const usageDailyCounts = pgTable(
   'usage_daily_counts',
@@ -90,9 +92,12 @@ export const usageDailyCounts = pgTable(
     customerNumber: text('customer_number').notNull(),
     serverId: text('server_id').notNull(),
     day: date('day', { mode: 'string' }).notNull(),
+    product: text('product').notNull(),
     sessions: bigint('sessions', { mode: 'number' }).notNull(),
   },
-  (t) => [primaryKey({ name: 'usage_daily_counts_pk', columns: [t.customerNumber, t.day, t.serverId] })],
+  (t) => [
+    primaryKey({ name: 'usage_daily_counts_pk', columns: [t.customerNumber, t.day, t.serverId, t.product] }),
+  ],
 );
 
 /** Elastic IP allow-list rules per account and elastic license server (spec 000 §2.10). */

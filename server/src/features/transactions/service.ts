@@ -8,13 +8,14 @@ import {
 } from '@lp/contract/transactions/schemas';
 import { formatDateTime } from '@lp/domain/dates';
 import { usageSortWithTieBreakers } from '@lp/domain/usage-sort';
+import type { SQL } from 'drizzle-orm';
 import type { AppContext } from '../../platform/context.ts';
 import { badRequest } from '../../platform/errors.ts';
 import type { Principal } from '../../platform/principal.ts';
 import { queryCount, queryDistinct, queryPage, streamPage } from '../../platform/query/engine.ts';
 import { lagTolerantRead, lagTolerantStream } from '../../platform/read-routing.ts';
 import { authorizeAccount } from '../accounts/policy.ts';
-import { countStartsIn, startTimeWindow } from './repository.ts';
+import { countStartsIn, productsStartedIn, startTimeWindow, usersStartedIn } from './repository.ts';
 import { accountScope, END_TIME_ORDER, usageSessionsResource } from './resource.ts';
 
 /** An account's usage, or one of its elastic license servers' (the wire's serverId, mapped in routes.ts). */
@@ -126,6 +127,24 @@ export async function countUsage(
   );
 }
 
+/**
+ * The values of User and Product over a filter that is only a StartTime range (the values dialog of the page's
+ * period) without reading every session in it (decision 077); null for any other request.
+ */
+function fasterDistinct(
+  request: UsageScope & { filter?: FilterRule; key: string },
+  rows: number,
+): SQL | null {
+  const window = startTimeWindow(request.filter);
+  if (!window) return null;
+  if (request.key === 'Product')
+    return productsStartedIn(request.customerNumber, request.elasticServerId, window, rows);
+  // The index names no license server: a server's users are read by the engine.
+  if (request.key === 'User' && !request.elasticServerId)
+    return usersStartedIn(request.customerNumber, window, rows);
+  return null;
+}
+
 export async function distinctUsage(
   ctx: AppContext,
   principal: Principal,
@@ -139,6 +158,7 @@ export async function distinctUsage(
       filter: request.filter,
       key: request.key,
       limit: request.limit,
+      faster: (rows) => fasterDistinct(request, rows),
     }),
   );
   return values.map((v) => (v instanceof Date ? formatDateTime(v) : v));
