@@ -178,6 +178,54 @@ describe('idempotency and bad events', () => {
     expect(ledgerRows[0].n).toBe(2);
   });
 
+  test("finds a session by its start's months: an end months later beside today's sessions, a start an hour off; an id reused days apart is another session", async ({
+    ledger: { db, account, expectBalanced },
+  }) => {
+    const { server } = await account([{ quantity: 500, startDate: '2026-01-01', endDate: '2026-12-31' }]);
+    const [longStart, longEnd] = usageEvents([
+      { sessionId: 'long', product: 'Solver', start: '2026-02-03T10:00:00Z', end: '2026-06-29T10:00:00Z' },
+    ]);
+    await ingestUsage(db, server, [longStart], NOW);
+    // Its end comes in a batch with today's sessions.
+    const today = usageEvents([
+      {
+        sessionId: 'today',
+        product: 'Mesher',
+        start: '2026-06-29T08:00:00Z',
+        end: null,
+        seen: '2026-06-29T09:00:00Z',
+      },
+      { sessionId: 'other', product: 'Mesher', start: '2026-06-29T08:30:00Z', end: null },
+    ]);
+    await ingestUsage(db, server, [today[0]], NOW);
+    await ingestUsage(db, server, [longEnd, today[2]], NOW);
+    // A heartbeat alone in its batch that says its session started an hour later than the start event did.
+    await ingestUsage(db, server, [{ ...today[1], startTime: '2026-06-29T09:00:00Z' }], NOW);
+    // A license server that reuses a session id four days later has started another session.
+    const [reused] = usageEvents([
+      { sessionId: 'today', product: 'Mesher', start: '2026-06-25T08:00:00Z', end: null },
+    ]);
+    await ingestUsage(db, server, [reused], NOW);
+
+    const rows = await queryRows<{
+      session_id: string;
+      start: string;
+      hours: number;
+      session_status: string;
+    }>(
+      db,
+      sql`select session_id, to_char(start_time at time zone 'UTC', 'MM-DD HH24:MI') as start, hours, session_status
+        from usage_sessions where server_id = ${server.elasticServerId} order by session_id, start_time`,
+    );
+    expect(rows.map((r) => [r.session_id, r.start, r.hours, r.session_status])).toEqual([
+      ['long', '02-03 10:00', 3504, 'Completed'],
+      ['other', '06-29 08:30', 0, 'Active'],
+      ['today', '06-25 08:00', 0, 'Active'],
+      ['today', '06-29 08:00', 1, 'Active'],
+    ]);
+    await expectBalanced(server.customerNumber);
+  });
+
   test('handles an end that arrives before its start', async ({
     ledger: { db, account, sessions, expectBalanced },
   }) => {

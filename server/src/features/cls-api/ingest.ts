@@ -73,6 +73,22 @@ function checkEvent(raw: unknown, now: Date, backfillDays: number): UsageEvent |
 }
 
 /**
+ * Where the batch's sessions are stored: a session is its server's session id and its start (the unique index's
+ * key), and every event repeats the start, so the lookup reads only the months the batch's starts fall in. A day
+ * either side keeps a session whose events disagree a little on its start one session (decision 077).
+ */
+function startsOf(events: readonly UsageEvent[]): { from: Date; to: Date } {
+  let first = Number.POSITIVE_INFINITY;
+  let last = Number.NEGATIVE_INFINITY;
+  for (const e of events) {
+    const start = Date.parse(e.startTime);
+    first = Math.min(first, start);
+    last = Math.max(last, start);
+  }
+  return { from: new Date(first - DAY_MS), to: new Date(last + DAY_MS) };
+}
+
+/**
  * Rates a batch of session events of one elastic license server and posts the charges to the ledger, all in one
  * transaction under the account's ledger lock. A session's charge only grows with the latest time seen (start,
  * heartbeat, end; the first end wins), so a replayed, duplicated or late event changes nothing and events may
@@ -100,9 +116,12 @@ export async function ingestUsage(
     const rates = await loadRateTables(tx);
     const newest = newestVersion(rates.keys());
     const currency = await elasticCurrencyOf(tx, cn);
-    const stored = await sessionsById(tx, server.elasticServerId, [
-      ...new Set(events.map((e) => e.event.sessionId)),
-    ]);
+    const stored = await sessionsById(
+      tx,
+      server.elasticServerId,
+      [...new Set(events.map((e) => e.event.sessionId))],
+      startsOf(events.map((e) => e.event)),
+    );
 
     const working = new Map<string, Working>();
     for (const [key, s] of stored)

@@ -14,8 +14,16 @@ export interface StoredSession {
   entitlementId: number | null;
 }
 
-/** The sessions of one server named in a batch (read under the account lock). */
-export async function sessionsById(db: Db, elasticServerId: string, sessionIds: readonly string[]) {
+/**
+ * The sessions of one server named in a batch (read under the account lock) that started in `starts`: the months of
+ * the batch's start times, not every month's index (decision 077).
+ */
+export async function sessionsById(
+  db: Db,
+  elasticServerId: string,
+  sessionIds: readonly string[],
+  starts: { from: Date; to: Date },
+) {
   const rows = await queryRows<{
     id: string | number;
     session_id: string;
@@ -33,6 +41,7 @@ export async function sessionsById(db: Db, elasticServerId: string, sessionIds: 
         entitlement_id
       from usage_sessions
       where server_id = ${elasticServerId}
+        and start_time >= ${starts.from.toISOString()}::timestamptz and start_time <= ${starts.to.toISOString()}::timestamptz
         and session_id in (select jsonb_array_elements_text(${JSON.stringify(sessionIds)}::jsonb))`,
   );
   const date = (v: string | Date | null) => (v === null ? null : new Date(v));
