@@ -136,13 +136,17 @@ export interface SessionUpdate {
 
 export async function updateSessions(db: Db, rows: readonly SessionUpdate[]): Promise<void> {
   if (rows.length === 0) return;
+  // The batch's first and last start as constants, so the plan names only their months' partitions (decision 077).
+  const starts = rows.map((r) => r.start_time).sort();
+  const last = new Date(Date.parse(starts[starts.length - 1]) + 1).toISOString();
   await db.execute(sql`update usage_sessions u set end_time = t.end_time, last_seen_at = t.last_seen_at,
       hours = t.hours, charge = t.charge, charged_cents = t.charged_cents, session_status = t.session_status,
       entitlement_id = t.entitlement_id
     from jsonb_to_recordset(${jsonRows(rows)}) as t(id bigint, start_time timestamptz, end_time timestamptz,
       last_seen_at timestamptz, hours float8, charge float8, charged_cents bigint, session_status text,
       entitlement_id bigint)
-    where u.id = t.id and u.start_time >= t.start_time and u.start_time < t.start_time + interval '1 millisecond'`);
+    where u.id = t.id and u.start_time >= t.start_time and u.start_time < t.start_time + interval '1 millisecond'
+      and u.start_time >= ${starts[0]}::timestamptz and u.start_time < ${last}::timestamptz`);
 }
 
 /** Rate tables as version → product → rate. */
