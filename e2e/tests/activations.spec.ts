@@ -89,11 +89,20 @@ async function addHostByTyping(page: Page, name: string, id: string) {
 }
 
 /** Confirms the save in the dialog and returns the download it ends with. */
-async function confirmAndDownload(page: Page, title = 'Confirm activations'): Promise<Download> {
+/**
+ * Clicks the confirmation's Ok once its license file changes are computed: until then the preview grows under the
+ * button, and a click aimed at Ok while it moved landed beside it (the dialog stayed open, seen once under load).
+ */
+async function confirmOk(page: Page, title = 'Confirm activations') {
   const dialog = page.getByRole('dialog', { name: title });
   await expect(dialog).toBeVisible();
-  const downloading = page.waitForEvent('download');
+  await expect(dialog.getByRole('status', { name: /^License file changes for / })).toHaveCount(0);
   await dialog.getByRole('button', { name: 'Ok' }).click();
+}
+
+async function confirmAndDownload(page: Page, title = 'Confirm activations'): Promise<Download> {
+  const downloading = page.waitForEvent('download');
+  await confirmOk(page, title);
   return downloading;
 }
 
@@ -438,7 +447,7 @@ test('a failure in the middle of the save stops it; clear and retry finishes it 
     }),
   );
   await page.getByRole('button', { name: 'Save & Generate' }).click();
-  await page.getByRole('dialog', { name: 'Confirm activations' }).getByRole('button', { name: 'Ok' }).click();
+  await confirmOk(page);
   const banner = page
     .getByRole('alert')
     .filter({ hasText: 'Error creating license file. Please clear the error and retry.' });
