@@ -130,9 +130,9 @@ export const rateTables = pgTable(
 );
 
 /**
- * The elastic ledger: every charge drawn from an entitlement (kind usage), what no entitlement covered
- * (kind overage, entitlement_id null) and staff adjustments (kind adjustment; negative = credit).
- * Amounts are hundredths of a unit so sums are exact.
+ * The elastic ledger: usage drawn from an entitlement (kind usage), what no entitlement covered (kind overage,
+ * entitlement_id null), each summed per posting, product and UTC day (decision 078), and staff adjustments (kind
+ * adjustment; negative = credit). Amounts are hundredths of a unit so sums are exact.
  */
 export const elasticLedger = pgTable(
   'elastic_ledger',
@@ -144,7 +144,6 @@ export const elasticLedger = pgTable(
     entitlementId: bigint('entitlement_id', { mode: 'number' }).references(() => entitlements.id, {
       onDelete: 'cascade',
     }),
-    sessionRowId: bigint('session_row_id', { mode: 'number' }),
     kind: text('kind').notNull(),
     product: text('product').notNull(),
     amountCents: bigint('amount_cents', { mode: 'number' }).notNull(),
@@ -157,7 +156,6 @@ export const elasticLedger = pgTable(
   (t) => [
     index('elastic_ledger_customer_at_idx').on(t.customerNumber, t.at),
     index('elastic_ledger_entitlement_idx').on(t.entitlementId),
-    index('elastic_ledger_session_idx').on(t.sessionRowId),
   ],
 );
 

@@ -158,6 +158,72 @@ describe('draw-down', () => {
   });
 });
 
+describe('ledger rows', () => {
+  test('a batch posts one row per entitlement, product and UTC day, summing its sessions and dated by the latest', async ({
+    ledger: { db, account, used, expectBalanced },
+  }) => {
+    // 40 sessions over two days and two products; the first entitlement runs out, the second pays the rest and
+    // what neither covers is overage.
+    const { server, ids } = await account([
+      { quantity: 30, startDate: '2026-01-01', endDate: '2026-07-31' },
+      { quantity: 60, startDate: '2026-01-01', endDate: '2026-12-31' },
+    ]);
+    const specs = Array.from({ length: 40 }, (_, i) => {
+      const day = i % 2 === 0 ? '2026-06-01' : '2026-06-02';
+      const startHour = String(1 + (i % 17)).padStart(2, '0');
+      const minutes = String(10 + i).padStart(2, '0');
+      return {
+        sessionId: `r${i}`,
+        product: i % 3 === 0 ? 'Mesher' : 'Solver',
+        count: 4,
+        start: `${day}T${startHour}:00:00Z`,
+        end: `${day}T${startHour}:${minutes}:00Z`,
+      };
+    });
+    await recordUsage(db, server, specs);
+    const rows = await queryRows<{
+      entitlement_id: string | null;
+      kind: string;
+      product: string;
+      day: string;
+      at: string;
+      cents: string;
+    }>(
+      db,
+      sql`select entitlement_id::text, kind, product, to_char(at at time zone 'UTC', 'YYYY-MM-DD') as day,
+          to_char(at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as at, amount_cents::text as cents
+        from elastic_ledger where customer_number = ${server.customerNumber} order by 1, 2, 3, 4`,
+    );
+    const keys = rows.map((r) => `${r.entitlement_id}|${r.kind}|${r.product}|${r.day}`);
+    expect(new Set(keys).size).toBe(rows.length);
+    expect(new Set(rows.map((r) => r.kind))).toEqual(new Set(['usage', 'overage']));
+    expect(rows.length).toBeLessThanOrEqual(3 * 2 * 2);
+    // Per product and day, the rows hold exactly what its sessions were charged; each is dated by the latest
+    // session end it sums.
+    const charged = await queryRows<{ product: string; day: string; cents: string; last: string }>(
+      db,
+      sql`select product, to_char(end_time at time zone 'UTC', 'YYYY-MM-DD') as day, sum(charged_cents)::text as cents,
+          to_char(max(end_time) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as last
+        from usage_sessions where server_id = ${server.elasticServerId} group by 1, 2 order by 1, 2`,
+    );
+    expect(charged).toHaveLength(4);
+    for (const c of charged) {
+      const group = rows.filter((r) => r.product === c.product && r.day === c.day);
+      expect(group.reduce((sum, r) => sum + Number(r.cents), 0)).toBe(Number(c.cents));
+      expect(group.every((r) => r.at <= c.last)).toBe(true);
+      expect(group.some((r) => r.at === c.last)).toBe(true);
+    }
+    for (const id of ids) {
+      const drawn = rows
+        .filter((r) => r.entitlement_id === String(id))
+        .reduce((sum, r) => sum + Number(r.cents), 0);
+      expect(drawn).toBe(await used(id));
+    }
+    expect(await used(ids[0])).toBe(3000);
+    await expectBalanced(server.customerNumber);
+  });
+});
+
 describe('idempotency and bad events', () => {
   test('replaying a batch 10 times changes nothing', async ({ ledger: { db, account, sessions } }) => {
     const { server } = await account([{ quantity: 50, startDate: '2026-01-01', endDate: '2026-12-31' }]);

@@ -11,7 +11,6 @@ import {
   loadRateTables,
   type NewSessionRow,
   newestVersion,
-  nextSessionIds,
   type SessionUpdate,
   sessionsById,
   updateSessions,
@@ -52,7 +51,25 @@ interface Working {
   version: string;
 }
 
-function checkEvent(raw: unknown, now: Date, backfillDays: number): UsageEvent | string {
+/** Whether each address is valid, asked once per batch: a license server's events repeat a few addresses. */
+function ipChecker() {
+  const known = new Map<string, boolean>();
+  return (ip: string) => {
+    let valid = known.get(ip);
+    if (valid === undefined) {
+      valid = isValidIp(ip);
+      known.set(ip, valid);
+    }
+    return valid;
+  };
+}
+
+function checkEvent(
+  raw: unknown,
+  now: Date,
+  backfillDays: number,
+  validIp: (ip: string) => boolean,
+): UsageEvent | string {
   // The batch's body skips the app-wide input guard (decision 020) so one bad event cannot sink the batch.
   const problem = findInputProblem(raw);
   if (problem) return `${problem.path.join('.') || 'event'}: ${problem.message}`;
@@ -68,7 +85,7 @@ function checkEvent(raw: unknown, now: Date, backfillDays: number): UsageEvent |
   if (Date.parse(e.startTime) < now.getTime() - backfillDays * DAY_MS)
     return `startTime: sessions may start at most ${backfillDays} days ago`;
   if (time < Date.parse(e.startTime)) return 'time: event time is before the session start';
-  if (e.ip && !isValidIp(e.ip)) return 'ip: not a valid IP address';
+  if (e.ip && !validIp(e.ip)) return 'ip: not a valid IP address';
   return e;
 }
 
@@ -103,8 +120,9 @@ export async function ingestUsage(
 ): Promise<IngestResult> {
   const rejected: IngestResult['rejected'] = [];
   const events: { index: number; event: UsageEvent }[] = [];
+  const validIp = ipChecker();
   rawEvents.forEach((raw, index) => {
-    const checked = checkEvent(raw, now, backfillDays);
+    const checked = checkEvent(raw, now, backfillDays, validIp);
     if (typeof checked === 'string') rejected.push({ index, reason: checked });
     else events.push({ index, event: checked });
   });
@@ -197,7 +215,6 @@ export async function ingestUsage(
       if (cents > s.chargedCents) {
         charges.push({
           key: s.key,
-          sessionRowId: null,
           product: s.product,
           cents: cents - s.chargedCents,
           at: time,
@@ -207,56 +224,46 @@ export async function ingestUsage(
       }
     }
 
-    // Ids of new sessions first, so the ledger can name them and each session is written once, with the
-    // entitlement that paid first (the transactions' ActivationID).
-    const fresh = [...working.values()].filter((s) => s.isNew);
-    const ids = await nextSessionIds(tx, fresh.length);
-    fresh.forEach((s, i) => {
-      s.rowId = ids[i];
-    });
-    const posted = await postCharges(
-      tx,
-      cn,
-      entitlements,
-      charges.map((c) => ({ ...c, sessionRowId: working.get(c.key)?.rowId ?? null })),
-    );
-    const byRow = new Map([...working.values()].map((s) => [s.rowId, s]));
-    for (const p of posted) {
-      const s = byRow.get(p.sessionRowId);
-      if (s && s.entitlementId === null && p.entitlementId !== null) {
+    // The ledger first: each session is written once, with the entitlement that paid first (the transactions'
+    // ActivationID).
+    const posted = await postCharges(tx, cn, entitlements, charges);
+    posted.forEach((p, i) => {
+      const s = working.get(charges[i].key) as Working;
+      if (s.entitlementId === null && p.entitlementId !== null) {
         s.entitlementId = p.entitlementId;
         s.dirty = true;
       }
-    }
+    });
     await insertSessions(
       tx,
-      fresh.map(
-        (s): NewSessionRow => ({
-          id: s.rowId as number,
-          customer_number: cn,
-          entitlement_id: s.entitlementId,
-          session_id: s.key,
-          start_time: s.start.toISOString(),
-          end_time: s.end?.toISOString() ?? null,
-          last_seen_at: s.lastSeen.toISOString(),
-          product: s.product,
-          product_version: s.event.productVersion,
-          product_count: s.count,
-          hours: s.hours,
-          charge: s.chargedCents / 100,
-          currency,
-          username: s.event.user,
-          host: s.event.host,
-          project: s.event.project,
-          session_status: s.status,
-          referer_ip: s.event.ip,
-          cloud_job_id: s.event.cloudJobId ?? null,
-          server_id: server.elasticServerId,
-          rate_table_version: s.version,
-          rate: s.rate,
-          charged_cents: s.chargedCents,
-        }),
-      ),
+      [...working.values()]
+        .filter((s) => s.isNew)
+        .map(
+          (s): NewSessionRow => ({
+            customer_number: cn,
+            entitlement_id: s.entitlementId,
+            session_id: s.key,
+            start_time: s.start.toISOString(),
+            end_time: s.end?.toISOString() ?? null,
+            last_seen_at: s.lastSeen.toISOString(),
+            product: s.product,
+            product_version: s.event.productVersion,
+            product_count: s.count,
+            hours: s.hours,
+            charge: s.chargedCents / 100,
+            currency,
+            username: s.event.user,
+            host: s.event.host,
+            project: s.event.project,
+            session_status: s.status,
+            referer_ip: s.event.ip,
+            cloud_job_id: s.event.cloudJobId ?? null,
+            server_id: server.elasticServerId,
+            rate_table_version: s.version,
+            rate: s.rate,
+            charged_cents: s.chargedCents,
+          }),
+        ),
     );
     await updateSessions(
       tx,

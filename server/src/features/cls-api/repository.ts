@@ -37,15 +37,18 @@ export async function sessionsById(
     entitlement_id: string | number | null;
   }>(
     db,
-    // One probe of the unique index (server, session, start) per session id: as a plain semi-join the planner
-    // scanned the server's whole start range instead (ten times slower on one stream, bench/elastic.ts).
+    // One probe of the unique index (server, session, start) per session id. The limit keeps the lateral query a
+    // probe: joined as a whole (a semi-join, or a hash join where a new month's partition has no statistics yet) the
+    // planner read the server's whole range of starts instead (bench/elastic.ts). Of an id reused within the
+    // window, the latest session is the batch's.
     sql`select u.id, u.session_id, u.start_time, u.end_time, u.last_seen_at, u.product, u.product_count, u.rate,
         u.charged_cents, u.entitlement_id
       from jsonb_array_elements_text(${JSON.stringify(sessionIds)}::jsonb) as t(session_id)
       cross join lateral (select * from usage_sessions s
         where s.server_id = ${elasticServerId} and s.session_id = t.session_id
           and s.start_time >= ${starts.from.toISOString()}::timestamptz
-          and s.start_time <= ${starts.to.toISOString()}::timestamptz) u`,
+          and s.start_time <= ${starts.to.toISOString()}::timestamptz
+        order by s.start_time desc limit 1) u`,
   );
   const date = (v: string | Date | null) => (v === null ? null : new Date(v));
   return new Map<string, StoredSession>(
@@ -68,7 +71,6 @@ export async function sessionsById(
 }
 
 export interface NewSessionRow {
-  id: number;
   customer_number: string;
   entitlement_id: number | null;
   session_id: string;
@@ -93,25 +95,15 @@ export interface NewSessionRow {
   charged_cents: number;
 }
 
-/** Reserves row ids for new sessions (so ledger rows can name them before the sessions are written). */
-export async function nextSessionIds(db: Db, n: number): Promise<number[]> {
-  if (n === 0) return [];
-  const rows = await queryRows<{ id: string | number }>(
-    db,
-    sql`select nextval(pg_get_serial_sequence('usage_sessions', 'id')) as id from generate_series(1, ${n})`,
-  );
-  return rows.map((r) => Number(r.id));
-}
-
 export async function insertSessions(db: Db, rows: readonly NewSessionRow[]): Promise<void> {
   if (rows.length === 0) return;
-  await db.execute(sql`insert into usage_sessions (id, customer_number, entitlement_id, session_id, start_time,
+  await db.execute(sql`insert into usage_sessions (customer_number, entitlement_id, session_id, start_time,
       end_time, last_seen_at, product, product_version, product_count, hours, charge, currency, username, host,
       project, session_status, referer_ip, cloud_job_id, server_id, rate_table_version, rate, charged_cents)
-    select id, customer_number, entitlement_id, session_id, start_time, end_time, last_seen_at, product,
+    select customer_number, entitlement_id, session_id, start_time, end_time, last_seen_at, product,
       product_version, product_count, hours, charge, currency, username, host, project, session_status,
       referer_ip, cloud_job_id, server_id, rate_table_version, rate, charged_cents
-    from jsonb_to_recordset(${jsonRows(rows)}) as t(id bigint, customer_number text, entitlement_id bigint,
+    from jsonb_to_recordset(${jsonRows(rows)}) as t(customer_number text, entitlement_id bigint,
       session_id text, start_time timestamptz, end_time timestamptz, last_seen_at timestamptz, product text,
       product_version text, product_count int, hours float8, charge float8, currency text, username text,
       host text, project text, session_status text, referer_ip text, cloud_job_id text, server_id text,

@@ -76,7 +76,7 @@ export async function loadSeededUsage(db: Db, targets: readonly ElasticTarget[])
       priced.push({ id: r.id, hours, rate, version, cents });
       if (r.entitlement_id !== null)
         planned.set(r.entitlement_id, (planned.get(r.entitlement_id) ?? 0) + cents);
-      return { sessionRowId: r.id, product: r.product, cents, at: new Date(r.end_time ?? r.last_seen_at) };
+      return { product: r.product, cents, at: new Date(r.end_time ?? r.last_seen_at) };
     });
     const quantities = entitlements.flatMap((e) => {
       const fraction = fractions.get(e.id);

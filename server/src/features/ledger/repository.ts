@@ -12,7 +12,6 @@ export async function lockAccountLedger(tx: Db, customerNumber: string): Promise
 export interface LedgerRow {
   customer_number: string;
   entitlement_id: number | null;
-  session_row_id: number | null;
   kind: 'usage' | 'overage' | 'adjustment';
   product: string;
   amount_cents: number;
@@ -34,10 +33,10 @@ const BATCH = 20_000;
 export async function insertLedgerRows(tx: Db, rows: readonly LedgerRow[]): Promise<void> {
   for (let i = 0; i < rows.length; i += BATCH) {
     await tx.execute(sql`insert into elastic_ledger
-        (customer_number, entitlement_id, session_row_id, kind, product, amount_cents, at, created_by, note)
-      select customer_number, entitlement_id, session_row_id, kind, product, amount_cents, at, created_by, note
+        (customer_number, entitlement_id, kind, product, amount_cents, at, created_by, note)
+      select customer_number, entitlement_id, kind, product, amount_cents, at, created_by, note
       from jsonb_to_recordset(${jsonRows(rows.slice(i, i + BATCH))}) as t(customer_number text,
-        entitlement_id bigint, session_row_id bigint, kind text, product text, amount_cents bigint,
+        entitlement_id bigint, kind text, product text, amount_cents bigint,
         at timestamptz, created_by text, note text)`);
   }
 }

@@ -44,7 +44,6 @@ export async function ledgerEntitlements(db: Db, customerNumber: string): Promis
 export const UNCOVERED = 0;
 
 export interface Charge {
-  sessionRowId: number | null;
   product: string;
   /** hundredths of a unit, ≥ 0 */
   cents: number;
@@ -59,9 +58,11 @@ export interface PostedCharge extends Charge {
 
 /**
  * Posts charges of one account to the ledger in the given order: each draws down the entitlements valid on its
- * day (earliest expiry first, never below zero), the rest is overage. Ledger rows, daily rollups and the
- * entitlements' Used move together in the caller's transaction; the caller must hold the account lock
- * and pass the entitlements it read under it (lockLedgerEntitlements).
+ * day (earliest expiry first, never below zero), the rest is overage. The ledger gets one row per entitlement
+ * (or overage), product and UTC day of the posting, summed over its charges and dated by the latest of them
+ * (decision 078): a batch of a thousand events writes a few rows, not one per session. Ledger rows, daily
+ * rollups and the entitlements' Used move together in the caller's transaction; the caller must hold the account
+ * lock and pass the entitlements it read under it (lockLedgerEntitlements).
  */
 export async function postCharges(
   tx: Db,
@@ -69,18 +70,31 @@ export async function postCharges(
   entitlements: LedgerEntitlement[],
   charges: readonly Charge[],
 ): Promise<PostedCharge[]> {
-  const ledger: LedgerRow[] = [];
+  const ledger = new Map<string, LedgerRow>();
   const rollups = new Map<string, RollupRow>();
   const used = new Map<number, number>();
   const posted: PostedCharge[] = [];
-  const roll = (entitlementId: number, day: string, product: string, cents: number) => {
-    const key = `${entitlementId}|${day}|${product}`;
-    const row = rollups.get(key);
-    if (row) row.amount_cents += cents;
+  const post = (entitlementId: number | null, day: string, product: string, cents: number, at: string) => {
+    const key = `${entitlementId ?? UNCOVERED}|${day}|${product}`;
+    const row = ledger.get(key);
+    if (row) {
+      row.amount_cents += cents;
+      if (at > row.at) row.at = at;
+    } else
+      ledger.set(key, {
+        customer_number: customerNumber,
+        entitlement_id: entitlementId,
+        kind: entitlementId === null ? 'overage' : 'usage',
+        product,
+        amount_cents: cents,
+        at,
+      });
+    const rollup = rollups.get(key);
+    if (rollup) rollup.amount_cents += cents;
     else
       rollups.set(key, {
         customer_number: customerNumber,
-        entitlement_id: entitlementId,
+        entitlement_id: entitlementId ?? UNCOVERED,
         day,
         product,
         amount_cents: cents,
@@ -95,33 +109,13 @@ export async function postCharges(
     const at = charge.at.toISOString();
     const { draws, overageCents } = allocate(entitlements, day, charge.cents);
     for (const draw of draws) {
-      ledger.push({
-        customer_number: customerNumber,
-        entitlement_id: draw.entitlementId,
-        session_row_id: charge.sessionRowId,
-        kind: 'usage',
-        product: charge.product,
-        amount_cents: draw.cents,
-        at,
-      });
-      roll(draw.entitlementId, day, charge.product, draw.cents);
+      post(draw.entitlementId, day, charge.product, draw.cents, at);
       used.set(draw.entitlementId, (used.get(draw.entitlementId) ?? 0) + draw.cents);
     }
-    if (overageCents > 0) {
-      ledger.push({
-        customer_number: customerNumber,
-        entitlement_id: null,
-        session_row_id: charge.sessionRowId,
-        kind: 'overage',
-        product: charge.product,
-        amount_cents: overageCents,
-        at,
-      });
-      roll(UNCOVERED, day, charge.product, overageCents);
-    }
+    if (overageCents > 0) post(null, day, charge.product, overageCents, at);
     posted.push({ ...charge, entitlementId: draws[0]?.entitlementId ?? null });
   }
-  await insertLedgerRows(tx, ledger);
+  await insertLedgerRows(tx, [...ledger.values()]);
   await addToRollups(tx, [...rollups.values()]);
   await ledgerEntitlementStore.addUsed(
     tx,
@@ -158,7 +152,6 @@ export async function postAdjustment(tx: Db, input: AdjustmentInput) {
     {
       customer_number: input.customerNumber,
       entitlement_id: target.id,
-      session_row_id: null,
       kind: 'adjustment',
       product: input.product,
       amount_cents: cents,
