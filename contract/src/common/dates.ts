@@ -12,6 +12,12 @@ const INSTANT =
 
 export const MIN_INSTANT = -62_135_596_800_000; // 0001-01-01T00:00:00Z
 export const MAX_INSTANT = 253_402_300_799_999; // 9999-12-31T23:59:59.999Z
+/** 400 Gregorian years (146 097 days) in milliseconds. */
+const YEARS_400_MS = 146_097 * 86_400_000;
+
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+const daysIn = (year: number, month: number) =>
+  month === 2 && year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : DAYS_IN_MONTH[month - 1];
 
 /** Epoch milliseconds of 'YYYY-MM-DD', 'YYYY-MM-DD HH:mm[:ss[.fff]]' or ISO 8601 with an offset; undefined when invalid. */
 export function parseInstant(value: unknown): number | undefined {
@@ -21,18 +27,16 @@ export function parseInstant(value: unknown): number | undefined {
   if (typeof value !== 'string') return undefined;
   const m = INSTANT.exec(value.trim());
   if (!m) return undefined;
-  const [year, month, day, hour, minute, second] = [m[1], m[2], m[3], m[4], m[5], m[6]].map((p) =>
-    Number(p ?? 0),
-  );
+  const year = Number(m[1]);
+  const month = Number(m[2]);
+  const day = Number(m[3]);
+  const hour = m[4] === undefined ? 0 : Number(m[4]);
+  const minute = m[5] === undefined ? 0 : Number(m[5]);
+  const second = m[6] === undefined ? 0 : Number(m[6]);
   const millis = m[7] ? Number(m[7].slice(0, 3).padEnd(3, '0')) : 0;
-  if (year < 1 || month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 59)
-    return undefined;
-  // setUTCFullYear, unlike Date.UTC and new Date(y, …), keeps years 1..99 as written.
-  const date = new Date(0);
-  date.setUTCFullYear(year, month - 1, day);
-  date.setUTCHours(hour, minute, second, millis);
-  // Round trip: a day that rolled over into the next month was not a calendar day.
-  if (date.getUTCDate() !== day || date.getUTCMonth() !== month - 1) return undefined;
+  if (year < 1 || month < 1 || month > 12 || hour > 23 || minute > 59 || second > 59) return undefined;
+  // A real calendar day: 2026-02-30 is refused, never rolled over into March.
+  if (day < 1 || day > daysIn(year, month)) return undefined;
   let offsetMinutes = 0;
   if (m[9]) {
     const oh = Number(m[10]);
@@ -40,7 +44,13 @@ export function parseInstant(value: unknown): number | undefined {
     if (oh > 14 || om > 59) return undefined;
     offsetMinutes = (m[9] === '-' ? -1 : 1) * (oh * 60 + om);
   }
-  const ms = date.getTime() - offsetMinutes * 60_000;
+  // Date.UTC reads years 0..99 as 1900..1999; shifting by 400 years (whose calendar repeats exactly) keeps them as
+  // written without a Date object per call.
+  const utc =
+    year < 100
+      ? Date.UTC(year + 400, month - 1, day, hour, minute, second, millis) - YEARS_400_MS
+      : Date.UTC(year, month - 1, day, hour, minute, second, millis);
+  const ms = utc - offsetMinutes * 60_000;
   return ms >= MIN_INSTANT && ms <= MAX_INSTANT ? ms : undefined;
 }
 
@@ -57,31 +67,49 @@ export const calendarDaySchema = z
   .refine((s) => parseCalendarDay(s) !== null, 'expected a real calendar date YYYY-MM-DD (years 0001-9999)')
   .meta({ format: 'date' });
 
+const INSTANT_MESSAGE = 'expected a real date YYYY-MM-DD or ISO 8601 date-time (years 0001-9999)';
+const ZONED = /^[^Tt ]+[Tt ]\d{2}:\d{2}.*([Zz]|[+-]\d{2}:?\d{2})$/;
+const ZONED_MESSAGE = 'expected an ISO 8601 date-time with a time zone, e.g. 2026-01-31T08:00:00Z';
+const INSTANT_META = {
+  pattern: INSTANT.source,
+  description: 'A date YYYY-MM-DD, or a date-time YYYY-MM-DD HH:mm[:ss[.fff]] with an optional offset or Z',
+};
+
 /** An instant as text, validated but kept as written (saved views store what the browser sent). */
 export const instantTextSchema = z
   .string()
   .max(40)
-  .refine(
-    (s) => parseInstant(s) !== undefined,
-    'expected a real date YYYY-MM-DD or ISO 8601 date-time (years 0001-9999)',
-  )
-  .meta({
-    pattern: INSTANT.source,
-    description: 'A date YYYY-MM-DD, or a date-time YYYY-MM-DD HH:mm[:ss[.fff]] with an optional offset or Z',
-  });
+  .refine((s) => parseInstant(s) !== undefined, INSTANT_MESSAGE)
+  .meta(INSTANT_META);
+
+/**
+ * The canonical ISO 8601 UTC text of an instant, parsed once for both the check and the value: license servers
+ * send two instants per usage event, thousands of events a second (bench/elastic.ts).
+ */
+const toCanonicalInstant = (zoned: boolean) => (s: string, ctx: z.RefinementCtx<string>) => {
+  const ms = parseInstant(s);
+  const message = ms === undefined ? INSTANT_MESSAGE : zoned && !ZONED.test(s.trim()) ? ZONED_MESSAGE : null;
+  if (message !== null) {
+    ctx.issues.push({ code: 'custom', message, input: s });
+    return z.NEVER;
+  }
+  return new Date(ms as number).toISOString();
+};
 
 /** An instant, answered as its canonical ISO 8601 UTC text so later Date.parse calls cannot disagree. */
-export const instantSchema = instantTextSchema
-  .transform((s) => new Date(parseInstant(s) as number).toISOString())
+export const instantSchema = z
+  .string()
+  .max(40)
+  .meta(INSTANT_META)
+  .transform(toCanonicalInstant(false))
   .pipe(z.string().meta({ format: 'date-time' }));
 
 /** An ISO 8601 date-time with its time zone (what machines send), canonical ISO UTC text. */
-export const zonedInstantSchema = instantTextSchema
-  .refine(
-    (s) => /^[^Tt ]+[Tt ]\d{2}:\d{2}.*([Zz]|[+-]\d{2}:?\d{2})$/.test(s.trim()),
-    'expected an ISO 8601 date-time with a time zone, e.g. 2026-01-31T08:00:00Z',
-  )
-  .transform((s) => new Date(parseInstant(s) as number).toISOString())
+export const zonedInstantSchema = z
+  .string()
+  .max(40)
+  .meta(INSTANT_META)
+  .transform(toCanonicalInstant(true))
   .pipe(z.string().meta({ format: 'date-time' }));
 
 /*

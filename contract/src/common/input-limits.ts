@@ -15,8 +15,13 @@ export interface InputProblem {
 // A high surrogate not followed by a low one, or a low one not preceded by a high one.
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
+// Any NUL or surrogate: texts without one (nearly all) skip the lookarounds below.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is what it looks for.
+const SUSPECT = /[\u0000\uD800-\uDFFF]/;
+
 /** Why a text cannot be stored, or null when it can. */
 export function unstorableText(text: string): string | null {
+  if (!SUSPECT.test(text)) return null;
   if (text.includes('\u0000')) return 'text must not contain NUL characters';
   if (LONE_SURROGATE.test(text)) return 'text must not contain unpaired surrogate characters';
   return null;
