@@ -2,7 +2,7 @@ import { messages } from '@lp/contract/common/errors';
 import { licenseFilesApi } from '@lp/contract/license-files/api';
 import type { PreviewRequest } from '@lp/contract/license-files/schemas';
 import { Alert, Button, Code, Group, Loader, Modal, Stack, Table, Tabs, Text, Title } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
+import { type UseQueryResult, useQuery } from '@tanstack/react-query';
 import { ApiError } from '../../../lib/api-client.ts';
 import { call } from '../../../lib/call.ts';
 import type { ChangeLine, ChangesMode, CustomerChanges } from '../save-plan.ts';
@@ -90,23 +90,29 @@ export function movedLines(removed: string[], added: string[]) {
   return { moved, removed: gone, added: left };
 }
 
+type PreviewAnswers = Awaited<ReturnType<typeof call<typeof licenseFilesApi.preview>>>[];
+
 /** What the license files gain and lose; one call per host of the change (two in a rehost). */
+function usePreview(requests: PreviewRequest[] | null | undefined) {
+  return useQuery({
+    queryKey: ['license-preview', requests],
+    queryFn: () => Promise.all((requests ?? []).map((r) => call(licenseFilesApi.preview, r))),
+    enabled: Boolean(requests?.length),
+    staleTime: Number.POSITIVE_INFINITY,
+    retry: false,
+  });
+}
+
 function FilePreview({
-  requests,
+  query,
   customerNumber,
   move,
 }: {
-  requests: PreviewRequest[];
+  query: UseQueryResult<PreviewAnswers>;
   customerNumber: string;
   /** Rehost: the source and target labels */
   move?: { from: string; to: string };
 }) {
-  const query = useQuery({
-    queryKey: ['license-preview', requests],
-    queryFn: () => Promise.all(requests.map((r) => call(licenseFilesApi.preview, r))),
-    staleTime: Number.POSITIVE_INFINITY,
-    retry: false,
-  });
   const label = `License file changes for ${customerNumber}`;
   if (query.isPending)
     return (
@@ -156,6 +162,10 @@ export function ChangesDialog(props: ChangesDialogProps) {
   );
   const deactivateOn = hostLabel;
   const activateOn = mode === 'rehost' ? (props.targetLabel ?? hostLabel) : hostLabel;
+  const showPreview = Boolean(props.preview?.length) && !expired.length;
+  const preview = usePreview(showPreview ? props.preview : null);
+  // Ok waits for the preview: it is what Ok confirms, and its arrival moves Ok down (a click aimed at it missed).
+  const previewPending = showPreview && preview.isPending;
   return (
     <Modal
       opened={props.opened}
@@ -209,9 +219,9 @@ export function ChangesDialog(props: ChangesDialogProps) {
                       <LinesTable label={`Products to activate for ${c.customerNumber}`} lines={c.activate} />
                     </>
                   ) : null}
-                  {props.preview?.length && !expired.length ? (
+                  {showPreview ? (
                     <FilePreview
-                      requests={props.preview}
+                      query={preview}
                       customerNumber={c.customerNumber}
                       move={mode === 'rehost' ? { from: deactivateOn, to: activateOn } : undefined}
                     />
@@ -237,7 +247,11 @@ export function ChangesDialog(props: ChangesDialogProps) {
           <Button variant="default" onClick={props.onCancel}>
             Cancel
           </Button>
-          {expired.length ? null : <Button onClick={props.onOk}>Ok</Button>}
+          {expired.length ? null : (
+            <Button onClick={props.onOk} loading={previewPending}>
+              Ok
+            </Button>
+          )}
         </Group>
       </Stack>
     </Modal>
