@@ -63,6 +63,12 @@ const and = (conditions: (SQL | undefined)[]) =>
     sql` and `,
   );
 
+/** The conditions on usage_sessions u of a window's own bounds, each as inclusive or exclusive as the filter says. */
+const boundsOf = ({ from, to }: StartWindow) => ({
+  lower: from && sql`u.start_time ${from.inclusive ? sql`>=` : sql`>`} ${instant(from.ms)}`,
+  upper: to && sql`u.start_time ${to.inclusive ? sql`<=` : sql`<`} ${instant(to.ms)}`,
+});
+
 /**
  * A window cut at UTC midnights: the whole days inside it (a condition on usage_daily_counts c), and the conditions
  * on usage_sessions u of its partial days before and after them; `days` is null when no whole day is inside.
@@ -79,8 +85,7 @@ function cutAtMidnights(
   // … and the last one ends at the last midnight at or before the upper bound.
   const end = to ? Math.floor(to.ms / DAY_MS) * DAY_MS : undefined;
   const scope = accountScope(customerNumber, elasticServerId);
-  const lower = from && sql`u.start_time ${from.inclusive ? sql`>=` : sql`>`} ${instant(from.ms)}`;
-  const upper = to && sql`u.start_time ${to.inclusive ? sql`<=` : sql`<`} ${instant(to.ms)}`;
+  const { lower, upper } = boundsOf(window);
   if (first !== undefined && end !== undefined && first >= end)
     return { days: null, whole: and([scope, lower, upper]), before: null, after: null };
   return {
@@ -143,12 +148,8 @@ export function productsStartedIn(
  * a loose index scan over usage_sessions_customer_user_idx, one probe per user rather than a read of every session.
  */
 export function usersStartedIn(customerNumber: string, window: StartWindow, rows: number): SQL {
-  const { from, to } = window;
-  const inWindow = and([
-    sql`u.customer_number = ${customerNumber}`,
-    from && sql`u.start_time ${from.inclusive ? sql`>=` : sql`>`} ${instant(from.ms)}`,
-    to && sql`u.start_time ${to.inclusive ? sql`<=` : sql`<`} ${instant(to.ms)}`,
-  ]);
+  const { lower, upper } = boundsOf(window);
+  const inWindow = and([sql`u.customer_number = ${customerNumber}`, lower, upper]);
   // A recursive query runs only as far as its reader asks: the limit ends the probes.
   return sql`with recursive lp_d(v) as (
       select (select u.username from usage_sessions u where ${inWindow} order by u.username limit 1)
