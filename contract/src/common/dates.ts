@@ -69,6 +69,7 @@ export const calendarDaySchema = z
 
 const INSTANT_MESSAGE = 'expected a real date YYYY-MM-DD or ISO 8601 date-time (years 0001-9999)';
 const ZONED = /^[^Tt ]+[Tt ]\d{2}:\d{2}.*([Zz]|[+-]\d{2}:?\d{2})$/;
+const CANONICAL = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const ZONED_MESSAGE = 'expected an ISO 8601 date-time with a time zone, e.g. 2026-01-31T08:00:00Z';
 const INSTANT_META = {
   pattern: INSTANT.source,
@@ -93,7 +94,8 @@ const toCanonicalInstant = (zoned: boolean) => (s: string, ctx: z.RefinementCtx<
     ctx.issues.push({ code: 'custom', message, input: s });
     return z.NEVER;
   }
-  return new Date(ms as number).toISOString();
+  // A valid instant already written as toISOString writes it is its own canonical text (what machines send).
+  return CANONICAL.test(s) ? s : new Date(ms as number).toISOString();
 };
 
 /** An instant, answered as its canonical ISO 8601 UTC text so later Date.parse calls cannot disagree. */

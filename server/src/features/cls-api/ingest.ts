@@ -64,12 +64,21 @@ function ipChecker() {
   };
 }
 
+/** A valid event with its two instants read once (epoch milliseconds). */
+interface Checked {
+  index: number;
+  event: UsageEvent;
+  time: number;
+  start: number;
+}
+
 function checkEvent(
   raw: unknown,
+  index: number,
   now: Date,
   backfillDays: number,
   validIp: (ip: string) => boolean,
-): UsageEvent | string {
+): Checked | string {
   // The batch's body skips the app-wide input guard (decision 020) so one bad event cannot sink the batch.
   const problem = findInputProblem(raw);
   if (problem) return `${problem.path.join('.') || 'event'}: ${problem.message}`;
@@ -80,13 +89,14 @@ function checkEvent(
   }
   const e = parsed.data;
   const time = Date.parse(e.time);
+  const start = Date.parse(e.startTime);
   if (time > now.getTime() + MAX_SKEW_MS) return 'time: event time is in the future';
   // A session from long ago (year 50) would be charged for centuries of hours (decision 020).
-  if (Date.parse(e.startTime) < now.getTime() - backfillDays * DAY_MS)
+  if (start < now.getTime() - backfillDays * DAY_MS)
     return `startTime: sessions may start at most ${backfillDays} days ago`;
-  if (time < Date.parse(e.startTime)) return 'time: event time is before the session start';
+  if (time < start) return 'time: event time is before the session start';
   if (e.ip && !validIp(e.ip)) return 'ip: not a valid IP address';
-  return e;
+  return { index, event: e, time, start };
 }
 
 /**
@@ -94,11 +104,10 @@ function checkEvent(
  * key), and every event repeats the start, so the lookup reads only the months the batch's starts fall in. A day
  * either side keeps a session whose events disagree a little on its start one session (decision 077).
  */
-function startsOf(events: readonly UsageEvent[]): { from: Date; to: Date } {
+function startsOf(events: readonly Checked[]): { from: Date; to: Date } {
   let first = Number.POSITIVE_INFINITY;
   let last = Number.NEGATIVE_INFINITY;
-  for (const e of events) {
-    const start = Date.parse(e.startTime);
+  for (const { start } of events) {
     first = Math.min(first, start);
     last = Math.max(last, start);
   }
@@ -119,12 +128,12 @@ export async function ingestUsage(
   backfillDays: number = DEFAULT_BACKFILL_DAYS,
 ): Promise<IngestResult> {
   const rejected: IngestResult['rejected'] = [];
-  const events: { index: number; event: UsageEvent }[] = [];
+  const events: Checked[] = [];
   const validIp = ipChecker();
   rawEvents.forEach((raw, index) => {
-    const checked = checkEvent(raw, now, backfillDays, validIp);
+    const checked = checkEvent(raw, index, now, backfillDays, validIp);
     if (typeof checked === 'string') rejected.push({ index, reason: checked });
-    else events.push({ index, event: checked });
+    else events.push(checked);
   });
   if (events.length === 0) return { accepted: 0, rejected };
 
@@ -138,7 +147,7 @@ export async function ingestUsage(
       tx,
       server.elasticServerId,
       [...new Set(events.map((e) => e.event.sessionId))],
-      startsOf(events.map((e) => e.event)),
+      startsOf(events),
     );
 
     const working = new Map<string, Working>();
@@ -163,14 +172,13 @@ export async function ingestUsage(
       });
 
     // Time order inside the batch; rating is order-independent anyway, this keeps draws chronological.
-    const at = new Map(events.map((e) => [e, Date.parse(e.event.time)]));
-    events.sort((a, b) => (at.get(a) as number) - (at.get(b) as number) || a.index - b.index);
+    events.sort((a, b) => a.time - b.time || a.index - b.index);
     const charges: (Charge & { key: string })[] = [];
-    for (const { index, event } of events) {
-      const time = new Date(event.time);
+    for (const { index, event, time: eventMs, start: startMs } of events) {
+      const time = new Date(eventMs);
       let s = working.get(event.sessionId);
       if (!s) {
-        const start = new Date(event.startTime);
+        const start = new Date(startMs);
         const version = rateTableFor(entitlements, formatDate(start), newest);
         const rate = rates.get(version)?.get(event.product);
         if (rate === undefined) {
