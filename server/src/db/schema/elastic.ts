@@ -144,6 +144,8 @@ export const elasticLedger = pgTable(
     entitlementId: bigint('entitlement_id', { mode: 'number' }).references(() => entitlements.id, {
       onDelete: 'cascade',
     }),
+    /** The session a usage row was posted for, on rows written before decision 078 (null since: rows per day). */
+    sessionRowId: bigint('session_row_id', { mode: 'number' }),
     kind: text('kind').notNull(),
     product: text('product').notNull(),
     amountCents: bigint('amount_cents', { mode: 'number' }).notNull(),
