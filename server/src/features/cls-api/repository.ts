@@ -43,7 +43,7 @@ export async function sessionsById(
     // window, the latest session is the batch's.
     sql`select u.id, u.session_id, u.start_time, u.end_time, u.last_seen_at, u.product, u.product_count, u.rate,
         u.charged_cents, u.entitlement_id
-      from jsonb_array_elements_text(${JSON.stringify(sessionIds)}::jsonb) as t(session_id)
+      from json_array_elements_text(${JSON.stringify(sessionIds)}::json) as t(session_id)
       cross join lateral (select * from usage_sessions s
         where s.server_id = ${elasticServerId} and s.session_id = t.session_id
           and s.start_time >= ${starts.from.toISOString()}::timestamptz
@@ -103,7 +103,7 @@ export async function insertSessions(db: Db, rows: readonly NewSessionRow[]): Pr
     select customer_number, entitlement_id, session_id, start_time, end_time, last_seen_at, product,
       product_version, product_count, hours, charge, currency, username, host, project, session_status,
       referer_ip, cloud_job_id, server_id, rate_table_version, rate, charged_cents
-    from jsonb_to_recordset(${jsonRows(rows)}) as t(customer_number text, entitlement_id bigint,
+    from json_to_recordset(${jsonRows(rows)}) as t(customer_number text, entitlement_id bigint,
       session_id text, start_time timestamptz, end_time timestamptz, last_seen_at timestamptz, product text,
       product_version text, product_count int, hours float8, charge float8, currency text, username text,
       host text, project text, session_status text, referer_ip text, cloud_job_id text, server_id text,
@@ -134,7 +134,7 @@ export async function updateSessions(db: Db, rows: readonly SessionUpdate[]): Pr
   await db.execute(sql`update usage_sessions u set end_time = t.end_time, last_seen_at = t.last_seen_at,
       hours = t.hours, charge = t.charge, charged_cents = t.charged_cents, session_status = t.session_status,
       entitlement_id = t.entitlement_id
-    from jsonb_to_recordset(${jsonRows(rows)}) as t(id bigint, start_time timestamptz, end_time timestamptz,
+    from json_to_recordset(${jsonRows(rows)}) as t(id bigint, start_time timestamptz, end_time timestamptz,
       last_seen_at timestamptz, hours float8, charge float8, charged_cents bigint, session_status text,
       entitlement_id bigint)
     where u.id = t.id and u.start_time >= t.start_time and u.start_time < t.start_time + interval '1 millisecond'

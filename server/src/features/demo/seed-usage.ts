@@ -91,7 +91,7 @@ export async function loadSeededUsage(db: Db, targets: readonly ElasticTarget[])
     });
     if (quantities.length)
       await db.execute(sql`update entitlements e set quantity = t.quantity
-        from jsonb_to_recordset(${jsonRows(quantities)}) as t(id bigint, quantity bigint) where e.id = t.id`);
+        from json_to_recordset(${jsonRows(quantities)}) as t(id bigint, quantity bigint) where e.id = t.id`);
     const posted = await postCharges(db, cn, entitlements, charges);
     // The transactions' ActivationID: the entitlement that paid first (none when all of it was overage).
     const final = priced.map((p, i) => ({ ...p, entitlement: posted[i].entitlementId }));
@@ -102,7 +102,7 @@ export async function loadSeededUsage(db: Db, targets: readonly ElasticTarget[])
         select s.id, s.customer_number, t.entitlement, s.session_id, s.start_time, s.end_time, s.product,
           s.product_version, s.product_count, t.hours, t.cents / 100.0, s.currency, s.username, s.host, s.project,
           s.session_status, s.referer_ip, s.cloud_job_id, s.server_id, t.version, t.rate, t.cents, s.last_seen_at
-        from jsonb_to_recordset(${jsonRows(final.slice(i, i + BATCH))}) as t(id bigint, hours float8, rate float8,
+        from json_to_recordset(${jsonRows(final.slice(i, i + BATCH))}) as t(id bigint, hours float8, rate float8,
           version text, cents bigint, entitlement bigint)
           join ${sql.raw(STAGING)} s on s.id = t.id`);
   }

@@ -252,7 +252,7 @@ export async function listLedgerEntitlements(tx: Db, customerNumber: string): Pr
 export async function addToUsed(tx: Db, deltas: readonly { id: number; cents: number }[]): Promise<void> {
   if (deltas.length === 0) return;
   await tx.execute(sql`update entitlements e set used_cents = e.used_cents + t.cents
-    from jsonb_to_recordset(${jsonRows(deltas)}) as t(id bigint, cents bigint) where e.id = t.id`);
+    from json_to_recordset(${jsonRows(deltas)}) as t(id bigint, cents bigint) where e.id = t.id`);
 }
 
 /** Per account (or one account): the cents drawn from its elastic entitlements, as the ledger reconciles them. */

@@ -35,7 +35,7 @@ export async function insertLedgerRows(tx: Db, rows: readonly LedgerRow[]): Prom
     await tx.execute(sql`insert into elastic_ledger
         (customer_number, entitlement_id, kind, product, amount_cents, at, created_by, note)
       select customer_number, entitlement_id, kind, product, amount_cents, at, created_by, note
-      from jsonb_to_recordset(${jsonRows(rows.slice(i, i + BATCH))}) as t(customer_number text,
+      from json_to_recordset(${jsonRows(rows.slice(i, i + BATCH))}) as t(customer_number text,
         entitlement_id bigint, kind text, product text, amount_cents bigint,
         at timestamptz, created_by text, note text)`);
   }
@@ -46,7 +46,7 @@ export async function addToRollups(tx: Db, rows: readonly RollupRow[]): Promise<
   for (let i = 0; i < rows.length; i += BATCH) {
     await tx.execute(sql`insert into elastic_daily_usage (customer_number, entitlement_id, day, product, amount_cents)
       select customer_number, entitlement_id, day, product, amount_cents
-      from jsonb_to_recordset(${jsonRows(rows.slice(i, i + BATCH))}) as t(customer_number text,
+      from json_to_recordset(${jsonRows(rows.slice(i, i + BATCH))}) as t(customer_number text,
         entitlement_id bigint, day text, product text, amount_cents bigint)
       on conflict (customer_number, entitlement_id, day, product)
       do update set amount_cents = elastic_daily_usage.amount_cents + excluded.amount_cents`);
