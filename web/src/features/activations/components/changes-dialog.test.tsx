@@ -23,6 +23,23 @@ const preview = [
   },
 ];
 
+/** The dialog of one customer's activation on a host, open; `onOk` records its confirmations. */
+async function openDialog() {
+  const onOk = vi.fn();
+  renderScreen(
+    <ChangesDialog
+      opened
+      mode="default"
+      hostLabel="licsrv01 (0a1b2c3d4e5f)"
+      customers={customers}
+      preview={preview}
+      onCancel={() => {}}
+      onOk={onOk}
+    />,
+  );
+  return { dialog: await screen.findByRole('dialog', { name: 'Confirm activations' }), onOk };
+}
+
 describe('confirmation dialog', () => {
   it('holds Ok until the license file changes are shown, then confirms once', async () => {
     let answer = () => {};
@@ -34,19 +51,7 @@ describe('confirmation dialog', () => {
         }),
       ),
     });
-    const onOk = vi.fn();
-    renderScreen(
-      <ChangesDialog
-        opened
-        mode="default"
-        hostLabel="licsrv01 (0a1b2c3d4e5f)"
-        customers={customers}
-        preview={preview}
-        onCancel={() => {}}
-        onOk={onOk}
-      />,
-    );
-    const dialog = await screen.findByRole('dialog', { name: 'Confirm activations' });
+    const { dialog, onOk } = await openDialog();
     expect(within(dialog).getByRole('status', { name: `License file changes for ${ACME}` })).toBeVisible();
     const ok = within(dialog).getByRole('button', { name: 'Ok' });
     expect(ok).toBeDisabled();
@@ -63,19 +68,7 @@ describe('confirmation dialog', () => {
 
   it('lets Ok confirm when the changes could not be computed', async () => {
     serveApi({ 'POST /api/fulfillments/license/preview': refused(400, 'Preview failed') });
-    const onOk = vi.fn();
-    renderScreen(
-      <ChangesDialog
-        opened
-        mode="default"
-        hostLabel="licsrv01 (0a1b2c3d4e5f)"
-        customers={customers}
-        preview={preview}
-        onCancel={() => {}}
-        onOk={onOk}
-      />,
-    );
-    const dialog = await screen.findByRole('dialog', { name: 'Confirm activations' });
+    const { dialog, onOk } = await openDialog();
     expect(
       await within(dialog).findByRole('region', { name: `License file changes for ${ACME}` }),
     ).toHaveTextContent('The license file changes could not be computed: Preview failed');
