@@ -130,6 +130,30 @@ describe('usage sessions by month', () => {
     expect(web).not.toContain('2027-04-01');
   });
 
+  it("gives every usage month partition, old and new, the default partition's fillfactor; web leases keep the default", async () => {
+    const d = await migrated();
+    await ensureMonthPartitions(d.db, 'usage_sessions', new Date('2033-01-01'), new Date('2033-02-01'));
+    await ensureMonthPartitions(d.db, 'web_leases', new Date('2033-01-01'), new Date('2033-01-01'));
+    const options = await queryRows<{ name: string; options: string | null }>(
+      d.db,
+      sql`select c.relname as name, array_to_string(c.reloptions, ',') as options
+            from pg_inherits i join pg_class c on c.oid = i.inhrelid
+           where i.inhparent in ('usage_sessions'::regclass, 'web_leases'::regclass)`,
+    );
+    const usage = options.filter((o) => o.name.startsWith('usage_sessions_'));
+    expect(usage.map((o) => o.name)).toEqual(
+      expect.arrayContaining([
+        'usage_sessions_default',
+        'usage_sessions_p2033_01',
+        'usage_sessions_p2033_02',
+      ]),
+    );
+    for (const o of usage) expect(o, o.name).toEqual({ name: o.name, options: 'fillfactor=50' });
+    const web = options.filter((o) => o.name.startsWith('web_leases_'));
+    expect(web.map((o) => o.name)).toContain('web_leases_p2033_01');
+    for (const o of web) expect(o.options, o.name).toBeNull();
+  });
+
   it("reads only the partitions of the months a query's period covers (EXPLAIN)", async () => {
     const d = await migrated();
     await ensureMonthPartitions(d.db, 'usage_sessions', new Date('2026-01-01'), new Date('2026-06-01'));
