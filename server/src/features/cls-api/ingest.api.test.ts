@@ -233,6 +233,7 @@ describe('storage', () => {
       sessionId: `h${i}`,
       product: 'Solver',
       start: `2026-06-10T08:${String(i % 60).padStart(2, '0')}:00Z`,
+      end: null,
     }));
     const starts = usageEvents(specs);
     const ends = starts.map((e) => ({ ...e, type: 'end' as const, time: '2026-06-10T12:00:00Z' }));

@@ -70,34 +70,27 @@ export async function postCharges(
   entitlements: LedgerEntitlement[],
   charges: readonly Charge[],
 ): Promise<PostedCharge[]> {
-  const ledger = new Map<string, LedgerRow>();
-  const rollups = new Map<string, RollupRow>();
+  // One ledger row per entitlement (or overage), day and product; its rollup row has the same key and amount.
+  const ledger = new Map<string, { row: LedgerRow; day: string }>();
   const used = new Map<number, number>();
   const posted: PostedCharge[] = [];
   const post = (entitlementId: number | null, day: string, product: string, cents: number, at: string) => {
     const key = `${entitlementId ?? UNCOVERED}|${day}|${product}`;
-    const row = ledger.get(key);
-    if (row) {
-      row.amount_cents += cents;
-      if (at > row.at) row.at = at;
+    const entry = ledger.get(key);
+    if (entry) {
+      entry.row.amount_cents += cents;
+      if (at > entry.row.at) entry.row.at = at;
     } else
       ledger.set(key, {
-        customer_number: customerNumber,
-        entitlement_id: entitlementId,
-        kind: entitlementId === null ? 'overage' : 'usage',
-        product,
-        amount_cents: cents,
-        at,
-      });
-    const rollup = rollups.get(key);
-    if (rollup) rollup.amount_cents += cents;
-    else
-      rollups.set(key, {
-        customer_number: customerNumber,
-        entitlement_id: entitlementId ?? UNCOVERED,
+        row: {
+          customer_number: customerNumber,
+          entitlement_id: entitlementId,
+          kind: entitlementId === null ? 'overage' : 'usage',
+          product,
+          amount_cents: cents,
+          at,
+        },
         day,
-        product,
-        amount_cents: cents,
       });
   };
   for (const charge of charges) {
@@ -115,8 +108,23 @@ export async function postCharges(
     if (overageCents > 0) post(null, day, charge.product, overageCents, at);
     posted.push({ ...charge, entitlementId: draws[0]?.entitlementId ?? null });
   }
-  await insertLedgerRows(tx, [...ledger.values()]);
-  await addToRollups(tx, [...rollups.values()]);
+  const entries = [...ledger.values()];
+  await insertLedgerRows(
+    tx,
+    entries.map((e) => e.row),
+  );
+  await addToRollups(
+    tx,
+    entries.map(
+      ({ row, day }): RollupRow => ({
+        customer_number: customerNumber,
+        entitlement_id: row.entitlement_id ?? UNCOVERED,
+        day,
+        product: row.product,
+        amount_cents: row.amount_cents,
+      }),
+    ),
+  );
   await ledgerEntitlementStore.addUsed(
     tx,
     [...used].map(([id, cents]) => ({ id, cents })),
