@@ -1,8 +1,11 @@
 -- Issue 25 §4, decision 079: usage_sessions pages keep half their space free, so that a session's end (and each
--- heartbeat) rewrites its row on the same page, a HOT update: no new entry in the four indexes and far less WAL.
+-- heartbeat) writes its row's new version on the same page, a HOT update: no new entry in the four indexes.
 -- A partitioned table holds no storage options, so the default partition carries them and lp_month_partition
 -- gives each new month partition the default partition's options. Existing partitions take the setting for the
--- pages they fill from now on (ALTER TABLE SET takes no rewrite).
+-- pages they fill from now on (ALTER TABLE SET takes no rewrite). The lock (the one ATTACH PARTITION takes; reads
+-- and writes go on) keeps a node still running the old function from attaching a month the loop did not see.
+LOCK TABLE "usage_sessions" IN SHARE UPDATE EXCLUSIVE MODE;
+--> statement-breakpoint
 DO $$
 DECLARE
   part regclass;
@@ -31,8 +34,9 @@ BEGIN
     JOIN pg_attribute a ON a.attrelid = p.partrelid AND a.attnum = p.partattrs[0]
    WHERE p.partrelid = parent::regclass;
   -- The storage options (fillfactor) of the default partition, the parent's own being impossible.
-  SELECT array_to_string(c.reloptions, ', ') INTO options
-    FROM pg_class c WHERE c.oid = to_regclass(quote_ident(parent || '_default'));
+  SELECT string_agg(format('%I = %L', o.option_name, o.option_value), ', ') INTO options
+    FROM pg_class c, pg_options_to_table(c.reloptions) o
+   WHERE c.oid = to_regclass(quote_ident(parent || '_default'));
   EXECUTE format('CREATE TABLE %I (LIKE %I INCLUDING DEFAULTS INCLUDING CONSTRAINTS)%s', part, parent,
     CASE WHEN coalesce(options, '') = '' THEN '' ELSE format(' WITH (%s)', options) END);
   EXECUTE format(

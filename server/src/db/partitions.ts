@@ -4,8 +4,8 @@ import { type Db, queryRows } from './database.ts';
 
 /**
  * Tables partitioned by the UTC month of a time column (decision 073). Each has a `<table>_default` partition for
- * rows of a month without its own; `lp_month_partition` (migration 0018) makes a month's partition and moves that
- * month's rows out of the default one.
+ * rows of a month without its own; `lp_month_partition` (migration 0018, since 0024 with the default partition's
+ * storage options) makes a month's partition and moves that month's rows out of the default one.
  */
 export type MonthPartitionedTable = 'usage_sessions' | 'web_leases';
 
