@@ -148,7 +148,7 @@ describe('usage sessions by month', () => {
         'usage_sessions_p2033_02',
       ]),
     );
-    for (const o of usage) expect(o, o.name).toEqual({ name: o.name, options: 'fillfactor=50' });
+    for (const o of usage) expect(o.options, o.name).toBe('fillfactor=50');
     const web = options.filter((o) => o.name.startsWith('web_leases_'));
     expect(web.map((o) => o.name)).toContain('web_leases_p2033_01');
     for (const o of web) expect(o.options, o.name).toBeNull();
